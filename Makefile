@@ -1,0 +1,99 @@
+# Makefile - builds crs-ci and libCRS, runs the tests, runs the demo
+#
+# Sources are found by folder, so adding a .c file needs no edit here:
+#   common/ diff/ sarif/ runner/**  -> build/libcrsci.a (+ runner/main.c -> crs-ci)
+#   libcrs/                         -> build/libcrs.a   (+ libcrs/main.c -> libCRS)
+#   tests/unit/test_*.c             -> one cmocka binary each
+# BUILD selects the output folder; the test and sanitizer builds use their
+# own folders (build/test, build/asan) and define UNIT_TESTS.
+
+BUILD ?= build
+CC ?= cc
+PKGS := libcurl jansson yaml-0.1 libgit2 libarchive libcrypto
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+OPT ?= -O2
+SAN ?=
+override CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -g $(OPT) \
+	$(SAN) -I. $(PKG_CFLAGS) $(EXTRA_CFLAGS)
+LIBS := $(PKG_LIBS) -lpthread
+
+COMMON_SRC := $(wildcard common/*.c)
+CORE_SRC := $(COMMON_SRC) $(wildcard diff/*.c sarif/*.c) \
+	$(filter-out runner/main.c,$(wildcard runner/*.c runner/*/*.c))
+LIBCRS_SRC := $(filter-out libcrs/main.c,$(wildcard libcrs/*.c))
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+
+obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
+CORE_OBJ := $(call obj,$(CORE_SRC))
+LIBCRS_OBJ := $(call obj,$(LIBCRS_SRC))
+COMMON_OBJ := $(call obj,$(COMMON_SRC))
+UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
+
+.PHONY: all test unit unit-plain unit-asan integration demo setup clean \
+	static check-headers base-images bench
+all: $(BUILD)/crs-ci $(BUILD)/libCRS
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/libcrsci.a: $(CORE_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/libcrs.a: $(LIBCRS_OBJ) $(COMMON_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/crs-ci: $(call obj,runner/main.c) $(BUILD)/libcrsci.a $(BUILD)/libcrs.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
+
+# libCRS is always static: it is mounted into CRS images of any distribution.
+$(BUILD)/libCRS: $(call obj,libcrs/main.c) $(BUILD)/libcrs.a
+	$(CC) $(CFLAGS) $(if $(SAN),,-static) -o $@ $^ -lcrypto $(if $(SAN),,-lpthread -ldl)
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libcrsci.a $(BUILD)/libcrs.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $^ $(LIBS) -lcmocka
+
+# --- tests -----------------------------------------------------------------
+unit-run: $(UNIT_BIN)
+	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
+
+unit-plain:
+	$(MAKE) BUILD=build/test EXTRA_CFLAGS=-DUNIT_TESTS unit-run
+unit-asan:
+	$(MAKE) BUILD=build/asan EXTRA_CFLAGS=-DUNIT_TESTS OPT=-O1 \
+	  SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
+	  unit-run
+unit: unit-plain unit-asan
+
+integration: all base-images
+	tests/integration/run-all.sh
+
+test: unit integration
+
+# --- set-up and demo -------------------------------------------------------
+setup:
+	container/setup-host.sh
+
+base-images: all
+	container/base-images/build.sh
+
+demo: setup
+	$(MAKE) all
+	container/base-images/build.sh
+	examples/run-demo.sh
+
+static:
+	container/static/build.sh
+
+check-headers:
+	@set -e; for h in $$(git ls-files '*.h'); do \
+	  echo "#include \"$$h\"" | $(CC) $(CFLAGS) -x c -fsyntax-only -; done
+
+clean:
+	rm -rf build
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

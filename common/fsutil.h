@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * fsutil.h - small file-system helpers shared by every layer
+ *
+ * All return 0 or a negative CRS_E* code with a message naming the path.
+ */
+#ifndef CRS_COMMON_FSUTIL_H
+#define CRS_COMMON_FSUTIL_H
+
+#include <stddef.h>
+
+struct buf;
+
+/* mkdir -p with mode 0755. */
+int fs_mkdir_p(const char *path);
+/* Read a whole file, refusing files larger than `max` (CRS_EINPUT). */
+int fs_read_file(struct buf *out, const char *path, size_t max);
+/* Write via a temp file in the same directory and rename(2). */
+int fs_write_file_atomic(const char *path, const void *data, size_t len);
+/* rm -rf; a missing path is not an error. */
+int fs_remove_tree(const char *path);
+/* Copy a regular file, creating or truncating dst (mode 0644). */
+int fs_copy_file(const char *src, const char *dst);
+/* 1 when the path exists (any type), else 0. */
+int fs_exists(const char *path);
+/* Absolute, normalised form of `path` (need not exist); caller frees. */
+char *fs_abspath(const char *path);
+/* SHA-256 of a file, as 64 lowercase hex characters in out[65]. */
+int fs_sha256_file(char out[65], const char *path);
+/* SHA-256 of memory, as hex in out[65]. Cannot fail. */
+void sha256_hex(char out[65], const void *data, size_t len);
+
+#endif

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * crash.h - sanitizer and libFuzzer crash reports, parsed
+ *
+ * crash_report_parse() reads the text a fuzz target printed when it ran a
+ * crashing input (ASan, UBSan, MSan, LSan, libFuzzer deadly signal,
+ * timeout, out-of-memory) and returns the crash kind and the crashing
+ * stack. The text is hostile (it came out of a container): parsing is
+ * bounded and never trusts lengths or paths in it. No I/O here.
+ */
+#ifndef CRS_SARIF_CRASH_H
+#define CRS_SARIF_CRASH_H
+
+#include <stddef.h>
+
+struct crash_frame {
+	int index;		/* the #N in the report */
+	char *func;		/* "parse_record", or NULL when unknown */
+	char *file;		/* as printed, e.g. "/src/tiny/parse.c", or NULL */
+	int line;		/* 0 when unknown */
+	int column;		/* 0 when unknown */
+	char *module;		/* "(binary+0x1234)" module when no file */
+};
+
+struct crash_report {
+	char *sanitizer;	/* "AddressSanitizer", "UndefinedBehaviorSanitizer",
+				   "MemorySanitizer", "LeakSanitizer", "libFuzzer" */
+	char *kind;		/* as reported: "heap-buffer-overflow",
+				   "timeout", "out-of-memory", "deadly signal",
+				   "detected memory leaks", "undefined-behavior" */
+	char *crash_type;	/* normalised, ClusterFuzz-like:
+				   "Heap-buffer-overflow WRITE 4",
+				   "Timeout", "Integer-overflow", ... */
+	char *access;		/* "READ", "WRITE" or NULL */
+	long access_size;	/* -1 when unknown */
+	char *description;	/* one line for humans: the ERROR/runtime error line */
+	int is_security;	/* memory-safety class (ClusterFuzz's notion) */
+	struct crash_frame *frames;	/* the crashing stack, innermost first */
+	size_t frames_nr;
+};
+
+/*
+ * Parse `len` bytes of output. Returns 0 and *out (caller frees with
+ * crash_report_free), CRS_ENOTFOUND when the text holds no crash report.
+ */
+int crash_report_parse(struct crash_report **out, const char *text,
+		       size_t len);
+void crash_report_free(struct crash_report *r);
+
+/*
+ * 1 when the frame is code of the project: its file lies under `src_root`
+ * (e.g. "/src/tiny/") and is not a fuzzing/sanitizer runtime frame.
+ */
+int crash_frame_in_project(const struct crash_frame *f, const char *src_root);
+
+/*
+ * 1 when ClusterFuzz would ignore the frame for the crash state
+ * (sanitizer runtime, libc, memcpy and friends, libFuzzer internals).
+ */
+int crash_frame_ignored(const struct crash_frame *f);
+
+/*
+ * The crash state: up to three interesting frames' function names, one per
+ * line; LLVMFuzzerTestOneInput is replaced by the harness name. For
+ * timeout and out-of-memory the state is the harness name. Caller frees.
+ */
+char *crash_state(const struct crash_report *r, const char *harness);
+
+/*
+ * Signature = crash_type + "\n" + crash_state, and its id: the first 16
+ * hex digits of its SHA-256. Two PoVs with the same signature are one bug.
+ */
+char *crash_signature(const struct crash_report *r, const char *harness);
+void crash_signature_id(char out[17], const char *signature);
+
+#endif

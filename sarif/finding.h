@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * finding.h - the finding model and results.json
+ *
+ * A finding is a proved bug: a PoV that reproduced, its parsed crash, its
+ * location in the project, and how it relates to the change. The scan
+ * writes a result set as results.json (documented in docs/results.md);
+ * every reporter (SARIF, terminal, CI systems) reads only this model.
+ */
+#ifndef CRS_SARIF_FINDING_H
+#define CRS_SARIF_FINDING_H
+
+#include <stddef.h>
+#include <jansson.h>
+
+struct finding_frame {
+	char *func;
+	char *file;		/* repo-relative when in_project, else as printed */
+	int line, column;
+	int in_project;
+	int in_change;		/* on a line the change added or modified */
+};
+
+struct finding {
+	char *id;		/* signature id, 16 hex */
+	char *signature;	/* crash_type + "\n" + state */
+	char *crash_type;	/* "Heap-buffer-overflow WRITE 4" */
+	char *kind;		/* "heap-buffer-overflow" */
+	char *sanitizer;	/* "address", "undefined", ... (build) */
+	char *description;	/* one line from the report */
+	char *harness;
+	int is_security;
+	/* primary location: the top in-project frame (NULL file if none) */
+	char *file;
+	int line, column;
+	char *function;
+	int in_change;
+	struct finding_frame *stack;	/* innermost first */
+	size_t stack_nr;
+	/* evidence */
+	char *pov_path;		/* relative to the output folder */
+	char *pov_sha256;
+	int reproduced;		/* runs that crashed with this signature */
+	int attempts;		/* runs made */
+	char *novelty;		/* "new", "pre-existing", ... or NULL */
+	char *found_by;		/* CRS name that submitted it first */
+	double found_after_s;	/* seconds from run start, < 0 unknown */
+	size_t duplicates;	/* other PoVs that collapsed into this one */
+	char *report_path;	/* sanitizer output, relative to out folder */
+};
+
+struct scan_summary {
+	char *tool_version;
+	char *project;		/* OSS-Fuzz project name */
+	char *source_root;	/* absolute path of the scanned checkout */
+	char *base, *head;	/* commits, or NULL */
+	char *mode;		/* "delta" or "full" */
+	char **harnesses;
+	size_t harnesses_nr;
+	char **crs;
+	size_t crs_nr;
+	char *started_at, *finished_at;	/* RFC 3339 UTC */
+	double duration_s;
+	int timed_out;
+	size_t povs_submitted, povs_not_reproduced;
+	char *fail_on;		/* "new", "any", "none" */
+};
+
+struct finding_set {
+	struct scan_summary summary;
+	struct finding *items;
+	size_t nr, alloc;
+};
+
+void finding_set_init(struct finding_set *s);
+void finding_set_release(struct finding_set *s);
+/* Append a zeroed finding and return it (borrowed, valid until next add). */
+struct finding *finding_set_add(struct finding_set *s);
+/* Find by id; borrowed or NULL. */
+struct finding *finding_set_find(struct finding_set *s, const char *id);
+
+/* results.json as a jansson tree (new reference) and back. */
+json_t *finding_set_to_json(const struct finding_set *s);
+int finding_set_from_json(struct finding_set *s, const json_t *j,
+			  const char *source_name);
+int finding_set_save(const struct finding_set *s, const char *path);
+int finding_set_load(struct finding_set *s, const char *path);
+
+/* Does this finding fail the policy ("new", "any", "none")? */
+int finding_fails_policy(const struct finding *f, const char *fail_on);
+
+#endif
