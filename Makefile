@@ -29,10 +29,12 @@ CORE_OBJ := $(call obj,$(CORE_SRC))
 LIBCRS_OBJ := $(call obj,$(LIBCRS_SRC))
 COMMON_OBJ := $(call obj,$(COMMON_SRC))
 UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
+ITEST_SRC := $(wildcard tests/integration/test_*.c)
+ITEST_BIN := $(patsubst tests/integration/%.c,$(BUILD)/itests/%,$(ITEST_SRC))
 
 .PHONY: all test unit unit-plain unit-asan integration demo setup clean \
 	static check-headers base-images bench
-all: $(BUILD)/crs-ci $(BUILD)/libCRS
+all: $(BUILD)/crs-ci $(BUILD)/libCRS $(BUILD)/libCRS-install.sh
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -53,7 +55,17 @@ $(BUILD)/crs-ci: $(call obj,runner/main.c) $(BUILD)/libcrsci.a $(BUILD)/libcrs.a
 $(BUILD)/libCRS: $(call obj,libcrs/main.c) $(BUILD)/libcrs.a
 	$(CC) $(CFLAGS) $(if $(SAN),,-static) -o $@ $^ -lcrypto $(if $(SAN),,-lpthread -ldl)
 
+# crs-ci finds libCRS and its install step beside itself (prepare phase).
+$(BUILD)/libCRS-install.sh: libcrs/install.sh
+	@mkdir -p $(dir $@)
+	cp $< $@
+
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libcrsci.a $(BUILD)/libcrs.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $^ $(LIBS) -lcmocka
+
+# C integration tests (real engine); run by tests/integration/run-all.sh
+$(BUILD)/itests/%: tests/integration/%.c $(BUILD)/libcrsci.a $(BUILD)/libcrs.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $^ $(LIBS) -lcmocka
 
@@ -69,7 +81,7 @@ unit-asan:
 	  unit-run
 unit: unit-plain unit-asan
 
-integration: all base-images
+integration: all $(ITEST_BIN) base-images
 	tests/integration/run-all.sh
 
 test: unit integration

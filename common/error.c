@@ -30,18 +30,25 @@ int crs_error_set(int code, const char *fmt, ...)
 
 int crs_error_prefix(const char *fmt, ...)
 {
-	char prefix[512];
 	char old[ERROR_MSG_MAX];
+	size_t n, rest;
 	va_list ap;
 
-	va_start(ap, fmt);
-	vsnprintf(prefix, sizeof(prefix), fmt, ap);
-	va_end(ap);
 	memcpy(old, error_msg, sizeof(old));
-	if (old[0])
-		snprintf(error_msg, sizeof(error_msg), "%s: %s", prefix, old);
-	else
-		snprintf(error_msg, sizeof(error_msg), "%s", prefix);
+	va_start(ap, fmt);
+	vsnprintf(error_msg, sizeof(error_msg), fmt, ap);
+	va_end(ap);
+	if (!old[0])
+		return error_code;
+	n = strlen(error_msg);
+	rest = sizeof(error_msg) - n - 1;
+	if (rest > 2) {
+		memcpy(error_msg + n, ": ", 2);
+		n += 2;
+		rest -= 2;
+		strncpy(error_msg + n, old, rest);
+		error_msg[sizeof(error_msg) - 1] = '\0';
+	}
 	return error_code;
 }
 

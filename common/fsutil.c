@@ -270,3 +270,153 @@ out:
 	close(fd);
 	return r;
 }
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorted entry names of a directory (without . and ..). */
+static int list_dir(char ***out, size_t *nr_out, const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char **names = NULL;
+	size_t nr = 0, alloc = 0;
+
+	*out = NULL;
+	*nr_out = 0;
+	if (!d)
+		return crs_error_set(CRS_ERR, "%s: %s", dir, strerror(errno));
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		ALLOC_GROW(names, nr + 1, alloc);
+		names[nr++] = xstrdup(de->d_name);
+	}
+	closedir(d);
+	if (nr)
+		qsort(names, nr, sizeof(*names), cmp_names);
+	*out = names;
+	*nr_out = nr;
+	return 0;
+}
+
+static int hash_tree_into(EVP_MD_CTX *ctx, const char *root, const char *rel)
+{
+	char *path = *rel ? xasprintf("%s/%s", root, rel) : xstrdup(root);
+	char **names = NULL;
+	size_t nr = 0;
+	struct stat st;
+	int r = 0;
+
+	if (lstat(path, &st) != 0) {
+		r = crs_error_set(CRS_ERR, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	{
+		char head[64];
+		int n = snprintf(head, sizeof(head), "%o\n", (unsigned)st.st_mode);
+
+		EVP_DigestUpdate(ctx, rel, strlen(rel) + 1);
+		EVP_DigestUpdate(ctx, head, (size_t)n);
+	}
+	if (S_ISLNK(st.st_mode)) {
+		char target[PATH_MAX];
+		ssize_t n = readlink(path, target, sizeof(target));
+
+		if (n > 0)
+			EVP_DigestUpdate(ctx, target, (size_t)n);
+	} else if (S_ISREG(st.st_mode)) {
+		char sum[65];
+
+		if ((r = fs_sha256_file(sum, path)) != 0)
+			goto out;
+		EVP_DigestUpdate(ctx, sum, 64);
+	} else if (S_ISDIR(st.st_mode)) {
+		if ((r = list_dir(&names, &nr, path)) != 0)
+			goto out;
+		for (size_t i = 0; i < nr && r == 0; i++) {
+			char *child = *rel ? xasprintf("%s/%s", rel, names[i]) :
+				xstrdup(names[i]);
+
+			r = hash_tree_into(ctx, root, child);
+			free(child);
+		}
+	}
+out:
+	for (size_t i = 0; i < nr; i++)
+		free(names[i]);
+	free(names);
+	free(path);
+	return r;
+}
+
+int fs_sha256_tree(char out[65], const char *dir)
+{
+	unsigned char md[32];
+	unsigned int mdlen = 0;
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	int r;
+
+	if (!ctx || !EVP_DigestInit_ex(ctx, EVP_sha256(), NULL)) {
+		EVP_MD_CTX_free(ctx);
+		return crs_error_set(CRS_ERR, "sha256: init failed");
+	}
+	r = hash_tree_into(ctx, dir, "");
+	if (r == 0) {
+		EVP_DigestFinal_ex(ctx, md, &mdlen);
+		hex_digest(out, md);
+	}
+	EVP_MD_CTX_free(ctx);
+	return r;
+}
+
+int fs_copy_tree(const char *src, const char *dst)
+{
+	struct stat st;
+	char **names = NULL;
+	size_t nr = 0;
+	int r = 0;
+
+	if (lstat(src, &st) != 0)
+		return crs_error_set(CRS_ERR, "%s: %s", src, strerror(errno));
+	if (S_ISLNK(st.st_mode)) {
+		char target[PATH_MAX];
+		ssize_t n = readlink(src, target, sizeof(target) - 1);
+
+		if (n < 0)
+			return crs_error_set(CRS_ERR, "readlink '%s': %s", src,
+					     strerror(errno));
+		target[n] = '\0';
+		unlink(dst);
+		if (symlink(target, dst) != 0)
+			return crs_error_set(CRS_ERR, "symlink '%s': %s", dst,
+					     strerror(errno));
+		return 0;
+	}
+	if (S_ISREG(st.st_mode)) {
+		if ((r = fs_copy_file(src, dst)) == 0 &&
+		    chmod(dst, st.st_mode & 07777) != 0)
+			r = crs_error_set(CRS_ERR, "chmod '%s': %s", dst,
+					  strerror(errno));
+		return r;
+	}
+	if (!S_ISDIR(st.st_mode))
+		return 0;	/* sockets, fifos, devices: not source */
+	if ((r = fs_mkdir_p(dst)) != 0 || (r = list_dir(&names, &nr, src)) != 0)
+		return r;
+	for (size_t i = 0; i < nr; i++) {
+		if (r == 0) {
+			char *s = xasprintf("%s/%s", src, names[i]);
+			char *d = xasprintf("%s/%s", dst, names[i]);
+
+			r = fs_copy_tree(s, d);
+			free(s);
+			free(d);
+		}
+		free(names[i]);
+	}
+	free(names);
+	return r;
+}

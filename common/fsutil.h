@@ -29,5 +29,12 @@ char *fs_abspath(const char *path);
 int fs_sha256_file(char out[65], const char *path);
 /* SHA-256 of memory, as hex in out[65]. Cannot fail. */
 void sha256_hex(char out[65], const void *data, size_t len);
+/*
+ * SHA-256 over a directory tree: sorted relative paths, file modes,
+ * symlink targets and contents. Same tree, same hash, wherever it lies.
+ */
+int fs_sha256_tree(char out[65], const char *dir);
+/* cp -a: copy a tree (regular files, directories, symlinks as links). */
+int fs_copy_tree(const char *src, const char *dst);
 
 #endif

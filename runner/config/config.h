@@ -47,10 +47,11 @@ enum crs_type_flag {
 struct crs_build_step {		/* target_build_phase[] */
 	char *name;
 	char *dockerfile;	/* relative to the CRS root */
-	char **outputs;		/* relative to BUILD_OUT_DIR */
+	char **outputs;		/* relative to BUILD_OUT_DIR; NULL-terminated */
 	size_t outputs_nr;
 	struct config_env_list env;
-	struct config_pos pos;
+	struct config_pos pos;		/* the list item */
+	struct config_pos dockerfile_pos;
 };
 
 struct crs_run_module {		/* crs_run_phase.<name> */
@@ -58,11 +59,16 @@ struct crs_run_module {		/* crs_run_phase.<name> */
 	char *dockerfile;
 	int target_dependent;	/* default 1 */
 	struct config_env_list env;
-	struct config_pos pos;
+	struct config_pos pos;		/* the module's key */
+	struct config_pos dockerfile_pos;
 };
 
+/*
+ * String arrays (outputs, modes, ..., required_envs) are NULL-terminated
+ * as well as counted. Positions point at the key of each field.
+ */
 struct crs_manifest {
-	char *path;		/* the crs.yaml file */
+	char *path;		/* the crs.yaml file, as shown in messages */
 	char *root;		/* CRS root: the folder holding oss-crs/ */
 	char *name;
 	char *version;
@@ -77,16 +83,21 @@ struct crs_manifest {
 	size_t modes_nr, languages_nr, sanitizers_nr, architectures_nr,
 		engines_nr;
 	struct config_pos supported_pos;
+	struct config_pos modes_pos, languages_pos, sanitizers_pos,
+		architectures_pos, engines_pos;	/* engines: = supported_pos
+						 * when defaulted */
+	struct config_pos run_phase_pos;	/* the crs_run_phase key */
 	char **required_llms, **required_inputs, **required_envs;
 	size_t required_llms_nr, required_inputs_nr, required_envs_nr;
+	struct config_pos *required_envs_pos;	/* one per required_envs */
 };
 
 /* ---- crs-compose.yaml ------------------------------------------------ */
 
 struct compose_resources {
-	char *cpuset;		/* "0-1,3" */
+	char *cpuset;		/* "0-1,3", surrounding blanks removed */
 	char *memory;		/* "4G" as written */
-	int64_t memory_bytes;
+	int64_t memory_bytes;	/* binary units: 4G = 4 << 30 */
 	double llm_budget;	/* dollars; < 0 when unset */
 	struct config_pos cpuset_pos, memory_pos, budget_pos;
 };
@@ -95,24 +106,28 @@ struct compose_crs {
 	char *name;		/* the compose key */
 	struct compose_resources res;
 	char *source_local_path;	/* resolved against the compose dir */
+	char *source_local_path_shown;	/* as given, joined to the compose
+					 * path's folder: for messages */
 	char *source_url, *source_ref;
 	struct config_env_list env;
 	struct crs_manifest *manifest;	/* loaded by compose_load() */
-	struct config_pos pos;
+	struct config_pos pos;		/* the entry's key */
+	struct config_pos source_pos;	/* local_path or url key */
 };
 
 struct compose_llm {
 	char *mode;		/* "internal", "external", or NULL */
-	char *config_path;
+	char *config_path;	/* resolved against the compose dir */
 	char *url, *url_env, *key, *key_env;
-	int model_check;
-	struct config_pos pos;
+	int model_check;	/* default 1 */
+	struct config_pos pos;		/* the llm_config key */
+	struct config_pos config_path_pos;
 };
 
 struct compose {
-	char *path;
+	char *path;		/* as given: every message shows it */
 	char *dir;		/* folder of the compose file, absolute */
-	char *run_env;
+	char *run_env;		/* always "local" after a successful parse */
 	char *docker_registry;
 	struct compose_resources infra;
 	struct compose_llm llm;
@@ -135,41 +150,114 @@ struct project_config {
 	size_t architectures_nr;
 	char *main_repo;
 	char *base_os_version;	/* default "legacy" */
+	int from_file;		/* 0 when project.yaml was absent */
 };
+
+/* Largest config file read (compose, crs.yaml, project.yaml). */
+#define CONFIG_FILE_MAX ((size_t)1 << 20)
 
 /*
  * Parse a compose file and each CRS's crs.yaml (from source.local_path,
  * <local_path>/oss-crs/crs.yaml). Returns 0 or CRS_ECONFIG with a
  * file:line:column message. *out is owned by the caller (compose_free).
+ * Messages show `path` as given, and crs.yaml paths as the compose
+ * path's folder joined with local_path.
  */
 int compose_load(struct compose **out, const char *path);
-/* Parse from memory (`name` is used in messages); no crs.yaml loading. */
+/*
+ * Parse from memory (`name` is used in messages, and its folder resolves
+ * relative paths); no crs.yaml loading, so every manifest is NULL.
+ */
 int compose_parse(struct compose **out, const char *buf, size_t len,
 		  const char *name);
 void compose_free(struct compose *c);
+/* The entry called `name`, or NULL. Borrowed from c. */
+const struct compose_crs *compose_find_crs(const struct compose *c,
+					   const char *name);
 
+/*
+ * A crs.yaml. root is the parent of the folder holding the file (for
+ * `x/oss-crs/crs.yaml`, the absolute path of `x`).
+ */
 int crs_manifest_load(struct crs_manifest **out, const char *path);
 int crs_manifest_parse(struct crs_manifest **out, const char *buf,
 		       size_t len, const char *name);
 void crs_manifest_free(struct crs_manifest *m);
 
-/* project.yaml in `dir` is optional; defaults apply when it is absent. */
+/*
+ * project.yaml in `dir` is optional; defaults apply when it is absent.
+ * A present but malformed file is CRS_ECONFIG (OSS-CRS fell back to the
+ * defaults with a warning). A missing `dir` is CRS_ECONFIG too.
+ */
 int project_config_load(struct project_config **out, const char *dir);
+/* `name` is the project.yaml path; its folder names the project. */
 int project_config_parse(struct project_config **out, const char *buf,
 			 size_t len, const char *name);
 void project_config_free(struct project_config *p);
+/*
+ * What crs-ci builds with: the sanitizer is "address" if listed, else the
+ * first; the engine "libfuzzer" if listed, else the first; the first
+ * architecture. Borrowed from p; never NULL.
+ */
+const char *project_config_sanitizer(const struct project_config *p);
+const char *project_config_engine(const struct project_config *p);
+const char *project_config_architecture(const struct project_config *p);
 
 /*
  * The checks OSS-CRS never made: supported_target against the project
  * (language, sanitizer, architecture, engine), cpusets against the CPUs
  * this machine has (`ncpus`; 0 = ask sysconf) and against each other,
- * env var names, memory units, Dockerfiles that exist. `project` may be
- * NULL (then target checks are skipped). Reports the first problem.
+ * Dockerfiles that exist. (Env var names, memory units and CPU list
+ * syntax are already checked by the parsers.) `project` may be NULL
+ * (then target checks are skipped). Reports the first problem.
+ *
+ * Order: infra and CRS cpusets (existence, then CRS-vs-CRS overlap; the
+ * infra set may overlap), the LiteLLM config file, then per CRS in
+ * compose order: supported_target (language, sanitizer, architecture,
+ * engine), "no build steps and no run modules", each build step's and run
+ * module's Dockerfile (a regular file inside the CRS root), required_envs
+ * (the host environment, or an additional_env key of the compose entry, a
+ * build step or a run module whose $VAR references are all set). CRSs
+ * whose manifest is NULL (compose_parse) skip the per-CRS part. Returns 0
+ * or CRS_ECONFIG.
  */
 int config_check(const struct compose *c, const struct project_config *p,
 		 int ncpus);
 
-/* Parse a CPU list ("0-2,5"); sets bit i of *mask for CPU i (< 64). */
+/*
+ * Parse a CPU list ("0-2,5"); sets bit i of *mask for CPU i (< 64).
+ * CRS_ECONFIG with `"0-" is not a CPU list`-style messages (no location:
+ * the caller prefixes it). *mask is set only on success.
+ */
 int config_parse_cpuset(const char *s, uint64_t *mask);
+
+struct config_cpu_range {
+	unsigned first, last;		/* inclusive */
+};
+/*
+ * Parse a CPU list of any size (CPUs up to CONFIG_CPU_MAX) into ranges.
+ * Blanks around the list are allowed. *out is xmalloc'ed, caller frees.
+ * 0 or CRS_ECONFIG without a location, as config_parse_cpuset().
+ */
+#define CONFIG_CPU_MAX 8191
+int config_cpuset_ranges(struct config_cpu_range **out, size_t *nr_out,
+			 const char *s);
+
+/*
+ * Parse a memory size: a number, optional blanks, a unit B, K, KB, KiB,
+ * M, MB, MiB, G, GB, GiB, T, TB, TiB in any case, all binary (K = 1024),
+ * so Docker's "512m" works. No unit, an unknown unit, zero or more than
+ * 2^62 bytes: CRS_ECONFIG without a location.
+ */
+int config_parse_memory(const char *s, int64_t *bytes);
+
+/* 1 when `s` matches [A-Za-z_][A-Za-z0-9_]* (an environment name). */
+int config_env_name_ok(const char *s);
+/* 1 when `s` matches ^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$ (a CRS name). */
+int config_name_ok(const char *s);
+/* Free a NULL-terminated string array. Accepts NULL. */
+void config_strv_free(char **v);
+/* Free the items of an env list and reset it. Accepts NULL. */
+void config_env_list_release(struct config_env_list *env);
 
 #endif

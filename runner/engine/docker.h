@@ -8,6 +8,13 @@
  * the http transport seam (http.h). Every object crs-ci creates carries the
  * label CRS_CI_LABEL=<owner> so an interrupted scan can remove exactly what
  * it made. Errors carry the engine's own "message".
+ *
+ * Common return codes: 0; CRS_ENOTFOUND (HTTP 404: "container
+ * 'abc123456789' not found", ids shown as 12 characters); CRS_ECONFLICT
+ * (HTTP 409, with the engine's message); CRS_EENGINE (any other status:
+ * "<what>: HTTP <n>: <message>", or the transport failed: "engine
+ * unreachable at <host>: <reason>"); CRS_ETIMEOUT (the request's own time
+ * limit passed). A client may be used from several threads at once.
  */
 #ifndef CRS_RUNNER_ENGINE_DOCKER_H
 #define CRS_RUNNER_ENGINE_DOCKER_H
@@ -23,12 +30,17 @@ struct buf;
 struct docker_client;
 
 /*
- * Connect settings from the environment (DOCKER_HOST, DOCKER_CERT_PATH,
- * DOCKER_TLS_VERIFY) unless `host` is given. Does not contact the engine.
- * Returns 0 or CRS_EINPUT (unparseable DOCKER_HOST). *out owned by caller.
+ * Connect settings from the environment unless `host` is given:
+ * DOCKER_HOST unset or empty -> unix:///var/run/docker.sock; unix://PATH;
+ * tcp://HOST[:PORT] (https when DOCKER_TLS_VERIFY is non-empty and not
+ * "0", with ca.pem, cert.pem and key.pem from DOCKER_CERT_PATH or
+ * ~/.docker). Does not contact the engine. Returns 0 or CRS_EINPUT
+ * ("DOCKER_HOST 'x' is not unix:///PATH or tcp://HOST:PORT", or a missing
+ * certificate file). *out owned by caller.
  */
 int docker_client_new(struct docker_client **out, const char *host);
-/* Use an injected transport (tests). The client takes ownership. */
+/* Use an injected transport (tests). The client takes ownership and calls
+ * t->free at docker_client_free(). Cannot fail. */
 int docker_client_new_with_transport(struct docker_client **out,
 				     struct http_transport *t);
 void docker_client_free(struct docker_client *d);
@@ -36,7 +48,8 @@ void docker_client_free(struct docker_client *d);
 /* GET /_ping. CRS_EENGINE with "engine unreachable at <host>: ..." on failure. */
 int docker_ping(struct docker_client *d);
 
-/* 0 when the image exists, CRS_ENOTFOUND when not. If id_out, the image id. */
+/* 0 when the image exists, CRS_ENOTFOUND when not. If id_out, the image id
+ * ("sha256:..."; caller frees). */
 int docker_image_exists(struct docker_client *d, const char *ref, char **id_out);
 /* Image config: WorkingDir of `ref` (caller frees), or "" when unset. */
 int docker_image_workdir(struct docker_client *d, const char *ref, char **out);
@@ -52,22 +65,34 @@ struct docker_build_opts {
 	const char *const *labels;	/* NULL-terminated "KEY=VALUE" list */
 	const char *log_path;		/* build output appended here, or NULL */
 	int pull;			/* 0: never pull base images */
+	long timeout_ms;		/* 0: no limit; else CRS_ETIMEOUT */
+	volatile int *interrupted;	/* abort (CRS_EINTR) once non-zero */
 };
 #define DOCKER_BUILD_OPTS_INIT { 0 }
 
 /*
- * POST /build with a tar of context_dir (libarchive, .dockerignore not
- * applied). The build's stream is read to the end; an "error" object in it
- * is a failure (CRS_EBUILD, with the last lines of output in the message).
+ * POST /build (classic builder, rm=1, forcerm=1) with a tar of context_dir
+ * (tar_context.h; .dockerignore not applied) streamed from a temp file.
+ * The JSON-lines answer is read as it arrives: "stream" text is appended
+ * to log_path, pull "status" lines too, and errors as "ERROR: <msg>".
+ * An "error" object in the stream, a non-200 status, or a stream that ends
+ * without a result is CRS_EBUILD "build '<tag>': <error>\nlast
+ * output:\n<up to 20 lines>". CRS_EINPUT for a buildarg/label that is not
+ * KEY=VALUE; CRS_ERR when the context or log cannot be written.
  */
 int docker_image_build(struct docker_client *d,
 		       const struct docker_build_opts *o);
-/* POST /images/create?fromSrc=- with the tarball at `path` as rootfs. */
+/* POST /images/create?fromSrc=- with the tarball at `path` as rootfs,
+ * tagged repo:tag (tag NULL: latest); `changes` are Dockerfile lines
+ * ("CMD [\"/bin/sh\"]", "ENV PATH=/bin"), NULL-terminated or NULL. An
+ * "error" in the answer is CRS_EENGINE. */
 int docker_image_import(struct docker_client *d, const char *tar_path,
 			const char *repo, const char *tag,
 			const char *const *changes);
+/* POST /images/{src}/tag. */
 int docker_image_tag(struct docker_client *d, const char *src,
 		     const char *repo, const char *tag);
+/* DELETE /images/{ref}; 409 (in use, without force) is CRS_ECONFLICT. */
 int docker_image_remove(struct docker_client *d, const char *ref, int force);
 
 struct docker_run_opts {
@@ -89,51 +114,82 @@ struct docker_run_opts {
 };
 #define DOCKER_RUN_OPTS_INIT { 0 }
 
+/*
+ * POST /containers/create: Tty false, HostConfig.Init true, MemorySwap =
+ * Memory (no swap) when memory is set. Labels are not added implicitly:
+ * pass CRS_CI_LABEL "=<owner>" in o->labels. Engine warnings are logged.
+ * *id_out: the full id (caller frees). 404 is "image '<image>' not
+ * found"; 409 (name in use) CRS_ECONFLICT; CRS_EINPUT for a label that is
+ * not KEY=VALUE or a string that is not UTF-8.
+ */
 int docker_container_create(struct docker_client *d,
 			    const struct docker_run_opts *o, char **id_out);
+/* POST /containers/{id}/start; 204 and 304 (already running) are 0. */
 int docker_container_start(struct docker_client *d, const char *id);
 /*
  * Wait until the container exits, polling every 200 ms, for at most
  * `timeout_ms` (<0: forever). Stops early with CRS_EINTR when
  * *interrupted becomes non-zero (may be NULL). CRS_ETIMEOUT at the limit.
+ * *exit_code_out (may be NULL) gets State.ExitCode. The container is left
+ * as it is in every case.
  */
 int docker_container_wait(struct docker_client *d, const char *id,
 			  long timeout_ms, volatile int *interrupted,
 			  int *exit_code_out);
 /* 1 running, 0 not running; negative on error. */
 int docker_container_running(struct docker_client *d, const char *id);
-/* stdout+stderr, demultiplexed, at most `max` bytes (the tail is kept). */
+/* stdout+stderr, demultiplexed (TTY false only), in arrival order, at
+ * most `max` bytes (0: 64 MiB; the tail is kept). `out` is reset first
+ * and left empty on error. */
 int docker_container_logs(struct docker_client *d, const char *id,
 			  struct buf *out, size_t max);
+/* POST /containers/{id}/kill?signal= (NULL: SIGKILL); not running is
+ * CRS_ECONFLICT. */
 int docker_container_kill(struct docker_client *d, const char *id,
 			  const char *signal);
 /* Stop with `grace_s` seconds before SIGKILL; not running is not an error. */
 int docker_container_stop(struct docker_client *d, const char *id,
 			  int grace_s);
+/* DELETE /containers/{id}?v=1[&force=1] (anonymous volumes too). */
 int docker_container_remove(struct docker_client *d, const char *id,
 			    int force);
+/* POST /commit?container=&repo=&tag=; *id_out (may be NULL) the image id. */
 int docker_container_commit(struct docker_client *d, const char *id,
 			    const char *repo, const char *tag,
 			    char **id_out);
 
+/* POST /networks/create {Name, CheckDuplicate, Internal, Labels}; 409 (name
+ * taken) is CRS_ECONFLICT. *id_out (may be NULL) the network id. */
 int docker_network_create(struct docker_client *d, const char *name,
 			  int internal, const char *const *labels,
 			  char **id_out);
+/* DELETE /networks/{id}; a network with containers attached fails
+ * (CRS_EENGINE, HTTP 403). */
 int docker_network_remove(struct docker_client *d, const char *id);
+/* POST /networks/{net}/connect with DNS aliases (may be NULL). */
 int docker_network_connect(struct docker_client *d, const char *net,
 			   const char *container, const char *const *aliases);
 
 /*
- * Remove every container (forced) and then every network that carries
- * the label CRS_CI_LABEL=<owner>. Used on the normal exit path and on
- * SIGINT/SIGTERM/deadline. Continues past errors; returns the first one.
+ * Remove every container (forced, with anonymous volumes) and then every
+ * network that carries the label CRS_CI_LABEL=<owner>. Used on the normal
+ * exit path and on SIGINT/SIGTERM/deadline. Objects already gone are not
+ * errors. Continues past errors; returns the first one (with its message).
  */
 int docker_remove_owned(struct docker_client *d, const char *owner);
+/* How many containers (any state) and networks carry CRS_CI_LABEL=<owner>. */
+int docker_owned_count(struct docker_client *d, const char *owner,
+		       size_t *containers, size_t *networks);
 
 /* The host string the client talks to, for messages. Borrowed. */
 const char *docker_client_host(const struct docker_client *d);
 
-/* Parse "512m", "4G", "1.5GB" (binary units, as OSS-CRS) into bytes. */
+/*
+ * Parse "512m", "4G", "1.5GB" (binary units, as OSS-CRS: a decimal number,
+ * optional blanks, then one of B K KB M MB G GB T TB in any case) into
+ * bytes, rounding fractions down. A bare number is CRS_EINPUT, as is a
+ * value over INT64_MAX.
+ */
 int docker_parse_memory(const char *s, int64_t *out);
 
 #endif

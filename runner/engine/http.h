@@ -21,21 +21,38 @@ struct http_request {
 	const char *body_file;		/* stream this file as body instead */
 	long timeout_ms;		/* 0: none */
 	size_t max_response;		/* cap on the kept body; 0 = 64 MiB */
-	/* If set, called with each chunk of response body as it arrives
-	 * (the body is then not accumulated). Return non-zero to abort. */
+	/*
+	 * If set, called with each chunk of the body of a 2xx response as
+	 * it arrives; that body is then not kept in resp->body. The body of
+	 * any other status is kept (capped) for the error message. Return 0
+	 * to go on, or a negative CRS_E* code (message set) to abort: the
+	 * request then returns that code.
+	 */
 	int (*on_data)(const char *data, size_t len, void *ctx);
 	void *on_data_ctx;
+	/* If set, the request is aborted (CRS_EINTR) once *interrupted != 0,
+	 * checked about once a second while the transfer runs. */
+	volatile int *interrupted;
 };
+
+#define HTTP_MAX_RESPONSE_DEFAULT ((size_t)64 << 20)
 
 struct http_response {
 	long status;
 	struct buf body;
 };
 #define HTTP_RESPONSE_INIT { 0, BUF_INIT }
+/* Free the body and reset to HTTP_RESPONSE_INIT. Cannot fail. */
 void http_response_release(struct http_response *r);
 
 struct http_transport {
-	/* 0 with resp filled, or CRS_EENGINE (transport failure). */
+	/*
+	 * 0 with resp filled (any HTTP status), or a negative code with the
+	 * message set: CRS_EENGINE "engine unreachable at <host>: <reason>"
+	 * (transport failure, body over max_response), CRS_ETIMEOUT
+	 * (timeout_ms passed), CRS_EINTR (*interrupted), CRS_ERR (body_file
+	 * unreadable) or the code returned by on_data.
+	 */
 	int (*request)(struct http_transport *t, const struct http_request *req,
 		       struct http_response *resp);
 	void (*free)(struct http_transport *t);
@@ -44,7 +61,11 @@ struct http_transport {
 
 /*
  * The libcurl transport. `host` is a DOCKER_HOST value: unix:///path or
- * tcp://host:port; with tls, cert_dir holds ca.pem, cert.pem and key.pem.
+ * tcp://host:port (port defaults to 2376 with tls, else 2375); with tls,
+ * cert_dir holds ca.pem, cert.pem and key.pem, and the engine's
+ * certificate is verified against ca.pem and the host name. Returns 0, or
+ * CRS_EINPUT (bad host, certificate file missing). Does not connect.
+ * Safe to use from several threads at once (connections are shared).
  */
 int http_curl_new(struct http_transport **out, const char *host,
 		  int tls, const char *cert_dir);

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * cmd.h - the subcommands and what the dispatcher hands them
+ *
+ * Each cmd_* lives in its own runner/cmd_<name>.c, returns an exit code
+ * (0 policy ok, 1 findings, 2 usage/config, 3 infrastructure) and reads
+ * nothing global: streams and environment come through runner_ctx.
+ */
+#ifndef CRS_RUNNER_CMD_H
+#define CRS_RUNNER_CMD_H
+
+#include <stdio.h>
+
+struct runner_ctx {
+	FILE *out;		/* the product: verdict, JSON */
+	FILE *err;		/* usage errors */
+	volatile int *interrupted;	/* set by SIGINT/SIGTERM */
+};
+
+enum exit_code {
+	EXIT_OK = 0,		/* nothing fails the policy */
+	EXIT_FINDINGS = 1,	/* findings fail the policy (--fail-on) */
+	EXIT_USAGE = 2,		/* usage or configuration error */
+	EXIT_INFRA = 3,		/* engine unreachable, target does not build */
+};
+
+int cmd_build_target(int argc, char **argv, struct runner_ctx *ctx);
+int cmd_check(int argc, char **argv, struct runner_ctx *ctx);
+int cmd_help(int argc, char **argv, struct runner_ctx *ctx);
+int cmd_prepare(int argc, char **argv, struct runner_ctx *ctx);
+int cmd_report(int argc, char **argv, struct runner_ctx *ctx);
+int cmd_run(int argc, char **argv, struct runner_ctx *ctx);
+int cmd_scan(int argc, char **argv, struct runner_ctx *ctx);
+int cmd_version(int argc, char **argv, struct runner_ctx *ctx);
+
+/* Map a CRS_E* code to an exit code: config/input 2, others 3. */
+int exit_code_for(int r);
+
+/* Print the command table (crs-ci help). */
+void cmd_list(FILE *f);
+
+#define CRS_CI_VERSION "0.1.0"
+
+#endif

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * cmd_build_target.c - crs-ci build-target: target image, head build and
+ * each CRS build step
+ */
+#include "runner/cmd.h"
+#include "runner/phase_cmd.h"
+#include "runner/scan.h"
+#include "runner/scan_opts.h"
+#include "runner/phase/phase.h"
+
+#include <stdio.h>
+
+static int build_target(struct scan *s, int *exit_code)
+{
+	*exit_code = 0;
+	return phase_build_target(s);
+}
+
+int cmd_build_target(int argc, char **argv, struct runner_ctx *ctx)
+{
+	static char full[4096];
+
+	snprintf(full, sizeof(full), "usage: crs-ci build-target --compose "
+		 "FILE --project DIR [--source DIR] [--head REV]\n\noptions:\n%s",
+		 scan_opts_help);
+	return phase_cmd(argc, argv, ctx, full,
+			 SCAN_NEED_COMPOSE | SCAN_NEED_PROJECT |
+			 SCAN_NEED_ENGINE | SCAN_NEED_CHANGE, build_target);
+}

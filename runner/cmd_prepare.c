@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * cmd_prepare.c - crs-ci prepare: the CRS images, cached by content hash
+ */
+#include "runner/cmd.h"
+#include "runner/phase_cmd.h"
+#include "runner/scan.h"
+#include "runner/scan_opts.h"
+#include "runner/phase/phase.h"
+
+#include <stdio.h>
+
+static int prepare(struct scan *s, int *exit_code)
+{
+	*exit_code = 0;
+	return phase_prepare(s);
+}
+
+int cmd_prepare(int argc, char **argv, struct runner_ctx *ctx)
+{
+	static char full[4096];
+
+	snprintf(full, sizeof(full), "usage: crs-ci prepare --compose FILE "
+		 "[--work-dir DIR]\n\noptions:\n%s", scan_opts_help);
+	return phase_cmd(argc, argv, ctx, full,
+			 SCAN_NEED_COMPOSE | SCAN_NEED_ENGINE, prepare);
+}

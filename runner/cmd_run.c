@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * cmd_run.c - crs-ci run: the CRSs against the last build, then triage
+ */
+#include "runner/cmd.h"
+#include "runner/phase_cmd.h"
+#include "runner/scan.h"
+#include "runner/scan_opts.h"
+#include "runner/phase/phase.h"
+
+#include <stdio.h>
+
+static int run(struct scan *s, int *exit_code)
+{
+	int r;
+
+	*exit_code = 0;
+	if ((r = phase_run(s)) != 0)
+		return r;
+	return phase_triage(s);
+}
+
+int cmd_run(int argc, char **argv, struct runner_ctx *ctx)
+{
+	static char full[4096];
+
+	snprintf(full, sizeof(full), "usage: crs-ci run --compose FILE "
+		 "--project DIR [--work-dir DIR] [--out DIR]\n\noptions:\n%s",
+		 scan_opts_help);
+	return phase_cmd(argc, argv, ctx, full,
+			 SCAN_NEED_COMPOSE | SCAN_NEED_PROJECT |
+			 SCAN_NEED_ENGINE | SCAN_NEED_CHANGE, run);
+}

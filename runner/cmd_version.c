@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * cmd_version.c - crs-ci version: ours and the libraries' versions
+ */
+#include "runner/cmd.h"
+
+#include <curl/curl.h>
+#include <git2.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <yaml.h>
+
+int cmd_version(int argc, char **argv, struct runner_ctx *ctx)
+{
+	int maj = 0, min = 0, rev = 0;
+
+	(void)argc;
+	(void)argv;
+	git_libgit2_version(&maj, &min, &rev);
+	fprintf(ctx->out, "crs-ci %s\n", CRS_CI_VERSION);
+	fprintf(ctx->out, "libcurl %s, libgit2 %d.%d.%d, jansson %s, "
+		"libyaml %s\n", curl_version_info(CURLVERSION_NOW)->version,
+		maj, min, rev, JANSSON_VERSION, yaml_get_version_string());
+	return EXIT_OK;
+}

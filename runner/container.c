@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * container.c - one-shot containers and cached image builds
+ *
+ * The phases start many short containers (builds, PoV reproduction);
+ * this file is the one place that sequences create/start/wait/logs/remove
+ * so that every path, including a timeout or Ctrl-C, removes the container.
+ */
+#include "runner/container.h"
+#include "runner/scan.h"
+#include "runner/cmd.h"
+#include "runner/engine/docker.h"
+#include "common/buf.h"
+#include "common/error.h"
+#include "common/fsutil.h"
+#include "common/log.h"
+#include "common/strvec.h"
+#include "common/xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define LOG_KEEP_MAX (8u << 20)
+
+void container_labels(struct strvec *labels, const struct scan *s)
+{
+	strvec_pushf(labels, "%s=%s", CRS_CI_LABEL, s->owner);
+}
+
+int container_run(struct scan *s, const struct docker_run_opts *o,
+		  double timeout_s, const char *log_path, int *exit_code_out)
+{
+	struct docker_run_opts opts = *o;
+	struct strvec labels = STRVEC_INIT;
+	struct buf logs = BUF_INIT;
+	char *id = NULL;
+	int r, rr, code = -1;
+
+	*exit_code_out = -1;
+	if (o->labels)
+		for (const char *const *l = o->labels; *l; l++)
+			strvec_push(&labels, *l);
+	container_labels(&labels, s);
+	opts.labels = strvec_list(&labels);
+	if ((r = docker_container_create(s->docker, &opts, &id)) != 0)
+		goto out;
+	if ((r = docker_container_start(s->docker, id)) != 0)
+		goto out;
+	r = docker_container_wait(s->docker, id, (long)(timeout_s * 1000),
+				  s->ctx->interrupted, &code);
+	if (r == CRS_ETIMEOUT || r == CRS_EINTR)
+		docker_container_kill(s->docker, id, "KILL");
+	if (log_path) {
+		rr = docker_container_logs(s->docker, id, &logs, LOG_KEEP_MAX);
+		if (rr == 0)
+			fs_write_file_atomic(log_path, logs.ptr, logs.len);
+		else
+			crs_error_clear();
+	}
+	if (r == 0)
+		*exit_code_out = code;
+out:
+	if (id && docker_container_remove(s->docker, id, 1) != 0 && r == 0)
+		r = crs_error_code();
+	free(id);
+	buf_release(&logs);
+	strvec_release(&labels);
+	return r;
+}
+
+char *log_tail(const char *path, int lines)
+{
+	struct buf b = BUF_INIT;
+	const char *p;
+	int n = 0;
+
+	if (fs_read_file(&b, path, LOG_KEEP_MAX * 2) != 0) {
+		crs_error_clear();
+		buf_release(&b);
+		return xstrdup("");
+	}
+	p = b.ptr + b.len;
+	while (p > b.ptr) {
+		if (p[-1] == '\n' && p != b.ptr + b.len && ++n >= lines)
+			break;
+		p--;
+	}
+	{
+		char *quoted = xmalloc(st_add(st_mult(strlen(p), 4), 1));
+		log_quote(quoted, strlen(p) * 4 + 1, p, strlen(p));
+		buf_release(&b);
+		return quoted;
+	}
+}
+
+int image_build_cached(struct scan *s, const struct docker_build_opts *o,
+		       const char *what)
+{
+	int r = docker_image_exists(s->docker, o->tag, NULL);
+
+	if (r == 0) {
+		log_info("%s: reusing image %s", what, o->tag);
+		return 0;
+	}
+	if (r != CRS_ENOTFOUND)
+		return r;
+	crs_error_clear();
+	log_info("%s: building image %s", what, o->tag);
+	if ((r = docker_image_build(s->docker, o)) != 0)
+		return crs_error_prefix("%s", what);
+	return 0;
+}

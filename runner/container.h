@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * container.h - run one container to completion the way every phase does
+ *
+ * Labels it with the scan's owner, starts it, waits within a time limit
+ * (honouring Ctrl-C), saves its output to a log file, removes it.
+ */
+#ifndef CRS_RUNNER_CONTAINER_H
+#define CRS_RUNNER_CONTAINER_H
+
+struct scan;
+struct docker_run_opts;
+struct strvec;
+
+/* Append the owner label (and `extra`, may be NULL) to a label list. */
+void container_labels(struct strvec *labels, const struct scan *s);
+
+/*
+ * Create, start, wait (at most timeout_s seconds), save logs to log_path
+ * (may be NULL), remove. *exit_code_out is the container's exit code.
+ * CRS_ETIMEOUT when the limit passed (the container is killed),
+ * CRS_EINTR on a signal.
+ */
+int container_run(struct scan *s, const struct docker_run_opts *o,
+		  double timeout_s, const char *log_path, int *exit_code_out);
+
+/* The last `lines` lines of a log file, for error messages; caller frees. */
+char *log_tail(const char *path, int lines);
+
+/* Build an image unless `tag` exists. `what` names it in progress lines. */
+struct docker_build_opts;
+int image_build_cached(struct scan *s, const struct docker_build_opts *o,
+		       const char *what);
+
+#endif

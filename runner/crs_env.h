@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * crs_env.h - the environment and mounts a CRS container gets
+ *
+ * One place computes the OSS-CRS contract's variables (oss-crs-contract.md
+ * §3.1 build-target, §3.2 run) with the contract's precedence: framework
+ * base values < build step / module additional_env < compose entry
+ * additional_env < framework-owned OSS_CRS_* values.
+ */
+#ifndef CRS_RUNNER_CRS_ENV_H
+#define CRS_RUNNER_CRS_ENV_H
+
+struct scan;
+struct strvec;
+struct compose_crs;
+struct config_env_list;
+
+enum crs_env_phase { CRS_ENV_BUILD_TARGET, CRS_ENV_RUN };
+
+struct crs_env_args {
+	enum crs_env_phase phase;
+	const struct compose_crs *crs;
+	const struct config_env_list *layer;	/* step/module additional_env */
+	const char *module;			/* run: module name */
+	const char *harness;			/* run: harness or NULL */
+	const char *build_id;			/* build-target */
+	const char *run_id;			/* run */
+	int has_fetch_dir;
+};
+
+/* Fill `env` with KEY=VALUE strings. Cannot fail. */
+void crs_env_build(struct strvec *env, const struct scan *s,
+		   const struct crs_env_args *a);
+
+#endif

@@ -1,0 +1,1535 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * docker.c - Docker Engine API client (API v1.41, Docker 20.10)
+ *
+ * The only file that knows the Engine's HTTP paths. Requests are built
+ * here (JSON with jansson, ids and names percent-escaped) and executed by
+ * an http_transport (http_curl.c, or a fake in tests). Every HTTP status
+ * is mapped in one place, docker_status_error(): 404 -> CRS_ENOTFOUND,
+ * 409 -> CRS_ECONFLICT, anything else -> CRS_EENGINE, each carrying the
+ * engine's own JSON "message".
+ */
+#include "runner/engine/docker.h"
+#include "runner/engine/http.h"
+#include "runner/engine/tar_context.h"
+#include "common/buf.h"
+#include "common/error.h"
+#include "common/log.h"
+#include "common/xalloc.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#define DOCKER_API "/v1.41"
+#define DOCKER_DEFAULT_HOST "unix:///var/run/docker.sock"
+
+#define DOCKER_PING_TIMEOUT_MS 15000L
+#define DOCKER_CALL_TIMEOUT_MS 120000L		/* ordinary API calls */
+#define DOCKER_LONG_TIMEOUT_MS (30L * 60 * 1000)	/* import, commit */
+#define DOCKER_WAIT_POLL_MS 200L
+#define DOCKER_LOGS_DEFAULT_MAX ((size_t)64 << 20)
+#define DOCKER_BUILD_LINE_MAX ((size_t)4 << 20)
+#define DOCKER_BUILD_TAIL_BYTES 16384
+#define DOCKER_BUILD_TAIL_LINES 20
+#define DOCKER_MSG_MAX 512
+
+struct docker_client {
+	struct http_transport *t;
+	char *host;
+};
+
+/* --- small helpers ------------------------------------------------------ */
+
+/* Percent-escape everything but RFC 3986 unreserved characters. */
+static void docker_escape(struct buf *b, const char *s)
+{
+	static const char hex[] = "0123456789ABCDEF";
+
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (isalnum(c) || c == '-' || c == '.' || c == '_' ||
+		    c == '~') {
+			buf_addch(b, (char)c);
+		} else {
+			buf_addch(b, '%');
+			buf_addch(b, hex[c >> 4]);
+			buf_addch(b, hex[c & 15]);
+		}
+	}
+}
+
+/* Start a path: DOCKER_API + prefix + escaped(name) + suffix. */
+static void docker_path(struct buf *b, const char *prefix, const char *name,
+			const char *suffix)
+{
+	buf_reset(b);
+	buf_adds(b, DOCKER_API);
+	buf_adds(b, prefix);
+	if (name)
+		docker_escape(b, name);
+	if (suffix)
+		buf_adds(b, suffix);
+}
+
+/* Append "?key=value" or "&key=value", value escaped. */
+static void docker_query(struct buf *b, const char *key, const char *value)
+{
+	buf_addch(b, strchr(b->ptr, '?') ? '&' : '?');
+	buf_adds(b, key);
+	buf_addch(b, '=');
+	docker_escape(b, value);
+}
+
+static int docker_is_hex(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!isxdigit((unsigned char)s[i]))
+			return 0;
+	return 1;
+}
+
+/*
+ * A name for messages: a 64-hex id (optionally "sha256:") is cut to 12
+ * characters as the docker CLI shows them; anything else is quoted.
+ */
+static const char *docker_short(char *out, size_t n, const char *s)
+{
+	if (!strncmp(s, "sha256:", 7) && strlen(s) == 71 &&
+	    docker_is_hex(s + 7, 64))
+		s += 7;
+	if (strlen(s) == 64 && docker_is_hex(s, 64) && n > 12) {
+		memcpy(out, s, 12);
+		out[12] = '\0';
+		return out;
+	}
+	return log_quote(out, n, s, strlen(s));
+}
+
+/* The engine's "message" from an error body, quoted, or the raw body. */
+static const char *docker_message(char *out, size_t n,
+				  const struct http_response *resp)
+{
+	json_t *j = json_loadb(resp->body.ptr, resp->body.len, 0, NULL);
+	json_t *m = json_is_object(j) ? json_object_get(j, "message") : NULL;
+	const char *s = resp->body.ptr;
+	size_t len = resp->body.len;
+
+	if (json_is_string(m)) {
+		s = json_string_value(m);
+		len = json_string_length(m);
+	}
+	while (len && isspace((unsigned char)s[len - 1]))
+		len--;
+	if (!len) {
+		s = "(no message)";
+		len = strlen(s);
+	}
+	log_quote(out, n, s, len);
+	json_decref(j);
+	return out;
+}
+
+/*
+ * Map a non-success status to a code and message. `kind` ("container",
+ * "image", "network") names what a 404 means, or NULL to use the engine's
+ * message; `what` names the operation ("start container 'abc'").
+ */
+static int docker_status_error(const struct http_response *resp,
+			       const char *kind, const char *name,
+			       const char *what)
+{
+	char msg[DOCKER_MSG_MAX];
+	char sid[256];
+
+	docker_message(msg, sizeof(msg), resp);
+	switch (resp->status) {
+	case 404:
+		if (kind && name)
+			return crs_error_set(CRS_ENOTFOUND,
+				"%s '%s' not found", kind,
+				docker_short(sid, sizeof(sid), name));
+		return crs_error_set(CRS_ENOTFOUND, "%s: %s", what, msg);
+	case 409:
+		return crs_error_set(CRS_ECONFLICT, "%s: %s", what, msg);
+	default:
+		return crs_error_set(CRS_EENGINE, "%s: HTTP %ld: %s", what,
+				     resp->status, msg);
+	}
+}
+
+/* Execute a request with an optional JSON body. Transport codes pass. */
+static int docker_call(struct docker_client *d, const char *method,
+		       const char *path, json_t *body, long timeout_ms,
+		       struct http_response *resp)
+{
+	struct http_request req = {
+		.method = method,
+		.path = path,
+		.timeout_ms = timeout_ms,
+	};
+	char *text = NULL;
+	int r;
+
+	if (body) {
+		text = json_dumps(body, JSON_COMPACT);
+		if (!text)
+			return crs_error_set(CRS_ERR, "%s %s: cannot encode "
+					     "the request body", method, path);
+		req.content_type = "application/json";
+		req.body = text;
+		req.body_len = strlen(text);
+	}
+	r = d->t->request(d->t, &req, resp);
+	free(text);
+	return r;
+}
+
+static int docker_parse_json(const struct http_response *resp,
+			     const char *what, json_t **out)
+{
+	json_error_t err;
+
+	*out = json_loadb(resp->body.ptr, resp->body.len, 0, &err);
+	if (!*out)
+		return crs_error_set(CRS_EENGINE, "%s: engine answered "
+				     "invalid JSON: %d:%d: %s", what,
+				     err.line, err.column, err.text);
+	return 0;
+}
+
+/* The string member `key` of the answer's JSON object (caller frees). */
+static int docker_answer_string(const struct http_response *resp,
+				const char *what, const char *key, char **out)
+{
+	json_t *j = NULL, *v;
+	int r;
+
+	*out = NULL;
+	if ((r = docker_parse_json(resp, what, &j)) != 0)
+		return r;
+	v = json_is_object(j) ? json_object_get(j, key) : NULL;
+	if (!json_is_string(v))
+		r = crs_error_set(CRS_EENGINE, "%s: engine answer has no "
+				  "\"%s\"", what, key);
+	else
+		*out = xstrdup(json_string_value(v));
+	json_decref(j);
+	return r;
+}
+
+/*
+ * JSON building that remembers the first string jansson refused (not
+ * UTF-8), so the caller can report it instead of sending a partial body.
+ */
+struct docker_json {
+	const char *bad;
+};
+
+static json_t *docker_jstr(struct docker_json *b, const char *s)
+{
+	json_t *j = json_string(s);
+
+	if (!j && !b->bad)
+		b->bad = s;
+	return j;
+}
+
+static void docker_jset(struct docker_json *b, json_t *obj, const char *key,
+			json_t *v)
+{
+	if (json_object_set_new(obj, key, v) != 0 && !b->bad)
+		b->bad = key;
+}
+
+static json_t *docker_jstrv(struct docker_json *b, const char *const *v)
+{
+	json_t *a = json_array();
+
+	for (; v && *v; v++)
+		json_array_append_new(a, docker_jstr(b, *v));
+	return a;
+}
+
+/* {"KEY": "VALUE", ...} from "KEY=VALUE" strings; CRS_EINPUT otherwise. */
+static int docker_jkv(struct docker_json *b, const char *const *kv,
+		      const char *what, json_t **out)
+{
+	json_t *o = json_object();
+
+	*out = NULL;
+	for (; kv && *kv; kv++) {
+		const char *eq = strchr(*kv, '=');
+		char *key;
+		char q[256];
+
+		if (!eq || eq == *kv) {
+			json_decref(o);
+			return crs_error_set(CRS_EINPUT, "%s '%s' is not "
+					     "KEY=VALUE", what,
+					     log_quote(q, sizeof(q), *kv,
+						       strlen(*kv)));
+		}
+		key = xstrndup(*kv, (size_t)(eq - *kv));
+		docker_jset(b, o, key, docker_jstr(b, eq + 1));
+		free(key);
+	}
+	*out = o;
+	return 0;
+}
+
+static int docker_json_check(const struct docker_json *b, const char *what)
+{
+	char q[256];
+
+	if (!b->bad)
+		return 0;
+	return crs_error_set(CRS_EINPUT, "%s: '%s' is not valid UTF-8", what,
+			     log_quote(q, sizeof(q), b->bad, strlen(b->bad)));
+}
+
+/* --- the client --------------------------------------------------------- */
+
+int docker_client_new(struct docker_client **out, const char *host)
+{
+	const char *env_host = getenv("DOCKER_HOST");
+	const char *verify = getenv("DOCKER_TLS_VERIFY");
+	const char *cert_path = getenv("DOCKER_CERT_PATH");
+	const char *home = getenv("HOME");
+	struct http_transport *t = NULL;
+	char *cert_dir = NULL;
+	int tls = verify && verify[0] && strcmp(verify, "0") != 0;
+	int r;
+
+	*out = NULL;
+	if (!host)
+		host = env_host && env_host[0] ? env_host :
+			DOCKER_DEFAULT_HOST;
+	if (cert_path && cert_path[0])
+		cert_dir = xstrdup(cert_path);
+	else if (home && home[0])
+		cert_dir = xasprintf("%s/.docker", home);
+	r = http_curl_new(&t, host, tls, cert_dir);
+	free(cert_dir);
+	if (r != 0)
+		return r;
+	r = docker_client_new_with_transport(out, t);
+	if (r == 0) {
+		free((*out)->host);
+		(*out)->host = xstrdup(host);
+	}
+	return r;
+}
+
+int docker_client_new_with_transport(struct docker_client **out,
+				     struct http_transport *t)
+{
+	struct docker_client *d = xcalloc(1, sizeof(*d));
+
+	d->t = t;
+	d->host = xstrdup("(injected transport)");
+	*out = d;
+	return 0;
+}
+
+void docker_client_free(struct docker_client *d)
+{
+	if (!d)
+		return;
+	if (d->t && d->t->free)
+		d->t->free(d->t);
+	free(d->host);
+	free(d);
+}
+
+const char *docker_client_host(const struct docker_client *d)
+{
+	return d->host;
+}
+
+int docker_ping(struct docker_client *d)
+{
+	struct http_response resp = HTTP_RESPONSE_INIT;
+	char msg[DOCKER_MSG_MAX];
+	int r;
+
+	r = docker_call(d, "GET", DOCKER_API "/_ping", NULL,
+			DOCKER_PING_TIMEOUT_MS, &resp);
+	if (r == 0 && resp.status != 200)
+		r = crs_error_set(CRS_EENGINE, "engine at %s answered ping "
+				  "with HTTP %ld: %s", d->host, resp.status,
+				  docker_message(msg, sizeof(msg), &resp));
+	http_response_release(&resp);
+	return r;
+}
+
+/* --- images ------------------------------------------------------------- */
+
+static int docker_image_inspect(struct docker_client *d, const char *ref,
+				json_t **out)
+{
+	struct http_response resp = HTTP_RESPONSE_INIT;
+	struct buf path = BUF_INIT;
+	char what[300], sid[256];
+	int r;
+
+	*out = NULL;
+	snprintf(what, sizeof(what), "inspect image '%s'",
+		 docker_short(sid, sizeof(sid), ref));
+	docker_path(&path, "/images/", ref, "/json");
+	r = docker_call(d, "GET", path.ptr, NULL, DOCKER_CALL_TIMEOUT_MS,
+			&resp);
+	if (r == 0 && resp.status != 200)
+		r = docker_status_error(&resp, "image", ref, what);
+	if (r == 0)
+		r = docker_parse_json(&resp, what, out);
+	http_response_release(&resp);
+	buf_release(&path);
+	return r;
+}
+
+int docker_image_exists(struct docker_client *d, const char *ref,
+			char **id_out)
+{
+	json_t *j = NULL;
+	json_t *id;
+	int r;
+
+	if (id_out)
+		*id_out = NULL;
+	if ((r = docker_image_inspect(d, ref, &j)) != 0)
+		return r;
+	id = json_object_get(j, "Id");
+	if (id_out && json_is_string(id))
+		*id_out = xstrdup(json_string_value(id));
+	json_decref(j);
+	return 0;
+}
+
+int docker_image_workdir(struct docker_client *d, const char *ref,
+			 char **out)
+{
+	json_t *j = NULL;
+	json_t *wd;
+	int r;
+
+	*out = NULL;
+	if ((r = docker_image_inspect(d, ref, &j)) != 0)
+		return r;
+	wd = json_object_get(json_object_get(j, "Config"), "WorkingDir");
+	*out = xstrdup(json_is_string(wd) ? json_string_value(wd) : "");
+	json_decref(j);
+	return 0;
+}
+
+int docker_image_label(struct docker_client *d, const char *ref,
+		       const char *key, char **out)
+{
+	json_t *j = NULL;
+	json_t *v;
+	char sid[256], q[256];
+	int r;
+
+	*out = NULL;
+	if ((r = docker_image_inspect(d, ref, &j)) != 0)
+		return r;
+	v = json_object_get(json_object_get(json_object_get(j, "Config"),
+					    "Labels"), key);
+	if (json_is_string(v))
+		*out = xstrdup(json_string_value(v));
+	else
+		r = crs_error_set(CRS_ENOTFOUND, "image '%s' has no label "
+				  "'%s'", docker_short(sid, sizeof(sid), ref),
+				  log_quote(q, sizeof(q), key, strlen(key)));
+	json_decref(j);
+	return r;
+}
+
+/*
+ * The JSON-lines stream of POST /build and POST /images/create: objects
+ * with "stream" (output text), "status" (progress), "aux" ({"ID": ...})
+ * and "error"/"errorDetail". Lines may arrive split across chunks.
+ */
+struct docker_stream {
+	struct buf line;	/* an incomplete line */
+	struct buf tail;	/* the last output text, for error messages */
+	struct buf error;	/* the first error message */
+	char *id;		/* aux ID, or the last "status" of an import */
+	int saw_success;	/* "Successfully built" seen */
+	int log_fd;		/* -1: no log */
+	const char *log_path;
+};
+
+static int docker_stream_write(struct docker_stream *s, const char *text,
+			       size_t len)
+{
+	size_t done = 0;
+
+	while (s->log_fd >= 0 && done < len) {
+		ssize_t n = write(s->log_fd, text + done, len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return crs_error_set(CRS_ERR, "%s: write: %s",
+					     s->log_path, strerror(errno));
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+/* Output text: to the log and to the tail kept for error messages. */
+static int docker_stream_log(struct docker_stream *s, const char *text,
+			     size_t len)
+{
+	if (s->tail.len + len > 2 * DOCKER_BUILD_TAIL_BYTES) {
+		size_t keep = s->tail.len > DOCKER_BUILD_TAIL_BYTES ?
+			DOCKER_BUILD_TAIL_BYTES : s->tail.len;
+
+		memmove(s->tail.ptr, s->tail.ptr + s->tail.len - keep, keep);
+		s->tail.len = keep;
+		s->tail.ptr[keep] = '\0';
+	}
+	buf_add(&s->tail, text, len);
+	return docker_stream_write(s, text, len);
+}
+
+static int docker_stream_line(struct docker_stream *s, const char *p,
+			      size_t n)
+{
+	json_t *j, *v, *detail;
+	int r = 0;
+
+	while (n && isspace((unsigned char)p[n - 1]))
+		n--;
+	while (n && isspace((unsigned char)*p)) {
+		p++;
+		n--;
+	}
+	if (!n)
+		return 0;
+	j = json_loadb(p, n, 0, NULL);
+	if (!json_is_object(j)) {
+		/* Not one of the engine's objects: keep it as output. */
+		json_decref(j);
+		if ((r = docker_stream_log(s, p, n)) == 0)
+			r = docker_stream_log(s, "\n", 1);
+		return r;
+	}
+	v = json_object_get(j, "stream");
+	if (json_is_string(v)) {
+		const char *text = json_string_value(v);
+
+		if (!strncmp(text, "Successfully built ", 19))
+			s->saw_success = 1;
+		r = docker_stream_log(s, text, json_string_length(v));
+	}
+	v = json_object_get(j, "status");
+	if (r == 0 && json_is_string(v)) {
+		free(s->id);
+		s->id = xstrdup(json_string_value(v));
+		if (!json_object_get(j, "progress") &&
+		    (r = docker_stream_log(s, json_string_value(v),
+					   json_string_length(v))) == 0)
+			r = docker_stream_log(s, "\n", 1);
+	}
+	v = json_object_get(json_object_get(j, "aux"), "ID");
+	if (r == 0 && json_is_string(v)) {
+		free(s->id);
+		s->id = xstrdup(json_string_value(v));
+	}
+	v = json_object_get(j, "error");
+	detail = json_object_get(json_object_get(j, "errorDetail"),
+				 "message");
+	if (!json_is_string(v))
+		v = detail;
+	if (r == 0 && (json_is_string(v) || json_object_get(j, "error"))) {
+		const char *msg = json_is_string(v) ? json_string_value(v) :
+			"unknown error";
+
+		if (!s->error.len)
+			buf_adds(&s->error, msg);
+		if ((r = docker_stream_write(s, "ERROR: ", 7)) == 0 &&
+		    (r = docker_stream_write(s, msg, strlen(msg))) == 0)
+			r = docker_stream_write(s, "\n", 1);
+	}
+	json_decref(j);
+	return r;
+}
+
+/* on_data callback: feed complete lines, keep the rest for later. */
+static int docker_stream_feed(const char *data, size_t len, void *ctx)
+{
+	struct docker_stream *s = ctx;
+	size_t start = 0;
+	int r = 0;
+
+	buf_add(&s->line, data, len);
+	for (size_t i = s->line.len - len; i < s->line.len && r == 0; i++) {
+		if (s->line.ptr[i] != '\n')
+			continue;
+		r = docker_stream_line(s, s->line.ptr + start, i - start);
+		start = i + 1;
+	}
+	if (r != 0)
+		return r;
+	memmove(s->line.ptr, s->line.ptr + start, s->line.len - start);
+	s->line.len -= start;
+	s->line.ptr[s->line.len] = '\0';
+	if (s->line.len > DOCKER_BUILD_LINE_MAX)
+		return crs_error_set(CRS_EENGINE, "engine stream line longer "
+				     "than %zu bytes", DOCKER_BUILD_LINE_MAX);
+	return 0;
+}
+
+static int docker_stream_finish(struct docker_stream *s)
+{
+	int r = docker_stream_line(s, s->line.ptr, s->line.len);
+
+	buf_reset(&s->line);
+	return r;
+}
+
+static void docker_stream_release(struct docker_stream *s)
+{
+	buf_release(&s->line);
+	buf_release(&s->tail);
+	buf_release(&s->error);
+	free(s->id);
+	s->id = NULL;
+}
+
+/* Set CRS_EBUILD: the error, then the last output lines (quoted). */
+static int docker_build_failed(struct docker_stream *s, const char *tag)
+{
+	char err[DOCKER_MSG_MAX], lines[1400], sid[256];
+	const char *end = s->tail.ptr + s->tail.len;
+	const char *p;
+	int nl = 0;
+
+	log_quote(err, sizeof(err), s->error.ptr, s->error.len);
+	while (end > s->tail.ptr && end[-1] == '\n')
+		end--;
+	/* Back to the start of the last N lines, within ~1 KiB. */
+	for (p = end; p > s->tail.ptr && end - p < 1024; p--)
+		if (p[-1] == '\n' && ++nl == DOCKER_BUILD_TAIL_LINES)
+			break;
+	log_quote(lines, sizeof(lines), p, (size_t)(end - p));
+	return crs_error_set(CRS_EBUILD, "build '%s': %s\nlast output:\n%s",
+			     docker_short(sid, sizeof(sid), tag), err, lines);
+}
+
+static int docker_build_query(struct buf *path,
+			      const struct docker_build_opts *o)
+{
+	struct docker_json b = { 0 };
+	json_t *args = NULL, *labels = NULL;
+	char *text = NULL;
+	int r;
+
+	docker_path(path, "/build", NULL, NULL);
+	if (o->tag)
+		docker_query(path, "t", o->tag);
+	docker_query(path, "dockerfile",
+		     o->dockerfile ? o->dockerfile : "Dockerfile");
+	if ((r = docker_jkv(&b, o->buildargs, "build arg", &args)) != 0 ||
+	    (r = docker_jkv(&b, o->labels, "label", &labels)) != 0 ||
+	    (r = docker_json_check(&b, "build")) != 0)
+		goto out;
+	if (json_object_size(args)) {
+		text = json_dumps(args, JSON_COMPACT);
+		docker_query(path, "buildargs", text);
+		free(text);
+	}
+	if (json_object_size(labels)) {
+		text = json_dumps(labels, JSON_COMPACT);
+		docker_query(path, "labels", text);
+		free(text);
+	}
+	docker_query(path, "rm", "1");
+	docker_query(path, "forcerm", "1");
+	if (o->pull)
+		docker_query(path, "pull", "1");
+	docker_query(path, "version", "1");	/* the classic builder */
+out:
+	json_decref(args);
+	json_decref(labels);
+	return r;
+}
+
+int docker_image_build(struct docker_client *d,
+		       const struct docker_build_opts *o)
+{
+	struct http_response resp = HTTP_RESPONSE_INIT;
+	struct docker_stream s = { BUF_INIT, BUF_INIT, BUF_INIT, NULL, 0, -1,
+				   o->log_path };
+	struct buf path = BUF_INIT;
+	struct http_request req = { .method = "POST" };
+	char *tar = NULL;
+	char what[300], sid[256];
+	int r;
+
+	snprintf(what, sizeof(what), "build '%s'", docker_short(sid,
+		 sizeof(sid), o->tag ? o->tag : "(untagged)"));
+	if ((r = docker_build_query(&path, o)) != 0)
+		goto out;
+	if (o->log_path) {
+		s.log_fd = open(o->log_path, O_WRONLY | O_CREAT | O_APPEND |
+				O_CLOEXEC, 0644);
+		if (s.log_fd < 0) {
+			r = crs_error_set(CRS_ERR, "%s: %s", o->log_path,
+					  strerror(errno));
+			goto out;
+		}
+	}
+	if ((r = tar_context_temp(o->context_dir, &tar)) != 0)
+		goto out;
+	req.path = path.ptr;
+	req.content_type = "application/x-tar";
+	req.body_file = tar;
+	req.timeout_ms = o->timeout_ms;
+	req.on_data = docker_stream_feed;
+	req.on_data_ctx = &s;
+	req.interrupted = o->interrupted;
+	if ((r = d->t->request(d->t, &req, &resp)) != 0)
+		goto out;
+	if (resp.status != 200) {
+		char msg[DOCKER_MSG_MAX];
+
+		r = crs_error_set(CRS_EBUILD, "%s: HTTP %ld: %s", what,
+				  resp.status,
+				  docker_message(msg, sizeof(msg), &resp));
+		goto out;
+	}
+	if ((r = docker_stream_finish(&s)) != 0)
+		goto out;
+	if (s.error.len) {
+		r = docker_build_failed(&s, o->tag ? o->tag : "(untagged)");
+		goto out;
+	}
+	if (!s.id && !s.saw_success) {
+		buf_adds(&s.error, "the engine's stream ended without a "
+			 "result");
+		r = docker_build_failed(&s, o->tag ? o->tag : "(untagged)");
+		goto out;
+	}
+	r = 0;
+out:
+	if (tar) {
+		unlink(tar);
+		free(tar);
+	}
+	if (s.log_fd >= 0)
+		close(s.log_fd);
+	docker_stream_release(&s);
+	http_response_release(&resp);
+	buf_release(&path);
+	return r;
+}
+
+int docker_image_import(struct docker_client *d, const char *tar_path,
+			const char *repo, const char *tag,
+			const char *const *changes)
+{
+	struct http_response resp = HTTP_RESPONSE_INIT;
+	struct docker_stream s = { BUF_INIT, BUF_INIT, BUF_INIT, NULL, 0, -1,
+				   NULL };
+	struct buf path = BUF_INIT;
+	struct http_request req = { .method = "POST" };
+	char what[300], sid[256], msg[DOCKER_MSG_MAX];
+	int r;
+
+	snprintf(what, sizeof(what), "import '%s'",
+		 docker_short(sid, sizeof(sid), repo));
+	docker_path(&path, "/images/create", NULL, NULL);
+	docker_query(&path, "fromSrc", "-");
+	docker_query(&path, "repo", repo);
+	if (tag)
+		docker_query(&path, "tag", tag);
+	for (; changes && *changes; changes++)
+		docker_query(&path, "changes", *changes);
+	req.path = path.ptr;
+	req.content_type = "application/x-tar";
+	req.body_file = tar_path;
+	req.timeout_ms = DOCKER_LONG_TIMEOUT_MS;
+	req.max_response = (size_t)1 << 20;
+	if ((r = d->t->request(d->t, &req, &resp)) != 0)
+		goto out;
+	if (resp.status != 200) {
+		r = docker_status_error(&resp, NULL, NULL, what);
+		goto out;
+	}
+	if ((r = docker_stream_feed(resp.body.ptr, resp.body.len, &s)) != 0 ||
+	    (r = docker_stream_finish(&s)) != 0)
+		goto out;
+	if (s.error.len) {
+		r = crs_error_set(CRS_EENGINE, "%s: %s", what,
+				  log_quote(msg, sizeof(msg), s.error.ptr,
+					    s.error.len));
+		goto out;
+	}
+	r = 0;
+out:
+	docker_stream_release(&s);
+	http_response_release(&resp);
+	buf_release(&path);
+	return r;
+}
+
+int docker_image_tag(struct docker_client *d, const char *src,
+		     const char *repo, const char *tag)
+{
+	struct http_response resp = HTTP_RESPONSE_INIT;
+	struct buf path = BUF_INIT;
+	char what[300], sid[256];
+	int r;
+
+	snprintf(what, sizeof(what), "tag image '%s'",
+		 docker_short(sid, sizeof(sid), src));
+	docker_path(&path, "/images/", src, "/tag");
+	docker_query(&path, "repo", repo);
+	if (tag)
+		docker_query(&path, "tag", tag);
+	r = docker_call(d, "POST", path.ptr, NULL, DOCKER_CALL_TIMEOUT_MS,
+			&resp);
+	if (r == 0 && resp.status != 201 && resp.status != 200)
+		r = docker_status_error(&resp, "image", src, what);
+	http_response_release(&resp);
+	buf_release(&path);
+	return r;
+}
+
+int docker_image_remove(struct docker_client *d, const char *ref, int force)
+{
+	struct http_response resp = HTTP_RESPONSE_INIT;
+	struct buf path = BUF_INIT;
+	char what[300], sid[256];
+	int r;
+
+	snprintf(what, sizeof(what), "remove image '%s'",
+		 docker_short(sid, sizeof(sid), ref));
+	docker_path(&path, "/images/", ref, NULL);
+	if (force)
+		docker_query(&path, "force", "1");
+	r = docker_call(d, "DELETE", path.ptr, NULL, DOCKER_LONG_TIMEOUT_MS,
+			&resp);
+	if (r == 0 && resp.status != 200)
+		r = docker_status_error(&resp, "image", ref, what);
+	http_response_release(&resp);
+	buf_release(&path);
+	return r;
+}
+
+/* --- containers --------------------------------------------------------- */
+
+static int docker_create_body(const struct docker_run_opts *o, json_t **out)
+{
+	struct docker_json b = { 0 };
+	json_t *c = json_object(), *hc = json_object();
+	json_t *labels = NULL;
+	int r;
+
+	*out = NULL;
+	if ((r = docker_jkv(&b, o->labels, "label", &labels)) != 0)
+		goto out;
+	docker_jset(&b, c, "Image", docker_jstr(&b, o->image));
+	if (o->cmd)
+		docker_jset(&b, c, "Cmd", docker_jstrv(&b, o->cmd));
+	if (o->entrypoint)
+		docker_jset(&b, c, "Entrypoint",
+			    docker_jstrv(&b, o->entrypoint));
+	if (o->env)
+		docker_jset(&b, c, "Env", docker_jstrv(&b, o->env));
+	if (o->workdir)
+		docker_jset(&b, c, "WorkingDir", docker_jstr(&b, o->workdir));
+	if (o->user)
+		docker_jset(&b, c, "User", docker_jstr(&b, o->user));
+	docker_jset(&b, c, "Labels", labels);
+	labels = NULL;
+	docker_jset(&b, c, "Tty", json_false());
+	docker_jset(&b, c, "OpenStdin", json_false());
+
+	if (o->binds)
+		docker_jset(&b, hc, "Binds", docker_jstrv(&b, o->binds));
+	if (o->cpuset)
+		docker_jset(&b, hc, "CpusetCpus", docker_jstr(&b, o->cpuset));
+	if (o->memory > 0) {
+		docker_jset(&b, hc, "Memory", json_integer(o->memory));
+		/* No swap: the limit is the limit. */
+		docker_jset(&b, hc, "MemorySwap", json_integer(o->memory));
+	}
+	if (o->shm_size > 0)
+		docker_jset(&b, hc, "ShmSize", json_integer(o->shm_size));
+	if (o->network)
+		docker_jset(&b, hc, "NetworkMode",
+			    docker_jstr(&b, o->network));
+	docker_jset(&b, hc, "Privileged", json_boolean(o->privileged));
+	docker_jset(&b, hc, "Init", json_true());
+	docker_jset(&b, c, "HostConfig", hc);
+	hc = NULL;
+
+	if (o->network && o->aliases && o->aliases[0]) {
+		json_t *ep = json_object(), *eps = json_object();
+		json_t *nc = json_object();
+
+		docker_jset(&b, ep, "Aliases", docker_jstrv(&b, o->aliases));
+		docker_jset(&b, eps, o->network, ep);
+		docker_jset(&b, nc, "EndpointsConfig", eps);
+		docker_jset(&b, c, "NetworkingConfig", nc);
+	}
+	if ((r = docker_json_check(&b, "create container")) != 0)
+		goto out;
+	*out = c;
+	c = NULL;
+out:
+	json_decref(labels);
+	json_decref(hc);
+	json_decref(c);
+	return r;
+}
+
+int docker_container_create(struct docker_client *d,
+			    const struct docker_run_opts *o, char **id_out)
+{
+	struct http_response resp = HTTP_RESPONSE_INIT;
+	struct buf path = BUF_INIT;
+	json_t *body = NULL, *j = NULL, *w;
+	char what[300], sid[256], q[DOCKER_MSG_MAX];
+	int r;
+
+	*id_out = NULL;
+	snprintf(what, sizeof(what), "create container '%s' from '%s'",
+		 o->name ? o->name : "", o->image ? o->image : "");
+	if (!o->image) {
+		r = crs_error_set(CRS_EINPUT, "create container: no image");
+		goto out;
+	}
+	if ((r = docker_create_body(o, &body)) != 0)
+		goto out;
+	docker_path(&path, "/containers/create", NULL, NULL);
+	if (o->name)
+		docker_query(&path, "name", o->name);
+	if ((r = docker_call(d, "POST", path.ptr, body,
+			     DOCKER_CALL_TIMEOUT_MS, &resp)) != 0)
+		goto out;
+	if (resp.status != 201) {
+		r = docker_status_error(&resp, "image", o->image, what);
+		goto out;
+	}
+	if ((r = docker_parse_json(&resp, what, &j)) != 0)
+		goto out;
+	w = json_object_get(j, "Warnings");
+	for (size_t i = 0; i < json_array_size(w); i++) {
+		const char *s = json_string_value(json_array_get(w, i));
+
+		if (s)
+			log_warn("container from '%s': %s",
+				 docker_short(sid, sizeof(sid), o->image),
+				 log_quote(q, sizeof(q), s, strlen(s)));
+	}
+	if (!json_is_string(json_object_get(j, "Id"))) {
+		r = crs_error_set(CRS_EENGINE, "%s: engine answer has no "
+				  "\"Id\"", what);
+		goto out;
+	}
+	*id_out = xstrdup(json_string_value(json_object_get(j, "Id")));
+	r = 0;
+out:
+	json_decref(j);
+	json_decref(body);
+	http_response_release(&resp);
+	buf_release(&path);
+	return r;
+}
+
+/*
+ * POST/DELETE on a container with no body; statuses in `ok` (0-ended)
+ * are success. `verb` names the operation for messages.
+ */
+static int docker_container_op(struct docker_client *d, const char *method,
+			       const char *id, const char *suffix,
+			       const char *const *query, const long *ok,
+			       long timeout_ms, const char *verb)
+{
+	struct http_response resp = HTTP_RESPONSE_INIT;
+	struct buf path = BUF_INIT;
+	char what[300], sid[256];
+	int r;
+
+	snprintf(what, sizeof(what), "%s container '%s'", verb,
+		 docker_short(sid, sizeof(sid), id));
+	docker_path(&path, "/containers/", id, suffix);
+	for (; query && query[0]; query += 2)
+		docker_query(&path, query[0], query[1]);
+	r = docker_call(d, method, path.ptr, NULL, timeout_ms, &resp);
+	while (r == 0 && *ok && resp.status != *ok)
+		ok++;
+	if (r == 0 && !*ok)
+		r = docker_status_error(&resp, "container", id, what);
+	http_response_release(&resp);
+	buf_release(&path);
+	return r;
+}
+
+int docker_container_start(struct docker_client *d, const char *id)
+{
+	/* 304: already running, which is what the caller wants. */
+	static const long ok[] = { 204, 304, 0 };
+
+	return docker_container_op(d, "POST", id, "/start", NULL, ok,
+				   DOCKER_CALL_TIMEOUT_MS, "start");
+}
+
+static int docker_container_inspect(struct docker_client *d, const char *id,
+				    json_t **out)
+{
+	struct http_response resp = HTTP_RESPONSE_INIT;
+	struct buf path = BUF_INIT;
+	char what[300], sid[256];
+	int r;
+
+	*out = NULL;
+	snprintf(what, sizeof(what), "inspect container '%s'",
+		 docker_short(sid, sizeof(sid), id));
+	docker_path(&path, "/containers/", id, "/json");
+	r = docker_call(d, "GET", path.ptr, NULL, DOCKER_CALL_TIMEOUT_MS,
+			&resp);
+	if (r == 0 && resp.status != 200)
+		r = docker_status_error(&resp, "container", id, what);
+	if (r == 0)
+		r = docker_parse_json(&resp, what, out);
+	http_response_release(&resp);
+	buf_release(&path);
+	return r;
+}
+
+/* State.Running and State.ExitCode of a container. */
+static int docker_container_state(struct docker_client *d, const char *id,
+				  int *running, int *exit_code)
+{
+	json_t *j = NULL, *state, *run;
+	char sid[256];
+	int r;
+
+	if ((r = docker_container_inspect(d, id, &j)) != 0)
+		return r;
+	state = json_object_get(j, "State");
+	run = json_object_get(state, "Running");
+	if (!json_is_boolean(run)) {
+		r = crs_error_set(CRS_EENGINE, "inspect container '%s': no "
+				  "State.Running in the answer",
+				  docker_short(sid, sizeof(sid), id));
+	} else {
+		*running = json_is_true(run);
+		if (exit_code)
+			*exit_code = (int)json_integer_value(
+				json_object_get(state, "ExitCode"));
+	}
+	json_decref(j);
+	return r;
+}
+
+int docker_container_running(struct docker_client *d, const char *id)
+{
+	int running = 0;
+	int r = docker_container_state(d, id, &running, NULL);
+
+	return r != 0 ? r : running;
+}
+
+static long docker_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int docker_container_wait(struct docker_client *d, const char *id,
+			  long timeout_ms, volatile int *interrupted,
+			  int *exit_code_out)
+{
+	long start = docker_now_ms();
+	char sid[256];
+	int running = 1, code = 0;
+	int r;
+
+	for (;;) {
+		long left;
+		struct timespec ts;
+
+		if (interrupted && *interrupted)
+			return crs_error_set(CRS_EINTR, "waiting for container "
+				"'%s' interrupted",
+				docker_short(sid, sizeof(sid), id));
+		if ((r = docker_container_state(d, id, &running, &code)) != 0)
+			return r;
+		if (!running)
+			break;
+		left = timeout_ms < 0 ? DOCKER_WAIT_POLL_MS :
+			timeout_ms - (docker_now_ms() - start);
+		if (left <= 0)
+			return crs_error_set(CRS_ETIMEOUT, "container '%s' "
+					     "still running after %ld ms",
+					     docker_short(sid, sizeof(sid), id),
+					     timeout_ms);
+		if (left > DOCKER_WAIT_POLL_MS)
+			left = DOCKER_WAIT_POLL_MS;
+		ts.tv_sec = 0;
+		ts.tv_nsec = left * 1000000L;
+		nanosleep(&ts, NULL);	/* a signal ends it early: fine */
+	}
+	if (exit_code_out)
+		*exit_code_out = code;
+	return 0;
+}
+
+/*
+ * Demultiplexer for the logs stream of a non-TTY container: frames of an
+ * 8-byte header (stream type, 3 zero bytes, big-endian length) and the
+ * payload. Headers and payloads may be split across chunks.
+ */
+struct docker_demux {
+	unsigned char hdr[8];
+	size_t hdr_len;
+	size_t left;		/* payload bytes still to come */
+	struct buf *out;
+	size_t max;
+	const char *id;
+};
+
+static void docker_keep_tail(struct buf *b, size_t max)
+{
+	if (b->len <= max)
+		return;
+	memmove(b->ptr, b->ptr + b->len - max, max);
+	b->len = max;
+	b->ptr[max] = '\0';
+}
+
+static int docker_demux_feed(const char *data, size_t len, void *ctx)
+{
+	struct docker_demux *x = ctx;
+	char sid[256];
+
+	while (len) {
+		size_t n;
+
+		if (!x->left) {
+			n = sizeof(x->hdr) - x->hdr_len;
+			if (n > len)
+				n = len;
+			memcpy(x->hdr + x->hdr_len, data, n);
+			x->hdr_len += n;
+			data += n;
+			len -= n;
+			if (x->hdr_len < sizeof(x->hdr))
+				break;
+			x->hdr_len = 0;
+			if (x->hdr[0] > 2 || x->hdr[1] || x->hdr[2] ||
+			    x->hdr[3])
+				return crs_error_set(CRS_EENGINE, "logs of "
+					"container '%s': not a multiplexed "
+					"stream (a TTY container?)",
+					docker_short(sid, sizeof(sid), x->id));
+			x->left = (size_t)x->hdr[4] << 24 |
+				(size_t)x->hdr[5] << 16 |
+				(size_t)x->hdr[6] << 8 | x->hdr[7];
+			continue;
+		}
+		n = x->left < len ? x->left : len;
+		buf_add(x->out, data, n);
+		data += n;
+		len -= n;
+		x->left -= n;
+		/* Trim now and then, not on every chunk. */
+		if (x->out->len > 2 * x->max + 65536)
+			docker_keep_tail(x->out, x->max);
+	}
+	return 0;
+}
+
+int docker_container_logs(struct docker_client *d, const char *id,
+			  struct buf *out, size_t max)
+{
+	struct http_response resp = HTTP_RESPONSE_INIT;
+	struct docker_demux x = { .out = out, .id = id };
+	struct buf path = BUF_INIT;
+	struct http_request req = { .method = "GET" };
+	char what[300], sid[256];
+	int r;
+
+	x.max = max ? max : DOCKER_LOGS_DEFAULT_MAX;
+	buf_reset(out);
+	snprintf(what, sizeof(what), "logs of container '%s'",
+		 docker_short(sid, sizeof(sid), id));
+	docker_path(&path, "/containers/", id, "/logs");
+	docker_query(&path, "stdout", "1");
+	docker_query(&path, "stderr", "1");
+	req.path = path.ptr;
+	req.timeout_ms = DOCKER_LONG_TIMEOUT_MS;
+	req.on_data = docker_demux_feed;
+	req.on_data_ctx = &x;
+	r = d->t->request(d->t, &req, &resp);
+	if (r == 0 && resp.status != 200)
+		r = docker_status_error(&resp, "container", id, what);
+	if (r == 0)
+		docker_keep_tail(out, x.max);
+	else
+		buf_reset(out);
+	http_response_release(&resp);
+	buf_release(&path);
+	return r;
+}
+
+int docker_container_kill(struct docker_client *d, const char *id,
+			  const char *signal)
+{
+	static const long ok[] = { 204, 0 };
+	const char *query[] = { "signal", signal, NULL };
+
+	return docker_container_op(d, "POST", id, "/kill",
+				   signal ? query : NULL, ok,
+				   DOCKER_CALL_TIMEOUT_MS, "kill");
+}
+
+int docker_container_stop(struct docker_client *d, const char *id,
+			  int grace_s)
+{
+	/* 304: not running, which is what the caller wants. */
+	static const long ok[] = { 204, 304, 0 };
+	char t[24];
+	const char *query[] = { "t", t, NULL };
+
+	if (grace_s < 0)
+		grace_s = 0;
+	snprintf(t, sizeof(t), "%d", grace_s);
+	return docker_container_op(d, "POST", id, "/stop", query, ok,
+				   (grace_s + 60) * 1000L, "stop");
+}
+
+int docker_container_remove(struct docker_client *d, const char *id,
+			    int force)
+{
+	static const long ok[] = { 204, 0 };
+	const char *query[] = { "v", "1", "force", "1", NULL };
+
+	if (!force)
+		query[2] = NULL;
+	return docker_container_op(d, "DELETE", id, NULL, query, ok,
+				   DOCKER_CALL_TIMEOUT_MS, "remove");
+}
+
+int docker_container_commit(struct docker_client *d, const char *id,
+			    const char *repo, const char *tag,
+			    char **id_out)
+{
+	struct http_response resp = HTTP_RESPONSE_INIT;
+	struct buf path = BUF_INIT;
+	char what[300], sid[256];
+	char *image = NULL;
+	int r;
+
+	if (id_out)
+		*id_out = NULL;
+	snprintf(what, sizeof(what), "commit container '%s'",
+		 docker_short(sid, sizeof(sid), id));
+	docker_path(&path, "/commit", NULL, NULL);
+	docker_query(&path, "container", id);
+	if (repo)
+		docker_query(&path, "repo", repo);
+	if (tag)
+		docker_query(&path, "tag", tag);
+	r = docker_call(d, "POST", path.ptr, NULL, DOCKER_LONG_TIMEOUT_MS,
+			&resp);
+	if (r == 0 && resp.status != 201)
+		r = docker_status_error(&resp, "container", id, what);
+	if (r == 0)
+		r = docker_answer_string(&resp, what, "Id", &image);
+	if (r == 0 && id_out) {
+		*id_out = image;
+		image = NULL;
+	}
+	free(image);
+	http_response_release(&resp);
+	buf_release(&path);
+	return r;
+}
+
+/* --- networks ----------------------------------------------------------- */
+
+int docker_network_create(struct docker_client *d, const char *name,
+			  int internal, const char *const *labels,
+			  char **id_out)
+{
+	struct http_response resp = HTTP_RESPONSE_INIT;
+	struct docker_json b = { 0 };
+	json_t *body = json_object(), *lab = NULL;
+	char what[300], sid[256];
+	char *id = NULL;
+	int r;
+
+	if (id_out)
+		*id_out = NULL;
+	snprintf(what, sizeof(what), "create network '%s'",
+		 docker_short(sid, sizeof(sid), name));
+	if ((r = docker_jkv(&b, labels, "label", &lab)) != 0)
+		goto out;
+	docker_jset(&b, body, "Name", docker_jstr(&b, name));
+	docker_jset(&b, body, "CheckDuplicate", json_true());
+	docker_jset(&b, body, "Internal", json_boolean(internal));
+	docker_jset(&b, body, "Labels", lab);
+	if ((r = docker_json_check(&b, what)) != 0 ||
+	    (r = docker_call(d, "POST", DOCKER_API "/networks/create", body,
+			     DOCKER_CALL_TIMEOUT_MS, &resp)) != 0)
+		goto out;
+	if (resp.status != 201) {
+		r = docker_status_error(&resp, NULL, NULL, what);
+		goto out;
+	}
+	if ((r = docker_answer_string(&resp, what, "Id", &id)) != 0)
+		goto out;
+	if (id_out) {
+		*id_out = id;
+		id = NULL;
+	}
+out:
+	free(id);
+	json_decref(body);
+	http_response_release(&resp);
+	return r;
+}
+
+int docker_network_remove(struct docker_client *d, const char *id)
+{
+	struct http_response resp = HTTP_RESPONSE_INIT;
+	struct buf path = BUF_INIT;
+	char what[300], sid[256];
+	int r;
+
+	snprintf(what, sizeof(what), "remove network '%s'",
+		 docker_short(sid, sizeof(sid), id));
+	docker_path(&path, "/networks/", id, NULL);
+	r = docker_call(d, "DELETE", path.ptr, NULL, DOCKER_CALL_TIMEOUT_MS,
+			&resp);
+	if (r == 0 && resp.status != 204 && resp.status != 200)
+		r = docker_status_error(&resp, "network", id, what);
+	http_response_release(&resp);
+	buf_release(&path);
+	return r;
+}
+
+int docker_network_connect(struct docker_client *d, const char *net,
+			   const char *container, const char *const *aliases)
+{
+	struct http_response resp = HTTP_RESPONSE_INIT;
+	struct docker_json b = { 0 };
+	struct buf path = BUF_INIT;
+	json_t *body = json_object(), *ep = json_object();
+	char what[600], sid[256], sid2[256];
+	int r;
+
+	snprintf(what, sizeof(what), "connect container '%s' to network "
+		 "'%s'", docker_short(sid, sizeof(sid), container),
+		 docker_short(sid2, sizeof(sid2), net));
+	docker_jset(&b, body, "Container", docker_jstr(&b, container));
+	if (aliases && aliases[0])
+		docker_jset(&b, ep, "Aliases", docker_jstrv(&b, aliases));
+	docker_jset(&b, body, "EndpointConfig", ep);
+	if ((r = docker_json_check(&b, what)) != 0)
+		goto out;
+	docker_path(&path, "/networks/", net, "/connect");
+	if ((r = docker_call(d, "POST", path.ptr, body,
+			     DOCKER_CALL_TIMEOUT_MS, &resp)) != 0)
+		goto out;
+	if (resp.status != 200)
+		r = docker_status_error(&resp, NULL, NULL, what);
+out:
+	json_decref(body);
+	http_response_release(&resp);
+	buf_release(&path);
+	return r;
+}
+
+/* --- what a scan owns --------------------------------------------------- */
+
+/* The ids of containers (`kind` "containers") or networks it owns. */
+static int docker_list_owned(struct docker_client *d, const char *kind,
+			     const char *owner, json_t **ids_out)
+{
+	struct http_response resp = HTTP_RESPONSE_INIT;
+	struct buf path = BUF_INIT;
+	json_t *filter = NULL, *list = NULL, *ids = json_array();
+	char *label = NULL, *text = NULL;
+	char what[300], q[256];
+	int r;
+
+	*ids_out = NULL;
+	snprintf(what, sizeof(what), "list %s owned by '%s'", kind,
+		 log_quote(q, sizeof(q), owner, strlen(owner)));
+	label = xasprintf("%s=%s", CRS_CI_LABEL, owner);
+	filter = json_pack("{s:[s]}", "label", label);
+	if (!filter) {
+		r = crs_error_set(CRS_EINPUT, "%s: owner is not valid UTF-8",
+				  what);
+		goto out;
+	}
+	text = json_dumps(filter, JSON_COMPACT);
+	docker_path(&path, strcmp(kind, "containers") ? "/networks" :
+		    "/containers/json", NULL, NULL);
+	if (!strcmp(kind, "containers"))
+		docker_query(&path, "all", "1");
+	docker_query(&path, "filters", text);
+	if ((r = docker_call(d, "GET", path.ptr, NULL, DOCKER_CALL_TIMEOUT_MS,
+			     &resp)) != 0)
+		goto out;
+	if (resp.status != 200) {
+		r = docker_status_error(&resp, NULL, NULL, what);
+		goto out;
+	}
+	if ((r = docker_parse_json(&resp, what, &list)) != 0)
+		goto out;
+	for (size_t i = 0; i < json_array_size(list); i++) {
+		json_t *id = json_object_get(json_array_get(list, i), "Id");
+
+		if (json_is_string(id))
+			json_array_append(ids, id);
+	}
+	*ids_out = ids;
+	ids = NULL;
+	r = 0;
+out:
+	json_decref(ids);
+	json_decref(list);
+	json_decref(filter);
+	free(text);
+	free(label);
+	http_response_release(&resp);
+	buf_release(&path);
+	return r;
+}
+
+int docker_owned_count(struct docker_client *d, const char *owner,
+		       size_t *containers, size_t *networks)
+{
+	json_t *ids = NULL;
+	int r;
+
+	if ((r = docker_list_owned(d, "containers", owner, &ids)) != 0)
+		return r;
+	*containers = json_array_size(ids);
+	json_decref(ids);
+	if ((r = docker_list_owned(d, "networks", owner, &ids)) != 0)
+		return r;
+	*networks = json_array_size(ids);
+	json_decref(ids);
+	return 0;
+}
+
+int docker_remove_owned(struct docker_client *d, const char *owner)
+{
+	static const char *const kinds[] = { "containers", "networks" };
+	char first_msg[1024] = "";
+	int first = 0;
+
+	for (size_t k = 0; k < 2; k++) {
+		json_t *ids = NULL;
+		int r = docker_list_owned(d, kinds[k], owner, &ids);
+
+		for (size_t i = 0; r == 0 && i < json_array_size(ids); i++) {
+			const char *id = json_string_value(
+				json_array_get(ids, i));
+			int e = k == 0 ? docker_container_remove(d, id, 1) :
+				docker_network_remove(d, id);
+
+			if (e == CRS_ENOTFOUND) {	/* gone already */
+				crs_error_clear();
+				continue;
+			}
+			if (e != 0 && !first) {
+				first = e;
+				snprintf(first_msg, sizeof(first_msg), "%s",
+					 crs_error_last());
+			}
+		}
+		if (r != 0 && !first) {
+			first = r;
+			snprintf(first_msg, sizeof(first_msg), "%s",
+				 crs_error_last());
+		}
+		json_decref(ids);
+	}
+	if (first)
+		return crs_error_set(first, "%s", first_msg);
+	return 0;
+}
+
+/* --- units -------------------------------------------------------------- */
+
+int docker_parse_memory(const char *s, int64_t *out)
+{
+	static const struct {
+		const char *unit;
+		int shift;
+	} units[] = {
+		{ "b", 0 }, { "k", 10 }, { "kb", 10 }, { "m", 20 },
+		{ "mb", 20 }, { "g", 30 }, { "gb", 30 }, { "t", 40 },
+		{ "tb", 40 },
+	};
+	const char *p = s, *unit;
+	unsigned __int128 whole = 0, frac = 0, scale = 1, v;
+	int shift = -1;
+	char q[128];
+
+	*out = 0;
+	if (!isdigit((unsigned char)*p))
+		goto bad;
+	for (; isdigit((unsigned char)*p); p++) {
+		whole = whole * 10 + (unsigned)(*p - '0');
+		if (whole > INT64_MAX)
+			goto big;
+	}
+	if (*p == '.') {
+		if (!isdigit((unsigned char)*++p))
+			goto bad;
+		for (; isdigit((unsigned char)*p); p++) {
+			if (scale < (unsigned __int128)1000000000000000000ULL) {
+				frac = frac * 10 + (unsigned)(*p - '0');
+				scale *= 10;
+			}
+		}
+	}
+	while (isspace((unsigned char)*p))
+		p++;
+	unit = p;
+	for (; isalpha((unsigned char)*p); p++)
+		;
+	if (*p || p == unit)
+		goto bad;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcasecmp(unit, units[i].unit))
+			shift = units[i].shift;
+	if (shift < 0)
+		goto bad;
+	v = (whole << shift) + ((frac << shift) / scale);
+	if (v > INT64_MAX)
+		goto big;
+	*out = (int64_t)v;
+	return 0;
+bad:
+	return crs_error_set(CRS_EINPUT, "memory '%s' is not a number with a "
+			     "unit (B, K, KB, M, MB, G, GB, T, TB)",
+			     log_quote(q, sizeof(q), s, strlen(s)));
+big:
+	return crs_error_set(CRS_EINPUT, "memory '%s' is too large",
+			     log_quote(q, sizeof(q), s, strlen(s)));
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * tar_context.h - a directory tree as a reproducible tar file
+ *
+ * Used for POST /build contexts and for rootfs tarballs given to
+ * POST /images/create. The same tree always gives the same bytes, so a
+ * context can be hashed and the engine's build cache sees no churn.
+ */
+#ifndef CRS_RUNNER_ENGINE_TAR_CONTEXT_H
+#define CRS_RUNNER_ENGINE_TAR_CONTEXT_H
+
+/*
+ * Write the tree under `dir` as an uncompressed (POSIX pax) tar to
+ * `tar_path`, created or truncated with mode 0600. Entries are named
+ * relative to `dir` ("Dockerfile", "src/", "src/a.c"), visited depth first
+ * in bytewise name order, with mtime 0, uid/gid 0 and no user or group
+ * names; permission bits (setuid etc. too) and symlink targets are kept.
+ * Nothing is skipped (.git, .dockerignore'd files and dot files go in);
+ * regular files, directories, symlinks, FIFOs and device nodes are stored,
+ * sockets (which tar cannot hold) are left out, and hard links are stored
+ * as separate copies. Symlinks are never followed below `dir`.
+ * Returns 0, CRS_ENOTFOUND (dir missing) or CRS_ERR (I/O; the message
+ * names the path). On failure tar_path may hold a partial archive.
+ */
+int tar_context_write(const char *dir, const char *tar_path);
+
+/*
+ * Same, into a new file $TMPDIR/crs-ci-tar-XXXXXX.tar (TMPDIR unset:
+ * /tmp). *path_out receives its path; the caller unlinks and frees it.
+ * On failure nothing is left behind and *path_out is NULL.
+ */
+int tar_context_temp(const char *dir, char **path_out);
+
+#endif

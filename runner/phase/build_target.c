@@ -1,0 +1,522 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * build_target.c - the build-target phase
+ *
+ * 1. the target image from the project's Dockerfile (context: project dir)
+ * 2. the head image: the change's head tree laid over the target image's
+ *    WORKDIR (as OSS-CRS does), the project dir baked in at
+ *    /OSS_CRS_PROJ_PATH
+ * 3. the head build: `compile` in the head image into our own out dir;
+ *    triage reproduces PoVs on this build, never on a CRS's own
+ * 4. each CRS build step: its builder image FROM the head image, run once
+ *    with BUILD_OUT_DIR mounted; outputs checked
+ * 5. target-dependent run module images
+ * Every step is keyed by a content hash and skipped when already done.
+ */
+#include "runner/phase/phase.h"
+#include "runner/container.h"
+#include "runner/crs_env.h"
+#include "runner/scan.h"
+#include "runner/scan_opts.h"
+#include "runner/source_export.h"
+#include "runner/config/config.h"
+#include "runner/engine/docker.h"
+#include "diff/changeset.h"
+#include "common/buf.h"
+#include "common/error.h"
+#include "common/fsutil.h"
+#include "common/log.h"
+#include "common/strvec.h"
+#include "common/xalloc.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define BASE_RUNNER_IMAGE "gcr.io/oss-fuzz-base/base-runner:latest"
+#define BUILD_TIMEOUT_S 1800.0
+
+static const char *pick_sanitizer(const struct project_config *p)
+{
+	for (size_t i = 0; i < p->sanitizers_nr; i++)
+		if (!strcmp(p->sanitizers[i], "address"))
+			return "address";
+	return p->sanitizers_nr ? p->sanitizers[0] : "address";
+}
+
+static int build_target_image(struct scan *s)
+{
+	struct docker_build_opts bo = DOCKER_BUILD_OPTS_INIT;
+	char hash[65], *tag = NULL, *log = NULL;
+	int r;
+
+	if ((r = fs_sha256_tree(hash, s->project->dir)) != 0)
+		return r;
+	tag = xasprintf("crs-ci-target/%s:%.12s", s->project->name, hash);
+	log = scan_work_path(s, "logs/target-image.log");
+	bo.context_dir = s->project->dir;
+	bo.dockerfile = "Dockerfile";
+	bo.tag = tag;
+	bo.log_path = log;
+	if ((r = image_build_cached(s, &bo, "target image")) == 0) {
+		free(s->state.target_image);
+		s->state.target_image = tag;
+		tag = NULL; /* transferred */
+	}
+	free(tag);
+	free(log);
+	return r;
+}
+
+/* The head source checked out, plus the project, in one build context. */
+static int make_head_context(struct scan *s, char **ctx_out)
+{
+	char *ctx = scan_work_path(s, "source/%s", s->state.head_commit);
+	char *src = xasprintf("%s/src", ctx), *proj = xasprintf("%s/proj", ctx);
+	char *df = xasprintf("%s/Dockerfile", ctx);
+	char *ok = xasprintf("%s/.complete", ctx);
+	struct buf d = BUF_INIT;
+	char *wd_src = NULL;
+	int r;
+
+	*ctx_out = NULL;
+	if ((r = docker_image_workdir(s->docker, s->state.target_image,
+				      &wd_src)) != 0)
+		goto out;
+	if (!*wd_src || !strcmp(wd_src, "/")) {
+		r = crs_error_set(CRS_ECONFIG, "%s/Dockerfile: the image has no "
+				  "WORKDIR to lay the source over (set WORKDIR "
+				  "to the source folder, e.g. $SRC/%s)",
+				  s->project->dir, s->project->name);
+		goto out;
+	}
+	free(s->state.repo_path);
+	s->state.repo_path = xstrdup(wd_src);
+	if (!fs_exists(ok) || fs_exists(proj)) {
+		/* project dir may change between scans: always refresh it */
+		if ((r = fs_remove_tree(proj)) != 0 ||
+		    (r = fs_copy_tree(s->project->dir, proj)) != 0)
+			goto out;
+	}
+	if (!fs_exists(ok)) {
+		if ((r = fs_remove_tree(src)) != 0 ||
+		    (r = source_export(s->source_dir, s->state.head_commit,
+				       src)) != 0)
+			goto out;
+	}
+	buf_printf(&d, "# crs-ci: head source of %s laid over the target\n"
+		   "FROM %s\n"
+		   "RUN rm -rf '%s' && mkdir -p '%s'\n"
+		   "COPY src/ %s/\n"
+		   "COPY proj/ /OSS_CRS_PROJ_PATH/\n"
+		   "WORKDIR %s\n",
+		   s->state.head_commit, s->state.target_image, wd_src, wd_src,
+		   wd_src, wd_src);
+	if ((r = fs_write_file_atomic(df, d.ptr, d.len)) != 0 ||
+	    (r = fs_write_file_atomic(ok, "", 0)) != 0)
+		goto out;
+	*ctx_out = ctx;
+	ctx = NULL; /* transferred */
+out:
+	buf_release(&d);
+	free(wd_src);
+	free(ctx);
+	free(src);
+	free(proj);
+	free(df);
+	free(ok);
+	return r;
+}
+
+static int build_head_image(struct scan *s)
+{
+	struct docker_build_opts bo = DOCKER_BUILD_OPTS_INIT;
+	char *ctx = NULL, *tag = NULL, *log = NULL, hash[65];
+	int r;
+
+	if ((r = make_head_context(s, &ctx)) != 0)
+		return r;
+	if ((r = fs_sha256_tree(hash, ctx)) != 0)
+		goto out;
+	tag = xasprintf("crs-ci-target/%s:head-%.12s", s->project->name, hash);
+	log = scan_work_path(s, "logs/head-image.log");
+	bo.context_dir = ctx;
+	bo.dockerfile = "Dockerfile";
+	bo.tag = tag;
+	bo.log_path = log;
+	if ((r = image_build_cached(s, &bo, "head image")) == 0) {
+		free(s->state.head_image);
+		s->state.head_image = tag;
+		tag = NULL; /* transferred */
+	}
+out:
+	free(ctx);
+	free(tag);
+	free(log);
+	return r;
+}
+
+/* Executables in out/ that are libFuzzer harnesses (clusterfuzzlite §5.4). */
+static int is_harness(const char *dir, const char *name)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	struct buf b = BUF_INIT;
+	struct stat st;
+	int yes = 0;
+
+	for (const char *p = name; *p; p++)
+		if (!(*p == '_' || *p == '-' || (*p >= '0' && *p <= '9') ||
+		      (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')))
+			goto out;
+	if (!strcmp(name, "llvm-symbolizer") || !strncmp(name, "afl-", 4) ||
+	    !strncmp(name, "jazzer_driver", 13))
+		goto out;
+	if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    !(st.st_mode & 0111))
+		goto out;
+	if (fs_read_file(&b, path, 512u << 20) != 0) {
+		crs_error_clear();
+		goto out;
+	}
+	yes = memmem(b.ptr, b.len, "LLVMFuzzerTestOneInput", 22) != NULL;
+out:
+	buf_release(&b);
+	free(path);
+	return yes;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int find_harnesses(struct scan *s, const char *out_dir)
+{
+	const struct scan_opts *o = s->opts;
+	DIR *d = opendir(out_dir);
+	struct dirent *de;
+	struct strvec found = STRVEC_INIT;
+	struct buf list = BUF_INIT;
+	int r = 0;
+
+	if (!d)
+		return crs_error_set(CRS_EBUILD, "%s: cannot read the build "
+				     "output", out_dir);
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.' && is_harness(out_dir, de->d_name))
+			strvec_push(&found, de->d_name);
+	closedir(d);
+	if (found.nr)
+		qsort(found.v, found.nr, sizeof(char *), cmp_str);
+	for (size_t i = 0; i < found.nr; i++)
+		buf_printf(&list, "%s%s", i ? ", " : "", found.v[i]);
+	if (!found.nr) {
+		r = crs_error_set(CRS_EBUILD, "the head build produced no fuzz "
+				  "harness in %s", out_dir);
+		goto out;
+	}
+	for (size_t i = 0; i < s->state.harnesses_nr; i++)
+		free(s->state.harnesses[i]);
+	free(s->state.harnesses);
+	s->state.harnesses = NULL;
+	s->state.harnesses_nr = 0;
+	for (size_t i = 0; i < (o->harnesses_nr ? o->harnesses_nr : found.nr); i++) {
+		const char *h = o->harnesses_nr ? o->harnesses[i] : found.v[i];
+		int ok = 0;
+
+		for (size_t k = 0; k < found.nr; k++)
+			ok |= !strcmp(found.v[k], h);
+		if (!ok) {
+			r = crs_error_set(CRS_EINPUT, "--harness: '%s' is not "
+					  "in the build (found: %s)", h, list.ptr);
+			goto out;
+		}
+		s->state.harnesses = xrealloc(s->state.harnesses,
+			st_mult(s->state.harnesses_nr + 1, sizeof(char *)));
+		s->state.harnesses[s->state.harnesses_nr++] = xstrdup(h);
+	}
+	log_info("harnesses in the build: %s", list.ptr);
+out:
+	buf_release(&list);
+	strvec_release(&found);
+	return r;
+}
+
+static int head_build(struct scan *s)
+{
+	struct docker_run_opts ro = DOCKER_RUN_OPTS_INIT;
+	struct strvec env = STRVEC_INIT, binds = STRVEC_INIT;
+	char *dir = scan_work_path(s, "builds/%s/head", s->state.sanitizer);
+	char *out = xasprintf("%s/out", dir), *id = NULL, *marker = NULL;
+	char *log = scan_work_path(s, "logs/head-build.log");
+	static const char *const cmd[] = { "compile", NULL };
+	int r, code = -1;
+
+	if ((r = docker_image_exists(s->docker, s->state.head_image, &id)) != 0)
+		goto out;
+	marker = xasprintf("%s/.built-%.19s", dir, id);
+	if (fs_exists(marker)) {
+		log_info("head build: reusing %s", out);
+		goto harnesses;
+	}
+	if ((r = fs_remove_tree(out)) != 0 || (r = fs_mkdir_p(out)) != 0)
+		goto out;
+	strvec_pushf(&env, "SANITIZER=%s", s->state.sanitizer);
+	strvec_push(&env, "FUZZING_ENGINE=libfuzzer");
+	strvec_push(&env, "ARCHITECTURE=x86_64");
+	strvec_pushf(&env, "FUZZING_LANGUAGE=%s", s->state.language);
+	strvec_pushf(&env, "PROJECT_NAME=%s", s->state.project);
+	strvec_push(&env, "HELPER=True");
+	strvec_pushf(&binds, "%s:/out", out);
+	ro.image = s->state.head_image;
+	ro.cmd = cmd;
+	ro.env = strvec_list(&env);
+	ro.binds = strvec_list(&binds);
+	ro.network = "none";
+	ro.shm_size = 2LL << 30;
+	log_info("head build: compiling %s with SANITIZER=%s",
+		 s->state.project, s->state.sanitizer);
+	r = container_run(s, &ro, BUILD_TIMEOUT_S, log, &code);
+	if (r != 0)
+		goto out;
+	if (code != 0) {
+		char *tail = log_tail(log, 15);
+
+		r = crs_error_set(CRS_EBUILD, "the target does not build "
+				  "(compile exited %d; log %s):\n%s", code, log,
+				  tail);
+		free(tail);
+		goto out;
+	}
+	if ((r = fs_write_file_atomic(marker, "", 0)) != 0)
+		goto out;
+harnesses:
+	r = find_harnesses(s, out);
+out:
+	strvec_release(&env);
+	strvec_release(&binds);
+	free(dir);
+	free(out);
+	free(id);
+	free(marker);
+	free(log);
+	return r;
+}
+
+static int check_outputs(const struct crs_build_step *b, const char *dir,
+			 const char *crs)
+{
+	for (size_t i = 0; i < b->outputs_nr; i++) {
+		const char *o = b->outputs[i];
+		const char *slash = strrchr(o, '/');
+		char *p = xasprintf("%s/%s", dir, o);
+		char *skip = slash ?
+			xasprintf("%s/%.*s/.%s.skip", dir, (int)(slash - o), o,
+				  slash + 1) :
+			xasprintf("%s/.%s.skip", dir, o);
+		int ok = fs_exists(p) || fs_exists(skip);
+
+		free(p);
+		free(skip);
+		if (!ok)
+			return crs_error_set(CRS_EBUILD, "CRS %s build step "
+					     "'%s' did not produce output '%s'",
+					     crs, b->name, o);
+	}
+	return 0;
+}
+
+static int crs_build_step(struct scan *s, const struct compose_crs *c,
+			  const struct crs_build_step *b)
+{
+	const struct crs_manifest *m = c->manifest;
+	struct docker_build_opts bo = DOCKER_BUILD_OPTS_INIT;
+	struct docker_run_opts ro = DOCKER_RUN_OPTS_INIT;
+	struct strvec args = STRVEC_INIT, env = STRVEC_INIT, binds = STRVEC_INIT;
+	struct crs_env_args ea = { .phase = CRS_ENV_BUILD_TARGET, .crs = c,
+				   .layer = &b->env };
+	char hash[65], *tag = NULL, *log = NULL, *what = NULL, *id = NULL;
+	char *outdir = NULL, *marker = NULL, *fetch = NULL, *src = NULL;
+	int r, code = -1;
+
+	if ((r = fs_sha256_tree(hash, m->root)) != 0)
+		goto out;
+	{
+		char *seed = xasprintf("%s\n%s\n%s", hash, b->dockerfile,
+				       s->state.head_image);
+
+		sha256_hex(hash, seed, strlen(seed));
+		free(seed);
+	}
+	tag = xasprintf("crs-ci-builder/%s-%s:%.12s", c->name, b->name, hash);
+	log = scan_work_path(s, "logs/build-%s-%s.log", c->name, b->name);
+	what = xasprintf("CRS %s build step %s", c->name, b->name);
+	strvec_pushf(&args, "target_base_image=%s", s->state.head_image);
+	strvec_pushf(&args, "crs_version=%s", m->version);
+	bo.context_dir = m->root;
+	bo.dockerfile = b->dockerfile;
+	bo.tag = tag;
+	bo.buildargs = strvec_list(&args);
+	bo.log_path = log;
+	if ((r = image_build_cached(s, &bo, what)) != 0 ||
+	    (r = docker_image_exists(s->docker, tag, &id)) != 0)
+		goto out;
+	outdir = scan_work_path(s, "builds/%s/crs/%s/BUILD_OUT_DIR",
+				s->state.sanitizer, c->name);
+	marker = xasprintf("%s/.%s.%.19s.cache", outdir, b->name, id);
+	if (fs_exists(marker)) {
+		log_info("%s: reusing its outputs", what);
+		r = check_outputs(b, outdir, c->name);
+		goto out;
+	}
+	if ((r = fs_remove_tree(outdir)) != 0 || (r = fs_mkdir_p(outdir)) != 0)
+		goto out;
+	ea.build_id = hash;
+	src = scan_work_path(s, "source/%s/src", s->state.head_commit);
+	strvec_pushf(&binds, "%s:/OSS_CRS_BUILD_OUT_DIR", outdir);
+	strvec_pushf(&binds, "%s:/OSS_CRS_FUZZ_PROJ:ro", s->project->dir);
+	strvec_pushf(&binds, "%s:/OSS_CRS_TARGET_SOURCE:ro", src);
+	if (s->change) {
+		fetch = scan_work_path(s, "builds/%s/FETCH_DIR",
+				       s->state.sanitizer);
+		strvec_pushf(&binds, "%s:/OSS_CRS_FETCH_DIR:ro", fetch);
+		ea.has_fetch_dir = 1;
+	}
+	crs_env_build(&env, s, &ea);
+	ro.image = tag;
+	ro.env = strvec_list(&env);
+	ro.binds = strvec_list(&binds);
+	ro.cpuset = c->res.cpuset;
+	ro.memory = c->res.memory_bytes;
+	ro.shm_size = 2LL << 30;
+	ro.network = "none";
+	log_info("%s: running", what);
+	if ((r = container_run(s, &ro, BUILD_TIMEOUT_S, log, &code)) != 0)
+		goto out;
+	if (code != 0) {
+		char *tail = log_tail(log, 15);
+
+		r = crs_error_set(CRS_EBUILD, "%s failed (exit %d; log %s):\n%s",
+				  what, code, log, tail);
+		free(tail);
+		goto out;
+	}
+	if ((r = check_outputs(b, outdir, c->name)) == 0)
+		r = fs_write_file_atomic(marker, "", 0);
+out:
+	strvec_release(&args);
+	strvec_release(&env);
+	strvec_release(&binds);
+	free(tag);
+	free(log);
+	free(what);
+	free(id);
+	free(outdir);
+	free(marker);
+	free(fetch);
+	free(src);
+	return r;
+}
+
+static int crs_runner_images(struct scan *s, const struct compose_crs *c)
+{
+	const struct crs_manifest *m = c->manifest;
+	int r = 0;
+
+	for (size_t k = 0; k < m->modules_nr && r == 0; k++) {
+		const struct crs_run_module *mod = &m->modules[k];
+		struct docker_build_opts bo = DOCKER_BUILD_OPTS_INIT;
+		struct strvec args = STRVEC_INIT;
+		char hash[65], *seed, *key, *tag, *log, *what;
+
+		if (!mod->target_dependent)
+			continue;
+		if ((r = fs_sha256_tree(hash, m->root)) != 0)
+			break;
+		seed = xasprintf("%s\n%s\n%s\n%s", hash, mod->dockerfile,
+				 s->state.head_image, BASE_RUNNER_IMAGE);
+		sha256_hex(hash, seed, strlen(seed));
+		free(seed);
+		key = xasprintf("%s/%s", c->name, mod->name);
+		tag = xasprintf("crs-ci-runner/%s-%s:%.12s", c->name, mod->name,
+				hash);
+		log = scan_work_path(s, "logs/runner-%s-%s.log", c->name,
+				     mod->name);
+		what = xasprintf("CRS %s module %s", c->name, mod->name);
+		strvec_pushf(&args, "target_base_image=%s", s->state.head_image);
+		strvec_pushf(&args, "base_runner_image=%s", BASE_RUNNER_IMAGE);
+		strvec_pushf(&args, "crs_version=%s", m->version);
+		bo.context_dir = m->root;
+		bo.dockerfile = mod->dockerfile;
+		bo.tag = tag;
+		bo.buildargs = strvec_list(&args);
+		bo.log_path = log;
+		if ((r = image_build_cached(s, &bo, what)) == 0)
+			scan_set_image(s, key, tag);
+		strvec_release(&args);
+		free(key);
+		free(tag);
+		free(log);
+		free(what);
+	}
+	return r;
+}
+
+/* diffs/ref.diff for build steps, as OSS-CRS stages it (§7.1). */
+static int stage_fetch_dir(struct scan *s)
+{
+	char *dir, *path;
+	int r;
+
+	if (!s->change)
+		return 0;
+	dir = scan_work_path(s, "builds/%s/FETCH_DIR/diffs", s->state.sanitizer);
+	path = xasprintf("%s/ref.diff", dir);
+	if ((r = fs_mkdir_p(dir)) == 0)
+		r = fs_write_file_atomic(path, s->change->patch,
+					 s->change->patch_len);
+	free(dir);
+	free(path);
+	return r;
+}
+
+int phase_build_target(struct scan *s)
+{
+	const char *head = s->opts->head;
+	int r;
+
+	free(s->state.project);
+	s->state.project = xstrdup(s->project->name);
+	free(s->state.sanitizer);
+	s->state.sanitizer = xstrdup(pick_sanitizer(s->project));
+	free(s->state.language);
+	s->state.language = xstrdup(s->project->language);
+	free(s->state.head_commit);
+	s->state.head_commit = NULL;
+	if (s->change && s->change->head_commit)
+		head = s->change->head_commit;
+	if ((r = source_resolve(&s->state.head_commit, s->source_dir,
+				head)) != 0)
+		return crs_error_prefix("--source '%s'", s->opts->source);
+	free(s->state.base_commit);
+	s->state.base_commit = s->change && s->change->base_commit ?
+		xstrdup(s->change->base_commit) : NULL;
+	log_info("build-target: %s at %.12s, sanitizer %s", s->project->name,
+		 s->state.head_commit, s->state.sanitizer);
+	if ((r = build_target_image(s)) != 0 || (r = build_head_image(s)) != 0 ||
+	    (r = head_build(s)) != 0 || (r = stage_fetch_dir(s)) != 0)
+		return r;
+	for (size_t i = 0; i < s->compose->crs_nr; i++) {
+		const struct compose_crs *c = &s->compose->crs[i];
+
+		for (size_t k = 0; k < c->manifest->builds_nr; k++)
+			if ((r = crs_build_step(s, c, &c->manifest->builds[k])) != 0)
+				return r;
+		if ((r = crs_runner_images(s, c)) != 0)
+			return r;
+		if (scan_interrupted(s))
+			return crs_error_set(CRS_EINTR, "interrupted");
+	}
+	return scan_state_save(s);
+}

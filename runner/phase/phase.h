@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * phase.h - the phases of a scan, each reading the previous one's output
+ *
+ * prepare       libCRS bundle image, target-independent CRS images
+ * build-target  target image, head source laid in, head build, CRS builds
+ * run           CRS containers per harness until done or the deadline
+ * triage        every PoV reproduced on the head build, parsed, deduplicated
+ * report        results.json -> SARIF and the verdict
+ * Each returns 0 or a CRS_E* code with the message set.
+ */
+#ifndef CRS_RUNNER_PHASE_PHASE_H
+#define CRS_RUNNER_PHASE_PHASE_H
+
+struct scan;
+
+int phase_prepare(struct scan *s);
+int phase_build_target(struct scan *s);
+int phase_run(struct scan *s);
+int phase_triage(struct scan *s);
+/* Writes SARIF and prints the verdict; *exit_code_out is 0 or 1. */
+int phase_report(struct scan *s, int *exit_code_out);
+
+#endif

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * report.c - the report phase: results.json -> SARIF and the verdict
+ *
+ * Reads only results.json, so it can be re-run alone (crs-ci report).
+ */
+#include "runner/phase/phase.h"
+#include "runner/cmd.h"
+#include "runner/scan.h"
+#include "runner/scan_opts.h"
+#include "runner/report/terminal.h"
+#include "sarif/finding.h"
+#include "sarif/sarif_write.h"
+#include "common/error.h"
+#include "common/log.h"
+#include "common/xalloc.h"
+
+#include <stdlib.h>
+
+int phase_report(struct scan *s, int *exit_code_out)
+{
+	struct finding_set fs;
+	char *results = xasprintf("%s/results.json", s->out_dir);
+	char *sarif = xasprintf("%s/results.sarif", s->out_dir);
+	int r;
+
+	*exit_code_out = EXIT_OK;
+	finding_set_init(&fs);
+	if ((r = finding_set_load(&fs, results)) != 0)
+		goto out;
+	free(fs.summary.fail_on);	/* this command's policy decides */
+	fs.summary.fail_on = xstrdup(s->opts->fail_on);
+	if ((r = sarif_write_file(&fs, fs.summary.source_root, sarif)) != 0)
+		goto out;
+	log_info("report: wrote %s", sarif);
+	if (terminal_report(s->ctx->out, &fs, s->out_dir) > 0)
+		*exit_code_out = EXIT_FINDINGS;
+out:
+	finding_set_release(&fs);
+	free(results);
+	free(sarif);
+	return r;
+}

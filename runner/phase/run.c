@@ -1,0 +1,327 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * run.c - the run phase: every CRS module against each harness
+ *
+ * Harnesses run one after another, each with an equal share of the time
+ * left (minus a reserve for triage and the report); unused time carries
+ * over. For one harness all CRS modules run at once, each CRS on its own
+ * internal network with its compose cpuset and memory, and the mounts and
+ * environment of oss-crs-contract.md §3.2. A harness's run ends when every
+ * module has exited, at its time share, at the deadline, or on Ctrl-C; the
+ * containers and networks are removed on every one of those paths.
+ */
+#include "runner/phase/phase.h"
+#include "runner/container.h"
+#include "runner/crs_env.h"
+#include "runner/scan.h"
+#include "runner/scan_opts.h"
+#include "runner/config/config.h"
+#include "runner/engine/docker.h"
+#include "diff/changeset.h"
+#include "common/buf.h"
+#include "common/error.h"
+#include "common/fsutil.h"
+#include "common/log.h"
+#include "common/strvec.h"
+#include "common/xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define POLL_MS 500
+#define MIN_TRIAGE_RESERVE_S 45.0
+
+static const char *const exchange_types[] = {
+	"povs", "seeds", "bug-candidates", "reports", "patches", "diffs",
+};
+
+struct running {
+	char *id;
+	char *label;		/* "<crs>/<module>" */
+	char *log_path;
+};
+
+struct harness_run {
+	struct running *c;
+	size_t nr, alloc;
+	struct strvec networks;
+};
+
+/* Seconds the triage and report phases keep for themselves. */
+static double triage_reserve(const struct scan *s)
+{
+	double left = scan_remaining(s);
+	double r = left * 0.2;
+
+	if (r > 240)
+		r = 240;
+	if (r < MIN_TRIAGE_RESERVE_S)
+		r = MIN_TRIAGE_RESERVE_S;
+	return r;
+}
+
+static int make_dirs(struct scan *s, const char *h)
+{
+	int r = 0;
+	char *p;
+
+	for (size_t i = 0; i < s->compose->crs_nr && r == 0; i++) {
+		const char *c = s->compose->crs[i].name;
+		static const char *const kinds[] = {
+			"SUBMIT_DIR", "SHARED_DIR", "LOG_DIR",
+		};
+
+		for (size_t k = 0; k < 3 && r == 0; k++) {
+			p = scan_work_path(s, "runs/%s/crs/%s/%s/%s",
+					   s->state.run_id, c, kinds[k], h);
+			r = fs_mkdir_p(p);
+			free(p);
+		}
+	}
+	for (size_t i = 0; i < 6 && r == 0; i++) {
+		p = scan_work_path(s, "runs/%s/EXCHANGE_DIR/%s/%s",
+				   s->state.run_id, h, exchange_types[i]);
+		r = fs_mkdir_p(p);
+		free(p);
+	}
+	if (r == 0) {
+		p = scan_work_path(s, "runs/%s/REBUILD_OUT_DIR", s->state.run_id);
+		r = fs_mkdir_p(p);
+		free(p);
+	}
+	if (r == 0 && s->change) {
+		p = scan_work_path(s, "runs/%s/EXCHANGE_DIR/%s/diffs/ref.diff",
+				   s->state.run_id, h);
+		r = fs_write_file_atomic(p, s->change->patch,
+					 s->change->patch_len);
+		free(p);
+	}
+	return r;
+}
+
+static int start_module(struct scan *s, struct harness_run *hr,
+			const struct compose_crs *c,
+			const struct crs_run_module *mod, const char *h,
+			const char *net)
+{
+	struct docker_run_opts ro = DOCKER_RUN_OPTS_INIT;
+	struct strvec env = STRVEC_INIT, binds = STRVEC_INIT;
+	struct strvec labels = STRVEC_INIT, aliases = STRVEC_INIT;
+	struct crs_env_args ea = { .phase = CRS_ENV_RUN, .crs = c,
+				   .layer = &mod->env, .module = mod->name,
+				   .harness = h, .run_id = s->state.run_id };
+	char *key = xasprintf("%s/%s", c->name, mod->name);
+	const char *image = scan_image(s, key);
+	char *run = scan_work_path(s, "runs/%s", s->state.run_id);
+	char *name = NULL, *id = NULL, *src = NULL;
+	struct running *slot;
+	int r;
+
+	if (!image) {
+		r = crs_error_set(CRS_ENOTFOUND, "no image for CRS %s module "
+				  "%s: run build-target first", c->name,
+				  mod->name);
+		goto out;
+	}
+	src = scan_work_path(s, "source/%s/src", s->state.head_commit);
+	strvec_pushf(&binds, "%s/builds/%s/crs/%s/BUILD_OUT_DIR:"
+		     "/OSS_CRS_BUILD_OUT_DIR:ro", s->work_dir,
+		     s->state.sanitizer, c->name);
+	strvec_pushf(&binds, "%s/REBUILD_OUT_DIR:/OSS_CRS_REBUILD_OUT_DIR:ro",
+		     run);
+	strvec_pushf(&binds, "%s/crs/%s/SUBMIT_DIR/%s:/OSS_CRS_SUBMIT_DIR",
+		     run, c->name, h);
+	strvec_pushf(&binds, "%s/crs/%s/SHARED_DIR/%s:/OSS_CRS_SHARED_DIR",
+		     run, c->name, h);
+	strvec_pushf(&binds, "%s/crs/%s/LOG_DIR/%s:/OSS_CRS_LOG_DIR",
+		     run, c->name, h);
+	for (size_t i = 0; i < 6; i++)
+		strvec_pushf(&binds, "%s/EXCHANGE_DIR/%s/%s:"
+			     "/OSS_CRS_FETCH_DIR/%s:ro", run, h,
+			     exchange_types[i], exchange_types[i]);
+	strvec_pushf(&binds, "%s:/OSS_CRS_FUZZ_PROJ:ro", s->project->dir);
+	strvec_pushf(&binds, "%s:/OSS_CRS_TARGET_SOURCE:ro", src);
+	crs_env_build(&env, s, &ea);
+	if (!s->opts->keep_going)
+		strvec_push(&env, "STOP_ON_FIRST_POV=1");
+	container_labels(&labels, s);
+	strvec_pushf(&aliases, "%s.%s", mod->name, c->name);
+	name = xasprintf("%s-%s-%s-%s", s->owner, c->name, mod->name, h);
+	ro.image = image;
+	ro.name = name;
+	ro.env = strvec_list(&env);
+	ro.binds = strvec_list(&binds);
+	ro.labels = strvec_list(&labels);
+	ro.cpuset = c->res.cpuset;
+	ro.memory = c->res.memory_bytes;
+	ro.shm_size = 2LL << 30;
+	ro.network = net;
+	ro.aliases = strvec_list(&aliases);
+	if ((r = docker_container_create(s->docker, &ro, &id)) != 0)
+		goto out;
+	ALLOC_GROW(hr->c, hr->nr + 1, hr->alloc);
+	slot = &hr->c[hr->nr++];
+	slot->id = id;
+	id = NULL; /* transferred */
+	slot->label = xasprintf("%s/%s", c->name, mod->name);
+	slot->log_path = scan_work_path(s, "runs/%s/logs/%s-%s-%s.log",
+					s->state.run_id, c->name, mod->name, h);
+	r = docker_container_start(s->docker, slot->id);
+out:
+	strvec_release(&env);
+	strvec_release(&binds);
+	strvec_release(&labels);
+	strvec_release(&aliases);
+	free(key);
+	free(run);
+	free(name);
+	free(id);
+	free(src);
+	return r;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/* Wait until no module runs, `share_s` passes, or the scan must stop. */
+static int wait_modules(struct scan *s, struct harness_run *hr,
+			double share_s, double reserve_s, const char *h)
+{
+	double start = scan_elapsed(s);
+
+	for (;;) {
+		size_t alive = 0;
+
+		for (size_t i = 0; i < hr->nr; i++) {
+			int rr = docker_container_running(s->docker, hr->c[i].id);
+
+			if (rr < 0)
+				return rr;
+			alive += rr > 0;
+		}
+		if (!alive) {
+			log_info("run %s: every CRS module finished after %.0fs",
+				 h, scan_elapsed(s) - start);
+			return 0;
+		}
+		if (scan_interrupted(s))
+			return crs_error_set(CRS_EINTR, "interrupted");
+		if (scan_elapsed(s) - start >= share_s ||
+		    scan_remaining(s) <= reserve_s) {
+			log_info("run %s: time share of %.0fs used; stopping "
+				 "%zu module(s)", h, share_s, alive);
+			return 0;
+		}
+		sleep_ms(POLL_MS);
+	}
+}
+
+static void harness_run_end(struct scan *s, struct harness_run *hr)
+{
+	for (size_t i = 0; i < hr->nr; i++) {
+		struct buf logs = BUF_INIT;
+
+		docker_container_kill(s->docker, hr->c[i].id, "KILL");
+		crs_error_clear();
+		if (docker_container_logs(s->docker, hr->c[i].id, &logs,
+					  8u << 20) == 0)
+			fs_write_file_atomic(hr->c[i].log_path, logs.ptr,
+					     logs.len);
+		if (docker_container_remove(s->docker, hr->c[i].id, 1) != 0)
+			log_warn("removing %s: %s", hr->c[i].label,
+				 crs_error_last());
+		buf_release(&logs);
+		free(hr->c[i].id);
+		free(hr->c[i].label);
+		free(hr->c[i].log_path);
+	}
+	for (size_t i = 0; i < hr->networks.nr; i++)
+		if (docker_network_remove(s->docker, hr->networks.v[i]) != 0)
+			log_warn("removing network: %s", crs_error_last());
+	free(hr->c);
+	strvec_release(&hr->networks);
+	memset(hr, 0, sizeof(*hr));
+}
+
+static int run_harness(struct scan *s, const char *h, double share_s,
+		       double reserve_s)
+{
+	struct harness_run hr = { 0 };
+	struct strvec labels = STRVEC_INIT;
+	char *logs = scan_work_path(s, "runs/%s/logs", s->state.run_id);
+	int r;
+
+	if ((r = make_dirs(s, h)) != 0 || (r = fs_mkdir_p(logs)) != 0)
+		goto out;
+	container_labels(&labels, s);
+	log_info("run %s: %zu CRS(s) for up to %.0fs", h, s->compose->crs_nr,
+		 share_s);
+	for (size_t i = 0; i < s->compose->crs_nr && r == 0; i++) {
+		const struct compose_crs *c = &s->compose->crs[i];
+		char *net = xasprintf("%s-%s", s->owner, c->name);
+		char *nid = NULL;
+
+		r = docker_network_create(s->docker, net, 1,
+					  strvec_list(&labels), &nid);
+		if (r == 0) {
+			strvec_push(&hr.networks, nid);
+			for (size_t k = 0; k < c->manifest->modules_nr && r == 0; k++)
+				r = start_module(s, &hr, c,
+						 &c->manifest->modules[k], h, net);
+		}
+		free(net);
+		free(nid);
+	}
+	if (r == 0)
+		r = wait_modules(s, &hr, share_s, reserve_s, h);
+out:
+	harness_run_end(s, &hr);
+	strvec_release(&labels);
+	free(logs);
+	return r;
+}
+
+int phase_run(struct scan *s)
+{
+	double reserve = triage_reserve(s);
+	char *stamp = NULL, *path = NULL;
+	int r = 0;
+
+	if (!s->state.harnesses_nr || !s->state.head_image)
+		return crs_error_set(CRS_ENOTFOUND, "no build to run against "
+				     "in %s: run build-target first",
+				     s->work_dir);
+	free(s->state.run_id);
+	s->state.run_id = xasprintf("%ld-%s", (long)s->started_wall,
+				    s->owner + strlen("crs-ci-"));
+	path = scan_work_path(s, "runs/%s", s->state.run_id);
+	if ((r = fs_mkdir_p(path)) != 0)
+		goto out;
+	free(path);
+	path = scan_work_path(s, "runs/%s/started_at", s->state.run_id);
+	stamp = xasprintf("%ld\n", (long)time(NULL));
+	if ((r = fs_write_file_atomic(path, stamp, strlen(stamp))) != 0 ||
+	    (r = scan_state_save(s)) != 0)
+		goto out;
+	for (size_t i = 0; i < s->state.harnesses_nr && r == 0; i++) {
+		double left = scan_remaining(s) - reserve;
+		double share = left / (double)(s->state.harnesses_nr - i);
+
+		if (share < 10) {
+			log_warn("run: no time left for harness %s",
+				 s->state.harnesses[i]);
+			continue;
+		}
+		r = run_harness(s, s->state.harnesses[i], share, reserve);
+	}
+out:
+	free(stamp);
+	free(path);
+	return r;
+}

@@ -1,0 +1,428 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * triage.c - every submitted PoV reproduced, parsed and deduplicated
+ *
+ * A CRS's word is not evidence. Each PoV file a CRS submitted (read with
+ * lstat and a size cap: the submit dirs were writable by the container) is
+ * copied out by content hash and run N times against crs-ci's own head
+ * build in a fresh base-runner container with no network. Runs whose
+ * output parses to the same crash signature count as reproductions; a PoV
+ * that never crashes is dropped and counted. Findings with the same
+ * signature collapse into one that credits the earliest finder.
+ */
+#include "runner/phase/phase.h"
+#include "runner/container.h"
+#include "runner/scan.h"
+#include "runner/scan_opts.h"
+#include "runner/cmd.h"
+#include "runner/config/config.h"
+#include "runner/engine/docker.h"
+#include "diff/changeset.h"
+#include "sarif/crash.h"
+#include "sarif/finding.h"
+#include "common/buf.h"
+#include "common/error.h"
+#include "common/fsutil.h"
+#include "common/log.h"
+#include "common/strvec.h"
+#include "common/xalloc.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#define BASE_RUNNER_IMAGE "gcr.io/oss-fuzz-base/base-runner:latest"
+#define POV_MAX_BYTES (16u << 20)
+#define RUN_LOG_MAX (4u << 20)
+
+struct pov {
+	char *path;		/* in the submit dir */
+	char *crs;
+	char *harness;
+	char sha[65];
+	time_t mtime;
+};
+
+struct pov_list {
+	struct pov *items;
+	size_t nr, alloc;
+};
+
+static void add_pov(struct pov_list *l, const char *path, const char *crs,
+		    const char *harness, const struct stat *st)
+{
+	struct pov p = { 0 };
+
+	if (fs_sha256_file(p.sha, path) != 0) {
+		log_warn("pov %s: %s", path, crs_error_last());
+		crs_error_clear();
+		return;
+	}
+	for (size_t i = 0; i < l->nr; i++)
+		if (!strcmp(l->items[i].sha, p.sha) &&
+		    !strcmp(l->items[i].harness, harness)) {
+			if (st->st_mtime < l->items[i].mtime) {
+				free(l->items[i].crs);
+				l->items[i].crs = xstrdup(crs);
+				l->items[i].mtime = st->st_mtime;
+			}
+			return;
+		}
+	p.path = xstrdup(path);
+	p.crs = xstrdup(crs);
+	p.harness = xstrdup(harness);
+	p.mtime = st->st_mtime;
+	ALLOC_GROW(l->items, l->nr + 1, l->alloc);
+	l->items[l->nr++] = p;
+}
+
+/* SUBMIT_DIR/<harness>/povs/<file> of every CRS of the run. */
+static void collect_povs(struct scan *s, struct pov_list *l)
+{
+	for (size_t i = 0; i < s->compose->crs_nr; i++) {
+		const char *crs = s->compose->crs[i].name;
+
+		for (size_t k = 0; k < s->state.harnesses_nr; k++) {
+			const char *h = s->state.harnesses[k];
+			char *dir = scan_work_path(s, "runs/%s/crs/%s/SUBMIT_DIR/"
+						   "%s/povs", s->state.run_id,
+						   crs, h);
+			DIR *d = opendir(dir);
+			struct dirent *de;
+
+			while (d && (de = readdir(d))) {
+				char *p = xasprintf("%s/%s", dir, de->d_name);
+				struct stat st;
+
+				if (de->d_name[0] != '.' && lstat(p, &st) == 0 &&
+				    S_ISREG(st.st_mode)) {
+					if (st.st_size > (off_t)POV_MAX_BYTES)
+						log_warn("pov %s from %s is larger "
+							 "than %u bytes; ignored",
+							 de->d_name, crs,
+							 POV_MAX_BYTES);
+					else
+						add_pov(l, p, crs, h, &st);
+				}
+				free(p);
+			}
+			if (d)
+				closedir(d);
+			free(dir);
+		}
+	}
+}
+
+static const char reproduce_script[] =
+	"h=\"$1\"; n=\"$2\"; i=1\n"
+	"while [ \"$i\" -le \"$n\" ]; do\n"
+	"  /out/\"$h\" -runs=1 -timeout=25 -rss_limit_mb=2560 /testcase "
+	">/triage/run.$i.log 2>&1\n"
+	"  echo $? >/triage/rc.$i\n"
+	"  i=$((i + 1))\n"
+	"done\n";
+
+static int reproduce(struct scan *s, const struct pov *p, const char *pov_out,
+		     const char *tdir)
+{
+	struct docker_run_opts ro = DOCKER_RUN_OPTS_INIT;
+	struct strvec binds = STRVEC_INIT, cmd = STRVEC_INIT;
+	char *out = scan_work_path(s, "builds/%s/head/out", s->state.sanitizer);
+	char *n = xasprintf("%d", s->opts->reproduce_runs);
+	char *log = xasprintf("%s/container.log", tdir);
+	int r, code = -1;
+
+	strvec_pushf(&binds, "%s:/out:ro", out);
+	strvec_pushf(&binds, "%s:/testcase:ro", pov_out);
+	strvec_pushf(&binds, "%s:/triage", tdir);
+	strvec_push(&cmd, "/bin/bash");
+	strvec_push(&cmd, "-c");
+	strvec_push(&cmd, reproduce_script);
+	strvec_push(&cmd, "reproduce");
+	strvec_push(&cmd, p->harness);
+	strvec_push(&cmd, n);
+	ro.image = BASE_RUNNER_IMAGE;
+	ro.cmd = strvec_list(&cmd);
+	ro.binds = strvec_list(&binds);
+	ro.network = "none";
+	ro.memory = 3LL << 30;
+	r = container_run(s, &ro, 30.0 * s->opts->reproduce_runs + 60, log,
+			  &code);
+	strvec_release(&binds);
+	strvec_release(&cmd);
+	free(out);
+	free(n);
+	free(log);
+	return r;
+}
+
+/* The frame file relative to the repo, or NULL when outside it. */
+static char *repo_relative(const char *file, const char *repo_path)
+{
+	size_t n = strlen(repo_path);
+
+	if (!file || strncmp(file, repo_path, n) || file[n] != '/')
+		return NULL;
+	return xstrdup(file + n + 1);
+}
+
+static void fill_location(struct finding *f, const struct crash_report *cr,
+			  const struct scan *s)
+{
+	const char *root = s->state.repo_path;
+	char *prefix = xasprintf("%s/", root);
+
+	f->stack = xcalloc(cr->frames_nr ? cr->frames_nr : 1,
+			   sizeof(*f->stack));
+	for (size_t i = 0; i < cr->frames_nr; i++) {
+		const struct crash_frame *cf = &cr->frames[i];
+		struct finding_frame *ff = &f->stack[f->stack_nr++];
+		char *rel = crash_frame_in_project(cf, prefix) ?
+			repo_relative(cf->file, root) : NULL;
+
+		ff->func = cf->func ? xstrdup(cf->func) : NULL;
+		ff->line = cf->line;
+		ff->column = cf->column;
+		ff->in_project = rel != NULL;
+		ff->file = rel ? rel : (cf->file ? xstrdup(cf->file) : NULL);
+		ff->in_change = rel && diff_changeset_touches(s->change, rel,
+							      cf->line);
+		if (rel && !f->file) {
+			f->file = xstrdup(rel);
+			f->line = cf->line;
+			f->column = cf->column;
+			f->function = cf->func ? xstrdup(cf->func) : NULL;
+			f->in_change = ff->in_change;
+		}
+	}
+	free(prefix);
+}
+
+struct verdict {
+	struct crash_report *report;	/* of the first matching run */
+	char *signature;
+	char *log_path;
+	int reproduced, attempts;
+};
+
+/* Read run.N.log files; pick the signature most runs agree on. */
+static void read_runs(struct verdict *v, const char *tdir, int runs,
+		      const char *harness)
+{
+	char **sigs = xcalloc((size_t)runs, sizeof(char *));
+	int best = -1, best_count = 0;
+
+	for (int i = 1; i <= runs; i++) {
+		char *path = xasprintf("%s/run.%d.log", tdir, i);
+		struct buf b = BUF_INIT;
+		struct crash_report *cr = NULL;
+
+		if (fs_read_file(&b, path, RUN_LOG_MAX) == 0) {
+			v->attempts++;
+			if (crash_report_parse(&cr, b.ptr, b.len) == 0) {
+				sigs[i - 1] = crash_signature(cr, harness);
+				crash_report_free(cr);
+			}
+		}
+		crs_error_clear();
+		buf_release(&b);
+		free(path);
+	}
+	for (int i = 0; i < runs; i++) {
+		int count = 0;
+
+		if (!sigs[i])
+			continue;
+		for (int k = 0; k < runs; k++)
+			count += sigs[k] && !strcmp(sigs[k], sigs[i]);
+		if (count > best_count) {
+			best = i;
+			best_count = count;
+		}
+	}
+	if (best >= 0) {
+		struct buf b = BUF_INIT;
+
+		v->log_path = xasprintf("%s/run.%d.log", tdir, best + 1);
+		if (fs_read_file(&b, v->log_path, RUN_LOG_MAX) == 0)
+			crash_report_parse(&v->report, b.ptr, b.len);
+		buf_release(&b);
+		v->signature = xstrdup(sigs[best]);
+		v->reproduced = best_count;
+	}
+	for (int i = 0; i < runs; i++)
+		free(sigs[i]);
+	free(sigs);
+}
+
+static const char *kind_of(const struct crash_report *cr)
+{
+	return cr->kind ? cr->kind : "crash";
+}
+
+static int triage_pov(struct scan *s, const struct pov *p, time_t run_start,
+		      struct finding_set *fs)
+{
+	char *pov_dir = xasprintf("%s/povs", s->out_dir);
+	char *pov_out = xasprintf("%s/%s", pov_dir, p->sha);
+	char *tdir = scan_work_path(s, "triage/%s-%s", p->harness, p->sha);
+	struct verdict v = { 0 };
+	struct finding *f;
+	char id[17];
+	int r;
+
+	if ((r = fs_mkdir_p(pov_dir)) != 0 || (r = fs_remove_tree(tdir)) != 0 ||
+	    (r = fs_mkdir_p(tdir)) != 0 ||
+	    (r = fs_copy_file(p->path, pov_out)) != 0)
+		goto out;
+	log_info("triage: PoV %.12s from %s on %s, %d run(s)", p->sha, p->crs,
+		 p->harness, s->opts->reproduce_runs);
+	if ((r = reproduce(s, p, pov_out, tdir)) != 0)
+		goto out;
+	read_runs(&v, tdir, s->opts->reproduce_runs, p->harness);
+	if (!v.signature || !v.report) {
+		log_warn("triage: PoV %.12s from %s did not crash the head "
+			 "build in %d run(s); not a finding", p->sha, p->crs,
+			 v.attempts);
+		fs->summary.povs_not_reproduced++;
+		goto out;
+	}
+	crash_signature_id(id, v.signature);
+	if ((f = finding_set_find(fs, id))) {
+		double after = difftime(p->mtime, run_start);
+
+		f->duplicates++;
+		if (f->found_after_s < 0 || after < f->found_after_s) {
+			free(f->found_by);
+			f->found_by = xstrdup(p->crs);
+			f->found_after_s = after;
+		}
+		log_info("triage: PoV %.12s is a duplicate of %s", p->sha, id);
+		goto out;
+	}
+	f = finding_set_add(fs);
+	f->id = xstrdup(id);
+	f->signature = xstrdup(v.signature);
+	f->crash_type = xstrdup(v.report->crash_type ? v.report->crash_type :
+				kind_of(v.report));
+	f->kind = xstrdup(kind_of(v.report));
+	f->sanitizer = xstrdup(s->state.sanitizer);
+	f->description = v.report->description ?
+		xstrdup(v.report->description) : NULL;
+	f->harness = xstrdup(p->harness);
+	f->is_security = v.report->is_security;
+	fill_location(f, v.report, s);
+	f->pov_path = xasprintf("povs/%s", p->sha);
+	f->pov_sha256 = xstrdup(p->sha);
+	f->reproduced = v.reproduced;
+	f->attempts = v.attempts;
+	f->novelty = NULL;	/* needs a base build (delta analysis) */
+	f->found_by = xstrdup(p->crs);
+	f->found_after_s = difftime(p->mtime, run_start);
+	{
+		char *rdir = xasprintf("%s/reports", s->out_dir);
+		char *rp = xasprintf("%s/%s.txt", rdir, id);
+
+		if (fs_mkdir_p(rdir) == 0 && fs_copy_file(v.log_path, rp) == 0)
+			f->report_path = xasprintf("reports/%s.txt", id);
+		crs_error_clear();
+		free(rdir);
+		free(rp);
+	}
+	log_info("triage: %s in %s (%s:%d), reproduced %d/%d", f->crash_type,
+		 f->function ? f->function : "?", f->file ? f->file : "?",
+		 f->line, f->reproduced, f->attempts);
+out:
+	crash_report_free(v.report);
+	free(v.signature);
+	free(v.log_path);
+	free(pov_dir);
+	free(pov_out);
+	free(tdir);
+	return r;
+}
+
+static time_t read_run_start(struct scan *s)
+{
+	char *path = scan_work_path(s, "runs/%s/started_at", s->state.run_id);
+	struct buf b = BUF_INIT;
+	time_t t = s->started_wall;
+
+	if (fs_read_file(&b, path, 64) == 0)
+		t = (time_t)strtol(b.ptr, NULL, 10);
+	crs_error_clear();
+	buf_release(&b);
+	free(path);
+	return t;
+}
+
+static void fill_summary(struct scan *s, struct finding_set *fs,
+			 size_t submitted)
+{
+	struct scan_summary *sm = &fs->summary;
+	char when[32];
+	time_t now = time(NULL);
+
+	sm->tool_version = xstrdup(CRS_CI_VERSION);
+	sm->project = xstrdup(s->state.project);
+	sm->source_root = xstrdup(s->source_dir);
+	sm->base = s->state.base_commit ? xstrdup(s->state.base_commit) : NULL;
+	sm->head = xstrdup(s->state.head_commit);
+	sm->mode = xstrdup(s->change ? "delta" : "full");
+	sm->harnesses = xcalloc(s->state.harnesses_nr + 1, sizeof(char *));
+	for (size_t i = 0; i < s->state.harnesses_nr; i++)
+		sm->harnesses[sm->harnesses_nr++] =
+			xstrdup(s->state.harnesses[i]);
+	sm->crs = xcalloc(s->compose->crs_nr + 1, sizeof(char *));
+	for (size_t i = 0; i < s->compose->crs_nr; i++)
+		sm->crs[sm->crs_nr++] = xstrdup(s->compose->crs[i].name);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ",
+		 gmtime(&s->started_wall));
+	sm->started_at = xstrdup(when);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	sm->finished_at = xstrdup(when);
+	sm->duration_s = scan_elapsed(s);
+	sm->povs_submitted = submitted;
+	sm->fail_on = xstrdup(s->opts->fail_on);
+}
+
+int phase_triage(struct scan *s)
+{
+	struct pov_list l = { 0 };
+	struct finding_set fs;
+	char *results = xasprintf("%s/results.json", s->out_dir);
+	time_t run_start;
+	int r = 0;
+
+	finding_set_init(&fs);
+	if (!s->state.run_id) {
+		r = crs_error_set(CRS_ENOTFOUND, "no run in %s: run the run "
+				  "phase first", s->work_dir);
+		goto out;
+	}
+	if ((r = fs_mkdir_p(s->out_dir)) != 0)
+		goto out;
+	run_start = read_run_start(s);
+	collect_povs(s, &l);
+	log_info("triage: %zu distinct PoV(s) submitted", l.nr);
+	for (size_t i = 0; i < l.nr && r == 0; i++) {
+		r = triage_pov(s, &l.items[i], run_start, &fs);
+		if (scan_interrupted(s) && r == 0)
+			r = crs_error_set(CRS_EINTR, "interrupted");
+	}
+	fill_summary(s, &fs, l.nr);
+	if (r == 0)
+		r = finding_set_save(&fs, results);
+out:
+	for (size_t i = 0; i < l.nr; i++) {
+		free(l.items[i].path);
+		free(l.items[i].crs);
+		free(l.items[i].harness);
+	}
+	free(l.items);
+	finding_set_release(&fs);
+	free(results);
+	return r;
+}

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * phase_cmd.h - what every phase command does around its phase
+ *
+ * Parse the shared options, open the scan with what the phase needs, run
+ * the phase, print the error if any, close the scan (removing its
+ * containers and networks) and map the result to an exit code.
+ */
+#ifndef CRS_RUNNER_PHASE_CMD_H
+#define CRS_RUNNER_PHASE_CMD_H
+
+struct runner_ctx;
+struct scan;
+
+typedef int (*phase_fn)(struct scan *s, int *exit_code);
+
+int phase_cmd(int argc, char **argv, struct runner_ctx *ctx,
+	      const char *usage, unsigned needs, phase_fn fn);
+
+/* Print "crs-ci: error: <message>" for r and return its exit code. */
+int phase_cmd_fail(int r);
+
+#endif

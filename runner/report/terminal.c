@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * terminal.c - verdict for a terminal or a CI log
+ *
+ * Every string that came from a container (function names, file paths,
+ * crash descriptions) goes through log_quote() first, so a hostile
+ * harness cannot put escape sequences or "::" workflow commands in a log.
+ */
+#include "runner/report/terminal.h"
+#include "sarif/finding.h"
+#include "common/log.h"
+
+#include <string.h>
+
+static const char *q(char *buf, size_t n, const char *s)
+{
+	if (!s)
+		return "?";
+	return log_quote(buf, n, s, strlen(s));
+}
+
+size_t terminal_report(FILE *f, const struct finding_set *fs,
+		       const char *out_dir)
+{
+	const struct scan_summary *sm = &fs->summary;
+	const char *policy = sm->fail_on ? sm->fail_on : "new";
+	size_t failing = 0;
+
+	for (size_t i = 0; i < fs->nr; i++)
+		failing += finding_fails_policy(&fs->items[i], policy) != 0;
+	fprintf(f, "crs-ci: %s: %zu finding(s), %zu failing --fail-on %s "
+		"(%zu PoV(s) submitted, %zu not reproduced, %.0fs)\n",
+		sm->project ? sm->project : "scan", fs->nr, failing, policy,
+		sm->povs_submitted, sm->povs_not_reproduced, sm->duration_s);
+	for (size_t i = 0; i < fs->nr; i++) {
+		const struct finding *x = &fs->items[i];
+		char a[512], b[512], c[512];
+		const char *label = x->novelty ? x->novelty :
+			(x->in_change ? "in-change" : "unknown");
+
+		fprintf(f, "  [%s] %s in %s at %s:%d%s\n", label,
+			q(a, sizeof(a), x->crash_type),
+			q(b, sizeof(b), x->function), q(c, sizeof(c), x->file),
+			x->line, x->in_change ? " (a line this change added)" : "");
+		fprintf(f, "      harness %s, reproduced %d/%d, found by %s "
+			"after %.0fs\n", q(a, sizeof(a), x->harness),
+			x->reproduced, x->attempts, q(b, sizeof(b), x->found_by),
+			x->found_after_s);
+		fprintf(f, "      PoV %s/%s\n", out_dir,
+			q(a, sizeof(a), x->pov_path));
+		fprintf(f, "      reproduce: docker run --rm -v %s/%s:/testcase:ro"
+			" -v <out>:/out gcr.io/oss-fuzz-base/base-runner "
+			"reproduce %s\n", out_dir, q(a, sizeof(a), x->pov_path),
+			q(b, sizeof(b), x->harness));
+	}
+	fprintf(f, "verdict: %s\n", failing ? "FAIL" : "PASS");
+	return failing;
+}

@@ -1,0 +1,308 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * scan.c - opening a scan, its state file, its clock and its cleanup
+ *
+ * The owner label ties every container and network of this process to
+ * it, so scan_close() (reached on success, failure, deadline and SIGINT)
+ * removes exactly those and nothing else on the engine.
+ */
+#include "runner/scan.h"
+#include "runner/cmd.h"
+#include "runner/scan_opts.h"
+#include "runner/config/config.h"
+#include "runner/engine/docker.h"
+#include "diff/changeset.h"
+#include "common/buf.h"
+#include "common/error.h"
+#include "common/fsutil.h"
+#include "common/log.h"
+#include "common/xalloc.h"
+
+#include <jansson.h>
+#include <openssl/rand.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SCAN_STATE_MAX (4u << 20)
+
+static char *new_owner(void)
+{
+	unsigned char rnd[6];
+	char hex[13];
+
+	if (RAND_bytes(rnd, sizeof(rnd)) != 1)
+		for (size_t i = 0; i < sizeof(rnd); i++)
+			rnd[i] = (unsigned char)(rand() ^ (int)time(NULL));
+	for (size_t i = 0; i < sizeof(rnd); i++)
+		snprintf(hex + 2 * i, 3, "%02x", rnd[i]);
+	return xasprintf("crs-ci-%s", hex);
+}
+
+static int load_change(struct scan *s)
+{
+	const struct scan_opts *o = s->opts;
+	struct buf b = BUF_INIT;
+	int r = 0;
+
+	if (o->diff) {
+		if ((r = fs_read_file(&b, o->diff, 64u << 20)) == 0)
+			r = diff_changeset_from_patch(&s->change, b.ptr, b.len,
+						      o->diff);
+		if (r == CRS_ENOTFOUND)
+			r = CRS_EINPUT;
+	} else if (o->base) {
+		r = diff_changeset_from_git(&s->change, s->source_dir,
+					    o->base, o->head);
+	}
+	buf_release(&b);
+	if (r == 0 && s->change)
+		log_info("change: %zu file(s) touched%s%.12s", s->change->nr,
+			 s->change->base_commit ? " since merge-base " : "",
+			 s->change->base_commit ? s->change->base_commit : "");
+	return r;
+}
+
+int scan_open(struct scan **out, const struct scan_opts *o,
+	      struct runner_ctx *ctx, unsigned needs)
+{
+	struct scan *s = xcalloc(1, sizeof(*s));
+	int r = CRS_ERR;
+
+	*out = NULL;
+	s->opts = o;
+	s->ctx = ctx;
+	clock_gettime(CLOCK_MONOTONIC, &s->started);
+	s->started_wall = time(NULL);
+	s->work_dir = fs_abspath(o->work_dir);
+	s->out_dir = fs_abspath(o->out_dir);
+	s->source_dir = fs_abspath(o->source);
+	s->owner = new_owner();
+	if ((needs & SCAN_NEED_COMPOSE) && !o->compose) {
+		r = crs_error_set(CRS_EINPUT, "--compose is required");
+		goto out;
+	}
+	if ((needs & SCAN_NEED_PROJECT) && !o->project) {
+		r = crs_error_set(CRS_EINPUT, "--project is required");
+		goto out;
+	}
+	if ((needs & SCAN_NEED_COMPOSE) &&
+	    (r = compose_load(&s->compose, o->compose)) != 0)
+		goto out;
+	if ((needs & SCAN_NEED_PROJECT) &&
+	    (r = project_config_load(&s->project, o->project)) != 0)
+		goto out;
+	if (s->compose && (r = config_check(s->compose, s->project, 0)) != 0)
+		goto out;
+	if ((needs & SCAN_NEED_CHANGE) && (r = load_change(s)) != 0)
+		goto out;
+	if (needs & SCAN_NEED_ENGINE) {
+		if ((r = fs_mkdir_p(s->work_dir)) != 0 ||
+		    (r = docker_client_new(&s->docker, NULL)) != 0 ||
+		    (r = docker_ping(s->docker)) != 0)
+			goto out;
+	}
+	r = scan_state_load(s);
+	if (r == CRS_ENOTFOUND) {
+		crs_error_clear();
+		r = 0;
+	}
+	if (r != 0)
+		goto out;
+	*out = s;
+	s = NULL; /* transferred */
+out:
+	scan_close(s);
+	return r;
+}
+
+static void state_release(struct scan_state *st)
+{
+	free(st->project);
+	free(st->sanitizer);
+	free(st->language);
+	free(st->head_commit);
+	free(st->base_commit);
+	free(st->target_image);
+	free(st->head_image);
+	free(st->repo_path);
+	free(st->run_id);
+	for (size_t i = 0; i < st->harnesses_nr; i++)
+		free(st->harnesses[i]);
+	free(st->harnesses);
+	for (size_t i = 0; i < st->images_nr; i++) {
+		free(st->images[i].key);
+		free(st->images[i].value);
+	}
+	free(st->images);
+	memset(st, 0, sizeof(*st));
+}
+
+void scan_close(struct scan *s)
+{
+	if (!s)
+		return;
+	if (s->docker) {
+		if (docker_remove_owned(s->docker, s->owner) != 0)
+			log_warn("cleanup: %s", crs_error_last());
+		docker_client_free(s->docker);
+	}
+	compose_free(s->compose);
+	project_config_free(s->project);
+	diff_changeset_free(s->change);
+	state_release(&s->state);
+	free(s->work_dir);
+	free(s->out_dir);
+	free(s->source_dir);
+	free(s->owner);
+	free(s);
+}
+
+/* string fields of scan_state, by name, for (de)serialisation */
+static const struct {
+	const char *name;
+	size_t off;
+} state_fields[] = {
+	{ "project", offsetof(struct scan_state, project) },
+	{ "sanitizer", offsetof(struct scan_state, sanitizer) },
+	{ "language", offsetof(struct scan_state, language) },
+	{ "head_commit", offsetof(struct scan_state, head_commit) },
+	{ "base_commit", offsetof(struct scan_state, base_commit) },
+	{ "target_image", offsetof(struct scan_state, target_image) },
+	{ "head_image", offsetof(struct scan_state, head_image) },
+	{ "repo_path", offsetof(struct scan_state, repo_path) },
+	{ "run_id", offsetof(struct scan_state, run_id) },
+};
+
+#define STATE_FIELD(st, i) ((char **)((char *)(st) + state_fields[i].off))
+
+int scan_state_save(const struct scan *s)
+{
+	json_t *j = json_object(), *h = json_array(), *img = json_object();
+	char *path = scan_work_path(s, "scan.json");
+	char *text = NULL;
+	int r;
+
+	for (size_t i = 0; i < sizeof(state_fields) / sizeof(state_fields[0]); i++) {
+		const char *v = *STATE_FIELD(&s->state, i);
+
+		if (v)
+			json_object_set_new(j, state_fields[i].name,
+					    json_string(v));
+	}
+	for (size_t i = 0; i < s->state.harnesses_nr; i++)
+		json_array_append_new(h, json_string(s->state.harnesses[i]));
+	for (size_t i = 0; i < s->state.images_nr; i++)
+		json_object_set_new(img, s->state.images[i].key,
+				    json_string(s->state.images[i].value));
+	json_object_set_new(j, "harnesses", h);
+	json_object_set_new(j, "images", img);
+	text = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS);
+	r = text ? fs_write_file_atomic(path, text, strlen(text)) :
+		crs_error_set(CRS_ERR, "serialising scan state");
+	free(text);
+	free(path);
+	json_decref(j);
+	return r;
+}
+
+int scan_state_load(struct scan *s)
+{
+	char *path = scan_work_path(s, "scan.json");
+	struct buf b = BUF_INIT;
+	json_error_t jerr;
+	json_t *j = NULL, *v;
+	const char *key;
+	size_t i;
+	int r;
+
+	if ((r = fs_read_file(&b, path, SCAN_STATE_MAX)) != 0)
+		goto out;
+	if (!(j = json_loadb(b.ptr, b.len, 0, &jerr)) || !json_is_object(j)) {
+		r = crs_error_set(CRS_EINPUT, "%s:%d:%d: %s", path, jerr.line,
+				  jerr.column, j ? "not an object" : jerr.text);
+		goto out;
+	}
+	state_release(&s->state);
+	for (i = 0; i < sizeof(state_fields) / sizeof(state_fields[0]); i++) {
+		/* borrowed */
+		v = json_object_get(j, state_fields[i].name);
+		if (json_is_string(v))
+			*STATE_FIELD(&s->state, i) = xstrdup(json_string_value(v));
+	}
+	json_array_foreach(json_object_get(j, "harnesses"), i, v) {
+		if (!json_is_string(v))
+			continue;
+		s->state.harnesses = xrealloc(s->state.harnesses,
+			st_mult(i + 1, sizeof(char *)));
+		s->state.harnesses[s->state.harnesses_nr++] =
+			xstrdup(json_string_value(v));
+	}
+	json_object_foreach(json_object_get(j, "images"), key, v)
+		if (json_is_string(v))
+			scan_set_image(s, key, json_string_value(v));
+	r = 0;
+out:
+	json_decref(j);
+	buf_release(&b);
+	free(path);
+	return r;
+}
+
+const char *scan_image(const struct scan *s, const char *key)
+{
+	for (size_t i = 0; i < s->state.images_nr; i++)
+		if (!strcmp(s->state.images[i].key, key))
+			return s->state.images[i].value;
+	return NULL;
+}
+
+void scan_set_image(struct scan *s, const char *key, const char *tag)
+{
+	for (size_t i = 0; i < s->state.images_nr; i++)
+		if (!strcmp(s->state.images[i].key, key)) {
+			free(s->state.images[i].value);
+			s->state.images[i].value = xstrdup(tag);
+			return;
+		}
+	s->state.images = xrealloc(s->state.images,
+		st_mult(s->state.images_nr + 1, sizeof(*s->state.images)));
+	s->state.images[s->state.images_nr].key = xstrdup(key);
+	s->state.images[s->state.images_nr].value = xstrdup(tag);
+	s->state.images_nr++;
+}
+
+double scan_elapsed(const struct scan *s)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - s->started.tv_sec) +
+		(double)(now.tv_nsec - s->started.tv_nsec) / 1e9;
+}
+
+double scan_remaining(const struct scan *s)
+{
+	return (double)s->opts->timeout_s - scan_elapsed(s);
+}
+
+int scan_interrupted(const struct scan *s)
+{
+	return s->ctx && s->ctx->interrupted && *s->ctx->interrupted;
+}
+
+char *scan_work_path(const struct scan *s, const char *fmt, ...)
+{
+	struct buf b = BUF_INIT;
+	char *rel = NULL;
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vasprintf(&rel, fmt, ap) < 0)
+		rel = NULL;
+	va_end(ap);
+	buf_printf(&b, "%s/%s", s->work_dir, rel ? rel : "");
+	free(rel);
+	return buf_detach(&b, NULL);
+}

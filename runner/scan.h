@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * scan.h - one scan: its inputs, its engine, its persisted state
+ *
+ * A scan is opened by every phase command. It resolves paths, loads the
+ * configs, connects to the engine and reads <work-dir>/scan.json, where
+ * each phase records what the next one needs (image tags, the head
+ * build, the harness list). So `crs-ci run` after `crs-ci build-target`
+ * needs nothing but the same options, and a failed scan can be inspected.
+ */
+#ifndef CRS_RUNNER_SCAN_H
+#define CRS_RUNNER_SCAN_H
+
+#include <stddef.h>
+#include <time.h>
+
+struct scan_opts;
+struct runner_ctx;
+struct compose;
+struct project_config;
+struct docker_client;
+struct diff_changeset;
+
+struct scan_kv {
+	char *key;
+	char *value;
+};
+
+/* What phases hand each other, saved as scan.json in the work dir. */
+struct scan_state {
+	char *project;		/* OSS-Fuzz project name */
+	char *sanitizer;	/* the one the scan builds with */
+	char *language;
+	char *head_commit;	/* commit whose tree was built */
+	char *base_commit;	/* merge-base, NULL in full mode */
+	char *target_image;	/* project Dockerfile's image */
+	char *head_image;	/* target image with the head source laid in */
+	char *repo_path;	/* WORKDIR of the target image, e.g. /src/x */
+	char *run_id;		/* the last run phase's id */
+	char **harnesses;	/* found in the head build */
+	size_t harnesses_nr;
+	struct scan_kv *images;	/* "<crs>/<module>" -> image tag */
+	size_t images_nr;
+};
+
+struct scan {
+	const struct scan_opts *opts;	/* borrowed */
+	struct runner_ctx *ctx;		/* borrowed */
+	char *work_dir;			/* absolute */
+	char *out_dir;			/* absolute */
+	char *source_dir;		/* absolute, the target repo */
+	char *owner;			/* label value of everything we create */
+	struct compose *compose;
+	struct project_config *project;
+	struct docker_client *docker;
+	struct diff_changeset *change;	/* NULL in full mode */
+	struct scan_state state;
+	struct timespec started;	/* CLOCK_MONOTONIC */
+	time_t started_wall;
+};
+
+enum scan_need {
+	SCAN_NEED_COMPOSE = 1 << 0,
+	SCAN_NEED_PROJECT = 1 << 1,
+	SCAN_NEED_ENGINE = 1 << 2,
+	SCAN_NEED_CHANGE = 1 << 3,	/* resolve --base/--head/--diff */
+};
+
+/*
+ * Open a scan with what `needs` asks for. Errors: CRS_EINPUT/CRS_ECONFIG
+ * for bad options or configs, CRS_EENGINE when the engine is needed and
+ * does not answer. *out owned by the caller (scan_close).
+ */
+int scan_open(struct scan **out, const struct scan_opts *o,
+	      struct runner_ctx *ctx, unsigned needs);
+/* Remove every container and network this process created; free. */
+void scan_close(struct scan *s);
+
+int scan_state_load(struct scan *s);	/* CRS_ENOTFOUND if no scan.json */
+int scan_state_save(const struct scan *s);
+/* Borrowed image tag for key, or NULL. */
+const char *scan_image(const struct scan *s, const char *key);
+void scan_set_image(struct scan *s, const char *key, const char *tag);
+
+/* Seconds since the scan started, and seconds left before the deadline. */
+double scan_elapsed(const struct scan *s);
+double scan_remaining(const struct scan *s);
+/* 1 when interrupted by a signal. */
+int scan_interrupted(const struct scan *s);
+
+/* Path helper: <work_dir>/<fmt...>, caller frees. */
+char *scan_work_path(const struct scan *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif

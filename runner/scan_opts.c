@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * scan_opts.c - option table and parser shared by scan and the phases
+ *
+ * One getopt_long table; getopt is fully reset (optind = 0) before each
+ * parse so commands can run in-process one after another (tests do).
+ */
+#include "runner/scan_opts.h"
+#include "common/error.h"
+#include "common/xalloc.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char scan_opts_help[] =
+"  --compose FILE     crs-compose.yaml (OSS-CRS format)\n"
+"  --project DIR      OSS-Fuzz project folder (Dockerfile, build.sh, project.yaml)\n"
+"  --source DIR       target source git repository (default .)\n"
+"  --base REV         base of the change (merge-base with --head is used)\n"
+"  --head REV         head of the change (default HEAD)\n"
+"  --diff FILE        the change as a unified diff instead of --base\n"
+"  --harness NAME     fuzz only this harness (repeatable; default: all)\n"
+"  --timeout DUR      deadline for the whole scan: 900, 90s, 15m, 1h (default 15m)\n"
+"  --out DIR          where results go (default crs-ci-out)\n"
+"  --work-dir DIR     builds, runs and logs (default crs-ci-work)\n"
+"  --cache-dir DIR    saved images and corpora carried between CI runs\n"
+"  --fail-on WHAT     new (default): only findings the change introduced;\n"
+"                     any: every finding; none: never fail\n"
+"  --reproduce N      runs of each PoV during triage (default 5)\n"
+"  --keep-going       let CRSs fuzz to the deadline after their first PoV\n"
+"  -h, --help         this text\n";
+
+enum {
+	OPT_COMPOSE = 256, OPT_PROJECT, OPT_SOURCE, OPT_BASE, OPT_HEAD,
+	OPT_DIFF, OPT_HARNESS, OPT_TIMEOUT, OPT_OUT, OPT_WORK_DIR,
+	OPT_CACHE_DIR, OPT_FAIL_ON, OPT_REPRODUCE, OPT_KEEP_GOING,
+};
+
+static const struct option long_opts[] = {
+	{ "compose", required_argument, NULL, OPT_COMPOSE },
+	{ "project", required_argument, NULL, OPT_PROJECT },
+	{ "source", required_argument, NULL, OPT_SOURCE },
+	{ "base", required_argument, NULL, OPT_BASE },
+	{ "head", required_argument, NULL, OPT_HEAD },
+	{ "diff", required_argument, NULL, OPT_DIFF },
+	{ "harness", required_argument, NULL, OPT_HARNESS },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "out", required_argument, NULL, OPT_OUT },
+	{ "work-dir", required_argument, NULL, OPT_WORK_DIR },
+	{ "cache-dir", required_argument, NULL, OPT_CACHE_DIR },
+	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
+	{ "reproduce", required_argument, NULL, OPT_REPRODUCE },
+	{ "keep-going", no_argument, NULL, OPT_KEEP_GOING },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+int parse_duration(const char *s, long *out)
+{
+	char *end = NULL;
+	long v, mult = 1;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || v < 0)
+		goto bad;
+	if (!strcmp(end, "") || !strcmp(end, "s"))
+		mult = 1;
+	else if (!strcmp(end, "m"))
+		mult = 60;
+	else if (!strcmp(end, "h"))
+		mult = 3600;
+	else
+		goto bad;
+	if (v > 7 * 24 * 3600 / mult)
+		goto bad;
+	*out = v * mult;
+	return 0;
+bad:
+	return crs_error_set(CRS_EINPUT, "'%s' is not a duration "
+			     "(examples: 900, 90s, 15m, 1h)", s);
+}
+
+static int usage_error(FILE *err, const char *usage, int r)
+{
+	fprintf(err, "crs-ci: %s\n%s", crs_error_last(), usage);
+	return r;
+}
+
+int scan_opts_parse(struct scan_opts *o, int argc, char **argv,
+		    const char *usage, FILE *out, FILE *err)
+{
+	size_t alloc = 0;
+	long n;
+	int c;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+h", long_opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_COMPOSE: o->compose = optarg; break;
+		case OPT_PROJECT: o->project = optarg; break;
+		case OPT_SOURCE: o->source = optarg; break;
+		case OPT_BASE: o->base = optarg; break;
+		case OPT_HEAD: o->head = optarg; break;
+		case OPT_DIFF: o->diff = optarg; break;
+		case OPT_HARNESS:
+			ALLOC_GROW(o->harnesses, o->harnesses_nr + 1, alloc);
+			o->harnesses[o->harnesses_nr++] = optarg;
+			break;
+		case OPT_TIMEOUT:
+			if (parse_duration(optarg, &o->timeout_s) != 0 ||
+			    o->timeout_s < 30) {
+				crs_error_set(CRS_EINPUT, "--timeout: '%s' is not "
+					      "a duration of at least 30s", optarg);
+				return usage_error(err, usage, CRS_EINPUT);
+			}
+			break;
+		case OPT_OUT: o->out_dir = optarg; break;
+		case OPT_WORK_DIR: o->work_dir = optarg; break;
+		case OPT_CACHE_DIR: o->cache_dir = optarg; break;
+		case OPT_FAIL_ON:
+			if (strcmp(optarg, "new") && strcmp(optarg, "any") &&
+			    strcmp(optarg, "none")) {
+				crs_error_set(CRS_EINPUT, "--fail-on: '%s' is not "
+					      "one of new, any, none", optarg);
+				return usage_error(err, usage, CRS_EINPUT);
+			}
+			o->fail_on = optarg;
+			break;
+		case OPT_REPRODUCE:
+			n = strtol(optarg, NULL, 10);
+			if (n < 1 || n > 100) {
+				crs_error_set(CRS_EINPUT, "--reproduce: '%s' is "
+					      "not a number from 1 to 100", optarg);
+				return usage_error(err, usage, CRS_EINPUT);
+			}
+			o->reproduce_runs = (int)n;
+			break;
+		case OPT_KEEP_GOING: o->keep_going = 1; break;
+		case 'h':
+			fputs(usage, out);
+			return 1;
+		default:
+			crs_error_set(CRS_EINPUT, "unknown or incomplete option "
+				      "'%s'", argv[optind - 1]);
+			return usage_error(err, usage, CRS_EINPUT);
+		}
+	}
+	if (optind < argc) {
+		crs_error_set(CRS_EINPUT, "unexpected argument '%s'",
+			      argv[optind]);
+		return usage_error(err, usage, CRS_EINPUT);
+	}
+	if (o->diff && o->base) {
+		crs_error_set(CRS_EINPUT, "options '--diff' and '--base' "
+			      "cannot be used together");
+		return usage_error(err, usage, CRS_EINPUT);
+	}
+	return 0;
+}
+
+void scan_opts_release(struct scan_opts *o)
+{
+	free(o->harnesses);
+	o->harnesses = NULL;
+	o->harnesses_nr = 0;
+}

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# test_engine_down.sh - with no engine answering, scan exits 3 and says so.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+cd "$ROOT"
+set +e
+msg=$(DOCKER_HOST=unix:///nonexistent/docker.sock "$CRS_CI" scan \
+	--compose container/crs/libfuzzer/compose.yaml \
+	--project examples/recparse/project --source . 2>&1)
+code=$?
+set -e
+[ "$code" -eq 3 ] || fail "exit $code, want 3: $msg"
+grep -q "engine unreachable at unix:///nonexistent/docker.sock" <<<"$msg" \
+	|| fail "message does not say the engine is unreachable: $msg"
+note "$msg"
