@@ -70,7 +70,7 @@ $(BUILD)/itests/%: tests/integration/%.c $(BUILD)/libcrsci.a $(BUILD)/libcrs.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LIBS) -lcmocka
 
 # --- tests -----------------------------------------------------------------
-unit-run: $(UNIT_BIN)
+unit-run: $(UNIT_BIN) $(BUILD)/libCRS
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
 
 unit-plain:

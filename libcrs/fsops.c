@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * fsops.c - descriptor-based file operations for libcrs
+ *
+ * Below a root every step is an openat(2) with O_NOFOLLOW, so a symlink
+ * planted inside a mount cannot redirect a write outside it. Files are
+ * written under hidden temporary names and renamed into place, so a
+ * reader (the exchange, another CRS) never sees a partial file.
+ */
+#include "libcrs/internal.h"
+#include "common/error.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+int lcrs_mkdir_p(const char *path)
+{
+	char p[LCRS_PATH_MAX];
+	int r;
+
+	if ((r = lcrs_path_fmt(p, sizeof(p), path, "%s", path)) != 0)
+		return r;
+	for (char *s = p + 1; ; s++) {
+		if (*s == '/' || *s == '\0') {
+			char c = *s;
+
+			*s = '\0';
+			if (mkdir(p, 0755) != 0 && errno != EEXIST)
+				return crs_error_set(CRS_ERR, "mkdir '%s': %s",
+						     p, strerror(errno));
+			*s = c;
+			if (!c)
+				break;
+		}
+	}
+	return 0;
+}
+
+int lcrs_open_dir(const char *root, int create, int *fd_out)
+{
+	int fd, r;
+
+	*fd_out = -1;
+	if (create && (r = lcrs_mkdir_p(root)) != 0)
+		return r;
+	fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return crs_error_set(errno == ENOENT ? CRS_ENOTFOUND : CRS_ERR,
+				     "'%s': %s", root, strerror(errno));
+	*fd_out = fd;
+	return 0;
+}
+
+int lcrs_walk(int rootfd, const char *shown, const char *rel, int mkdirs,
+	      int *parent_fd, const char **leaf)
+{
+	char comp[LCRS_PATH_MAX];
+	const char *p = rel;
+	int cur = -1, r = CRS_ERR;
+
+	*parent_fd = -1;
+	*leaf = NULL;
+	if (!rel[0])
+		return crs_error_set(CRS_EINPUT, "'%s': needs a name below "
+				     "the root", shown);
+	if ((cur = fcntl(rootfd, F_DUPFD_CLOEXEC, 0)) < 0)
+		return crs_error_set(CRS_ERR, "'%s': dup: %s", shown,
+				     strerror(errno));
+	for (;;) {
+		const char *end = strchr(p, '/');
+		size_t n;
+		int next;
+
+		if (!end)
+			break;
+		n = (size_t)(end - p);
+		memcpy(comp, p, n);
+		comp[n] = '\0';
+		next = openat(cur, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+			      O_CLOEXEC);
+		if (next < 0 && errno == ENOENT && mkdirs) {
+			if (mkdirat(cur, comp, 0755) != 0 && errno != EEXIST) {
+				r = crs_error_set(CRS_ERR, "mkdir '%s/%.*s': "
+						  "%s", shown,
+						  (int)(end - rel), rel,
+						  strerror(errno));
+				goto out;
+			}
+			next = openat(cur, comp, O_RDONLY | O_DIRECTORY |
+				      O_NOFOLLOW | O_CLOEXEC);
+		}
+		if (next < 0) {
+			int e = errno;
+
+			r = crs_error_set(e == ENOENT ? CRS_ENOTFOUND : CRS_ERR,
+					  "'%s/%.*s': %s", shown,
+					  (int)(end - rel), rel,
+					  e == ELOOP || e == ENOTDIR ?
+					  "not a directory (symlinks are not "
+					  "followed here)" : strerror(e));
+			goto out;
+		}
+		close(cur);
+		cur = next;
+		p = end + 1;
+	}
+	*parent_fd = cur;
+	*leaf = p;
+	cur = -1;
+	r = 0;
+out:
+	if (cur >= 0)
+		close(cur);
+	return r;
+}
+
+int lcrs_tmp_create(int dirfd, char name[64], int *fd_out)
+{
+	struct timespec ts;
+	unsigned long n;
+
+	*fd_out = -1;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	n = (unsigned long)ts.tv_nsec ^ ((unsigned long)ts.tv_sec << 20);
+	for (int tries = 0; tries < 100; tries++, n++) {
+		int fd;
+
+		snprintf(name, 64, ".libcrs.tmp.%ld.%lx", (long)getpid(), n);
+		fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL |
+			    O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd >= 0) {
+			*fd_out = fd;
+			return 0;
+		}
+		if (errno != EEXIST)
+			return crs_error_set(CRS_ERR, "create temporary file: "
+					     "%s", strerror(errno));
+	}
+	return crs_error_set(CRS_ERR, "create temporary file: too many "
+			     "collisions");
+}
+
+int lcrs_rename_noreplace(int dirfd, const char *from, const char *to)
+{
+	struct stat st;
+
+	if (renameat2(dirfd, from, dirfd, to, RENAME_NOREPLACE) == 0)
+		return 0;
+	if (errno == EEXIST)
+		return CRS_ECONFLICT;
+	if (errno != EINVAL && errno != ENOSYS)
+		return crs_error_set(CRS_ERR, "rename to '%s': %s", to,
+				     strerror(errno));
+	/* The file system lacks RENAME_NOREPLACE: link(2) is atomic too. */
+	if (linkat(dirfd, from, dirfd, to, 0) == 0) {
+		unlinkat(dirfd, from, 0);
+		return 0;
+	}
+	if (errno == EEXIST)
+		return CRS_ECONFLICT;
+	/* No hard links either: check, then rename (racy, but rare). */
+	if (fstatat(dirfd, to, &st, AT_SYMLINK_NOFOLLOW) == 0)
+		return CRS_ECONFLICT;
+	if (renameat(dirfd, from, dirfd, to) != 0)
+		return crs_error_set(CRS_ERR, "rename to '%s': %s", to,
+				     strerror(errno));
+	return 0;
+}
+
+int lcrs_write_all(int fd, const void *data, size_t len, const char *shown)
+{
+	const char *p = data;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return crs_error_set(CRS_ERR, "write '%s': %s", shown,
+					     strerror(errno));
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int lcrs_write_file_at(int dirfd, const char *name, const void *data,
+		       size_t len, mode_t mode, const char *shown)
+{
+	char tmp[64];
+	int fd = -1, r = CRS_ERR;
+
+	tmp[0] = '\0';
+	if ((r = lcrs_tmp_create(dirfd, tmp, &fd)) != 0 ||
+	    (r = lcrs_write_all(fd, data, len, shown)) != 0)
+		goto out;
+	if (fchmod(fd, mode) != 0) {
+		r = crs_error_set(CRS_ERR, "chmod '%s': %s", shown,
+				  strerror(errno));
+		goto out;
+	}
+	if (close(fd) != 0) {
+		fd = -1;
+		r = crs_error_set(CRS_ERR, "close '%s': %s", shown,
+				  strerror(errno));
+		goto out;
+	}
+	fd = -1;
+	if (renameat(dirfd, tmp, dirfd, name) != 0) {
+		r = crs_error_set(CRS_ERR, "rename to '%s': %s", shown,
+				  strerror(errno));
+		goto out;
+	}
+	tmp[0] = '\0';
+	r = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	if (tmp[0])
+		unlinkat(dirfd, tmp, 0);
+	return r;
+}

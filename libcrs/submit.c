@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * submit.c - `libCRS submit`: artifacts into SUBMIT_DIR under md5 names
+ *
+ * The exchange deduplicates by file name only (contract 6.1), so libCRS
+ * names each artifact by its content: "<md5 hex><suffix>". The content is
+ * hashed while it is copied, into a hidden temporary file (the exchange
+ * skips dotfiles), which is then renamed without replacing: a name that
+ * already exists means the same content was submitted before.
+ */
+#include "libcrs/libcrs.h"
+#include "libcrs/internal.h"
+#include "common/error.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/*
+ * The one-shot MD5 functions, deprecated in OpenSSL 3 in favour of EVP,
+ * are used on purpose: EVP pulls the provider machinery (dlopen,
+ * getaddrinfo) into the static libCRS and grows it fivefold.
+ */
+#define OPENSSL_SUPPRESS_DEPRECATED
+#include <openssl/md5.h>
+
+#define NAME_LIMIT 255
+
+/* Python's PurePath.suffix: the last ".ext", not a leading dot. */
+static const char *name_suffix(const char *base)
+{
+	const char *dot = strrchr(base, '.');
+	size_t len = strlen(base);
+
+	if (dot && dot > base && (size_t)(dot - base) < len - 1)
+		return dot;
+	return base + len;
+}
+
+/* Copy fd into the temporary `tmpfd`, computing the md5 as hex. */
+static int copy_hashing(int fd, int tmpfd, char hex[33], const char *shown)
+{
+	static const char digits[] = "0123456789abcdef";
+	unsigned char md[MD5_DIGEST_LENGTH], chunk[65536];
+	MD5_CTX ctx;
+	int r;
+
+	MD5_Init(&ctx);
+	for (;;) {
+		ssize_t n = read(fd, chunk, sizeof(chunk));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return crs_error_set(CRS_ERR, "read '%s': %s", shown,
+					     strerror(errno));
+		if (n == 0)
+			break;
+		MD5_Update(&ctx, chunk, (size_t)n);
+		if ((r = lcrs_write_all(tmpfd, chunk, (size_t)n, shown)) != 0)
+			return r;
+	}
+	MD5_Final(md, &ctx);
+	for (unsigned i = 0; i < MD5_DIGEST_LENGTH; i++) {
+		hex[2 * i] = digits[md[i] >> 4];
+		hex[2 * i + 1] = digits[md[i] & 15];
+	}
+	hex[32] = '\0';
+	return 0;
+}
+
+/* Rename tmp to base, then base's stem + "_N" + suffix, until one is free. */
+static int place_report(int dirfd, const char *tmp, const char *base,
+			char *name_out)
+{
+	const char *suffix;
+	size_t stem;
+	int r;
+
+	while (*base == '.')
+		base++;
+	if (!*base)
+		base = "report";
+	suffix = name_suffix(base);
+	stem = (size_t)(suffix - base);
+	if (strlen(base) + 6 > NAME_LIMIT)
+		return crs_error_set(CRS_EINPUT, "report name '%.32s...' is "
+				     "too long", base);
+	for (unsigned n = 0; n < 100000; n++) {
+		if (n == 0)
+			snprintf(name_out, CRS_NAME_MAX, "%s", base);
+		else
+			snprintf(name_out, CRS_NAME_MAX, "%.*s_%u%s",
+				 (int)stem, base, n, suffix);
+		r = lcrs_rename_noreplace(dirfd, tmp, name_out);
+		if (r != CRS_ECONFLICT)
+			return r;
+	}
+	return crs_error_set(CRS_ERR, "report '%s': too many with that name",
+			     base);
+}
+
+int lcrs_submit_fd(const char *submit_dir, enum crs_type type, int fd,
+		   const char *base, char *name_out, int *existed)
+{
+	char typedir[LCRS_PATH_MAX], tmp[64], hex[33];
+	const char *suffix = name_suffix(base);
+	int dirfd = -1, tmpfd = -1, r = CRS_ERR;
+
+	*existed = 0;
+	name_out[0] = '\0';
+	tmp[0] = '\0';
+	if ((r = lcrs_path_fmt(typedir, sizeof(typedir), submit_dir, "%s/%s",
+			       submit_dir, crs_type_dir(type))) != 0 ||
+	    (r = lcrs_open_dir(typedir, 1, &dirfd)) != 0)
+		goto out;
+	if ((r = lcrs_tmp_create(dirfd, tmp, &tmpfd)) != 0) {
+		crs_error_prefix("'%s'", typedir);
+		goto out;
+	}
+	if ((r = copy_hashing(fd, tmpfd, hex, base)) != 0)
+		goto out;
+	if (fchmod(tmpfd, 0644) != 0 || close(tmpfd) != 0) {
+		tmpfd = -1;
+		r = crs_error_set(CRS_ERR, "write '%s/%s': %s", typedir, tmp,
+				  strerror(errno));
+		goto out;
+	}
+	tmpfd = -1;
+	if (type == CRS_TYPE_REPORT) {
+		r = place_report(dirfd, tmp, base, name_out);
+	} else {
+		if (32 + strlen(suffix) > NAME_LIMIT)
+			suffix = "";
+		snprintf(name_out, CRS_NAME_MAX, "%s%s", hex, suffix);
+		r = lcrs_rename_noreplace(dirfd, tmp, name_out);
+		if (r == CRS_ECONFLICT) {
+			*existed = 1;
+			r = 0;
+			goto out;	/* tmp is removed below */
+		}
+	}
+	if (r != 0)
+		goto out;
+	tmp[0] = '\0';
+out:
+	if (tmpfd >= 0)
+		close(tmpfd);
+	if (tmp[0] && dirfd >= 0)
+		unlinkat(dirfd, tmp, 0);
+	if (dirfd >= 0)
+		close(dirfd);
+	return r;
+}
+
+int crs_submit(const struct crs_env *env, enum crs_type type,
+	       const char *path, char name_out[CRS_NAME_MAX], int *existed)
+{
+	char base[NAME_LIMIT + 1];
+	struct stat st;
+	const char *s;
+	size_t len;
+	int fd = -1, r = CRS_ERR;
+
+	*existed = 0;
+	name_out[0] = '\0';
+	if (!crs_type_allows(type, CRS_USE_SUBMIT))
+		return crs_error_set(CRS_EINPUT, "type '%s' cannot be "
+				     "submitted", crs_type_name(type) ?
+				     crs_type_name(type) : "?");
+	if ((r = lcrs_need(env->submit_dir, "OSS_CRS_SUBMIT_DIR")) != 0)
+		return r;
+	if (stat(path, &st) != 0)
+		return crs_error_set(errno == ENOENT ? CRS_ENOTFOUND : CRS_ERR,
+				     "'%s': %s", path, strerror(errno));
+	if (S_ISDIR(st.st_mode) && type == CRS_TYPE_REPORT)
+		return crs_error_set(CRS_EINPUT, "'%s': report directories "
+				     "are not supported yet (submit a report "
+				     "file)", path);
+	if (!S_ISREG(st.st_mode))
+		return crs_error_set(CRS_EINPUT, "'%s': not a regular file",
+				     path);
+	len = strlen(path);
+	while (len > 1 && path[len - 1] == '/')
+		len--;
+	s = path + len;
+	while (s > path && s[-1] != '/')
+		s--;
+	if ((size_t)(path + len - s) > NAME_LIMIT)
+		return crs_error_set(CRS_EINPUT, "'%s': name too long", path);
+	memcpy(base, s, (size_t)(path + len - s));
+	base[path + len - s] = '\0';
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0) {
+		r = crs_error_set(CRS_ERR, "'%s': %s", path, strerror(errno));
+		goto out;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		r = crs_error_set(CRS_EINPUT, "'%s': not a regular file",
+				  path);
+		goto out;
+	}
+	r = lcrs_submit_fd(env->submit_dir, type, fd, base, name_out,
+			   existed);
+out:
+	if (fd >= 0)
+		close(fd);
+	return r;
+}
