@@ -13,6 +13,12 @@
 
 #include <stddef.h>
 
+#define CRASH_INPUT_MAX (4u << 20)	/* bytes of output considered */
+#define CRASH_LINE_MAX 4096		/* longer lines are cut */
+#define CRASH_FRAMES_MAX 256		/* frames kept per report */
+#define CRASH_STATE_FRAMES 3		/* frames in a crash state */
+#define CRASH_NULL_BOUNDARY 4096	/* SEGV below: null dereference */
+
 struct crash_frame {
 	int index;		/* the #N in the report */
 	char *func;		/* "parse_record", or NULL when unknown */
@@ -40,8 +46,13 @@ struct crash_report {
 };
 
 /*
- * Parse `len` bytes of output. Returns 0 and *out (caller frees with
- * crash_report_free), CRS_ENOTFOUND when the text holds no crash report.
+ * Parse `len` bytes of output (only the first CRASH_INPUT_MAX are read).
+ * Returns 0 and *out (caller frees with crash_report_free), or
+ * CRS_ENOTFOUND when the text holds no crash report. The first report in
+ * the text wins; its first stack is the crashing one (for LeakSanitizer
+ * the first direct leak's, else the first indirect leak's). The location
+ * is never taken from the SUMMARY line. Every string in the result is
+ * valid UTF-8 without control characters. Out-of-memory exits.
  */
 int crash_report_parse(struct crash_report **out, const char *text,
 		       size_t len);
@@ -49,7 +60,8 @@ void crash_report_free(struct crash_report *r);
 
 /*
  * 1 when the frame is code of the project: its file lies under `src_root`
- * (e.g. "/src/tiny/") and is not a fuzzing/sanitizer runtime frame.
+ * (e.g. "/src/tiny/" or "/src/tiny"), has no ".." component and is not a
+ * fuzzing/sanitizer runtime frame. 0 when src_root is NULL or empty.
  */
 int crash_frame_in_project(const struct crash_frame *f, const char *src_root);
 

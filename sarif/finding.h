@@ -13,6 +13,10 @@
 #include <stddef.h>
 #include <jansson.h>
 
+#define FINDING_RESULTS_MAX (64u << 20)	/* results.json size limit */
+#define FINDING_FORMAT "crs-ci-results"	/* results.json "format" */
+#define FINDING_FORMAT_VERSION 1	/* results.json "version" */
+
 struct finding_frame {
 	char *func;
 	char *file;		/* repo-relative when in_project, else as printed */
@@ -42,7 +46,8 @@ struct finding {
 	char *pov_sha256;
 	int reproduced;		/* runs that crashed with this signature */
 	int attempts;		/* runs made */
-	char *novelty;		/* "new", "pre-existing", ... or NULL */
+	char *novelty;		/* "new", "pre-existing", "changed",
+				   "fixed-by-change", or NULL (unknown) */
 	char *found_by;		/* CRS name that submitted it first */
 	double found_after_s;	/* seconds from run start, < 0 unknown */
 	size_t duplicates;	/* other PoVs that collapsed into this one */
@@ -72,21 +77,49 @@ struct finding_set {
 	size_t nr, alloc;
 };
 
+/*
+ * Every string and array in the set is owned by it (malloc'd, freed by
+ * finding_set_release with free()); summary.harnesses and summary.crs are
+ * arrays of harnesses_nr / crs_nr strings.
+ */
 void finding_set_init(struct finding_set *s);
+/* Free everything and leave an empty, initialised set. Accepts NULL. */
 void finding_set_release(struct finding_set *s);
-/* Append a zeroed finding and return it (borrowed, valid until next add). */
+/*
+ * Append a finding and return it (borrowed, valid until the next add):
+ * all fields zero/NULL except found_after_s = -1 (unknown). Cannot fail.
+ */
 struct finding *finding_set_add(struct finding_set *s);
 /* Find by id; borrowed or NULL. */
 struct finding *finding_set_find(struct finding_set *s, const char *id);
 
-/* results.json as a jansson tree (new reference) and back. */
+/*
+ * results.json as a jansson tree (new reference). Strings that are not
+ * valid UTF-8 are repaired ('?') rather than dropped. Cannot fail.
+ */
 json_t *finding_set_to_json(const struct finding_set *s);
+/*
+ * Replace the contents of the initialised set `s` with the document `j`.
+ * Returns 0, or CRS_EINPUT with a message naming `source_name` and the
+ * field ("results.json: findings[2].line: expected an integer"); on error
+ * `s` is left unchanged.
+ */
 int finding_set_from_json(struct finding_set *s, const json_t *j,
 			  const char *source_name);
+/* Write results.json atomically. 0 or CRS_ERR (message names the path). */
 int finding_set_save(const struct finding_set *s, const char *path);
+/*
+ * Read results.json (at most FINDING_RESULTS_MAX bytes) into the
+ * initialised set `s`. CRS_ENOTFOUND when missing, CRS_EINPUT when
+ * malformed ("path:line:col: ..." for JSON syntax), CRS_ERR on I/O.
+ */
 int finding_set_load(struct finding_set *s, const char *path);
 
-/* Does this finding fail the policy ("new", "any", "none")? */
+/*
+ * Does this finding fail the policy? "any": always; "none": never; "new"
+ * (also NULL or any other value): when novelty is "new", or when novelty
+ * is NULL (no base to compare) and the crash is on a changed line.
+ */
 int finding_fails_policy(const struct finding *f, const char *fail_on);
 
 #endif

@@ -11,18 +11,47 @@
 #ifndef CRS_SARIF_SARIF_WRITE_H
 #define CRS_SARIF_SARIF_WRITE_H
 
+#include <stddef.h>
 #include <jansson.h>
+
+#define SARIF_SCHEMA_URI "https://json.schemastore.org/sarif-2.1.0.json"
+/* tool.driver.informationUri: the project's home page */
+#define SARIF_TOOL_URI "https://github.com/crs-ci/crs-ci"
+#define SARIF_RESULTS_MAX 25000		/* GitHub's per-run limit */
+#define SARIF_SOURCE_MAX (16u << 20)	/* larger sources are not hashed */
 
 struct finding_set;
 
 /*
  * Build the SARIF log (new reference in *out). `source_root` is where the
- * repo-relative files can be read for line hashes (may be NULL).
+ * repo-relative files can be read for line hashes and UTF-16 columns (may
+ * be NULL: no primaryLocationLineHash then); %SRCROOT% is
+ * summary.source_root, else `source_root`. Files are read only when they
+ * resolve inside source_root and are regular. A finding with no frame
+ * that names a file is left out, because GitHub rejects a whole upload
+ * when one result has no location (run.properties.resultsWithoutLocation
+ * and a notification count them). At most SARIF_RESULTS_MAX results are
+ * written (run.properties.resultsTruncated counts the rest). Returns 0;
+ * there is no failure path other than out-of-memory, which exits.
  */
 int sarif_from_findings(json_t **out, const struct finding_set *s,
 			const char *source_root);
-/* Write it to `path` (atomic, checked). */
+/*
+ * Build and write it to `path` via a temporary file and rename(2).
+ * Returns 0, or the error of sarif_from_findings, or CRS_ERR with a
+ * message naming the path when it cannot be written.
+ */
 int sarif_write_file(const struct finding_set *s, const char *source_root,
 		     const char *path);
+
+/*
+ * GitHub's primaryLocationLineHash of line `line` (1-based) of a file's
+ * `len` bytes (codeql-action src/fingerprints.ts): a rolling hash, base 37
+ * with wrapping 64-bit arithmetic, over the next 100 UTF-16 code units
+ * that are not space or tab, starting at the line; CR and CRLF count as
+ * LF. Writes "<hex>:<occurrence>" into out. Returns 0, or CRS_ENOTFOUND
+ * when the file has fewer lines.
+ */
+int sarif_line_hash(char out[40], const char *data, size_t len, int line);
 
 #endif

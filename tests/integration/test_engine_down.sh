@@ -6,7 +6,7 @@ cd "$ROOT"
 set +e
 msg=$(DOCKER_HOST=unix:///nonexistent/docker.sock "$CRS_CI" scan \
 	--compose container/crs/libfuzzer/compose.yaml \
-	--project examples/recparse/project --source . 2>&1)
+	--project examples/projects/recparse --source . 2>&1)
 code=$?
 set -e
 [ "$code" -eq 3 ] || fail "exit $code, want 3: $msg"

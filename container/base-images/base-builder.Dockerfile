@@ -1,0 +1,56 @@
+# base-builder.Dockerfile - the local equivalent of OSS-Fuzz's base-builder,
+# on a Debian bookworm root file system with clang-14 (crs-ci/base-clang).
+# build.sh passes BASE_IMAGE and tags the result
+# gcr.io/oss-fuzz-base/base-builder:latest and
+# ghcr.io/aixcc-finals/base-builder:v1.3.0.
+#
+# Differences from OSS-Fuzz, on purpose:
+#  - C++ uses Debian's libstdc++ (CXXFLAGS_EXTRA is empty, no -stdlib=libc++):
+#    the runner then needs no libc++, and MSan C++ builds are not supported.
+#  - clang-14 does not know -Wno-error=vla-cxx-extension; it is left out.
+#  - compile does not copy llvm-symbolizer into $OUT: Debian's is linked
+#    against libLLVM; base-runner has it on PATH (ASAN_SYMBOLIZER_PATH).
+ARG BASE_IMAGE
+FROM ${BASE_IMAGE}
+
+ENV CC=clang \
+    CXX=clang++ \
+    CCC=clang++ \
+    CFLAGS="-O1 -fno-omit-frame-pointer -gline-tables-only -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -Wno-error=incompatible-function-pointer-types -Wno-error=int-conversion -Wno-error=deprecated-declarations -Wno-error=implicit-function-declaration -Wno-error=implicit-int -Wno-error=unknown-warning-option" \
+    CXXFLAGS_EXTRA="" \
+    SRC=/src \
+    WORK=/work \
+    OUT=/out \
+    SANITIZER=address \
+    FUZZING_ENGINE=libfuzzer \
+    ARCHITECTURE=x86_64 \
+    FUZZING_LANGUAGE=c \
+    LIB_FUZZING_ENGINE=/usr/lib/libFuzzingEngine.a \
+    LIB_FUZZING_ENGINE_DEPRECATED=/usr/lib/libFuzzingEngine.a \
+    SANITIZER_FLAGS_address="-fsanitize=address -fsanitize-address-use-after-scope" \
+    SANITIZER_FLAGS_undefined="-fsanitize=array-bounds,bool,builtin,enum,function,integer-divide-by-zero,null,object-size,return,returns-nonnull-attribute,shift,signed-integer-overflow,unsigned-integer-overflow,unreachable,vla-bound,vptr -fno-sanitize-recover=array-bounds,bool,builtin,enum,function,integer-divide-by-zero,null,object-size,return,returns-nonnull-attribute,shift,signed-integer-overflow,unreachable,vla-bound,vptr" \
+    SANITIZER_FLAGS_memory="-fsanitize=memory -fsanitize-memory-track-origins" \
+    SANITIZER_FLAGS_thread="-fsanitize=thread" \
+    SANITIZER_FLAGS_coverage="" \
+    COVERAGE_FLAGS="-fsanitize=fuzzer-no-link" \
+    COVERAGE_FLAGS_coverage="-fprofile-instr-generate -fcoverage-mapping -pthread -Wl,--no-as-needed -Wl,-ldl -Wl,-lm -Wno-unused-command-line-argument" \
+    UBSAN_OPTIONS=silence_unsigned_overflow=1 \
+    DFSAN_OPTIONS=warn_unimplemented=0 \
+    PATH=/usr/local/sbin:/usr/local/bin:/usr/lib/llvm-14/bin:/usr/sbin:/usr/bin:/sbin:/bin:/out
+ENV CXXFLAGS="$CFLAGS"
+
+RUN set -eu; \
+    for t in clang clang++ clang-cpp llvm-symbolizer llvm-profdata llvm-cov \
+        llvm-ar llvm-nm llvm-ranlib llvm-objcopy llvm-objdump lld ld.lld; do \
+        if [ -e "/usr/bin/$t-14" ]; then ln -sf "/usr/bin/$t-14" "/usr/local/bin/$t"; fi; \
+    done; \
+    rt="$(clang-14 -print-resource-dir)/lib/linux/libclang_rt.fuzzer-x86_64.a"; \
+    test -f "$rt"; \
+    cp "$rt" /usr/lib/libFuzzingEngine.a; \
+    mkdir -p /src /work /out
+
+COPY bin/compile /usr/local/bin/compile
+RUN chmod 0755 /usr/local/bin/compile
+
+WORKDIR /src
+CMD ["compile"]

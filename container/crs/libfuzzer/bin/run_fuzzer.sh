@@ -1,0 +1,192 @@
+#!/bin/bash
+# run_fuzzer.sh - the "fuzzer" run module of crs-libfuzzer: fuzz one harness
+# with libFuzzer until FUZZ_TIME runs out and submit what it finds.
+#
+#   run_fuzzer.sh [HARNESS]
+#
+# HARNESS defaults to $OSS_CRS_TARGET_HARNESS (exit 2 when neither is set).
+# Steps:
+#   1. libCRS download-build-output build /out (the build step's $OUT);
+#   2. corpus = /out/HARNESS_seed_corpus.zip, plus `libCRS fetch seed` from
+#      OSS_CRS_FETCH_DIR before every run;
+#   3. libFuzzer runs one after another until FUZZ_TIME seconds have passed;
+#      each stops at its first crash, timeout or out-of-memory, whose artifact
+#      is submitted at once (`libCRS submit pov`) unless its DEDUP_TOKEN was
+#      already submitted; new corpus files are submitted as seeds after each
+#      run (`libCRS submit seed`);
+#   4. with STOP_ON_FIRST_POV=1, exit 0 right after the first submitted PoV.
+# Environment: FUZZ_TIME (seconds, default 3600), STOP_ON_FIRST_POV (0),
+# OSS_CRS_LOG_DIR (libFuzzer output goes to fuzzer.log there, else stderr),
+# FUZZER_EXTRA_ARGS (more libFuzzer flags, split on spaces).
+# Exit: 0 when the time ran out or after the first PoV (STOP_ON_FIRST_POV),
+# 1 when the harness keeps failing without an artifact or libCRS fails,
+# 2 for usage errors. SIGTERM/SIGINT stop libFuzzer, submit, and exit 0.
+set -u
+
+say() { echo "run_fuzzer.sh: $*" >&2; }
+
+harness=${1:-${OSS_CRS_TARGET_HARNESS:-}}
+if [ -z "$harness" ]; then
+	say "no harness: pass one as argument 1 or set OSS_CRS_TARGET_HARNESS"
+	exit 2
+fi
+case $harness in
+*/*|.*) say "bad harness name '$harness'"; exit 2 ;;
+esac
+fuzz_time=${FUZZ_TIME:-3600}
+stop_on_first=${STOP_ON_FIRST_POV:-0}
+case $fuzz_time in
+''|*[!0-9]*) say "FUZZ_TIME '$fuzz_time' is not a number of seconds"; exit 2 ;;
+esac
+
+out=/out
+work=/artifacts
+povs=$work/povs
+corpus=$work/corpus
+known=$work/.known		# names of corpus files not to submit as seeds
+tokens=$work/.tokens		# DEDUP_TOKENs of submitted PoVs
+done_povs=$work/.done-povs	# names of artifacts already handled
+mkdir -p "$out" "$povs" "$corpus" "$known" "$done_povs"
+touch "$tokens"
+
+log=/dev/stderr
+if [ -n "${OSS_CRS_LOG_DIR:-}" ] && mkdir -p "$OSS_CRS_LOG_DIR" 2>/dev/null; then
+	log=$OSS_CRS_LOG_DIR/fuzzer.log
+fi
+
+start=$SECONDS
+stop=0
+child=
+trap 'stop=1; [ -n "$child" ] && kill -TERM "$child" 2>/dev/null' TERM INT
+
+# 1. The build output.
+if ! libCRS download-build-output build "$out"; then
+	say "libCRS download-build-output build $out failed"
+	exit 1
+fi
+if [ ! -x "$out/$harness" ]; then
+	say "harness '$harness' is not in the build output ($out/$harness)"
+	exit 2
+fi
+
+# 2. The corpus: the seed corpus and any shared seeds, none resubmitted.
+if [ -f "$out/${harness}_seed_corpus.zip" ]; then
+	unzip -o -q -j "$out/${harness}_seed_corpus.zip" -d "$corpus" ||
+		say "warning: could not unzip ${harness}_seed_corpus.zip"
+fi
+fetch_seeds() {
+	if [ -n "${OSS_CRS_FETCH_DIR:-}" ] && [ -d "$OSS_CRS_FETCH_DIR/seeds" ]; then
+		libCRS fetch seed "$corpus" >/dev/null 2>&1 ||
+			say "warning: libCRS fetch seed failed"
+	fi
+	mark_corpus_known
+}
+mark_corpus_known() {
+	local f
+	for f in "$corpus"/*; do
+		[ -f "$f" ] && touch "$known/${f##*/}"
+	done
+}
+fetch_seeds
+
+dict=()
+if [ -f "$out/$harness.dict" ]; then
+	dict=("-dict=$out/$harness.dict")
+fi
+# shellcheck disable=SC2206
+extra=(${FUZZER_EXTRA_ARGS:-})
+
+submitted=0
+
+# Submits every new crash/timeout/oom artifact; returns 0 if one was submitted.
+submit_povs() {
+	local runlog=$1 f name token new=1
+	token=$(grep -a '^DEDUP_TOKEN: ' "$runlog" | head -n 1 | cut -d' ' -f2-)
+	for f in "$povs"/crash-* "$povs"/timeout-* "$povs"/oom-* "$povs"/leak-*; do
+		[ -f "$f" ] || continue
+		name=${f##*/}
+		[ -e "$done_povs/$name" ] && continue
+		touch "$done_povs/$name"
+		if [ -n "$token" ] && grep -qxF "$token" "$tokens"; then
+			say "$name: same DEDUP_TOKEN as a submitted PoV ($token); not submitted"
+			continue
+		fi
+		if libCRS submit pov "$f"; then
+			say "submitted PoV $name${token:+ ($token)}"
+			[ -n "$token" ] && echo "$token" >> "$tokens"
+			submitted=$((submitted + 1))
+			new=0
+		else
+			say "libCRS submit pov $f failed"
+			exit 1
+		fi
+	done
+	return $new
+}
+
+# Submits corpus files that were not there before (libFuzzer's finds).
+submit_seeds() {
+	local f name n=0
+	for f in "$corpus"/*; do
+		[ -f "$f" ] || continue
+		name=${f##*/}
+		[ -e "$known/$name" ] && continue
+		if libCRS submit seed "$f" >/dev/null; then
+			touch "$known/$name"
+			n=$((n + 1))
+		else
+			say "warning: libCRS submit seed $name failed"
+		fi
+	done
+	[ "$n" -gt 0 ] && say "submitted $n new seeds"
+	return 0
+}
+
+# 3. Fuzz until the time is up.
+failures=0
+run=0
+while [ "$stop" = 0 ]; do
+	remaining=$((fuzz_time - (SECONDS - start)))
+	[ "$remaining" -gt 0 ] || break
+	run=$((run + 1))
+	fetch_seeds
+	runlog=$work/run-$run.log
+	say "run $run: $harness for at most $remaining s"
+	"$out/$harness" -artifact_prefix="$povs/" -max_total_time="$remaining" \
+		-timeout=25 -rss_limit_mb=2560 -detect_leaks=0 -close_fd_mask=3 \
+		"${dict[@]}" "${extra[@]}" "$corpus" < /dev/null > "$runlog" 2>&1 &
+	child=$!
+	wait "$child"
+	rc=$?
+	if [ "$stop" = 1 ]; then
+		wait "$child" 2>/dev/null
+		rc=$?
+	fi
+	child=
+	cat "$runlog" >> "$log"
+	if submit_povs "$runlog"; then
+		failures=0
+		if [ "$stop_on_first" = 1 ]; then
+			submit_seeds
+			say "STOP_ON_FIRST_POV=1: stopping after the first PoV"
+			exit 0
+		fi
+	elif [ "$rc" -ne 0 ] && [ "$stop" = 0 ] &&
+	    ! grep -qa 'DEDUP_TOKEN: \|ERROR: libFuzzer: \(timeout\|out-of-memory\)' "$runlog"; then
+		# A failure that left no artifact: a broken harness or engine.
+		failures=$((failures + 1))
+		say "run $run exited $rc without an artifact (see the log)"
+		if [ "$failures" -ge 3 ]; then
+			say "giving up after $failures such runs"
+			submit_seeds
+			exit 1
+		fi
+		sleep 1
+	fi
+	submit_seeds
+	rm -f "$runlog"
+	# libFuzzer exits 0 when -max_total_time is reached.
+	[ "$rc" -eq 0 ] && break
+done
+say "done after $((SECONDS - start)) s and $run runs: $submitted PoVs submitted"
+exit 0

@@ -1,0 +1,973 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * crash.c - sanitizer and libFuzzer crash reports: parse, state, signature
+ *
+ * Turns the text a fuzz target printed into a crash kind, a ClusterFuzz-
+ * like crash type and state, and the crashing stack. Knows nothing of
+ * Docker or CI. The text is hostile: input, lines, fields and frames are
+ * capped, ANSI escapes are dropped and every kept string is printable
+ * UTF-8. Design note: the location never comes from the SUMMARY line,
+ * which Debian's runtime fills with "__asan_memcpy" and no file.
+ */
+#include "sarif/crash.h"
+#include "sarif/cwe.h"
+#include "sarif/utf8.h"
+#include "common/buf.h"
+#include "common/error.h"
+#include "common/fsutil.h"
+#include "common/xalloc.h"
+
+#include <ctype.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FIELD_MAX 1024		/* a function, file or module name */
+#define DESC_MAX 512		/* the description line */
+#define KIND_MAX 64		/* a sanitizer's kind word */
+#define STATE_LINE_MAX 80	/* ClusterFuzz caps state lines at 80 */
+
+enum parse_stage {
+	ST_NONE,		/* no report header yet */
+	ST_WAIT,		/* header seen, the stack has not started */
+	ST_STACK,		/* inside the crashing stack */
+	ST_DONE,
+};
+
+enum report_class { C_SANITIZER, C_UBSAN, C_LSAN, C_LIBFUZZER };
+
+struct parser {
+	struct crash_report *r;
+	size_t frames_alloc;
+	enum parse_stage st;
+	enum report_class cls;
+	int assert_seen;	/* an assertion failed before the header */
+	int addr_known;		/* SEGV: the address was printed */
+	unsigned long long addr;
+	int zero_page;		/* hint: address in the zero page */
+	int pc_zero;		/* "Hint: pc points to the zero page" */
+	int leak_armed;		/* LSan: a leak line opened a stack */
+	int leak_direct;	/* LSan: the stack is a direct leak's */
+	char *ub_file;		/* UBSan: location of the runtime error */
+	int ub_line, ub_col;
+};
+
+static int starts_with(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+static char *dup_field(const char *s, size_t n)
+{
+	return utf8_clean(s, n, n < FIELD_MAX ? n : FIELD_MAX);
+}
+
+/*
+ * Copy one raw line into `out` (CRASH_LINE_MAX + 1 bytes): ANSI CSI
+ * sequences dropped, control bytes made spaces, invalid UTF-8 made '?',
+ * trailing spaces trimmed.
+ */
+static void clean_line(char *out, const char *s, size_t n)
+{
+	size_t i = 0, o = 0;
+
+	while (i < n && o < CRASH_LINE_MAX) {
+		unsigned char c = (unsigned char)s[i];
+		size_t k;
+
+		if (c == 0x1b) {
+			i++;
+			if (i < n && s[i] == '[') {
+				for (i++; i < n; i++)
+					if (s[i] >= 0x40 && s[i] <= 0x7e)
+						break;
+				i++;
+			}
+			continue;
+		}
+		if (c < 0x20 || c == 0x7f) {
+			out[o++] = ' ';
+			i++;
+			continue;
+		}
+		k = utf8_seq(s + i, n - i, NULL);
+		if (!k || o + k > CRASH_LINE_MAX) {
+			out[o++] = '?';
+			i++;
+			continue;
+		}
+		memcpy(out + o, s + i, k);
+		o += k;
+		i += k;
+	}
+	while (o && out[o - 1] == ' ')
+		o--;
+	out[o] = '\0';
+}
+
+/* Skip leading blanks and a "==1234==" process prefix. */
+static const char *skip_pid(const char *s)
+{
+	const char *p = s;
+
+	while (*p == ' ')
+		p++;
+	if (p[0] == '=' && p[1] == '=' && isdigit((unsigned char)p[2])) {
+		const char *q = p + 2;
+
+		while (isdigit((unsigned char)*q))
+			q++;
+		if (q[0] == '=' && q[1] == '=')
+			p = q + 2;
+	}
+	while (*p == ' ')
+		p++;
+	return p;
+}
+
+static void frame_release(struct crash_frame *f)
+{
+	free(f->func);
+	free(f->file);
+	free(f->module);
+	memset(f, 0, sizeof(*f));
+}
+
+static int parse_int(const char *s, size_t n, int *out)
+{
+	long v = 0;
+
+	if (!n || n > 9)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!isdigit((unsigned char)s[i]))
+			return 0;
+		v = v * 10 + (s[i] - '0');
+	}
+	*out = (int)v;
+	return 1;
+}
+
+/*
+ * "FILE:LINE:COL" or "FILE:LINE" in [tok, end): the file ends at
+ * *file_end. Returns 1 when it parses.
+ */
+static int parse_location(const char *tok, const char *end,
+			  const char **file_end, int *line, int *col)
+{
+	const char *q = end, *d;
+	int a, b;
+
+	while (q > tok && isdigit((unsigned char)q[-1]))
+		q--;
+	if (q == end || q == tok || q[-1] != ':' ||
+	    !parse_int(q, (size_t)(end - q), &a))
+		return 0;
+	q--;
+	d = q;
+	while (d > tok && isdigit((unsigned char)d[-1]))
+		d--;
+	if (d < q && d > tok && d[-1] == ':' &&
+	    parse_int(d, (size_t)(q - d), &b)) {
+		if (d - 1 == tok)
+			return 0;
+		*file_end = d - 1;
+		*line = b;
+		*col = a;
+		return 1;
+	}
+	*file_end = q;
+	*line = a;
+	*col = 0;
+	return 1;
+}
+
+/* "(module+0xoff)": the parenthesised text names a module offset. */
+static int looks_module(const char *s, const char *end)
+{
+	for (const char *p = s; p + 2 < end; p++)
+		if (p[0] == '+' && p[1] == '0' && p[2] == 'x')
+			return 1;
+	return 0;
+}
+
+static const char *trim_end(const char *start, const char *end)
+{
+	while (end > start && end[-1] == ' ')
+		end--;
+	return end;
+}
+
+/*
+ * Parse a stack frame line: "#K 0xADDR in FUNC FILE:LINE:COL", "#K 0xADDR
+ * in FUNC (module+0xoff)", either with a trailing "(BuildId: ...)", or
+ * "#K 0xADDR  (module+0xoff)" with no function. Returns 1 and fills *f
+ * (release with frame_release) when the line is a frame.
+ */
+static int parse_frame(struct crash_frame *f, const char *line)
+{
+	const char *p = line, *end, *bid, *sp, *file_end;
+	int idx = 0, ln = 0, col = 0;
+
+	memset(f, 0, sizeof(*f));
+	while (*p == ' ')
+		p++;
+	if (*p++ != '#' || !isdigit((unsigned char)*p))
+		return 0;
+	for (; isdigit((unsigned char)*p); p++)
+		if (idx < 100000)
+			idx = idx * 10 + (*p - '0');
+	if (*p != ' ')
+		return 0;
+	while (*p == ' ')
+		p++;
+	if (p[0] == '0' && p[1] == 'x' && isxdigit((unsigned char)p[2])) {
+		for (p += 2; isxdigit((unsigned char)*p); p++)
+			;
+		if (*p && *p != ' ')
+			return 0;
+		while (*p == ' ')
+			p++;
+	}
+	if (starts_with(p, "in "))
+		p += 3;
+	f->index = idx;
+	end = p + strlen(p);
+	if ((bid = strstr(p, " (BuildId: ")) && end[-1] == ')')
+		end = trim_end(p, bid);
+	if (end > p && end[-1] == ')') {
+		const char *open = end - 1;
+		int depth = 0;
+
+		for (; open >= p; open--) {
+			if (*open == ')')
+				depth++;
+			else if (*open == '(' && --depth == 0)
+				break;
+		}
+		if (open >= p && looks_module(open + 1, end - 1)) {
+			f->module = dup_field(open + 1,
+					      (size_t)(end - 1 - open - 1));
+			end = trim_end(p, open);
+			if (end > p)
+				f->func = dup_field(p, (size_t)(end - p));
+			return 1;
+		}
+	}
+	sp = memrchr(p, ' ', (size_t)(end - p));
+	if (sp && parse_location(sp + 1, end, &file_end, &ln, &col)) {
+		f->file = dup_field(sp + 1, (size_t)(file_end - sp - 1));
+		f->line = ln;
+		f->column = col;
+		end = trim_end(p, sp);
+	} else if (sp && sp[1] == '/') {
+		f->file = dup_field(sp + 1, (size_t)(end - sp - 1));
+		end = trim_end(p, sp);
+	}
+	if (end > p)
+		f->func = dup_field(p, (size_t)(end - p));
+	return 1;
+}
+
+static void set_str(char **dst, const char *s, size_t n)
+{
+	free(*dst);
+	*dst = dup_field(s, n);
+}
+
+/* Lower-case, ' ' and '_' to '-': "out of memory" -> "out-of-memory". */
+static char *normalise_kind(const char *s, size_t n)
+{
+	char *k = dup_field(s, n < KIND_MAX ? n : KIND_MAX);
+
+	for (char *p = k; *p; p++) {
+		if (*p == ' ' || *p == '_')
+			*p = '-';
+		else
+			*p = (char)tolower((unsigned char)*p);
+	}
+	return k;
+}
+
+static const char *const signal_kinds[] = {
+	"SEGV", "ABRT", "BUS", "FPE", "ILL", "TRAP",
+};
+
+/* The kind word of "ERROR: AddressSanitizer: <text>". */
+static char *sanitizer_kind(const char *text)
+{
+	size_t n = 0;
+
+	if (starts_with(text, "requested allocation size"))
+		return xstrdup("allocation-size-too-big");
+	if (strstr(text, "out of memory") || strstr(text, "out-of-memory"))
+		return xstrdup("out-of-memory");
+	if (starts_with(text, "attempting double-free"))
+		return xstrdup("double-free");
+	if (starts_with(text, "attempting free"))
+		return xstrdup("bad-free");
+	for (size_t i = 0; i < sizeof(signal_kinds) / sizeof(*signal_kinds);
+	     i++) {
+		size_t l = strlen(signal_kinds[i]);
+
+		if (!strncmp(text, signal_kinds[i], l) &&
+		    (text[l] == ' ' || text[l] == '\0'))
+			return xstrdup(signal_kinds[i]);
+	}
+	while (text[n] && !starts_with(text + n, " on ") &&
+	       !starts_with(text + n, ": ") && !starts_with(text + n, " (") &&
+	       text[n] != ':')
+		n++;
+	return normalise_kind(text, n);
+}
+
+static const struct {
+	const char *needle;
+	const char *type;
+	const char *access;
+} ubsan_types[] = {
+	{ "unsigned integer overflow", "Unsigned-integer-overflow", NULL },
+	{ "signed integer overflow", "Integer-overflow", NULL },
+	{ "negation of", "Integer-overflow", NULL },
+	{ "shift exponent", "Undefined-shift", NULL },
+	{ "left shift of", "Undefined-shift", NULL },
+	{ "out of bounds for type", "Index-out-of-bounds", NULL },
+	{ "misaligned address", "Misaligned-address", NULL },
+	{ "load of null pointer", "Null-dereference", "READ" },
+	{ "store to null pointer", "Null-dereference", "WRITE" },
+	{ "applying zero offset to null pointer", "Pointer-overflow", NULL },
+	{ "null pointer passed as argument", "Invalid-null-argument", NULL },
+	{ "null pointer returned from function", "Invalid-null-return",
+	  NULL },
+	{ "pointer index expression", "Pointer-overflow", NULL },
+	{ "applying non-zero offset", "Pointer-overflow", NULL },
+	{ "unsigned offset", "Pointer-overflow", NULL },
+	{ "null pointer", "Null-dereference", NULL },
+	{ "division by zero", "Divide-by-zero", NULL },
+	{ "not a valid value for type 'bool'", "Invalid-bool-value", NULL },
+	{ "not a valid value for type", "Invalid-enum-value", NULL },
+	{ "unreachable program point", "Unreachable-code", NULL },
+	{ "end of a value-returning function", "No-return-value", NULL },
+	{ "variable length array bound", "Non-positive-vla-bound-value",
+	  NULL },
+	{ "does not point to an object of type", "Bad-cast", NULL },
+	{ "downcast of", "Bad-cast", NULL },
+	{ "upcast of", "Bad-cast", NULL },
+	{ "invalid vptr", "Bad-cast", NULL },
+	{ "outside the range of representable values", "Float-cast-overflow",
+	  NULL },
+	{ "implicit conversion from type", "Implicit-conversion", NULL },
+	{ "passing zero to", "Invalid-builtin-use", NULL },
+	{ "through pointer to incorrect function type",
+	  "Incorrect-function-pointer-type", NULL },
+	{ "cannot be represented in type", "Integer-overflow", NULL },
+};
+
+static void ubsan_classify(struct crash_report *r, const char *reason)
+{
+	for (size_t i = 0; i < sizeof(ubsan_types) / sizeof(*ubsan_types);
+	     i++) {
+		if (!strstr(reason, ubsan_types[i].needle))
+			continue;
+		if (ubsan_types[i].access) {
+			r->crash_type = xasprintf("%s %s", ubsan_types[i].type,
+						  ubsan_types[i].access);
+			r->access = xstrdup(ubsan_types[i].access);
+		} else {
+			r->crash_type = xstrdup(ubsan_types[i].type);
+		}
+		return;
+	}
+	r->crash_type = xstrdup("Undefined-behavior");
+}
+
+static void set_description(struct crash_report *r, const char *line)
+{
+	const char *p = skip_pid(line);
+	size_t n = strlen(p);
+
+	if (n > DESC_MAX) {
+		n = DESC_MAX;
+		while (n && ((unsigned char)p[n] & 0xc0) == 0x80)
+			n--;
+	}
+	set_str(&r->description, p, n);
+}
+
+static int header_libfuzzer(struct parser *ps, const char *line)
+{
+	const char *p = strstr(line, "ERROR: libFuzzer: ");
+	struct crash_report *r = ps->r;
+	const char *text;
+
+	if (!p)
+		return 0;
+	text = p + strlen("ERROR: libFuzzer: ");
+	if (!*text)
+		return 0;
+	ps->cls = C_LIBFUZZER;
+	r->sanitizer = xstrdup("libFuzzer");
+	if (starts_with(text, "timeout")) {
+		r->kind = xstrdup("timeout");
+		r->crash_type = xstrdup("Timeout");
+	} else if (starts_with(text, "out-of-memory")) {
+		r->kind = xstrdup("out-of-memory");
+		r->crash_type = xstrdup("Out-of-memory");
+	} else if (starts_with(text, "deadly signal")) {
+		r->kind = xstrdup("deadly signal");
+		r->crash_type = xstrdup("Fatal-signal");
+	} else if (starts_with(text, "fuzz target exited")) {
+		r->kind = xstrdup("fuzz target exited");
+		r->crash_type = xstrdup("Unexpected-exit");
+	} else if (starts_with(text, "fuzz target overwrites")) {
+		r->kind = xstrdup("fuzz target overwrites its const input");
+		r->crash_type = xstrdup("Overwrites-const-input");
+	} else {
+		size_t n = strcspn(text, "(:");
+
+		r->kind = normalise_kind(text, (size_t)(trim_end(text,
+							 text + n) - text));
+		r->crash_type = xstrdup(r->kind);
+		r->crash_type[0] = (char)toupper((unsigned char)r->kind[0]);
+	}
+	set_description(r, line);
+	return 1;
+}
+
+static int header_ubsan(struct parser *ps, const char *line)
+{
+	const char *q = strstr(line, ": runtime error: ");
+	const char *start, *file_end;
+	struct crash_report *r = ps->r;
+	int ln, col;
+
+	if (!q)
+		return 0;
+	start = memrchr(line, ' ', (size_t)(q - line));
+	start = start ? start + 1 : line;
+	if (!parse_location(start, q, &file_end, &ln, &col))
+		return 0;
+	ps->cls = C_UBSAN;
+	ps->ub_file = dup_field(start, (size_t)(file_end - start));
+	ps->ub_line = ln;
+	ps->ub_col = col;
+	r->sanitizer = xstrdup("UndefinedBehaviorSanitizer");
+	r->kind = xstrdup("undefined-behavior");
+	ubsan_classify(r, q + strlen(": runtime error: "));
+	set_description(r, line);
+	return 1;
+}
+
+static int header_sanitizer(struct parser *ps, const char *line)
+{
+	const char *q = strstr(line, "Sanitizer: ");
+	const char *name, *text;
+	struct crash_report *r = ps->r;
+	int warning;
+
+	if (!q)
+		return 0;
+	name = q;
+	while (name > line && isalnum((unsigned char)name[-1]))
+		name--;
+	if (name == q)
+		return 0;
+	if (name - line >= 7 && !strncmp(name - 7, "ERROR: ", 7))
+		warning = 0;
+	else if (name - line >= 9 && !strncmp(name - 9, "WARNING: ", 9))
+		warning = 1;
+	else
+		return 0;
+	if (warning && strncmp(name, "MemorySanitizer", 15) &&
+	    strncmp(name, "ThreadSanitizer", 15))
+		return 0;
+	text = q + strlen("Sanitizer: ");
+	if (!*text)
+		return 0;
+	r->sanitizer = dup_field(name, (size_t)(q + 9 - name));
+	if (!strcmp(r->sanitizer, "LeakSanitizer")) {
+		ps->cls = C_LSAN;
+		r->kind = xstrdup("detected memory leaks");
+	} else {
+		ps->cls = C_SANITIZER;
+		r->kind = sanitizer_kind(text);
+	}
+	if (!strcmp(r->kind, "SEGV")) {
+		const char *a = strstr(text, "unknown address 0x");
+		const char *pc = strstr(text, "(pc 0x");
+
+		if (a) {
+			ps->addr = strtoull(a + strlen("unknown address "),
+					    NULL, 16);
+			ps->addr_known = 1;
+		}
+		if (pc && strtoull(pc + 4, NULL, 16) == 0)
+			ps->pc_zero = 1;
+	}
+	set_description(r, line);
+	return 1;
+}
+
+static void add_frame(struct parser *ps, struct crash_frame *f)
+{
+	struct crash_report *r = ps->r;
+
+	if (r->frames_nr >= CRASH_FRAMES_MAX) {
+		frame_release(f);
+		return;
+	}
+	ALLOC_GROW(r->frames, r->frames_nr + 1, ps->frames_alloc);
+	r->frames[r->frames_nr++] = *f;
+	memset(f, 0, sizeof(*f));
+}
+
+static void clear_frames(struct crash_report *r)
+{
+	for (size_t i = 0; i < r->frames_nr; i++)
+		frame_release(&r->frames[i]);
+	r->frames_nr = 0;
+}
+
+static void end_stack(struct parser *ps)
+{
+	if (ps->cls == C_LSAN && !ps->leak_direct) {
+		ps->st = ST_WAIT;	/* a direct leak may still follow */
+		ps->leak_armed = 0;
+	} else {
+		ps->st = ST_DONE;
+	}
+}
+
+/* Lines between the header and the stack: access, SEGV hints, leaks. */
+static void wait_line(struct parser *ps, const char *line)
+{
+	struct crash_report *r = ps->r;
+	const char *p = skip_pid(line);
+	const char *acc = NULL;
+
+	if (starts_with(p, "SUMMARY: ")) {
+		ps->st = ST_DONE;
+		return;
+	}
+	if (ps->cls == C_LSAN) {
+		if (starts_with(p, "Direct leak of") && !ps->leak_direct) {
+			clear_frames(r);
+			ps->leak_direct = 1;
+			ps->leak_armed = 1;
+		} else if (starts_with(p, "Indirect leak of") &&
+			   !r->frames_nr && !ps->leak_direct) {
+			ps->leak_armed = 1;
+		}
+		return;
+	}
+	if (ps->cls != C_SANITIZER)
+		return;
+	if (starts_with(p, "Hint: address points to the zero page"))
+		ps->zero_page = 1;
+	else if (starts_with(p, "Hint: pc points to the zero page"))
+		ps->pc_zero = 1;
+	if (r->access)
+		return;
+	if (starts_with(p, "READ of size "))
+		acc = "READ";
+	else if (starts_with(p, "WRITE of size "))
+		acc = "WRITE";
+	if (acc) {
+		long n = strtol(p + strlen(acc) + strlen(" of size "), NULL,
+				10);
+
+		r->access = xstrdup(acc);
+		r->access_size = n > 0 && n < (1L << 30) ? n : -1;
+	} else if (starts_with(p, "The signal is caused by a READ")) {
+		r->access = xstrdup("READ");
+	} else if (starts_with(p, "The signal is caused by a WRITE")) {
+		r->access = xstrdup("WRITE");
+	}
+}
+
+/* The crash type of a sanitizer ERROR report, from its kind and access. */
+static char *sanitizer_type(const struct parser *ps)
+{
+	const struct crash_report *r = ps->r;
+	const char *k = r->kind;
+	char *base, *type;
+
+	if (!strcmp(k, "SEGV")) {
+		int null = !ps->pc_zero && (ps->zero_page ||
+			(ps->addr_known && ps->addr < CRASH_NULL_BOUNDARY));
+		const char *what = null ? "Null-dereference" : "UNKNOWN";
+
+		return r->access ? xasprintf("%s %s", what, r->access) :
+			xstrdup(what);
+	}
+	if (!strcmp(k, "ABRT"))
+		base = xstrdup(ps->assert_seen ? "ASSERT" : "Abrt");
+	else if (!strcmp(k, "FPE"))
+		base = xstrdup("Floating-point-exception");
+	else if (!strcmp(k, "BUS"))
+		base = xstrdup("Bus-error");
+	else if (!strcmp(k, "ILL"))
+		base = xstrdup("Ill");
+	else if (!strcmp(k, "TRAP"))
+		base = xstrdup("Trap");
+	else if (!strcmp(k, "int-divide-by-zero"))
+		base = xstrdup("Divide-by-zero");
+	else if (!strcmp(k, "double-free"))
+		base = xstrdup("Heap-double-free");
+	else if (!strcmp(k, "out-of-memory") ||
+		 !strcmp(k, "allocation-size-too-big"))
+		base = xstrdup("Out-of-memory");
+	else {
+		base = xstrdup(k);
+		base[0] = (char)toupper((unsigned char)base[0]);
+	}
+	if (!r->access)
+		return base;
+	if (r->access_size > 16)
+		type = xasprintf("%s %s {*}", base, r->access);
+	else if (r->access_size > 0)
+		type = xasprintf("%s %s %ld", base, r->access,
+				 r->access_size);
+	else
+		type = xasprintf("%s %s", base, r->access);
+	free(base);
+	return type;
+}
+
+static void finish(struct parser *ps)
+{
+	struct crash_report *r = ps->r;
+
+	if (ps->cls == C_SANITIZER)
+		r->crash_type = sanitizer_type(ps);
+	else if (ps->cls == C_LSAN)
+		r->crash_type = xstrdup(ps->leak_direct || !r->frames_nr ?
+					"Direct-leak" : "Indirect-leak");
+	if (ps->cls == C_UBSAN && ps->ub_file) {
+		struct crash_frame f = { 0 };
+
+		if (!r->frames_nr) {
+			f.file = ps->ub_file;
+			ps->ub_file = NULL; /* transferred */
+			f.line = ps->ub_line;
+			f.column = ps->ub_col;
+			add_frame(ps, &f);
+		} else if (!r->frames[0].file) {
+			r->frames[0].file = ps->ub_file;
+			ps->ub_file = NULL; /* transferred */
+			r->frames[0].line = ps->ub_line;
+			r->frames[0].column = ps->ub_col;
+		}
+	}
+	if (!r->crash_type[0]) {	/* "ERROR: libFuzzer: (...)" */
+		free(r->crash_type);
+		r->crash_type = xstrdup("Crash");
+	}
+	if (!r->kind[0]) {
+		free(r->kind);
+		r->kind = xstrdup("crash");
+	}
+	r->is_security = cwe_rule_for(r->crash_type)->is_security;
+}
+
+static int is_assert_line(const char *line)
+{
+	return (strstr(line, "Assertion `") && strstr(line, "' failed")) ||
+		strstr(line, "Assertion failed");
+}
+
+int crash_report_parse(struct crash_report **out, const char *text,
+		       size_t len)
+{
+	struct parser ps = { 0 };
+	const char *p = text, *end;
+	char *line = xmalloc(CRASH_LINE_MAX + 1);
+	int r = CRS_ERR;
+
+	*out = NULL;
+	if (len > CRASH_INPUT_MAX)
+		len = CRASH_INPUT_MAX;
+	end = text + len;
+	ps.r = xcalloc(1, sizeof(*ps.r));
+	ps.r->access_size = -1;
+	while (p < end && ps.st != ST_DONE) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end;
+		struct crash_frame f;
+
+		clean_line(line, p, (size_t)(le - p));
+		p = nl ? nl + 1 : end;
+		if (ps.st != ST_NONE && parse_frame(&f, line)) {
+			if (ps.st == ST_WAIT &&
+			    (ps.cls != C_LSAN || ps.leak_armed))
+				ps.st = ST_STACK;
+			else if (ps.st == ST_STACK && f.index == 0 &&
+				 ps.r->frames_nr)
+				end_stack(&ps);
+			if (ps.st == ST_STACK)
+				add_frame(&ps, &f);
+			frame_release(&f);
+			continue;
+		}
+		if (ps.st == ST_STACK)
+			end_stack(&ps);
+		if (ps.st == ST_NONE) {
+			if (is_assert_line(line))
+				ps.assert_seen = 1;
+			if (header_libfuzzer(&ps, line) ||
+			    header_ubsan(&ps, line) ||
+			    header_sanitizer(&ps, line))
+				ps.st = ST_WAIT;
+			continue;
+		}
+		if (ps.st == ST_WAIT)
+			wait_line(&ps, line);
+	}
+	if (ps.st == ST_NONE) {
+		r = crs_error_set(CRS_ENOTFOUND, "no sanitizer or libFuzzer "
+				  "crash report in %zu bytes of output", len);
+		goto out;
+	}
+	finish(&ps);
+	*out = ps.r;
+	ps.r = NULL; /* transferred */
+	r = 0;
+out:
+	crash_report_free(ps.r);
+	free(ps.ub_file);
+	free(line);
+	return r;
+}
+
+void crash_report_free(struct crash_report *r)
+{
+	if (!r)
+		return;
+	clear_frames(r);
+	free(r->frames);
+	free(r->sanitizer);
+	free(r->kind);
+	free(r->crash_type);
+	free(r->access);
+	free(r->description);
+	free(r);
+}
+
+/* Function names ClusterFuzz leaves out of a crash state. */
+static const char *const ignored_funcs[] = {
+	"abort", "exit", "_exit", "raise", "main", "_start", "__start",
+	"start_thread", "clone", "clone3", "free", "cfree", "malloc",
+	"calloc", "realloc", "reallocarray", "posix_memalign",
+	"aligned_alloc", "memalign", "valloc", "pvalloc", "memcpy",
+	"memmove", "memset", "memcmp", "memchr", "memrchr", "memmem", "bcmp",
+	"bcopy", "bzero", "explicit_bzero", "strcmp", "strncmp", "strcasecmp",
+	"strncasecmp", "strcpy", "strncpy", "stpcpy", "stpncpy", "strcat",
+	"strncat", "strlen", "strnlen", "strdup", "strndup", "strchr",
+	"strrchr", "strstr", "strcasestr", "strspn", "strcspn", "strpbrk",
+	"strtok", "strtok_r", "wcslen", "wcscpy", "wcsncpy", "wmemcpy",
+	"wmemset", "wmemcmp", "printf", "fprintf", "sprintf", "snprintf",
+	"vprintf", "vfprintf", "vsprintf", "vsnprintf", "fwrite", "fread",
+	"fputs", "puts", "sscanf", "tgkill", "pthread_kill", "gsignal",
+	"longjmp", "siglongjmp", "LLVMFuzzerMutate", "LLVMFuzzerRunDriver",
+};
+
+static const char *const ignored_prefixes[] = {
+	"__asan", "__msan", "__lsan", "__ubsan", "__tsan", "__hwasan",
+	"__dfsan", "__sanitizer", "__interceptor_", "___interceptor_",
+	"__interception::", "__libc_", "__GI_", "__pthread_", "__assert",
+	"__run_exit_handlers", "__restore_rt", "__kernel_", "__mem", "__str",
+	"__wmem", "__wcs", "__chk_fail", "__fortify_fail", "__stack_chk_fail",
+	"__cxa_", "__cxxabiv1::", "__gxx_personality", "_Unwind_", "__scudo",
+	"scudo::", "fuzzer::", "operator new", "operator delete",
+	"std::__1::", "std::__", "std::sys_common::backtrace",
+	"std::panicking", "std::panic", "core::panicking", "core::panic",
+	"rust_panic", "rust_begin_unwind", "__rust_", "MallocHook", "_dl_",
+	"__nptl", "__sigsetjmp", "__longjmp", "__clone", "__printf_chk",
+	"__fprintf_chk", "__sprintf_chk", "__snprintf_chk", "__vsnprintf_chk",
+	"__vfprintf_chk", "__llvm_",
+};
+
+/* Paths of runtimes and libraries (Debian's glibc prints relative ones). */
+static const char *const ignored_paths[] = {
+	"/sanitizer_common/", "/compiler-rt/", "/asan/", "/msan/", "/lsan/",
+	"/ubsan/", "/tsan/", "/hwasan/", "/libfuzzer/", "/libFuzzer/",
+	"/libc++/", "/libc++abi/", "/libcxx/", "/libcxxabi/", "/glibc-",
+	"/usr/include/c++/", "/usr/lib/gcc/", "/rustc/",
+};
+
+static const char *const glibc_dirs[] = {
+	"csu/", "nptl/", "stdlib/", "signal/", "assert/", "string/",
+	"libio/", "malloc/", "posix/", "sysdeps/", "elf/", "misc/", "../",
+};
+
+static const char *const ignored_modules[] = {
+	"libc.so", "libc-", "libm.so", "libpthread", "ld-linux", "libdl",
+	"libstdc++", "libc++", "libgcc_s", "libclang_rt", "linux-vdso",
+};
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+int crash_frame_ignored(const struct crash_frame *f)
+{
+	size_t i;
+
+	if (f->func) {
+		for (i = 0; i < NELEM(ignored_funcs); i++)
+			if (!strcmp(f->func, ignored_funcs[i]))
+				return 1;
+		for (i = 0; i < NELEM(ignored_prefixes); i++)
+			if (starts_with(f->func, ignored_prefixes[i]))
+				return 1;
+	}
+	if (f->file) {
+		for (i = 0; i < NELEM(ignored_paths); i++)
+			if (strstr(f->file, ignored_paths[i]))
+				return 1;
+		for (i = 0; i < NELEM(glibc_dirs); i++)
+			if (starts_with(f->file, glibc_dirs[i]))
+				return 1;
+	}
+	if (!f->func && !f->file && f->module) {
+		const char *base = strrchr(f->module, '/');
+
+		base = base ? base + 1 : f->module;
+		for (i = 0; i < NELEM(ignored_modules); i++)
+			if (starts_with(base, ignored_modules[i]))
+				return 1;
+	}
+	return 0;
+}
+
+int crash_frame_in_project(const struct crash_frame *f, const char *src_root)
+{
+	size_t n;
+	const char *rest;
+
+	if (!f->file || !src_root || !*src_root)
+		return 0;
+	n = strlen(src_root);
+	while (n > 1 && src_root[n - 1] == '/')
+		n--;
+	if (strncmp(f->file, src_root, n) || f->file[n] != '/')
+		return 0;
+	rest = f->file + n;
+	for (const char *p = rest; (p = strstr(p, "/..")); p += 3)
+		if (p[3] == '/' || p[3] == '\0')
+			return 0;
+	return !crash_frame_ignored(f);
+}
+
+/* Crash types whose stack says nothing: their state is the harness. */
+static int state_is_harness(const char *crash_type)
+{
+	return !strcmp(crash_type, "Timeout") ||
+		!strcmp(crash_type, "Out-of-memory") ||
+		!strcmp(crash_type, "Overwrites-const-input");
+}
+
+/*
+ * ClusterFuzz's clean-up of one function name for a state line: drop
+ * "(anonymous namespace)::" and "non-virtual thunk to ", cut the argument
+ * list and " [clone ...]", "0x<4+ hex>" -> ADDRESS, 80 bytes at most.
+ */
+static void add_state_name(struct buf *b, const char *func)
+{
+	struct buf n = BUF_INIT;
+	const char *p = func, *cut;
+	size_t start = b->len;
+
+	if (starts_with(p, "non-virtual thunk to "))
+		p += strlen("non-virtual thunk to ");
+	while (*p) {
+		if (starts_with(p, "(anonymous namespace)::")) {
+			p += strlen("(anonymous namespace)::");
+			continue;
+		}
+		buf_addch(&n, *p++);
+	}
+	cut = strstr(n.ptr, "operator()");
+	cut = strchr(cut ? cut + strlen("operator()") : n.ptr, '(');
+	if (cut)
+		n.len = (size_t)(cut - n.ptr);
+	if ((cut = strstr(n.ptr, " [")) && (size_t)(cut - n.ptr) < n.len)
+		n.len = (size_t)(cut - n.ptr);
+	while (n.len && n.ptr[n.len - 1] == ' ')
+		n.len--;
+	n.ptr[n.len] = '\0';
+	for (p = n.ptr; *p && b->len - start < STATE_LINE_MAX; ) {
+		size_t h = 0;
+
+		if (p[0] == '0' && p[1] == 'x') {
+			while (isxdigit((unsigned char)p[2 + h]))
+				h++;
+			if (h >= 4) {
+				buf_adds(b, "ADDRESS");
+				p += 2 + h;
+				continue;
+			}
+		}
+		buf_addch(b, *p++);
+	}
+	if (b->len - start > STATE_LINE_MAX) {
+		b->len = start + STATE_LINE_MAX;
+		b->ptr[b->len] = '\0';
+	}
+	/* never leave half a UTF-8 sequence at the cut */
+	while (b->len > start && !utf8_is_clean(b->ptr + start)) {
+		b->len--;
+		b->ptr[b->len] = '\0';
+	}
+	b->ptr[b->len] = '\0';
+	buf_release(&n);
+}
+
+char *crash_state(const struct crash_report *r, const char *harness)
+{
+	struct buf b = BUF_INIT;
+	int n = 0;
+
+	if (state_is_harness(r->crash_type))
+		return xstrdup(harness ? harness : "NULL");
+	for (size_t i = 0; i < r->frames_nr && n < CRASH_STATE_FRAMES; i++) {
+		const struct crash_frame *f = &r->frames[i];
+		size_t before = b.len;
+
+		if (!f->func || crash_frame_ignored(f))
+			continue;
+		if (n)
+			buf_addch(&b, '\n');
+		if (harness && !strcmp(f->func, "LLVMFuzzerTestOneInput"))
+			buf_adds(&b, harness);
+		else
+			add_state_name(&b, f->func);
+		if (b.len == before + (n ? 1 : 0)) {
+			b.len = before;
+			b.ptr[b.len] = '\0';
+			continue;
+		}
+		n++;
+	}
+	if (!n) {
+		buf_release(&b);
+		return xstrdup(harness ? harness : "NULL");
+	}
+	return buf_detach(&b, NULL);
+}
+
+char *crash_signature(const struct crash_report *r, const char *harness)
+{
+	char *state = crash_state(r, harness);
+	char *sig = xasprintf("%s\n%s", r->crash_type, state);
+
+	free(state);
+	return sig;
+}
+
+void crash_signature_id(char out[17], const char *signature)
+{
+	char hex[65];
+
+	sha256_hex(hex, signature, strlen(signature));
+	memcpy(out, hex, 16);
+	out[16] = '\0';
+}

@@ -1,0 +1,656 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * finding.c - the finding model and its file form, results.json
+ *
+ * Owns the in-memory set of proved findings, its JSON form (documented in
+ * docs/results.md) and the --fail-on policy. Knows nothing of Docker or
+ * CI systems. results.json is re-read by later phases and may have been
+ * edited by hand, so loading checks every field's type and range and
+ * names the file and the field in its error.
+ */
+#include "sarif/finding.h"
+#include "sarif/utf8.h"
+#include "common/buf.h"
+#include "common/error.h"
+#include "common/fsutil.h"
+#include "common/xalloc.h"
+
+#include <ctype.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FINDING_STACK_MAX 4096	/* frames accepted per finding on load */
+
+static const char *const novelty_values[] = {
+	"new", "pre-existing", "changed", "fixed-by-change", NULL,
+};
+static const char *const mode_values[] = { "delta", "full", NULL };
+static const char *const fail_on_values[] = { "new", "any", "none", NULL };
+
+void finding_set_init(struct finding_set *s)
+{
+	memset(s, 0, sizeof(*s));
+}
+
+static void frame_release(struct finding_frame *f)
+{
+	free(f->func);
+	free(f->file);
+}
+
+static void finding_release(struct finding *f)
+{
+	free(f->id);
+	free(f->signature);
+	free(f->crash_type);
+	free(f->kind);
+	free(f->sanitizer);
+	free(f->description);
+	free(f->harness);
+	free(f->file);
+	free(f->function);
+	for (size_t i = 0; i < f->stack_nr; i++)
+		frame_release(&f->stack[i]);
+	free(f->stack);
+	free(f->pov_path);
+	free(f->pov_sha256);
+	free(f->novelty);
+	free(f->found_by);
+	free(f->report_path);
+}
+
+static void summary_release(struct scan_summary *m)
+{
+	free(m->tool_version);
+	free(m->project);
+	free(m->source_root);
+	free(m->base);
+	free(m->head);
+	free(m->mode);
+	for (size_t i = 0; i < m->harnesses_nr; i++)
+		free(m->harnesses[i]);
+	free(m->harnesses);
+	for (size_t i = 0; i < m->crs_nr; i++)
+		free(m->crs[i]);
+	free(m->crs);
+	free(m->started_at);
+	free(m->finished_at);
+	free(m->fail_on);
+}
+
+void finding_set_release(struct finding_set *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->nr; i++)
+		finding_release(&s->items[i]);
+	free(s->items);
+	summary_release(&s->summary);
+	finding_set_init(s);
+}
+
+struct finding *finding_set_add(struct finding_set *s)
+{
+	struct finding *f;
+
+	ALLOC_GROW(s->items, s->nr + 1, s->alloc);
+	f = &s->items[s->nr++];
+	memset(f, 0, sizeof(*f));
+	f->found_after_s = -1;
+	return f;
+}
+
+struct finding *finding_set_find(struct finding_set *s, const char *id)
+{
+	for (size_t i = 0; id && i < s->nr; i++)
+		if (s->items[i].id && !strcmp(s->items[i].id, id))
+			return &s->items[i];
+	return NULL;
+}
+
+int finding_fails_policy(const struct finding *f, const char *fail_on)
+{
+	if (fail_on && !strcmp(fail_on, "any"))
+		return 1;
+	if (fail_on && !strcmp(fail_on, "none"))
+		return 0;
+	if (f->novelty)
+		return !strcmp(f->novelty, "new");
+	return f->in_change != 0;
+}
+
+/* --- to JSON ------------------------------------------------------------ */
+
+/* A JSON string, or null; invalid UTF-8 is repaired, never dropped. */
+static json_t *jstr(const char *s)
+{
+	json_t *j;
+	char *c;
+
+	if (!s)
+		return json_null();
+	if ((j = json_string(s)))
+		return j;
+	c = utf8_clean(s, strlen(s), strlen(s));
+	j = json_string(c);
+	free(c);
+	return j;
+}
+
+static json_t *jsize(size_t n)
+{
+	return json_integer(n > (size_t)LLONG_MAX ? LLONG_MAX : (json_int_t)n);
+}
+
+static json_t *str_array(char *const *v, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, jstr(v[i]));
+	return a;
+}
+
+static json_t *summary_to_json(const struct scan_summary *m)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "tool_version", jstr(m->tool_version));
+	json_object_set_new(o, "project", jstr(m->project));
+	json_object_set_new(o, "source_root", jstr(m->source_root));
+	json_object_set_new(o, "base", jstr(m->base));
+	json_object_set_new(o, "head", jstr(m->head));
+	json_object_set_new(o, "mode", jstr(m->mode));
+	json_object_set_new(o, "harnesses",
+			    str_array(m->harnesses, m->harnesses_nr));
+	json_object_set_new(o, "crs", str_array(m->crs, m->crs_nr));
+	json_object_set_new(o, "started_at", jstr(m->started_at));
+	json_object_set_new(o, "finished_at", jstr(m->finished_at));
+	json_object_set_new(o, "duration_s", json_real(m->duration_s));
+	json_object_set_new(o, "timed_out", json_boolean(m->timed_out));
+	json_object_set_new(o, "povs_submitted", jsize(m->povs_submitted));
+	json_object_set_new(o, "povs_not_reproduced",
+			    jsize(m->povs_not_reproduced));
+	json_object_set_new(o, "fail_on", jstr(m->fail_on));
+	return o;
+}
+
+static json_t *frame_to_json(const struct finding_frame *f)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "function", jstr(f->func));
+	json_object_set_new(o, "file", jstr(f->file));
+	json_object_set_new(o, "line", json_integer(f->line));
+	json_object_set_new(o, "column", json_integer(f->column));
+	json_object_set_new(o, "in_project", json_boolean(f->in_project));
+	json_object_set_new(o, "in_change", json_boolean(f->in_change));
+	return o;
+}
+
+static json_t *finding_to_json(const struct finding *f)
+{
+	json_t *o = json_object(), *st = json_array();
+
+	json_object_set_new(o, "id", jstr(f->id));
+	json_object_set_new(o, "signature", jstr(f->signature));
+	json_object_set_new(o, "crash_type", jstr(f->crash_type));
+	json_object_set_new(o, "kind", jstr(f->kind));
+	json_object_set_new(o, "sanitizer", jstr(f->sanitizer));
+	json_object_set_new(o, "description", jstr(f->description));
+	json_object_set_new(o, "harness", jstr(f->harness));
+	json_object_set_new(o, "is_security", json_boolean(f->is_security));
+	json_object_set_new(o, "file", jstr(f->file));
+	json_object_set_new(o, "line", json_integer(f->line));
+	json_object_set_new(o, "column", json_integer(f->column));
+	json_object_set_new(o, "function", jstr(f->function));
+	json_object_set_new(o, "in_change", json_boolean(f->in_change));
+	for (size_t i = 0; i < f->stack_nr; i++)
+		json_array_append_new(st, frame_to_json(&f->stack[i]));
+	json_object_set_new(o, "stack", st);
+	json_object_set_new(o, "pov_path", jstr(f->pov_path));
+	json_object_set_new(o, "pov_sha256", jstr(f->pov_sha256));
+	json_object_set_new(o, "reproduced", json_integer(f->reproduced));
+	json_object_set_new(o, "attempts", json_integer(f->attempts));
+	json_object_set_new(o, "novelty", jstr(f->novelty));
+	json_object_set_new(o, "found_by", jstr(f->found_by));
+	json_object_set_new(o, "found_after_s", f->found_after_s < 0 ?
+			    json_null() : json_real(f->found_after_s));
+	json_object_set_new(o, "duplicates", jsize(f->duplicates));
+	json_object_set_new(o, "report_path", jstr(f->report_path));
+	return o;
+}
+
+json_t *finding_set_to_json(const struct finding_set *s)
+{
+	json_t *o = json_object(), *a = json_array();
+
+	json_object_set_new(o, "format", json_string(FINDING_FORMAT));
+	json_object_set_new(o, "version",
+			    json_integer(FINDING_FORMAT_VERSION));
+	json_object_set_new(o, "summary", summary_to_json(&s->summary));
+	for (size_t i = 0; i < s->nr; i++)
+		json_array_append_new(a, finding_to_json(&s->items[i]));
+	json_object_set_new(o, "findings", a);
+	return o;
+}
+
+int finding_set_save(const struct finding_set *s, const char *path)
+{
+	json_t *j = finding_set_to_json(s);
+	char *text = json_dumps(j, JSON_INDENT(2));
+	struct buf b = BUF_INIT;
+	int r = CRS_ERR;
+
+	if (!text) {
+		r = crs_error_set(CRS_ERR, "%s: cannot serialise the results",
+				  path);
+		goto out;
+	}
+	buf_adds(&b, text);
+	buf_addch(&b, '\n');
+	r = fs_write_file_atomic(path, b.ptr, b.len);
+out:
+	buf_release(&b);
+	free(text);
+	json_decref(j);
+	return r;
+}
+
+/* --- from JSON ---------------------------------------------------------- */
+
+/* Where we are in the document, for messages: "findings[3]." */
+struct jctx {
+	const char *src;
+	char at[128];
+};
+
+static int bad(const struct jctx *c, const char *key, const char *what)
+{
+	return crs_error_set(CRS_EINPUT, "%s: %s%s: %s", c->src, c->at, key,
+			     what);
+}
+
+/* A borrowed member, or NULL when missing or null. */
+static json_t *member(const json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key); /* borrowed */
+
+	return json_is_null(v) ? NULL : v;
+}
+
+static int get_str(char **out, const struct jctx *c, const json_t *o,
+		   const char *key, int required)
+{
+	json_t *v = member(o, key);
+	const char *s;
+	size_t n;
+
+	*out = NULL;
+	if (!v)
+		return required ? bad(c, key, "missing") : 0;
+	if (!json_is_string(v))
+		return bad(c, key, "expected a string");
+	s = json_string_value(v);
+	n = json_string_length(v);
+	if (strlen(s) != n)
+		return bad(c, key, "contains a NUL character");
+	if (required && !n)
+		return bad(c, key, "is empty");
+	*out = xstrndup(s, n);
+	return 0;
+}
+
+static int get_enum(char **out, const struct jctx *c, const json_t *o,
+		    const char *key, const char *const *allowed)
+{
+	int r = get_str(out, c, o, key, 0);
+
+	if (r || !*out)
+		return r;
+	for (size_t i = 0; allowed[i]; i++)
+		if (!strcmp(*out, allowed[i]))
+			return 0;
+	r = crs_error_set(CRS_EINPUT, "%s: %s%s: unknown value \"%.64s\"",
+			  c->src, c->at, key, *out);
+	free(*out);
+	*out = NULL;
+	return r;
+}
+
+static int get_int(int *out, const struct jctx *c, const json_t *o,
+		   const char *key, int required)
+{
+	json_t *v = member(o, key);
+
+	*out = 0;
+	if (!v)
+		return required ? bad(c, key, "missing") : 0;
+	if (!json_is_integer(v))
+		return bad(c, key, "expected an integer");
+	if (json_integer_value(v) < 0 || json_integer_value(v) > INT_MAX)
+		return bad(c, key, "out of range");
+	*out = (int)json_integer_value(v);
+	return 0;
+}
+
+static int get_size(size_t *out, const struct jctx *c, const json_t *o,
+		    const char *key)
+{
+	json_t *v = member(o, key);
+
+	*out = 0;
+	if (!v)
+		return 0;
+	if (!json_is_integer(v))
+		return bad(c, key, "expected an integer");
+	if (json_integer_value(v) < 0)
+		return bad(c, key, "out of range");
+	*out = (size_t)json_integer_value(v);
+	return 0;
+}
+
+static int get_bool(int *out, const struct jctx *c, const json_t *o,
+		    const char *key)
+{
+	json_t *v = member(o, key);
+
+	*out = 0;
+	if (!v)
+		return 0;
+	if (!json_is_boolean(v))
+		return bad(c, key, "expected true or false");
+	*out = json_is_true(v);
+	return 0;
+}
+
+/* A number >= 0; `def` when missing or null. */
+static int get_num(double *out, const struct jctx *c, const json_t *o,
+		   const char *key, double def)
+{
+	json_t *v = member(o, key);
+
+	*out = def;
+	if (!v)
+		return 0;
+	if (!json_is_number(v))
+		return bad(c, key, "expected a number");
+	if (!isfinite(json_number_value(v)) || json_number_value(v) < 0)
+		return bad(c, key, "out of range");
+	*out = json_number_value(v);
+	return 0;
+}
+
+static int get_str_array(char ***out, size_t *nr, const struct jctx *c,
+			 const json_t *o, const char *key)
+{
+	json_t *v = member(o, key), *e;
+	char **a = NULL;
+	size_t i, n = 0;
+	char what[48];
+	int r = 0;
+
+	*out = NULL;
+	*nr = 0;
+	if (!v)
+		return 0;
+	if (!json_is_array(v))
+		return bad(c, key, "expected an array of strings");
+	a = xcalloc(json_array_size(v) + 1, sizeof(*a));
+	json_array_foreach(v, i, e) {
+		if (!json_is_string(e) ||
+		    strlen(json_string_value(e)) != json_string_length(e)) {
+			snprintf(what, sizeof(what), "[%zu]", i);
+			r = crs_error_set(CRS_EINPUT, "%s: %s%s%s: expected a "
+					  "string", c->src, c->at, key, what);
+			break;
+		}
+		a[n++] = xstrdup(json_string_value(e));
+	}
+	if (r) {
+		for (i = 0; i < n; i++)
+			free(a[i]);
+		free(a);
+		return r;
+	}
+	*out = a;
+	*nr = n;
+	return 0;
+}
+
+static int summary_from_json(struct scan_summary *m, const json_t *o,
+			     const char *src)
+{
+	struct jctx c = { src, "summary." };
+	int r;
+
+	if (!json_is_object(o))
+		return crs_error_set(CRS_EINPUT, "%s: summary: expected an "
+				     "object", src);
+	if ((r = get_str(&m->tool_version, &c, o, "tool_version", 0)) ||
+	    (r = get_str(&m->project, &c, o, "project", 0)) ||
+	    (r = get_str(&m->source_root, &c, o, "source_root", 0)) ||
+	    (r = get_str(&m->base, &c, o, "base", 0)) ||
+	    (r = get_str(&m->head, &c, o, "head", 0)) ||
+	    (r = get_enum(&m->mode, &c, o, "mode", mode_values)) ||
+	    (r = get_str_array(&m->harnesses, &m->harnesses_nr, &c, o,
+			   "harnesses")) ||
+	    (r = get_str_array(&m->crs, &m->crs_nr, &c, o, "crs")) ||
+	    (r = get_str(&m->started_at, &c, o, "started_at", 0)) ||
+	    (r = get_str(&m->finished_at, &c, o, "finished_at", 0)) ||
+	    (r = get_num(&m->duration_s, &c, o, "duration_s", 0)) ||
+	    (r = get_bool(&m->timed_out, &c, o, "timed_out")) ||
+	    (r = get_size(&m->povs_submitted, &c, o, "povs_submitted")) ||
+	    (r = get_size(&m->povs_not_reproduced, &c, o,
+		      "povs_not_reproduced")) ||
+	    (r = get_enum(&m->fail_on, &c, o, "fail_on", fail_on_values)))
+		return r;
+	return 0;
+}
+
+static int frame_from_json(struct finding_frame *f, const json_t *o,
+			   const struct jctx *c)
+{
+	int r;
+
+	if (!json_is_object(o))
+		return crs_error_set(CRS_EINPUT, "%s: %.*s: expected an object",
+				     c->src, (int)strlen(c->at) - 1, c->at);
+	if ((r = get_str(&f->func, c, o, "function", 0)) ||
+	    (r = get_str(&f->file, c, o, "file", 0)) ||
+	    (r = get_int(&f->line, c, o, "line", 0)) ||
+	    (r = get_int(&f->column, c, o, "column", 0)) ||
+	    (r = get_bool(&f->in_project, c, o, "in_project")) ||
+	    (r = get_bool(&f->in_change, c, o, "in_change")))
+		return r;
+	return 0;
+}
+
+static int check_id(const struct jctx *c, const char *id)
+{
+	if (strlen(id) != 16)
+		return bad(c, "id", "expected 16 lowercase hex digits");
+	for (const char *p = id; *p; p++)
+		if (!isxdigit((unsigned char)*p) || isupper((unsigned char)*p))
+			return bad(c, "id", "expected 16 lowercase hex "
+				   "digits");
+	return 0;
+}
+
+static int stack_from_json(struct finding *f, const json_t *o,
+			   const struct jctx *c)
+{
+	json_t *v = member(o, "stack"), *e;
+	struct jctx fc = { c->src, "" };
+	size_t i;
+	int r;
+
+	if (!v)
+		return 0;
+	if (!json_is_array(v))
+		return bad(c, "stack", "expected an array");
+	if (json_array_size(v) > FINDING_STACK_MAX)
+		return bad(c, "stack", "too many frames");
+	f->stack = xcalloc(json_array_size(v) + 1, sizeof(*f->stack));
+	json_array_foreach(v, i, e) {
+		snprintf(fc.at, sizeof(fc.at), "%.64sstack[%zu].", c->at,
+			 i);
+		r = frame_from_json(&f->stack[f->stack_nr++], e, &fc);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+static int finding_from_json(struct finding *f, const json_t *o,
+			     const struct jctx *c)
+{
+	int r;
+
+	if (!json_is_object(o))
+		return crs_error_set(CRS_EINPUT, "%s: %.*s: expected an object",
+				     c->src, (int)strlen(c->at) - 1, c->at);
+	if ((r = get_str(&f->id, c, o, "id", 1)) ||
+	    (r = check_id(c, f->id)) ||
+	    (r = get_str(&f->signature, c, o, "signature", 1)) ||
+	    (r = get_str(&f->crash_type, c, o, "crash_type", 1)) ||
+	    (r = get_str(&f->kind, c, o, "kind", 0)) ||
+	    (r = get_str(&f->sanitizer, c, o, "sanitizer", 0)) ||
+	    (r = get_str(&f->description, c, o, "description", 0)) ||
+	    (r = get_str(&f->harness, c, o, "harness", 0)) ||
+	    (r = get_bool(&f->is_security, c, o, "is_security")) ||
+	    (r = get_str(&f->file, c, o, "file", 0)) ||
+	    (r = get_int(&f->line, c, o, "line", 0)) ||
+	    (r = get_int(&f->column, c, o, "column", 0)) ||
+	    (r = get_str(&f->function, c, o, "function", 0)) ||
+	    (r = get_bool(&f->in_change, c, o, "in_change")) ||
+	    (r = stack_from_json(f, o, c)) ||
+	    (r = get_str(&f->pov_path, c, o, "pov_path", 0)) ||
+	    (r = get_str(&f->pov_sha256, c, o, "pov_sha256", 0)) ||
+	    (r = get_int(&f->reproduced, c, o, "reproduced", 1)) ||
+	    (r = get_int(&f->attempts, c, o, "attempts", 1)) ||
+	    (r = get_enum(&f->novelty, c, o, "novelty", novelty_values)) ||
+	    (r = get_str(&f->found_by, c, o, "found_by", 0)) ||
+	    (r = get_num(&f->found_after_s, c, o, "found_after_s", -1)) ||
+	    (r = get_size(&f->duplicates, c, o, "duplicates")) ||
+	    (r = get_str(&f->report_path, c, o, "report_path", 0)))
+		return r;
+	if (f->reproduced > f->attempts)
+		return bad(c, "reproduced", "larger than attempts");
+	return 0;
+}
+
+struct id_pos {
+	const char *id;
+	size_t pos;
+};
+
+static int cmp_id(const void *a, const void *b)
+{
+	const struct id_pos *x = a, *y = b;
+	int c = strcmp(x->id, y->id);
+
+	return c ? c : (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+/* Ids are unique (sorting keeps this O(n log n) for large files). */
+static int check_unique_ids(const struct finding_set *s, const char *src)
+{
+	struct id_pos *v = xcalloc(s->nr + 1, sizeof(*v));
+	int r = 0;
+
+	for (size_t i = 0; i < s->nr; i++) {
+		v[i].id = s->items[i].id;
+		v[i].pos = i;
+	}
+	qsort(v, s->nr, sizeof(*v), cmp_id);
+	for (size_t i = 1; i < s->nr && !r; i++)
+		if (!strcmp(v[i - 1].id, v[i].id))
+			r = crs_error_set(CRS_EINPUT, "%s: findings[%zu].id: "
+					  "duplicate of findings[%zu].id \"%s\"",
+					  src, v[i].pos, v[i - 1].pos, v[i].id);
+	free(v);
+	return r;
+}
+
+int finding_set_from_json(struct finding_set *s, const json_t *j,
+			  const char *source_name)
+{
+	const char *src = source_name ? source_name : "results.json";
+	struct finding_set tmp;
+	struct jctx c = { src, "" };
+	json_t *v, *e;
+	size_t i;
+	int r = CRS_ERR;
+
+	finding_set_init(&tmp);
+	if (!json_is_object(j)) {
+		r = crs_error_set(CRS_EINPUT, "%s: expected a JSON object",
+				  src);
+		goto out;
+	}
+	if ((v = member(j, "format")) && (!json_is_string(v) ||
+	    strcmp(json_string_value(v), FINDING_FORMAT))) {
+		r = bad(&c, "format", "expected \"" FINDING_FORMAT "\"");
+		goto out;
+	}
+	if (!(v = member(j, "version"))) {
+		r = bad(&c, "version", "missing");
+		goto out;
+	}
+	if (!json_is_integer(v) ||
+	    json_integer_value(v) != FINDING_FORMAT_VERSION) {
+		r = bad(&c, "version", "unsupported (this crs-ci reads "
+			"version 1)");
+		goto out;
+	}
+	if (!(v = member(j, "summary"))) {
+		r = bad(&c, "summary", "missing");
+		goto out;
+	}
+	if ((r = summary_from_json(&tmp.summary, v, src)) != 0)
+		goto out;
+	if (!(v = member(j, "findings")) || !json_is_array(v)) {
+		r = bad(&c, "findings", v ? "expected an array" : "missing");
+		goto out;
+	}
+	json_array_foreach(v, i, e) {
+		struct finding *f = finding_set_add(&tmp);
+
+		snprintf(c.at, sizeof(c.at), "findings[%zu].", i);
+		if ((r = finding_from_json(f, e, &c)) != 0)
+			goto out;
+	}
+	if ((r = check_unique_ids(&tmp, src)) != 0)
+		goto out;
+	finding_set_release(s);
+	*s = tmp;
+	finding_set_init(&tmp); /* transferred */
+	r = 0;
+out:
+	finding_set_release(&tmp);
+	return r;
+}
+
+int finding_set_load(struct finding_set *s, const char *path)
+{
+	struct buf b = BUF_INIT;
+	json_error_t err;
+	json_t *j = NULL;
+	int r = CRS_ERR;
+
+	if ((r = fs_read_file(&b, path, FINDING_RESULTS_MAX)) != 0)
+		goto out;
+	if (!(j = json_loadb(b.ptr, b.len, JSON_REJECT_DUPLICATES, &err))) {
+		r = crs_error_set(CRS_EINPUT, "%s:%d:%d: %s", path, err.line,
+				  err.column, err.text);
+		goto out;
+	}
+	r = finding_set_from_json(s, j, path);
+out:
+	json_decref(j);
+	buf_release(&b);
+	return r;
+}

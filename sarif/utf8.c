@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * utf8.c - validate and repair UTF-8 from untrusted text
+ *
+ * Follows RFC 3629: no overlong forms, no surrogates, nothing above
+ * U+10FFFF. Repairs are lossy on purpose ('?' and ' '): the text is for
+ * humans and for JSON, never round-tripped back to the producer.
+ */
+#include "sarif/utf8.h"
+#include "common/xalloc.h"
+
+#include <string.h>
+
+size_t utf8_seq(const char *s, size_t n, uint32_t *cp)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	unsigned char lo = 0x80, hi = 0xbf;
+	uint32_t c;
+	size_t need, i;
+
+	if (!n)
+		return 0;
+	if (p[0] < 0x80) {
+		c = p[0];
+		need = 0;
+	} else if (p[0] >= 0xc2 && p[0] <= 0xdf) {
+		c = p[0] & 0x1f;
+		need = 1;
+	} else if (p[0] >= 0xe0 && p[0] <= 0xef) {
+		c = p[0] & 0x0f;
+		need = 2;
+		if (p[0] == 0xe0)
+			lo = 0xa0;
+		if (p[0] == 0xed)
+			hi = 0x9f;
+	} else if (p[0] >= 0xf0 && p[0] <= 0xf4) {
+		c = p[0] & 0x07;
+		need = 3;
+		if (p[0] == 0xf0)
+			lo = 0x90;
+		if (p[0] == 0xf4)
+			hi = 0x8f;
+	} else {
+		return 0;
+	}
+	if (need >= n)
+		return 0;
+	for (i = 1; i <= need; i++) {
+		if (p[i] < lo || p[i] > hi)
+			return 0;
+		lo = 0x80;
+		hi = 0xbf;
+		c = (c << 6) | (p[i] & 0x3f);
+	}
+	if (cp)
+		*cp = c;
+	return need + 1;
+}
+
+char *utf8_clean(const char *s, size_t n, size_t max)
+{
+	char *out = xmalloc(st_add(n < max ? n : max, 1));
+	size_t i = 0, o = 0;
+
+	while (i < n && o < max) {
+		unsigned char c = (unsigned char)s[i];
+		size_t k;
+
+		if (c < 0x20 || c == 0x7f) {
+			out[o++] = ' ';
+			i++;
+			continue;
+		}
+		k = utf8_seq(s + i, n - i, NULL);
+		if (!k || o + k > max) {
+			out[o++] = '?';
+			i++;
+			continue;
+		}
+		memcpy(out + o, s + i, k);
+		o += k;
+		i += k;
+	}
+	out[o] = '\0';
+	return out;
+}
+
+int utf8_is_clean(const char *s)
+{
+	size_t n = strlen(s), i = 0;
+
+	while (i < n) {
+		unsigned char c = (unsigned char)s[i];
+		size_t k;
+
+		if (c < 0x20 || c == 0x7f)
+			return 0;
+		if (!(k = utf8_seq(s + i, n - i, NULL)))
+			return 0;
+		i += k;
+	}
+	return 1;
+}

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * utf8.h - UTF-8 checks and repairs for text that reaches JSON
+ *
+ * jansson refuses strings that are not valid UTF-8, and crash reports,
+ * paths and function names come from hostile output. These helpers make
+ * such text safe to keep and to serialise. Internal to sarif/.
+ */
+#ifndef CRS_SARIF_UTF8_H
+#define CRS_SARIF_UTF8_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Length (1-4) of the valid UTF-8 sequence at s (n bytes available), or 0
+ * when the bytes there are not one (overlong, surrogate, truncated, ...).
+ * Stores the code point in *cp when cp is not NULL. Cannot fail.
+ */
+size_t utf8_seq(const char *s, size_t n, uint32_t *cp);
+
+/*
+ * A copy of at most `max` bytes of s (n bytes) that is valid UTF-8 with no
+ * control characters: invalid bytes become '?', controls become ' '. The
+ * copy never ends inside a sequence. Caller frees.
+ */
+char *utf8_clean(const char *s, size_t n, size_t max);
+
+/* 1 when s (NUL-terminated) is valid UTF-8 with no control characters. */
+int utf8_is_clean(const char *s);
+
+#endif
