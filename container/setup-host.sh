@@ -28,11 +28,16 @@ packages=(
 	libxml2-dev libmicrohttpd-dev libarchive-dev libcmocka-dev
 	mmdebstrap busybox-static
 )
-# A host that already has a Docker CLI (docker-ce, moby) keeps it: docker.io
-# would conflict with those packages.
-if ! command -v docker >/dev/null; then
+# The engine: docker.io, unless the host already has an engine (dockerd on
+# PATH, or Docker's own docker-ce / moby packages, which conflict with it).
+# A docker CLI alone (some CI images ship one) is not an engine.
+if ! command -v dockerd >/dev/null; then
 	packages+=(docker.io)
 fi
+# The tests validate SARIF with the npm package @microsoft/sarif-multitool
+# and read JSON with python3.
+command -v npm >/dev/null || packages+=(npm)
+command -v python3 >/dev/null || packages+=(python3)
 
 installed() {
 	dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'

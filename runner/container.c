@@ -96,6 +96,7 @@ char *log_tail(const char *path, int lines)
 int image_build_cached(struct scan *s, const struct docker_build_opts *o,
 		       const char *what)
 {
+	struct docker_build_opts bo = *o;
 	int r = docker_image_exists(s->docker, o->tag, NULL);
 
 	if (r == 0) {
@@ -106,7 +107,8 @@ int image_build_cached(struct scan *s, const struct docker_build_opts *o,
 		return r;
 	crs_error_clear();
 	log_info("%s: building image %s", what, o->tag);
-	if ((r = docker_image_build(s->docker, o)) != 0)
+	bo.interrupted = s->ctx->interrupted;
+	if ((r = docker_image_build(s->docker, &bo)) != 0)
 		return crs_error_prefix("%s", what);
 	return 0;
 }
