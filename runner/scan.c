@@ -99,9 +99,14 @@ int scan_open(struct scan **out, const struct scan_opts *o,
 		goto out;
 	if (needs & SCAN_NEED_ENGINE) {
 		if ((r = fs_mkdir_p(s->work_dir)) != 0 ||
-		    (r = docker_client_new(&s->docker, NULL)) != 0 ||
-		    (r = docker_ping(s->docker)) != 0)
+		    (r = docker_client_new(&s->docker, NULL)) != 0)
 			goto out;
+		if ((r = docker_ping(s->docker)) != 0) {
+			/* nothing was created: no cleanup to attempt */
+			docker_client_free(s->docker);
+			s->docker = NULL;
+			goto out;
+		}
 	}
 	r = scan_state_load(s);
 	if (r == CRS_ENOTFOUND) {

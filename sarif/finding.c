@@ -66,6 +66,8 @@ static void summary_release(struct scan_summary *m)
 	free(m->tool_version);
 	free(m->project);
 	free(m->source_root);
+	free(m->head_build);
+	free(m->runner_image);
 	free(m->base);
 	free(m->head);
 	free(m->mode);
@@ -160,6 +162,8 @@ static json_t *summary_to_json(const struct scan_summary *m)
 	json_object_set_new(o, "tool_version", jstr(m->tool_version));
 	json_object_set_new(o, "project", jstr(m->project));
 	json_object_set_new(o, "source_root", jstr(m->source_root));
+	json_object_set_new(o, "head_build", jstr(m->head_build));
+	json_object_set_new(o, "runner_image", jstr(m->runner_image));
 	json_object_set_new(o, "base", jstr(m->base));
 	json_object_set_new(o, "head", jstr(m->head));
 	json_object_set_new(o, "mode", jstr(m->mode));
@@ -432,6 +436,8 @@ static int summary_from_json(struct scan_summary *m, const json_t *o,
 	if ((r = get_str(&m->tool_version, &c, o, "tool_version", 0)) ||
 	    (r = get_str(&m->project, &c, o, "project", 0)) ||
 	    (r = get_str(&m->source_root, &c, o, "source_root", 0)) ||
+	    (r = get_str(&m->head_build, &c, o, "head_build", 0)) ||
+	    (r = get_str(&m->runner_image, &c, o, "runner_image", 0)) ||
 	    (r = get_str(&m->base, &c, o, "base", 0)) ||
 	    (r = get_str(&m->head, &c, o, "head", 0)) ||
 	    (r = get_enum(&m->mode, &c, o, "mode", mode_values)) ||

@@ -58,6 +58,8 @@ struct scan_summary {
 	char *tool_version;
 	char *project;		/* OSS-Fuzz project name */
 	char *source_root;	/* absolute path of the scanned checkout */
+	char *head_build;	/* absolute path of the head build ($OUT), or NULL */
+	char *runner_image;	/* image that reproduces PoVs on it, or NULL */
 	char *base, *head;	/* commits, or NULL */
 	char *mode;		/* "delta" or "full" */
 	char **harnesses;

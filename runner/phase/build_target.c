@@ -15,6 +15,8 @@
  */
 #include "runner/phase/phase.h"
 #include "runner/container.h"
+#include "runner/crs_image.h"
+#include "runner/images.h"
 #include "runner/crs_env.h"
 #include "runner/scan.h"
 #include "runner/scan_opts.h"
@@ -34,7 +36,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define BASE_RUNNER_IMAGE "gcr.io/oss-fuzz-base/base-runner:latest"
 #define BUILD_TIMEOUT_S 1800.0
 
 static const char *pick_sanitizer(const struct project_config *p)
@@ -69,63 +70,74 @@ static int build_target_image(struct scan *s)
 	return r;
 }
 
-/* The head source checked out, plus the project, in one build context. */
+/* A WORKDIR we can safely put into a Dockerfile line and a bind path. */
+static int workdir_ok(const char *wd)
+{
+	if (wd[0] != '/' || !wd[1] || strstr(wd, ".."))
+		return 0;
+	for (const char *p = wd; *p; p++)
+		if (!(*p == '/' || *p == '_' || *p == '-' || *p == '.' ||
+		      (*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') ||
+		      (*p >= 'A' && *p <= 'Z')))
+			return 0;
+	return 1;
+}
+
+/*
+ * The build context of the head image: src/ (the head commit's tree,
+ * checked out once per commit), proj/ (the project folder, refreshed every
+ * time: it is not versioned with the source) and a Dockerfile.
+ */
 static int make_head_context(struct scan *s, char **ctx_out)
 {
 	char *ctx = scan_work_path(s, "source/%s", s->state.head_commit);
 	char *src = xasprintf("%s/src", ctx), *proj = xasprintf("%s/proj", ctx);
 	char *df = xasprintf("%s/Dockerfile", ctx);
-	char *ok = xasprintf("%s/.complete", ctx);
+	char *src_done = xasprintf("%s/.src-complete", ctx);
 	struct buf d = BUF_INIT;
-	char *wd_src = NULL;
+	char *wd = NULL;
 	int r;
 
 	*ctx_out = NULL;
 	if ((r = docker_image_workdir(s->docker, s->state.target_image,
-				      &wd_src)) != 0)
+				      &wd)) != 0)
 		goto out;
-	if (!*wd_src || !strcmp(wd_src, "/")) {
-		r = crs_error_set(CRS_ECONFIG, "%s/Dockerfile: the image has no "
-				  "WORKDIR to lay the source over (set WORKDIR "
-				  "to the source folder, e.g. $SRC/%s)",
-				  s->project->dir, s->project->name);
+	if (!workdir_ok(wd)) {
+		r = crs_error_set(CRS_ECONFIG, "%s/Dockerfile: WORKDIR \"%s\" "
+				  "is not a source folder to lay the change "
+				  "over (set WORKDIR to it, e.g. $SRC/%s)",
+				  s->project->dir, wd, s->project->name);
 		goto out;
 	}
 	free(s->state.repo_path);
-	s->state.repo_path = xstrdup(wd_src);
-	if (!fs_exists(ok) || fs_exists(proj)) {
-		/* project dir may change between scans: always refresh it */
-		if ((r = fs_remove_tree(proj)) != 0 ||
-		    (r = fs_copy_tree(s->project->dir, proj)) != 0)
-			goto out;
-	}
-	if (!fs_exists(ok)) {
-		if ((r = fs_remove_tree(src)) != 0 ||
-		    (r = source_export(s->source_dir, s->state.head_commit,
-				       src)) != 0)
-			goto out;
-	}
+	s->state.repo_path = xstrdup(wd);
+	if (!fs_exists(src_done) &&
+	    ((r = fs_remove_tree(src)) != 0 ||
+	     (r = source_export(s->source_dir, s->state.head_commit, src)) != 0 ||
+	     (r = fs_write_file_atomic(src_done, "", 0)) != 0))
+		goto out;
+	if ((r = fs_remove_tree(proj)) != 0 ||
+	    (r = fs_copy_tree(s->project->dir, proj)) != 0)
+		goto out;
 	buf_printf(&d, "# crs-ci: head source of %s laid over the target\n"
 		   "FROM %s\n"
 		   "RUN rm -rf '%s' && mkdir -p '%s'\n"
 		   "COPY src/ %s/\n"
 		   "COPY proj/ /OSS_CRS_PROJ_PATH/\n"
 		   "WORKDIR %s\n",
-		   s->state.head_commit, s->state.target_image, wd_src, wd_src,
-		   wd_src, wd_src);
-	if ((r = fs_write_file_atomic(df, d.ptr, d.len)) != 0 ||
-	    (r = fs_write_file_atomic(ok, "", 0)) != 0)
+		   s->state.head_commit, s->state.target_image, wd, wd, wd, wd);
+	if ((r = fs_write_file_atomic(df, d.ptr, d.len)) != 0)
 		goto out;
 	*ctx_out = ctx;
 	ctx = NULL; /* transferred */
 out:
 	buf_release(&d);
-	free(wd_src);
+	free(wd);
 	free(ctx);
 	free(src);
 	free(proj);
 	free(df);
-	free(ok);
+	free(src_done);
 	return r;
 }
 
@@ -275,6 +287,8 @@ static int head_build(struct scan *s)
 	ro.binds = strvec_list(&binds);
 	ro.network = "none";
 	ro.shm_size = 2LL << 30;
+	ro.cpuset = s->compose->infra.cpuset;	/* our own work is infra */
+	ro.memory = s->compose->infra.memory_bytes;
 	log_info("head build: compiling %s with SANITIZER=%s",
 		 s->state.project, s->state.sanitizer);
 	r = container_run(s, &ro, BUILD_TIMEOUT_S, log, &code);
@@ -330,36 +344,18 @@ static int check_outputs(const struct crs_build_step *b, const char *dir,
 static int crs_build_step(struct scan *s, const struct compose_crs *c,
 			  const struct crs_build_step *b)
 {
-	const struct crs_manifest *m = c->manifest;
-	struct docker_build_opts bo = DOCKER_BUILD_OPTS_INIT;
 	struct docker_run_opts ro = DOCKER_RUN_OPTS_INIT;
-	struct strvec args = STRVEC_INIT, env = STRVEC_INIT, binds = STRVEC_INIT;
+	struct strvec env = STRVEC_INIT, binds = STRVEC_INIT;
 	struct crs_env_args ea = { .phase = CRS_ENV_BUILD_TARGET, .crs = c,
 				   .layer = &b->env };
-	char hash[65], *tag = NULL, *log = NULL, *what = NULL, *id = NULL;
+	char *tag = NULL, *log = NULL, *what = NULL, *id = NULL, *bid = NULL;
 	char *outdir = NULL, *marker = NULL, *fetch = NULL, *src = NULL;
 	int r, code = -1;
 
-	if ((r = fs_sha256_tree(hash, m->root)) != 0)
-		goto out;
-	{
-		char *seed = xasprintf("%s\n%s\n%s", hash, b->dockerfile,
-				       s->state.head_image);
-
-		sha256_hex(hash, seed, strlen(seed));
-		free(seed);
-	}
-	tag = xasprintf("crs-ci-builder/%s-%s:%.12s", c->name, b->name, hash);
-	log = scan_work_path(s, "logs/build-%s-%s.log", c->name, b->name);
 	what = xasprintf("CRS %s build step %s", c->name, b->name);
-	strvec_pushf(&args, "target_base_image=%s", s->state.head_image);
-	strvec_pushf(&args, "crs_version=%s", m->version);
-	bo.context_dir = m->root;
-	bo.dockerfile = b->dockerfile;
-	bo.tag = tag;
-	bo.buildargs = strvec_list(&args);
-	bo.log_path = log;
-	if ((r = image_build_cached(s, &bo, what)) != 0 ||
+	log = scan_work_path(s, "logs/build-%s-%s.log", c->name, b->name);
+	if ((r = crs_image_build(s, c, "builder", b->name, b->dockerfile, 1,
+				 &tag)) != 0 ||
 	    (r = docker_image_exists(s->docker, tag, &id)) != 0)
 		goto out;
 	outdir = scan_work_path(s, "builds/%s/crs/%s/BUILD_OUT_DIR",
@@ -372,7 +368,9 @@ static int crs_build_step(struct scan *s, const struct compose_crs *c,
 	}
 	if ((r = fs_remove_tree(outdir)) != 0 || (r = fs_mkdir_p(outdir)) != 0)
 		goto out;
-	ea.build_id = hash;
+	/* the build id: the builder image's id, short */
+	bid = xasprintf("%.12s", strncmp(id, "sha256:", 7) ? id : id + 7);
+	ea.build_id = bid;
 	src = scan_work_path(s, "source/%s/src", s->state.head_commit);
 	strvec_pushf(&binds, "%s:/OSS_CRS_BUILD_OUT_DIR", outdir);
 	strvec_pushf(&binds, "%s:/OSS_CRS_FUZZ_PROJ:ro", s->project->dir);
@@ -405,9 +403,9 @@ static int crs_build_step(struct scan *s, const struct compose_crs *c,
 	if ((r = check_outputs(b, outdir, c->name)) == 0)
 		r = fs_write_file_atomic(marker, "", 0);
 out:
-	strvec_release(&args);
 	strvec_release(&env);
 	strvec_release(&binds);
+	free(bid);
 	free(tag);
 	free(log);
 	free(what);
@@ -426,39 +424,18 @@ static int crs_runner_images(struct scan *s, const struct compose_crs *c)
 
 	for (size_t k = 0; k < m->modules_nr && r == 0; k++) {
 		const struct crs_run_module *mod = &m->modules[k];
-		struct docker_build_opts bo = DOCKER_BUILD_OPTS_INIT;
-		struct strvec args = STRVEC_INIT;
-		char hash[65], *seed, *key, *tag, *log, *what;
+		char *key, *tag = NULL;
 
 		if (!mod->target_dependent)
 			continue;
-		if ((r = fs_sha256_tree(hash, m->root)) != 0)
-			break;
-		seed = xasprintf("%s\n%s\n%s\n%s", hash, mod->dockerfile,
-				 s->state.head_image, BASE_RUNNER_IMAGE);
-		sha256_hex(hash, seed, strlen(seed));
-		free(seed);
-		key = xasprintf("%s/%s", c->name, mod->name);
-		tag = xasprintf("crs-ci-runner/%s-%s:%.12s", c->name, mod->name,
-				hash);
-		log = scan_work_path(s, "logs/runner-%s-%s.log", c->name,
-				     mod->name);
-		what = xasprintf("CRS %s module %s", c->name, mod->name);
-		strvec_pushf(&args, "target_base_image=%s", s->state.head_image);
-		strvec_pushf(&args, "base_runner_image=%s", BASE_RUNNER_IMAGE);
-		strvec_pushf(&args, "crs_version=%s", m->version);
-		bo.context_dir = m->root;
-		bo.dockerfile = mod->dockerfile;
-		bo.tag = tag;
-		bo.buildargs = strvec_list(&args);
-		bo.log_path = log;
-		if ((r = image_build_cached(s, &bo, what)) == 0)
+		r = crs_image_build(s, c, "runner", mod->name, mod->dockerfile,
+				    1, &tag);
+		if (r == 0) {
+			key = xasprintf("%s/%s", c->name, mod->name);
 			scan_set_image(s, key, tag);
-		strvec_release(&args);
-		free(key);
+			free(key);
+		}
 		free(tag);
-		free(log);
-		free(what);
 	}
 	return r;
 }

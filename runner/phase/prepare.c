@@ -12,6 +12,7 @@
  */
 #include "runner/phase/phase.h"
 #include "runner/container.h"
+#include "runner/crs_image.h"
 #include "runner/scan.h"
 #include "runner/config/config.h"
 #include "runner/engine/docker.h"
@@ -109,33 +110,18 @@ static int build_independent_modules(struct scan *s)
 
 		for (size_t k = 0; k < m->modules_nr && r == 0; k++) {
 			const struct crs_run_module *mod = &m->modules[k];
-			struct docker_build_opts bo = DOCKER_BUILD_OPTS_INIT;
-			struct strvec args = STRVEC_INIT;
-			char *key, *tag, *log, hash[65], *what;
+			char *key, *tag = NULL;
 
 			if (mod->target_dependent)
 				continue;
-			if ((r = fs_sha256_tree(hash, m->root)) != 0)
-				break;
-			key = xasprintf("%s/%s", c->name, mod->name);
-			tag = xasprintf("crs-ci-runner/%s-%s:%.12s", c->name,
-					mod->name, hash);
-			log = scan_work_path(s, "logs/prepare-%s-%s.log",
-					     c->name, mod->name);
-			what = xasprintf("CRS %s module %s", c->name, mod->name);
-			strvec_pushf(&args, "crs_version=%s", m->version);
-			bo.context_dir = m->root;
-			bo.dockerfile = mod->dockerfile;
-			bo.tag = tag;
-			bo.buildargs = strvec_list(&args);
-			bo.log_path = log;
-			if ((r = image_build_cached(s, &bo, what)) == 0)
+			r = crs_image_build(s, c, "runner", mod->name,
+					    mod->dockerfile, 0, &tag);
+			if (r == 0) {
+				key = xasprintf("%s/%s", c->name, mod->name);
 				scan_set_image(s, key, tag);
-			free(key);
+				free(key);
+			}
 			free(tag);
-			free(log);
-			free(what);
-			strvec_release(&args);
 		}
 	}
 	return r;

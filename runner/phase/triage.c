@@ -12,6 +12,7 @@
  */
 #include "runner/phase/phase.h"
 #include "runner/container.h"
+#include "runner/images.h"
 #include "runner/scan.h"
 #include "runner/scan_opts.h"
 #include "runner/cmd.h"
@@ -28,12 +29,12 @@
 #include "common/xalloc.h"
 
 #include <dirent.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 
-#define BASE_RUNNER_IMAGE "gcr.io/oss-fuzz-base/base-runner:latest"
 #define POV_MAX_BYTES (16u << 20)
 #define RUN_LOG_MAX (4u << 20)
 
@@ -116,9 +117,9 @@ static void collect_povs(struct scan *s, struct pov_list *l)
 }
 
 static const char reproduce_script[] =
-	"h=\"$1\"; n=\"$2\"; i=1\n"
+	"h=\"$1\"; n=\"$2\"; rss=\"$3\"; i=1\n"
 	"while [ \"$i\" -le \"$n\" ]; do\n"
-	"  /out/\"$h\" -runs=1 -timeout=25 -rss_limit_mb=2560 /testcase "
+	"  /out/\"$h\" -runs=1 -timeout=25 -rss_limit_mb=\"$rss\" /testcase "
 	">/triage/run.$i.log 2>&1\n"
 	"  echo $? >/triage/rc.$i\n"
 	"  i=$((i + 1))\n"
@@ -131,6 +132,11 @@ static int reproduce(struct scan *s, const struct pov *p, const char *pov_out,
 	struct strvec binds = STRVEC_INIT, cmd = STRVEC_INIT;
 	char *out = scan_work_path(s, "builds/%s/head/out", s->state.sanitizer);
 	char *n = xasprintf("%d", s->opts->reproduce_runs);
+	int64_t mem = s->compose->infra.memory_bytes;
+	/* libFuzzer must see an OOM before the container's cgroup kills it */
+	long rss_mb = mem > 0 && mem / (1 << 20) * 3 / 4 < 2560 ?
+		(long)(mem / (1 << 20) * 3 / 4) : 2560;
+	char *rss = xasprintf("%ld", rss_mb);
 	char *log = xasprintf("%s/container.log", tdir);
 	int r, code = -1;
 
@@ -143,17 +149,20 @@ static int reproduce(struct scan *s, const struct pov *p, const char *pov_out,
 	strvec_push(&cmd, "reproduce");
 	strvec_push(&cmd, p->harness);
 	strvec_push(&cmd, n);
+	strvec_push(&cmd, rss);
 	ro.image = BASE_RUNNER_IMAGE;
 	ro.cmd = strvec_list(&cmd);
 	ro.binds = strvec_list(&binds);
 	ro.network = "none";
-	ro.memory = 3LL << 30;
+	ro.cpuset = s->compose->infra.cpuset;
+	ro.memory = mem;
 	r = container_run(s, &ro, 30.0 * s->opts->reproduce_runs + 60, log,
 			  &code);
 	strvec_release(&binds);
 	strvec_release(&cmd);
 	free(out);
 	free(n);
+	free(rss);
 	free(log);
 	return r;
 }
@@ -368,6 +377,9 @@ static void fill_summary(struct scan *s, struct finding_set *fs,
 	sm->tool_version = xstrdup(CRS_CI_VERSION);
 	sm->project = xstrdup(s->state.project);
 	sm->source_root = xstrdup(s->source_dir);
+	sm->head_build = scan_work_path(s, "builds/%s/head/out",
+					s->state.sanitizer);
+	sm->runner_image = xstrdup(BASE_RUNNER_IMAGE);
 	sm->base = s->state.base_commit ? xstrdup(s->state.base_commit) : NULL;
 	sm->head = xstrdup(s->state.head_commit);
 	sm->mode = xstrdup(s->change ? "delta" : "full");

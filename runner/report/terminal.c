@@ -34,7 +34,7 @@ size_t terminal_report(FILE *f, const struct finding_set *fs,
 		sm->povs_submitted, sm->povs_not_reproduced, sm->duration_s);
 	for (size_t i = 0; i < fs->nr; i++) {
 		const struct finding *x = &fs->items[i];
-		char a[512], b[512], c[512];
+		char a[512], b[512], c[512], d[512];
 		const char *label = x->novelty ? x->novelty :
 			(x->in_change ? "in-change" : "unknown");
 
@@ -48,10 +48,13 @@ size_t terminal_report(FILE *f, const struct finding_set *fs,
 			x->found_after_s);
 		fprintf(f, "      PoV %s/%s\n", out_dir,
 			q(a, sizeof(a), x->pov_path));
-		fprintf(f, "      reproduce: docker run --rm -v %s/%s:/testcase:ro"
-			" -v <out>:/out gcr.io/oss-fuzz-base/base-runner "
-			"reproduce %s\n", out_dir, q(a, sizeof(a), x->pov_path),
-			q(b, sizeof(b), x->harness));
+		if (sm->head_build && sm->runner_image)
+			fprintf(f, "      reproduce: docker run --rm -v %s:/out:ro "
+				"-v %s/%s:/testcase:ro %s reproduce %s\n",
+				q(c, sizeof(c), sm->head_build), out_dir,
+				q(a, sizeof(a), x->pov_path),
+				q(d, sizeof(d), sm->runner_image),
+				q(b, sizeof(b), x->harness));
 	}
 	fprintf(f, "verdict: %s\n", failing ? "FAIL" : "PASS");
 	return failing;
