@@ -131,6 +131,7 @@ static void state_release(struct scan_state *st)
 	free(st->base_commit);
 	free(st->target_image);
 	free(st->head_image);
+	free(st->base_image);
 	free(st->repo_path);
 	free(st->run_id);
 	for (size_t i = 0; i < st->harnesses_nr; i++)
@@ -176,6 +177,7 @@ static const struct {
 	{ "base_commit", offsetof(struct scan_state, base_commit) },
 	{ "target_image", offsetof(struct scan_state, target_image) },
 	{ "head_image", offsetof(struct scan_state, head_image) },
+	{ "base_image", offsetof(struct scan_state, base_image) },
 	{ "repo_path", offsetof(struct scan_state, repo_path) },
 	{ "run_id", offsetof(struct scan_state, run_id) },
 };

@@ -35,6 +35,7 @@ struct scan_state {
 	char *base_commit;	/* merge-base, NULL in full mode */
 	char *target_image;	/* project Dockerfile's image */
 	char *head_image;	/* target image with the head source laid in */
+	char *base_image;	/* the same with the base source; NULL if none */
 	char *repo_path;	/* WORKDIR of the target image, e.g. /src/x */
 	char *run_id;		/* the last run phase's id */
 	char **harnesses;	/* found in the head build */

@@ -5,9 +5,9 @@
  * 1. the target image from the project's Dockerfile (context: project dir)
  * 2. the head image: the change's head tree laid over the target image's
  *    WORKDIR (as OSS-CRS does), the project dir baked in at
- *    /OSS_CRS_PROJ_PATH
- * 3. the head build: `compile` in the head image into our own out dir;
- *    triage reproduces PoVs on this build, never on a CRS's own
+ *    /OSS_CRS_PROJ_PATH; and the same for the change's base (merge-base)
+ * 3. the head and base builds: `compile` into our own out dirs; triage
+ *    reproduces PoVs on these builds, never on a CRS's own
  * 4. each CRS build step: its builder image FROM the head image, run once
  *    with BUILD_OUT_DIR mounted; outputs checked
  * 5. target-dependent run module images
@@ -84,13 +84,14 @@ static int workdir_ok(const char *wd)
 }
 
 /*
- * The build context of the head image: src/ (the head commit's tree,
+ * The build context of a source image: src/ (the commit's tree,
  * checked out once per commit), proj/ (the project folder, refreshed every
  * time: it is not versioned with the source) and a Dockerfile.
  */
-static int make_head_context(struct scan *s, char **ctx_out)
+static int make_source_context(struct scan *s, const char *commit,
+			       char **ctx_out)
 {
-	char *ctx = scan_work_path(s, "source/%s", s->state.head_commit);
+	char *ctx = scan_work_path(s, "source/%s", commit);
 	char *src = xasprintf("%s/src", ctx), *proj = xasprintf("%s/proj", ctx);
 	char *df = xasprintf("%s/Dockerfile", ctx);
 	char *src_done = xasprintf("%s/.src-complete", ctx);
@@ -113,19 +114,19 @@ static int make_head_context(struct scan *s, char **ctx_out)
 	s->state.repo_path = xstrdup(wd);
 	if (!fs_exists(src_done) &&
 	    ((r = fs_remove_tree(src)) != 0 ||
-	     (r = source_export(s->source_dir, s->state.head_commit, src)) != 0 ||
+	     (r = source_export(s->source_dir, commit, src)) != 0 ||
 	     (r = fs_write_file_atomic(src_done, "", 0)) != 0))
 		goto out;
 	if ((r = fs_remove_tree(proj)) != 0 ||
 	    (r = fs_copy_tree(s->project->dir, proj)) != 0)
 		goto out;
-	buf_printf(&d, "# crs-ci: head source of %s laid over the target\n"
+	buf_printf(&d, "# crs-ci: source of %s laid over the target\n"
 		   "FROM %s\n"
 		   "RUN rm -rf '%s' && mkdir -p '%s'\n"
 		   "COPY src/ %s/\n"
 		   "COPY proj/ /OSS_CRS_PROJ_PATH/\n"
 		   "WORKDIR %s\n",
-		   s->state.head_commit, s->state.target_image, wd, wd, wd, wd);
+		   commit, s->state.target_image, wd, wd, wd, wd);
 	if ((r = fs_write_file_atomic(df, d.ptr, d.len)) != 0)
 		goto out;
 	*ctx_out = ctx;
@@ -141,31 +142,35 @@ out:
 	return r;
 }
 
-static int build_head_image(struct scan *s)
+/* The target image with `commit`'s tree laid in; *tag_out is the caller's. */
+static int build_source_image(struct scan *s, const char *commit,
+			      const char *which, char **tag_out)
 {
 	struct docker_build_opts bo = DOCKER_BUILD_OPTS_INIT;
-	char *ctx = NULL, *tag = NULL, *log = NULL, hash[65];
+	char *ctx = NULL, *tag = NULL, *log = NULL, *what = NULL, hash[65];
 	int r;
 
-	if ((r = make_head_context(s, &ctx)) != 0)
+	*tag_out = NULL;
+	if ((r = make_source_context(s, commit, &ctx)) != 0)
 		return r;
 	if ((r = fs_sha256_tree(hash, ctx)) != 0)
 		goto out;
-	tag = xasprintf("crs-ci-target/%s:head-%.12s", s->project->name, hash);
-	log = scan_work_path(s, "logs/head-image.log");
+	tag = xasprintf("crs-ci-target/%s:src-%.12s", s->project->name, hash);
+	log = scan_work_path(s, "logs/%s-image.log", which);
+	what = xasprintf("%s image", which);
 	bo.context_dir = ctx;
 	bo.dockerfile = "Dockerfile";
 	bo.tag = tag;
 	bo.log_path = log;
-	if ((r = image_build_cached(s, &bo, "head image")) == 0) {
-		free(s->state.head_image);
-		s->state.head_image = tag;
+	if ((r = image_build_cached(s, &bo, what)) == 0) {
+		*tag_out = tag;
 		tag = NULL; /* transferred */
 	}
 out:
 	free(ctx);
 	free(tag);
 	free(log);
+	free(what);
 	return r;
 }
 
@@ -255,22 +260,27 @@ out:
 	return r;
 }
 
-static int head_build(struct scan *s)
+/*
+ * crs-ci's own build of a source image ("head" or "base") into
+ * <work>/builds/<sanitizer>/<which>/out, skipped when that image was
+ * already built there. Triage reproduces PoVs on these builds.
+ */
+static int compile_tree(struct scan *s, const char *image, const char *which)
 {
 	struct docker_run_opts ro = DOCKER_RUN_OPTS_INIT;
 	struct strvec env = STRVEC_INIT, binds = STRVEC_INIT;
-	char *dir = scan_work_path(s, "builds/%s/head", s->state.sanitizer);
+	char *dir = scan_work_path(s, "builds/%s/%s", s->state.sanitizer, which);
 	char *out = xasprintf("%s/out", dir), *id = NULL, *marker = NULL;
-	char *log = scan_work_path(s, "logs/head-build.log");
+	char *log = scan_work_path(s, "logs/%s-build.log", which);
 	static const char *const cmd[] = { "compile", NULL };
 	int r, code = -1;
 
-	if ((r = docker_image_exists(s->docker, s->state.head_image, &id)) != 0)
+	if ((r = docker_image_exists(s->docker, image, &id)) != 0)
 		goto out;
 	marker = xasprintf("%s/.built-%.19s", dir, id);
 	if (fs_exists(marker)) {
-		log_info("head build: reusing %s", out);
-		goto harnesses;
+		log_info("%s build: reusing %s", which, out);
+		goto out;
 	}
 	if ((r = fs_remove_tree(out)) != 0 || (r = fs_mkdir_p(out)) != 0)
 		goto out;
@@ -281,7 +291,7 @@ static int head_build(struct scan *s)
 	strvec_pushf(&env, "PROJECT_NAME=%s", s->state.project);
 	strvec_push(&env, "HELPER=True");
 	strvec_pushf(&binds, "%s:/out", out);
-	ro.image = s->state.head_image;
+	ro.image = image;
 	ro.cmd = cmd;
 	ro.env = strvec_list(&env);
 	ro.binds = strvec_list(&binds);
@@ -289,7 +299,7 @@ static int head_build(struct scan *s)
 	ro.shm_size = 2LL << 30;
 	ro.cpuset = s->compose->infra.cpuset;	/* our own work is infra */
 	ro.memory = s->compose->infra.memory_bytes;
-	log_info("head build: compiling %s with SANITIZER=%s",
+	log_info("%s build: compiling %s with SANITIZER=%s", which,
 		 s->state.project, s->state.sanitizer);
 	r = container_run(s, &ro, BUILD_TIMEOUT_S, log, &code);
 	if (r != 0)
@@ -297,16 +307,13 @@ static int head_build(struct scan *s)
 	if (code != 0) {
 		char *tail = log_tail(log, 15);
 
-		r = crs_error_set(CRS_EBUILD, "the target does not build "
-				  "(compile exited %d; log %s):\n%s", code, log,
+		r = crs_error_set(CRS_EBUILD, "the %s does not build (compile "
+				  "exited %d; log %s):\n%s", which, code, log,
 				  tail);
 		free(tail);
 		goto out;
 	}
-	if ((r = fs_write_file_atomic(marker, "", 0)) != 0)
-		goto out;
-harnesses:
-	r = find_harnesses(s, out);
+	r = fs_write_file_atomic(marker, "", 0);
 out:
 	strvec_release(&env);
 	strvec_release(&binds);
@@ -316,6 +323,49 @@ out:
 	free(marker);
 	free(log);
 	return r;
+}
+
+static int build_head(struct scan *s)
+{
+	char *out;
+	int r;
+
+	free(s->state.head_image);
+	if ((r = build_source_image(s, s->state.head_commit, "head",
+				    &s->state.head_image)) != 0 ||
+	    (r = compile_tree(s, s->state.head_image, "head")) != 0)
+		return r;
+	out = scan_work_path(s, "builds/%s/head/out", s->state.sanitizer);
+	r = find_harnesses(s, out);
+	free(out);
+	return r;
+}
+
+/*
+ * The base build tells a bug the change introduced from one it found.
+ * A base that does not build is not an error of the scan: novelty is
+ * then unknown, and the report says so.
+ */
+static int build_base(struct scan *s)
+{
+	int r;
+
+	free(s->state.base_image);
+	s->state.base_image = NULL;
+	if (!s->state.base_commit)
+		return 0;
+	if ((r = build_source_image(s, s->state.base_commit, "base",
+				    &s->state.base_image)) == 0 &&
+	    (r = compile_tree(s, s->state.base_image, "base")) == 0)
+		return 0;
+	if (r == CRS_EINTR || r == CRS_EENGINE)
+		return r;
+	log_warn("base %.12s does not build, so no finding can be told new "
+		 "or pre-existing: %s", s->state.base_commit, crs_error_last());
+	crs_error_clear();
+	free(s->state.base_image);
+	s->state.base_image = NULL;
+	return 0;
 }
 
 static int check_outputs(const struct crs_build_step *b, const char *dir,
@@ -481,8 +531,8 @@ int phase_build_target(struct scan *s)
 		xstrdup(s->change->base_commit) : NULL;
 	log_info("build-target: %s at %.12s, sanitizer %s", s->project->name,
 		 s->state.head_commit, s->state.sanitizer);
-	if ((r = build_target_image(s)) != 0 || (r = build_head_image(s)) != 0 ||
-	    (r = head_build(s)) != 0 || (r = stage_fetch_dir(s)) != 0)
+	if ((r = build_target_image(s)) != 0 || (r = build_head(s)) != 0 ||
+	    (r = build_base(s)) != 0 || (r = stage_fetch_dir(s)) != 0)
 		return r;
 	for (size_t i = 0; i < s->compose->crs_nr; i++) {
 		const struct compose_crs *c = &s->compose->crs[i];

@@ -7,8 +7,10 @@
  * copied out by content hash and run N times against crs-ci's own head
  * build in a fresh base-runner container with no network. Runs whose
  * output parses to the same crash signature count as reproductions; a PoV
- * that never crashes is dropped and counted. Findings with the same
- * signature collapse into one that credits the earliest finder.
+ * that never crashes is dropped and counted. A reproduced PoV is run on
+ * the base build too, which labels it new, pre-existing or changed.
+ * Findings with the same signature collapse into one that credits the
+ * earliest finder.
  */
 #include "runner/phase/phase.h"
 #include "runner/container.h"
@@ -125,12 +127,14 @@ static const char reproduce_script[] =
 	"  i=$((i + 1))\n"
 	"done\n";
 
+/* Run the PoV N times on our `which` ("head" or "base") build. */
 static int reproduce(struct scan *s, const struct pov *p, const char *pov_out,
-		     const char *tdir)
+		     const char *which, const char *tdir)
 {
 	struct docker_run_opts ro = DOCKER_RUN_OPTS_INIT;
 	struct strvec binds = STRVEC_INIT, cmd = STRVEC_INIT;
-	char *out = scan_work_path(s, "builds/%s/head/out", s->state.sanitizer);
+	char *out = scan_work_path(s, "builds/%s/%s/out", s->state.sanitizer,
+				   which);
 	char *n = xasprintf("%d", s->opts->reproduce_runs);
 	int64_t mem = s->compose->infra.memory_bytes;
 	/* libFuzzer must see an OOM before the container's cgroup kills it */
@@ -266,6 +270,49 @@ static void read_runs(struct verdict *v, const char *tdir, int runs,
 	free(sigs);
 }
 
+/*
+ * Reproduce on the base build to tell whether the change brought the bug:
+ * "new" (base does not crash, or has no such harness), "pre-existing"
+ * (same signature on base), "changed" (base crashes differently), or NULL
+ * when there is no base build to ask.
+ */
+static int novelty(struct scan *s, const struct pov *p, const char *pov_out,
+		   const char *tdir, const char *head_sig, char **out)
+{
+	char *bin = scan_work_path(s, "builds/%s/base/out/%s",
+				   s->state.sanitizer, p->harness);
+	char *bdir = xasprintf("%s/base", tdir);
+	struct verdict v = { 0 };
+	int r = 0;
+
+	*out = NULL;
+	if (!s->state.base_image)
+		goto out;
+	if (!fs_exists(bin)) {
+		*out = xstrdup("new");	/* the harness itself is new */
+		goto out;
+	}
+	if ((r = fs_mkdir_p(bdir)) != 0 ||
+	    (r = reproduce(s, p, pov_out, "base", bdir)) != 0)
+		goto out;
+	read_runs(&v, bdir, s->opts->reproduce_runs, p->harness);
+	if (!v.signature)
+		*out = xstrdup("new");
+	else if (!strcmp(v.signature, head_sig))
+		*out = xstrdup("pre-existing");
+	else
+		*out = xstrdup("changed");
+	log_info("triage: PoV %.12s on base %.12s: %s", p->sha,
+		 s->state.base_commit, *out);
+out:
+	crash_report_free(v.report);
+	free(v.signature);
+	free(v.log_path);
+	free(bin);
+	free(bdir);
+	return r;
+}
+
 static const char *kind_of(const struct crash_report *cr)
 {
 	return cr->kind ? cr->kind : "crash";
@@ -288,7 +335,7 @@ static int triage_pov(struct scan *s, const struct pov *p, time_t run_start,
 		goto out;
 	log_info("triage: PoV %.12s from %s on %s, %d run(s)", p->sha, p->crs,
 		 p->harness, s->opts->reproduce_runs);
-	if ((r = reproduce(s, p, pov_out, tdir)) != 0)
+	if ((r = reproduce(s, p, pov_out, "head", tdir)) != 0)
 		goto out;
 	read_runs(&v, tdir, s->opts->reproduce_runs, p->harness);
 	if (!v.signature || !v.report) {
@@ -327,7 +374,8 @@ static int triage_pov(struct scan *s, const struct pov *p, time_t run_start,
 	f->pov_sha256 = xstrdup(p->sha);
 	f->reproduced = v.reproduced;
 	f->attempts = v.attempts;
-	f->novelty = NULL;	/* needs a base build (delta analysis) */
+	if ((r = novelty(s, p, pov_out, tdir, v.signature, &f->novelty)) != 0)
+		goto out;
 	f->found_by = xstrdup(p->crs);
 	f->found_after_s = difftime(p->mtime, run_start);
 	{

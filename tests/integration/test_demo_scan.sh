@@ -22,6 +22,7 @@ set -e
 cat "$tmp/verdict.txt" >&2
 [ "$code" -eq 1 ] || { cat "$tmp/log1.txt" >&2; fail "exit $code, want 1"; }
 grep -q "^verdict: FAIL" "$tmp/verdict.txt" || fail "no FAIL verdict"
+grep -q "\[new\] Heap-buffer-overflow" "$tmp/verdict.txt" || fail "finding not labelled new"
 python3 - "$tmp/out/results.sarif" "$tmp/out/results.json" <<'PY'
 import json, sys
 sarif = json.load(open(sys.argv[1]))
@@ -34,10 +35,13 @@ assert loc["region"]["startLine"] == 39, loc
 assert r["ruleId"].startswith("crs-ci/heap-buffer-overflow"), r["ruleId"]
 assert r["properties"]["reproduceRate"] == "5/5", r["properties"]
 assert r["properties"]["inChange"] is True
+assert r["properties"]["novelty"] == "new", r["properties"]
+assert r["baselineState"] == "new", r
 assert "primaryLocationLineHash" in r["partialFingerprints"]
 res_json = json.load(open(sys.argv[2]))
 f = res_json["findings"][0]
 assert f["function"] == "parse_extended", f
+assert f["novelty"] == "new", f
 PY
 pov=$(python3 -c "import json,sys;print(json.load(open('$tmp/out/results.json'))['findings'][0]['pov_path'])")
 [ -s "$tmp/out/$pov" ] || fail "PoV $pov missing"
