@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * target_build.c - the target at a commit, built by crs-ci itself
+ *
+ * A commit's tree is checked out into the work dir and laid over the
+ * project image's WORKDIR (as OSS-CRS lays its source), then compiled with
+ * the OSS-Fuzz `compile` entry point. Triage reproduces every PoV on these
+ * builds, never on a CRS's own; the base build tells new bugs from old
+ * ones; the coverage build tells which harnesses reach the change.
+ */
+#include "runner/target_build.h"
+#include "runner/container.h"
+#include "runner/scan.h"
+#include "runner/source_export.h"
+#include "runner/config/config.h"
+#include "runner/engine/docker.h"
+#include "common/buf.h"
+#include "common/error.h"
+#include "common/fsutil.h"
+#include "common/log.h"
+#include "common/strvec.h"
+#include "common/xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A WORKDIR we can safely put into a Dockerfile line and a bind path. */
+static int workdir_ok(const char *wd)
+{
+	if (wd[0] != '/' || !wd[1] || strstr(wd, ".."))
+		return 0;
+	for (const char *p = wd; *p; p++)
+		if (!(*p == '/' || *p == '_' || *p == '-' || *p == '.' ||
+		      (*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') ||
+		      (*p >= 'A' && *p <= 'Z')))
+			return 0;
+	return 1;
+}
+
+/*
+ * The build context of a source image: src/ (the commit's tree,
+ * checked out once per commit), proj/ (the project folder, refreshed every
+ * time: it is not versioned with the source) and a Dockerfile.
+ */
+static int make_source_context(struct scan *s, const char *commit,
+			       char **ctx_out)
+{
+	char *ctx = scan_work_path(s, "source/%s", commit);
+	char *src = xasprintf("%s/src", ctx), *proj = xasprintf("%s/proj", ctx);
+	char *df = xasprintf("%s/Dockerfile", ctx);
+	char *src_done = xasprintf("%s/.src-complete", ctx);
+	struct buf d = BUF_INIT;
+	char *wd = NULL;
+	int r;
+
+	*ctx_out = NULL;
+	if ((r = docker_image_workdir(s->docker, s->state.target_image,
+				      &wd)) != 0)
+		goto out;
+	if (!workdir_ok(wd)) {
+		r = crs_error_set(CRS_ECONFIG, "%s/Dockerfile: WORKDIR \"%s\" "
+				  "is not a source folder to lay the change "
+				  "over (set WORKDIR to it, e.g. $SRC/%s)",
+				  s->project->dir, wd, s->project->name);
+		goto out;
+	}
+	free(s->state.repo_path);
+	s->state.repo_path = xstrdup(wd);
+	if (!fs_exists(src_done) &&
+	    ((r = fs_remove_tree(src)) != 0 ||
+	     (r = source_export(s->source_dir, commit, src)) != 0 ||
+	     (r = fs_write_file_atomic(src_done, "", 0)) != 0))
+		goto out;
+	if ((r = fs_remove_tree(proj)) != 0 ||
+	    (r = fs_copy_tree(s->project->dir, proj)) != 0)
+		goto out;
+	buf_printf(&d, "# crs-ci: source of %s laid over the target\n"
+		   "FROM %s\n"
+		   "RUN rm -rf '%s' && mkdir -p '%s'\n"
+		   "COPY src/ %s/\n"
+		   "COPY proj/ /OSS_CRS_PROJ_PATH/\n"
+		   "WORKDIR %s\n",
+		   commit, s->state.target_image, wd, wd, wd, wd);
+	if ((r = fs_write_file_atomic(df, d.ptr, d.len)) != 0)
+		goto out;
+	*ctx_out = ctx;
+	ctx = NULL; /* transferred */
+out:
+	buf_release(&d);
+	free(wd);
+	free(ctx);
+	free(src);
+	free(proj);
+	free(df);
+	free(src_done);
+	return r;
+}
+
+int target_source_image(struct scan *s, const char *commit,
+			      const char *which, char **tag_out)
+{
+	struct docker_build_opts bo = DOCKER_BUILD_OPTS_INIT;
+	char *ctx = NULL, *tag = NULL, *log = NULL, *what = NULL, hash[65];
+	int r;
+
+	*tag_out = NULL;
+	if ((r = make_source_context(s, commit, &ctx)) != 0)
+		return r;
+	if ((r = fs_sha256_tree(hash, ctx)) != 0)
+		goto out;
+	tag = xasprintf("crs-ci-target/%s:src-%.12s", s->project->name, hash);
+	log = scan_work_path(s, "logs/%s-image.log", which);
+	what = xasprintf("%s image", which);
+	bo.context_dir = ctx;
+	bo.dockerfile = "Dockerfile";
+	bo.tag = tag;
+	bo.log_path = log;
+	if ((r = image_build_cached(s, &bo, what)) == 0) {
+		*tag_out = tag;
+		tag = NULL; /* transferred */
+	}
+out:
+	free(ctx);
+	free(tag);
+	free(log);
+	free(what);
+	return r;
+}
+
+int target_compile(struct scan *s, const char *image, const char *sanitizer,
+		   const char *which)
+{
+	struct docker_run_opts ro = DOCKER_RUN_OPTS_INIT;
+	struct strvec env = STRVEC_INIT, binds = STRVEC_INIT;
+	char *dir = scan_work_path(s, "builds/%s/%s", sanitizer, which);
+	char *out = xasprintf("%s/out", dir), *id = NULL, *marker = NULL;
+	char *log = scan_work_path(s, "logs/%s-%s-build.log", which, sanitizer);
+	static const char *const cmd[] = { "compile", NULL };
+	int r, code = -1;
+
+	if ((r = docker_image_exists(s->docker, image, &id)) != 0)
+		goto out;
+	marker = xasprintf("%s/.built-%.19s", dir, id);
+	if (fs_exists(marker)) {
+		log_info("%s build: reusing %s", which, out);
+		goto out;
+	}
+	if ((r = fs_remove_tree(out)) != 0 || (r = fs_mkdir_p(out)) != 0)
+		goto out;
+	strvec_pushf(&env, "SANITIZER=%s", sanitizer);
+	strvec_push(&env, "FUZZING_ENGINE=libfuzzer");
+	strvec_push(&env, "ARCHITECTURE=x86_64");
+	strvec_pushf(&env, "FUZZING_LANGUAGE=%s", s->state.language);
+	strvec_pushf(&env, "PROJECT_NAME=%s", s->state.project);
+	strvec_push(&env, "HELPER=True");
+	strvec_pushf(&binds, "%s:/out", out);
+	ro.image = image;
+	ro.cmd = cmd;
+	ro.env = strvec_list(&env);
+	ro.binds = strvec_list(&binds);
+	ro.network = "none";
+	ro.shm_size = 2LL << 30;
+	ro.cpuset = s->compose->infra.cpuset;	/* our own work is infra */
+	ro.memory = s->compose->infra.memory_bytes;
+	log_info("%s build: compiling %s with SANITIZER=%s", which,
+		 s->state.project, sanitizer);
+	r = container_run(s, &ro, TARGET_BUILD_TIMEOUT_S, log, &code);
+	if (r != 0)
+		goto out;
+	if (code != 0) {
+		char *tail = log_tail(log, 15);
+
+		r = crs_error_set(CRS_EBUILD, "the %s does not build (compile "
+				  "exited %d; log %s):\n%s", which, code, log,
+				  tail);
+		free(tail);
+		goto out;
+	}
+	r = fs_write_file_atomic(marker, "", 0);
+out:
+	strvec_release(&env);
+	strvec_release(&binds);
+	free(dir);
+	free(out);
+	free(id);
+	free(marker);
+	free(log);
+	return r;
+}
+
