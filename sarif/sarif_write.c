@@ -555,6 +555,22 @@ static const char *baseline_state(const char *novelty)
 	return NULL;
 }
 
+/*
+ * error: a proved bug that is new or whose novelty is unknown; warning:
+ * pre-existing, or flaky (it did not crash on every run: reported with its
+ * rate, never dropped); note: a bug the change fixed.
+ */
+static const char *result_level(const struct finding *f)
+{
+	if (f->novelty && !strcmp(f->novelty, "fixed-by-change"))
+		return "note";
+	if (f->attempts > 0 && f->reproduced < f->attempts)
+		return "warning";
+	if (f->novelty && !strcmp(f->novelty, "pre-existing"))
+		return "warning";
+	return "error";
+}
+
 static void message_text(struct buf *b, const struct finding *f,
 			 const struct where *w, int has_related)
 {
@@ -569,7 +585,10 @@ static void message_text(struct buf *b, const struct finding *f,
 		buf_printf(b, "%s in harness %s", type, f->harness);
 	else
 		buf_adds(b, type);
-	if (f->attempts > 0)
+	if (f->attempts > 0 && f->reproduced < f->attempts)
+		buf_printf(b, ", by a PoV that reproduced only %d/%d times "
+			   "(flaky).", f->reproduced, f->attempts);
+	else if (f->attempts > 0)
 		buf_printf(b, ", proved by a PoV that reproduced %d/%d times.",
 			   f->reproduced, f->attempts);
 	else
@@ -736,7 +755,7 @@ static json_t *result_json(const struct finding *f, struct rule_list *rules,
 	related = related_locations(f, src);
 	message_text(&msg, f, &w, json_array_size(related) > 0);
 	res = json_pack("{s:s,s:i,s:s,s:o}", "ruleId", rule->rule_id,
-			"ruleIndex", (int)rule_idx, "level", "error",
+			"ruleIndex", (int)rule_idx, "level", result_level(f),
 			"message", jmsg(msg.ptr));
 	json_object_set_new(res, "locations", json_pack("[o]",
 			    location(&w, src, NULL)));

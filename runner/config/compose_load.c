@@ -22,18 +22,6 @@
 
 #define FIELD_MAX 256
 
-static char *strip_blanks(char *s)
-{
-	size_t n;
-
-	while (*s == ' ' || *s == '\t')
-		memmove(s, s + 1, strlen(s));
-	n = strlen(s);
-	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
-		s[--n] = '\0';
-	return s;
-}
-
 /*
  * Expand a leading "~" and resolve `p` against the compose folder. This
  * fixes an OSS-CRS defect: it resolved local_path and config_path against
@@ -94,9 +82,9 @@ static int resource_field(struct yaml_doc *d, const yaml_node_t *k,
 
 	yaml_doc_field(field, sizeof(field), "%s.%s", owner, key);
 	if (!strcmp(key, "cpuset")) {
-		if ((r = yaml_doc_get_str(d, k, v, field, &res->cpuset)) != 0)
+		if ((r = yaml_doc_get_trimmed(d, k, v, field,
+						&res->cpuset)) != 0)
 			return r;
-		strip_blanks(res->cpuset);
 		res->cpuset_pos = pos;
 		r = config_cpuset_ranges(&ranges, &nr, res->cpuset);
 		free(ranges);
@@ -159,8 +147,7 @@ static int parse_infra(struct yaml_doc *d, const yaml_node_t *k,
 		if (r < 0)
 			return r;
 		if (r == 0)
-			yaml_doc_warn(d, pk, owner, "unknown key \"%s\" "
-				      "ignored", yaml_doc_scalar(pk));
+			yaml_doc_warn_unknown(d, pk, owner);
 	}
 	return resources_complete(d, k, owner, &c->infra);
 }
@@ -195,8 +182,7 @@ static int parse_source(struct yaml_doc *d, const yaml_node_t *k,
 		} else if (!strcmp(key, "ref")) {
 			r = yaml_doc_get_str(d, pk, pv, sub, &e->source_ref);
 		} else {
-			yaml_doc_warn(d, pk, field, "unknown key \"%s\" "
-				      "ignored", key);
+			yaml_doc_warn_unknown(d, pk, field);
 			r = 0;
 		}
 		if (r != 0)
@@ -269,8 +255,7 @@ static int parse_crs(struct yaml_doc *d, const yaml_node_t *k,
 						  &e->env)) != 0)
 				return r;
 		} else {
-			yaml_doc_warn(d, pk, e->name, "unknown key \"%s\" "
-				      "ignored", key);
+			yaml_doc_warn_unknown(d, pk, e->name);
 		}
 	}
 	if ((r = resources_complete(d, k, e->name, &e->res)) != 0)
@@ -322,8 +307,7 @@ static int parse_external(struct yaml_doc *d, const yaml_node_t *k,
 		else if (!strcmp(key, "key_env"))
 			dst = &llm->key_env;
 		if (!dst) {
-			yaml_doc_warn(d, pk, field, "unknown key \"%s\" "
-				      "ignored", key);
+			yaml_doc_warn_unknown(d, pk, field);
 			continue;
 		}
 		yaml_doc_field(sub, sizeof(sub), "%s.%s", field, key);
@@ -338,11 +322,27 @@ static int parse_external(struct yaml_doc *d, const yaml_node_t *k,
 	return 0;
 }
 
+/* The LiteLLM config file at `v`: resolved, and placed at key `k`. */
+static int get_config_path(struct yaml_doc *d, const yaml_node_t *k,
+			   const yaml_node_t *v, const char *field,
+			   struct compose *c)
+{
+	char *path = NULL;
+	int r;
+
+	if ((r = yaml_doc_get_str(d, k, v, field, &path)) != 0)
+		return r;
+	free(c->llm.config_path);
+	c->llm.config_path = resolve_path(c, path);
+	c->llm.config_path_pos = yaml_doc_pos(d, k);
+	free(path);
+	return 0;
+}
+
 static int parse_internal(struct yaml_doc *d, const yaml_node_t *k,
 			  const yaml_node_t *v, struct compose *c)
 {
 	const char *field = "llm_config.litellm.internal";
-	char *path = NULL;
 	int r;
 
 	if (yaml_doc_is_null(v))
@@ -356,19 +356,12 @@ static int parse_internal(struct yaml_doc *d, const yaml_node_t *k,
 		const char *key = yaml_doc_scalar(pk);
 
 		if (strcmp(key, "config_path")) {
-			yaml_doc_warn(d, pk, field, "unknown key \"%s\" "
-				      "ignored", key);
+			yaml_doc_warn_unknown(d, pk, field);
 			continue;
 		}
-		if ((r = yaml_doc_get_str(d, pk, pv,
-					  "llm_config.litellm.internal."
-					  "config_path", &path)) != 0)
+		if ((r = get_config_path(d, pk, pv, "llm_config.litellm."
+					 "internal.config_path", c)) != 0)
 			return r;
-		free(c->llm.config_path);
-		c->llm.config_path = resolve_path(c, path);
-		c->llm.config_path_pos = yaml_doc_pos(d, pk);
-		free(path);
-		path = NULL;
 	}
 	return 0;
 }
@@ -417,8 +410,7 @@ static int parse_litellm(struct yaml_doc *d, const yaml_node_t *k,
 			external_k = pk;
 			external_v = pv;
 		} else {
-			yaml_doc_warn(d, pk, field, "unknown key \"%s\" "
-				      "ignored", key);
+			yaml_doc_warn_unknown(d, pk, field);
 		}
 	}
 	if (!c->llm.mode)
@@ -448,7 +440,6 @@ static int parse_llm(struct yaml_doc *d, const yaml_node_t *k,
 {
 	const yaml_node_t *litellm_k = NULL, *litellm_v = NULL;
 	const yaml_node_t *legacy_k = NULL, *legacy_v = NULL;
-	char *path = NULL;
 	int r;
 
 	if (yaml_doc_is_null(v))
@@ -471,8 +462,7 @@ static int parse_llm(struct yaml_doc *d, const yaml_node_t *k,
 			legacy_k = pk;
 			legacy_v = pv;
 		} else {
-			yaml_doc_warn(d, pk, "llm_config", "unknown key \"%s\" "
-				      "ignored", key);
+			yaml_doc_warn_unknown(d, pk, "llm_config");
 		}
 	}
 	if (litellm_k) {
@@ -486,13 +476,10 @@ static int parse_llm(struct yaml_doc *d, const yaml_node_t *k,
 		return yaml_doc_error(d, k, "llm_config",
 				      "missing \"litellm\"");
 	/* legacy form: {litellm_config: <path>} means internal mode */
-	if ((r = yaml_doc_get_str(d, legacy_k, legacy_v,
-				  "llm_config.litellm_config", &path)) != 0)
+	if ((r = get_config_path(d, legacy_k, legacy_v,
+				 "llm_config.litellm_config", c)) != 0)
 		return r;
 	c->llm.mode = xstrdup("internal");
-	c->llm.config_path = resolve_path(c, path);
-	c->llm.config_path_pos = yaml_doc_pos(d, legacy_k);
-	free(path);
 	return 0;
 }
 

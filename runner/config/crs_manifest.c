@@ -42,13 +42,6 @@ static const char *const inputs[] = {
 	"diff", "pov", "seed", "bug-candidate", "report", "patch",
 };
 
-static void warn_unknown(struct yaml_doc *d, const yaml_node_t *k,
-			 const char *field)
-{
-	yaml_doc_warn(d, k, field, "unknown key \"%s\" ignored",
-		      yaml_doc_scalar(k));
-}
-
 static int enum_index(const char *const *set, size_t nr, const char *s)
 {
 	for (size_t i = 0; i < nr; i++)
@@ -175,6 +168,33 @@ static int check_dockerfile(struct yaml_doc *d, const yaml_node_t *at,
 			      yaml_doc_quote(q, s));
 }
 
+/*
+ * dockerfile or additional_env, the keys a build step and a run module
+ * share: 1 when `k` is one of them and was read, 0 when not, or < 0.
+ */
+static int image_field(struct yaml_doc *d, const yaml_node_t *k,
+		       const yaml_node_t *v, const char *field,
+		       char **dockerfile, struct config_pos *dockerfile_pos,
+		       struct config_env_list *env)
+{
+	const char *key = yaml_doc_scalar(k);
+	int r;
+
+	if (!strcmp(key, "dockerfile")) {
+		*dockerfile_pos = yaml_doc_pos(d, k);
+		if ((r = yaml_doc_get_str(d, k, v, field, dockerfile)) != 0 ||
+		    (r = check_dockerfile(d, k, field, *dockerfile)) != 0)
+			return r;
+		return 1;
+	}
+	if (!strcmp(key, "additional_env")) {
+		if ((r = yaml_doc_get_env(d, k, v, field, env)) != 0)
+			return r;
+		return 1;
+	}
+	return 0;
+}
+
 /* A path under BUILD_OUT_DIR: relative and without ".." components. */
 static int check_output(struct yaml_doc *d, const yaml_node_t *at,
 			const char *field, const char *s)
@@ -216,6 +236,12 @@ static int parse_build_step(struct yaml_doc *d, const yaml_node_t *item,
 		const char *key = yaml_doc_scalar(k);
 
 		yaml_doc_field(sub, sizeof(sub), "%s.%s", field, key);
+		r = image_field(d, k, v, sub, &b->dockerfile,
+				&b->dockerfile_pos, &b->env);
+		if (r < 0)
+			return r;
+		if (r == 1)
+			continue;
 		if (!strcmp(key, "name")) {
 			if ((r = yaml_doc_get_str(d, k, v, sub,
 						  &b->name)) != 0)
@@ -225,13 +251,6 @@ static int parse_build_step(struct yaml_doc *d, const yaml_node_t *item,
 						      "valid step name",
 						      yaml_doc_quote(q,
 								     b->name));
-		} else if (!strcmp(key, "dockerfile")) {
-			b->dockerfile_pos = yaml_doc_pos(d, k);
-			if ((r = yaml_doc_get_str(d, k, v, sub,
-						  &b->dockerfile)) != 0 ||
-			    (r = check_dockerfile(d, k, sub,
-						  b->dockerfile)) != 0)
-				return r;
 		} else if (!strcmp(key, "outputs")) {
 			if (v->type == YAML_SCALAR_NODE && !yaml_doc_is_null(v))
 				return yaml_doc_error(d, k, sub, "must be a "
@@ -250,12 +269,8 @@ static int parse_build_step(struct yaml_doc *d, const yaml_node_t *item,
 				if (r != 0)
 					return r;
 			}
-		} else if (!strcmp(key, "additional_env")) {
-			if ((r = yaml_doc_get_env(d, k, v, sub,
-						  &b->env)) != 0)
-				return r;
 		} else {
-			warn_unknown(d, k, field);
+			yaml_doc_warn_unknown(d, k, field);
 		}
 	}
 	if (!b->name)
@@ -289,7 +304,7 @@ static int parse_build_phase(struct yaml_doc *d, const yaml_node_t *k,
 				k = pk;
 				list = YAML_DOC_VALUE(d, p);
 			} else {
-				warn_unknown(d, pk, field);
+				yaml_doc_warn_unknown(d, pk, field);
 			}
 		}
 		if (!list)
@@ -348,25 +363,20 @@ static int parse_module(struct yaml_doc *d, const yaml_node_t *k,
 		const char *key = yaml_doc_scalar(pk);
 
 		yaml_doc_field(sub, sizeof(sub), "%s.%s", field, key);
-		if (!strcmp(key, "dockerfile")) {
-			mod->dockerfile_pos = yaml_doc_pos(d, pk);
-			if ((r = yaml_doc_get_str(d, pk, pv, sub,
-						  &mod->dockerfile)) != 0 ||
-			    (r = check_dockerfile(d, pk, sub,
-						  mod->dockerfile)) != 0)
-				return r;
-		} else if (!strcmp(key, "target_dependent")) {
+		r = image_field(d, pk, pv, sub, &mod->dockerfile,
+				&mod->dockerfile_pos, &mod->env);
+		if (r < 0)
+			return r;
+		if (r == 1)
+			continue;
+		if (!strcmp(key, "target_dependent")) {
 			if (yaml_doc_is_null(pv))
 				continue;
 			if ((r = yaml_doc_get_bool(d, pk, pv, sub,
 					&mod->target_dependent)) != 0)
 				return r;
-		} else if (!strcmp(key, "additional_env")) {
-			if ((r = yaml_doc_get_env(d, pk, pv, sub,
-						  &mod->env)) != 0)
-				return r;
 		} else {
-			warn_unknown(d, pk, field);
+			yaml_doc_warn_unknown(d, pk, field);
 		}
 	}
 	if (!mod->dockerfile)
@@ -416,7 +426,7 @@ static int parse_prepare(struct yaml_doc *d, const yaml_node_t *k,
 		yaml_node_t *pv = YAML_DOC_VALUE(d, p);
 
 		if (strcmp(yaml_doc_scalar(pk), "hcl")) {
-			warn_unknown(d, pk, "prepare_phase");
+			yaml_doc_warn_unknown(d, pk, "prepare_phase");
 			continue;
 		}
 		if ((r = yaml_doc_get_str(d, pk, pv, "prepare_phase.hcl",
@@ -495,7 +505,7 @@ static int parse_supported(struct yaml_doc *d, const yaml_node_t *k,
 					 "a fuzzing engine", &m->engines,
 					 &m->engines_nr, &m->engines_pos);
 		else
-			warn_unknown(d, pk, field);
+			yaml_doc_warn_unknown(d, pk, field);
 		if (r != 0)
 			return r;
 	}
@@ -558,16 +568,9 @@ static int parse_root(struct yaml_doc *d, struct crs_manifest *m)
 			r = parse_types(d, k, v, m);
 			has_type = 1;
 		} else if (!strcmp(key, "version")) {
-			char *s = NULL, *e;
-
-			if ((r = yaml_doc_get_str(d, k, v, "version",
-						  &s)) != 0)
+			if ((r = yaml_doc_get_trimmed(d, k, v, "version",
+						      &m->version)) != 0)
 				return r;
-			for (e = s + strlen(s); e > s && (e[-1] == ' ' ||
-							  e[-1] == '\t');)
-				*--e = '\0';
-			m->version = xstrdup(s + strspn(s, " \t"));
-			free(s);
 			if (!*m->version)
 				return yaml_doc_error(d, k, "version",
 						      "is empty");
@@ -600,7 +603,7 @@ static int parse_root(struct yaml_doc *d, struct crs_manifest *m)
 				     &m->required_envs_nr,
 				     &m->required_envs_pos);
 		} else {
-			warn_unknown(d, k, NULL);
+			yaml_doc_warn_unknown(d, k, NULL);
 		}
 		if (r != 0)
 			return r;

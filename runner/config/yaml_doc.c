@@ -89,58 +89,73 @@ const char *yaml_doc_field(char *out, size_t outsz, const char *fmt, ...)
 	return out;
 }
 
-static void pos_vformat(char *out, size_t outsz, const struct config_pos *p,
-			const char *field, const char *fmt, va_list ap)
+/*
+ * Format `<file>:<line>:<col>: <field>: <message>` at `p`, then log it as a
+ * warning when `warn` is set, else set it as the error. Returns 0 for a
+ * warning, CRS_ECONFIG for an error.
+ */
+static int pos_vreport(const struct config_pos *p, int warn,
+		       const char *field, const char *fmt, va_list ap)
 {
+	char msg[1024];
 	int n;
 
 	if (field && *field)
-		n = snprintf(out, outsz, "%s:%d:%d: %s: ", p->file, p->line,
-			     p->column, field);
+		n = snprintf(msg, sizeof(msg), "%s:%d:%d: %s: ", p->file,
+			     p->line, p->column, field);
 	else
-		n = snprintf(out, outsz, "%s:%d:%d: ", p->file, p->line,
+		n = snprintf(msg, sizeof(msg), "%s:%d:%d: ", p->file, p->line,
 			     p->column);
-	if (n < 0 || (size_t)n >= outsz)
-		return;
-	vsnprintf(out + n, outsz - (size_t)n, fmt, ap);
+	if (n >= 0 && (size_t)n < sizeof(msg))
+		vsnprintf(msg + n, sizeof(msg) - (size_t)n, fmt, ap);
+	if (warn) {
+		log_warn("%s", msg);
+		return 0;
+	}
+	return crs_error_set(CRS_ECONFIG, "%s", msg);
 }
 
 int config_pos_error(const struct config_pos *pos, const char *field,
 		     const char *fmt, ...)
 {
-	char msg[1024];
 	va_list ap;
+	int r;
 
 	va_start(ap, fmt);
-	pos_vformat(msg, sizeof(msg), pos, field, fmt, ap);
+	r = pos_vreport(pos, 0, field, fmt, ap);
 	va_end(ap);
-	return crs_error_set(CRS_ECONFIG, "%s", msg);
+	return r;
 }
 
 int yaml_doc_error(const struct yaml_doc *d, const yaml_node_t *n,
 		   const char *field, const char *fmt, ...)
 {
 	struct config_pos pos = yaml_doc_pos(d, n);
-	char msg[1024];
 	va_list ap;
+	int r;
 
 	va_start(ap, fmt);
-	pos_vformat(msg, sizeof(msg), &pos, field, fmt, ap);
+	r = pos_vreport(&pos, 0, field, fmt, ap);
 	va_end(ap);
-	return crs_error_set(CRS_ECONFIG, "%s", msg);
+	return r;
 }
 
 void yaml_doc_warn(const struct yaml_doc *d, const yaml_node_t *n,
 		   const char *field, const char *fmt, ...)
 {
 	struct config_pos pos = yaml_doc_pos(d, n);
-	char msg[1024];
 	va_list ap;
 
 	va_start(ap, fmt);
-	pos_vformat(msg, sizeof(msg), &pos, field, fmt, ap);
+	pos_vreport(&pos, 1, field, fmt, ap);
 	va_end(ap);
-	log_warn("%s", msg);
+}
+
+void yaml_doc_warn_unknown(const struct yaml_doc *d, const yaml_node_t *k,
+			   const char *field)
+{
+	yaml_doc_warn(d, k, field, "unknown key \"%s\" ignored",
+		      yaml_doc_scalar(k));
 }
 
 int yaml_doc_read_file(struct buf *out, const char *path)
@@ -376,6 +391,24 @@ int yaml_doc_get_str(struct yaml_doc *d, const yaml_node_t *at,
 	if (strlen(s) != v->data.scalar.length)
 		return yaml_doc_error(d, at, field, "contains a NUL byte");
 	*out = xstrdup(s);
+	return 0;
+}
+
+int yaml_doc_get_trimmed(struct yaml_doc *d, const yaml_node_t *at,
+			 const yaml_node_t *v, const char *field, char **out)
+{
+	size_t n, skip;
+	char *s;
+	int r;
+
+	if ((r = yaml_doc_get_str(d, at, v, field, out)) != 0)
+		return r;
+	s = *out;
+	n = strlen(s);
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		s[--n] = '\0';
+	skip = strspn(s, " \t");
+	memmove(s, s + skip, n - skip + 1);
 	return 0;
 }
 

@@ -65,6 +65,9 @@ int yaml_doc_error(const struct yaml_doc *d, const yaml_node_t *n,
 void yaml_doc_warn(const struct yaml_doc *d, const yaml_node_t *n,
 		   const char *field, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* "unknown key \"<key>\" ignored", warned at the key node `k`. */
+void yaml_doc_warn_unknown(const struct yaml_doc *d, const yaml_node_t *k,
+			   const char *field);
 
 /* Same message shape from a stored position. Returns CRS_ECONFIG. */
 int config_pos_error(const struct config_pos *pos, const char *field,
@@ -103,6 +106,7 @@ const char *yaml_doc_scalar(const yaml_node_t *n);
  * Typed getters. `at` is where a message points (usually the key), `v` the
  * value, `field` the dotted path. Each returns 0 or CRS_ECONFIG.
  * get_str: a non-null scalar without NUL bytes; *out is xstrdup'ed.
+ * get_trimmed: get_str without leading and trailing spaces and tabs.
  * get_bool: true/false, yes/no, on/off in any case.
  * get_number: a finite decimal number.
  * get_str_list: a scalar (one item) or a sequence of scalars; *out is a
@@ -111,6 +115,8 @@ const char *yaml_doc_scalar(const yaml_node_t *n);
  */
 int yaml_doc_get_str(struct yaml_doc *d, const yaml_node_t *at,
 		     const yaml_node_t *v, const char *field, char **out);
+int yaml_doc_get_trimmed(struct yaml_doc *d, const yaml_node_t *at,
+			 const yaml_node_t *v, const char *field, char **out);
 int yaml_doc_get_bool(struct yaml_doc *d, const yaml_node_t *at,
 		      const yaml_node_t *v, const char *field, int *out);
 int yaml_doc_get_number(struct yaml_doc *d, const yaml_node_t *at,

@@ -42,9 +42,11 @@ size_t terminal_report(FILE *f, const struct finding_set *fs,
 			q(a, sizeof(a), x->crash_type),
 			q(b, sizeof(b), x->function), q(c, sizeof(c), x->file),
 			x->line, x->in_change ? " (a line this change added)" : "");
-		fprintf(f, "      harness %s, reproduced %d/%d, found by %s "
+		fprintf(f, "      harness %s, reproduced %d/%d%s, found by %s "
 			"after %.0fs\n", q(a, sizeof(a), x->harness),
-			x->reproduced, x->attempts, q(b, sizeof(b), x->found_by),
+			x->reproduced, x->attempts,
+			x->reproduced < x->attempts ? " (flaky: a warning, not "
+			"a failure)" : "", q(b, sizeof(b), x->found_by),
 			x->found_after_s);
 		fprintf(f, "      PoV %s/%s\n", out_dir,
 			q(a, sizeof(a), x->pov_path));

@@ -383,6 +383,42 @@ static void test_sarif_other_results(void **st)
 	finding_set_release(&s);
 }
 
+/* Levels: error for new, warning for pre-existing or flaky, note for fixed. */
+static void test_sarif_levels(void **st)
+{
+	struct finding_set s;
+	struct finding *f;
+	json_t *log = NULL;
+
+	(void)st;
+	finding_set_init(&s);
+	fill_summary(&s);
+	f = add_from_report(&s, "asan_heap_overflow_write_a.txt", 20);
+	f->novelty = xstrdup("new");
+	f->reproduced = f->attempts = 5;
+	f = add_from_report(&s, "asan_heap_overflow_read.txt", 0);
+	f->novelty = xstrdup("new");
+	f->reproduced = 2;
+	f->attempts = 5;
+	f = add_from_report(&s, "libfuzzer_timeout.txt", 0);
+	f->novelty = xstrdup("pre-existing");
+	f = add_from_report(&s, "asan_leak.txt", 0);
+	f->novelty = xstrdup("fixed-by-change");
+	assert_int_equal(sarif_from_findings(&log, &s, SRC), 0);
+	assert_string_equal(str_at(log, "runs.0.results.0.level"), "error");
+	assert_string_equal(str_at(log, "runs.0.results.1.level"), "warning");
+	assert_non_null(strstr(str_at(log, "runs.0.results.1.message.text"),
+			       "only 2/5 times (flaky)"));
+	assert_string_equal(str_at(log, "runs.0.results.2.level"), "warning");
+	assert_string_equal(str_at(log, "runs.0.results.3.level"), "note");
+	/* a flaky new bug is reported but does not fail --fail-on new */
+	assert_int_equal(finding_fails_policy(&s.items[0], "new"), 1);
+	assert_int_equal(finding_fails_policy(&s.items[1], "new"), 0);
+	assert_int_equal(finding_fails_policy(&s.items[1], "any"), 1);
+	json_decref(log);
+	finding_set_release(&s);
+}
+
 static void test_sarif_fallback_locations(void **st)
 {
 	struct finding_set s;
@@ -912,6 +948,7 @@ int main(void)
 		cmocka_unit_test(test_sarif_top_level),
 		cmocka_unit_test(test_sarif_new_overflow_result),
 		cmocka_unit_test(test_sarif_other_results),
+		cmocka_unit_test(test_sarif_levels),
 		cmocka_unit_test(test_sarif_fallback_locations),
 		cmocka_unit_test(test_sarif_line_hash_oracle),
 		cmocka_unit_test(test_sarif_utf16_column),
