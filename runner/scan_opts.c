@@ -22,6 +22,11 @@ const char scan_opts_help[] =
 "  --head REV         head of the change (default HEAD)\n"
 "  --diff FILE        the change as a unified diff instead of --base\n"
 "  --harness NAME     fuzz only this harness (repeatable; default: all)\n"
+"  --pov FILE         a known crashing input (repeatable): reproduced on head\n"
+"                     and base, handed to CRSs; one that crashes only the\n"
+"                     base is reported as fixed by the change\n"
+"  --sanitizer NAME   address, undefined or memory (default: project.yaml's,\n"
+"                     address when listed)\n"
 "  --timeout DUR      deadline for the whole scan: 900, 90s, 15m, 1h (default 15m)\n"
 "  --out DIR          where results go (default crs-ci-out)\n"
 "  --work-dir DIR     builds, runs and logs (default crs-ci-work)\n"
@@ -35,7 +40,8 @@ const char scan_opts_help[] =
 enum {
 	OPT_COMPOSE = 256, OPT_PROJECT, OPT_SOURCE, OPT_BASE, OPT_HEAD,
 	OPT_DIFF, OPT_HARNESS, OPT_TIMEOUT, OPT_OUT, OPT_WORK_DIR,
-	OPT_CACHE_DIR, OPT_FAIL_ON, OPT_REPRODUCE, OPT_KEEP_GOING,
+	OPT_CACHE_DIR, OPT_FAIL_ON, OPT_REPRODUCE, OPT_KEEP_GOING, OPT_POV,
+	OPT_SANITIZER,
 };
 
 static const struct option long_opts[] = {
@@ -53,6 +59,8 @@ static const struct option long_opts[] = {
 	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
 	{ "reproduce", required_argument, NULL, OPT_REPRODUCE },
 	{ "keep-going", no_argument, NULL, OPT_KEEP_GOING },
+	{ "pov", required_argument, NULL, OPT_POV },
+	{ "sanitizer", required_argument, NULL, OPT_SANITIZER },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -92,7 +100,7 @@ static int usage_error(FILE *err, const char *usage, int r)
 int scan_opts_parse(struct scan_opts *o, int argc, char **argv,
 		    const char *usage, FILE *out, FILE *err)
 {
-	size_t alloc = 0;
+	size_t alloc = 0, povs_alloc = 0;
 	long n;
 	int c;
 
@@ -140,6 +148,21 @@ int scan_opts_parse(struct scan_opts *o, int argc, char **argv,
 			o->reproduce_runs = (int)n;
 			break;
 		case OPT_KEEP_GOING: o->keep_going = 1; break;
+		case OPT_POV:
+			ALLOC_GROW(o->povs, o->povs_nr + 1, povs_alloc);
+			o->povs[o->povs_nr++] = optarg;
+			break;
+		case OPT_SANITIZER:
+			if (strcmp(optarg, "address") &&
+			    strcmp(optarg, "undefined") &&
+			    strcmp(optarg, "memory")) {
+				crs_error_set(CRS_EINPUT, "--sanitizer: '%s' is "
+					      "not one of address, undefined, "
+					      "memory", optarg);
+				return usage_error(err, usage, CRS_EINPUT);
+			}
+			o->sanitizer = optarg;
+			break;
 		case 'h':
 			fputs(usage, out);
 			return 1;
@@ -167,4 +190,7 @@ void scan_opts_release(struct scan_opts *o)
 	free(o->harnesses);
 	o->harnesses = NULL;
 	o->harnesses_nr = 0;
+	free(o->povs);
+	o->povs = NULL;
+	o->povs_nr = 0;
 }

@@ -207,21 +207,25 @@ static int docker_parse_json(const struct http_response *resp,
 	return 0;
 }
 
-/* The string member `key` of the answer's JSON object (caller frees). */
+/*
+ * The string member `key` of the answer's JSON object (caller frees); with
+ * `out` NULL, only checked to be there.
+ */
 static int docker_answer_string(const struct http_response *resp,
 				const char *what, const char *key, char **out)
 {
 	json_t *j = NULL, *v;
 	int r;
 
-	*out = NULL;
+	if (out)
+		*out = NULL;
 	if ((r = docker_parse_json(resp, what, &j)) != 0)
 		return r;
 	v = json_is_object(j) ? json_object_get(j, key) : NULL;
 	if (!json_is_string(v))
 		r = crs_error_set(CRS_EENGINE, "%s: engine answer has no "
 				  "\"%s\"", what, key);
-	else
+	else if (out)
 		*out = xstrdup(json_string_value(v));
 	json_decref(j);
 	return r;
@@ -372,29 +376,55 @@ int docker_ping(struct docker_client *d)
 	return r;
 }
 
+/*
+ * A request without a body on one engine object, `kind` "image",
+ * "container" or "network": the path is "/<kind>s/" + escaped `id` +
+ * `suffix`, then the `query` pairs up to a NULL key (a pair whose value is
+ * NULL is left out). Statuses in `ok` (0-ended) are success; any other is
+ * mapped by docker_status_error() with `what` "<verb> <kind> '<id>'".
+ * With `out`, the answer is parsed as JSON (caller decrefs).
+ */
+static int docker_object_op(struct docker_client *d, const char *method,
+			    const char *kind, const char *id,
+			    const char *suffix, const char *const *query,
+			    const long *ok, long timeout_ms,
+			    const char *verb, json_t **out)
+{
+	struct http_response resp = HTTP_RESPONSE_INIT;
+	struct buf path = BUF_INIT;
+	char what[300], sid[256], prefix[32];
+	int r;
+
+	if (out)
+		*out = NULL;
+	snprintf(what, sizeof(what), "%s %s '%s'", verb, kind,
+		 docker_short(sid, sizeof(sid), id));
+	snprintf(prefix, sizeof(prefix), "/%ss/", kind);
+	docker_path(&path, prefix, id, suffix);
+	for (; query && query[0]; query += 2)
+		if (query[1])
+			docker_query(&path, query[0], query[1]);
+	r = docker_call(d, method, path.ptr, NULL, timeout_ms, &resp);
+	while (r == 0 && *ok && resp.status != *ok)
+		ok++;
+	if (r == 0 && !*ok)
+		r = docker_status_error(&resp, kind, id, what);
+	if (r == 0 && out)
+		r = docker_parse_json(&resp, what, out);
+	http_response_release(&resp);
+	buf_release(&path);
+	return r;
+}
+
 /* --- images ------------------------------------------------------------- */
 
 static int docker_image_inspect(struct docker_client *d, const char *ref,
 				json_t **out)
 {
-	struct http_response resp = HTTP_RESPONSE_INIT;
-	struct buf path = BUF_INIT;
-	char what[300], sid[256];
-	int r;
+	static const long ok[] = { 200, 0 };
 
-	*out = NULL;
-	snprintf(what, sizeof(what), "inspect image '%s'",
-		 docker_short(sid, sizeof(sid), ref));
-	docker_path(&path, "/images/", ref, "/json");
-	r = docker_call(d, "GET", path.ptr, NULL, DOCKER_CALL_TIMEOUT_MS,
-			&resp);
-	if (r == 0 && resp.status != 200)
-		r = docker_status_error(&resp, "image", ref, what);
-	if (r == 0)
-		r = docker_parse_json(&resp, what, out);
-	http_response_release(&resp);
-	buf_release(&path);
-	return r;
+	return docker_object_op(d, "GET", "image", ref, "/json", NULL, ok,
+				DOCKER_CALL_TIMEOUT_MS, "inspect", out);
 }
 
 int docker_image_exists(struct docker_client *d, const char *ref,
@@ -788,45 +818,20 @@ out:
 int docker_image_tag(struct docker_client *d, const char *src,
 		     const char *repo, const char *tag)
 {
-	struct http_response resp = HTTP_RESPONSE_INIT;
-	struct buf path = BUF_INIT;
-	char what[300], sid[256];
-	int r;
+	static const long ok[] = { 201, 200, 0 };
+	const char *query[] = { "repo", repo, "tag", tag, NULL };
 
-	snprintf(what, sizeof(what), "tag image '%s'",
-		 docker_short(sid, sizeof(sid), src));
-	docker_path(&path, "/images/", src, "/tag");
-	docker_query(&path, "repo", repo);
-	if (tag)
-		docker_query(&path, "tag", tag);
-	r = docker_call(d, "POST", path.ptr, NULL, DOCKER_CALL_TIMEOUT_MS,
-			&resp);
-	if (r == 0 && resp.status != 201 && resp.status != 200)
-		r = docker_status_error(&resp, "image", src, what);
-	http_response_release(&resp);
-	buf_release(&path);
-	return r;
+	return docker_object_op(d, "POST", "image", src, "/tag", query, ok,
+				DOCKER_CALL_TIMEOUT_MS, "tag", NULL);
 }
 
 int docker_image_remove(struct docker_client *d, const char *ref, int force)
 {
-	struct http_response resp = HTTP_RESPONSE_INIT;
-	struct buf path = BUF_INIT;
-	char what[300], sid[256];
-	int r;
+	static const long ok[] = { 200, 0 };
+	const char *query[] = { "force", force ? "1" : NULL, NULL };
 
-	snprintf(what, sizeof(what), "remove image '%s'",
-		 docker_short(sid, sizeof(sid), ref));
-	docker_path(&path, "/images/", ref, NULL);
-	if (force)
-		docker_query(&path, "force", "1");
-	r = docker_call(d, "DELETE", path.ptr, NULL, DOCKER_LONG_TIMEOUT_MS,
-			&resp);
-	if (r == 0 && resp.status != 200)
-		r = docker_status_error(&resp, "image", ref, what);
-	http_response_release(&resp);
-	buf_release(&path);
-	return r;
+	return docker_object_op(d, "DELETE", "image", ref, NULL, query, ok,
+				DOCKER_LONG_TIMEOUT_MS, "remove", NULL);
 }
 
 /* --- containers --------------------------------------------------------- */
@@ -951,65 +956,22 @@ out:
 	return r;
 }
 
-/*
- * POST/DELETE on a container with no body; statuses in `ok` (0-ended)
- * are success. `verb` names the operation for messages.
- */
-static int docker_container_op(struct docker_client *d, const char *method,
-			       const char *id, const char *suffix,
-			       const char *const *query, const long *ok,
-			       long timeout_ms, const char *verb)
-{
-	struct http_response resp = HTTP_RESPONSE_INIT;
-	struct buf path = BUF_INIT;
-	char what[300], sid[256];
-	int r;
-
-	snprintf(what, sizeof(what), "%s container '%s'", verb,
-		 docker_short(sid, sizeof(sid), id));
-	docker_path(&path, "/containers/", id, suffix);
-	for (; query && query[0]; query += 2)
-		docker_query(&path, query[0], query[1]);
-	r = docker_call(d, method, path.ptr, NULL, timeout_ms, &resp);
-	while (r == 0 && *ok && resp.status != *ok)
-		ok++;
-	if (r == 0 && !*ok)
-		r = docker_status_error(&resp, "container", id, what);
-	http_response_release(&resp);
-	buf_release(&path);
-	return r;
-}
-
 int docker_container_start(struct docker_client *d, const char *id)
 {
 	/* 304: already running, which is what the caller wants. */
 	static const long ok[] = { 204, 304, 0 };
 
-	return docker_container_op(d, "POST", id, "/start", NULL, ok,
-				   DOCKER_CALL_TIMEOUT_MS, "start");
+	return docker_object_op(d, "POST", "container", id, "/start", NULL,
+				ok, DOCKER_CALL_TIMEOUT_MS, "start", NULL);
 }
 
 static int docker_container_inspect(struct docker_client *d, const char *id,
 				    json_t **out)
 {
-	struct http_response resp = HTTP_RESPONSE_INIT;
-	struct buf path = BUF_INIT;
-	char what[300], sid[256];
-	int r;
+	static const long ok[] = { 200, 0 };
 
-	*out = NULL;
-	snprintf(what, sizeof(what), "inspect container '%s'",
-		 docker_short(sid, sizeof(sid), id));
-	docker_path(&path, "/containers/", id, "/json");
-	r = docker_call(d, "GET", path.ptr, NULL, DOCKER_CALL_TIMEOUT_MS,
-			&resp);
-	if (r == 0 && resp.status != 200)
-		r = docker_status_error(&resp, "container", id, what);
-	if (r == 0)
-		r = docker_parse_json(&resp, what, out);
-	http_response_release(&resp);
-	buf_release(&path);
-	return r;
+	return docker_object_op(d, "GET", "container", id, "/json", NULL, ok,
+				DOCKER_CALL_TIMEOUT_MS, "inspect", out);
 }
 
 /* State.Running and State.ExitCode of a container. */
@@ -1197,9 +1159,8 @@ int docker_container_kill(struct docker_client *d, const char *id,
 	static const long ok[] = { 204, 0 };
 	const char *query[] = { "signal", signal, NULL };
 
-	return docker_container_op(d, "POST", id, "/kill",
-				   signal ? query : NULL, ok,
-				   DOCKER_CALL_TIMEOUT_MS, "kill");
+	return docker_object_op(d, "POST", "container", id, "/kill", query,
+				ok, DOCKER_CALL_TIMEOUT_MS, "kill", NULL);
 }
 
 int docker_container_stop(struct docker_client *d, const char *id,
@@ -1213,20 +1174,18 @@ int docker_container_stop(struct docker_client *d, const char *id,
 	if (grace_s < 0)
 		grace_s = 0;
 	snprintf(t, sizeof(t), "%d", grace_s);
-	return docker_container_op(d, "POST", id, "/stop", query, ok,
-				   (grace_s + 60) * 1000L, "stop");
+	return docker_object_op(d, "POST", "container", id, "/stop", query,
+				ok, (grace_s + 60) * 1000L, "stop", NULL);
 }
 
 int docker_container_remove(struct docker_client *d, const char *id,
 			    int force)
 {
 	static const long ok[] = { 204, 0 };
-	const char *query[] = { "v", "1", "force", "1", NULL };
+	const char *query[] = { "v", "1", "force", force ? "1" : NULL, NULL };
 
-	if (!force)
-		query[2] = NULL;
-	return docker_container_op(d, "DELETE", id, NULL, query, ok,
-				   DOCKER_CALL_TIMEOUT_MS, "remove");
+	return docker_object_op(d, "DELETE", "container", id, NULL, query,
+				ok, DOCKER_CALL_TIMEOUT_MS, "remove", NULL);
 }
 
 int docker_container_commit(struct docker_client *d, const char *id,
@@ -1236,7 +1195,6 @@ int docker_container_commit(struct docker_client *d, const char *id,
 	struct http_response resp = HTTP_RESPONSE_INIT;
 	struct buf path = BUF_INIT;
 	char what[300], sid[256];
-	char *image = NULL;
 	int r;
 
 	if (id_out)
@@ -1254,12 +1212,7 @@ int docker_container_commit(struct docker_client *d, const char *id,
 	if (r == 0 && resp.status != 201)
 		r = docker_status_error(&resp, "container", id, what);
 	if (r == 0)
-		r = docker_answer_string(&resp, what, "Id", &image);
-	if (r == 0 && id_out) {
-		*id_out = image;
-		image = NULL;
-	}
-	free(image);
+		r = docker_answer_string(&resp, what, "Id", id_out);
 	http_response_release(&resp);
 	buf_release(&path);
 	return r;
@@ -1275,7 +1228,6 @@ int docker_network_create(struct docker_client *d, const char *name,
 	struct docker_json b = { 0 };
 	json_t *body = json_object(), *lab = NULL;
 	char what[300], sid[256];
-	char *id = NULL;
 	int r;
 
 	if (id_out)
@@ -1296,14 +1248,8 @@ int docker_network_create(struct docker_client *d, const char *name,
 		r = docker_status_error(&resp, NULL, NULL, what);
 		goto out;
 	}
-	if ((r = docker_answer_string(&resp, what, "Id", &id)) != 0)
-		goto out;
-	if (id_out) {
-		*id_out = id;
-		id = NULL;
-	}
+	r = docker_answer_string(&resp, what, "Id", id_out);
 out:
-	free(id);
 	json_decref(body);
 	http_response_release(&resp);
 	return r;
@@ -1311,21 +1257,10 @@ out:
 
 int docker_network_remove(struct docker_client *d, const char *id)
 {
-	struct http_response resp = HTTP_RESPONSE_INIT;
-	struct buf path = BUF_INIT;
-	char what[300], sid[256];
-	int r;
+	static const long ok[] = { 204, 200, 0 };
 
-	snprintf(what, sizeof(what), "remove network '%s'",
-		 docker_short(sid, sizeof(sid), id));
-	docker_path(&path, "/networks/", id, NULL);
-	r = docker_call(d, "DELETE", path.ptr, NULL, DOCKER_CALL_TIMEOUT_MS,
-			&resp);
-	if (r == 0 && resp.status != 204 && resp.status != 200)
-		r = docker_status_error(&resp, "network", id, what);
-	http_response_release(&resp);
-	buf_release(&path);
-	return r;
+	return docker_object_op(d, "DELETE", "network", id, NULL, NULL, ok,
+				DOCKER_CALL_TIMEOUT_MS, "remove", NULL);
 }
 
 int docker_network_connect(struct docker_client *d, const char *net,

@@ -346,7 +346,8 @@ int phase_build_target(struct scan *s)
 	free(s->state.project);
 	s->state.project = xstrdup(s->project->name);
 	free(s->state.sanitizer);
-	s->state.sanitizer = xstrdup(pick_sanitizer(s->project));
+	s->state.sanitizer = xstrdup(s->opts->sanitizer ? s->opts->sanitizer :
+				     pick_sanitizer(s->project));
 	free(s->state.language);
 	s->state.language = xstrdup(s->project->language);
 	free(s->state.head_commit);

@@ -91,6 +91,16 @@ static int make_dirs(struct scan *s, const char *h)
 		r = fs_mkdir_p(p);
 		free(p);
 	}
+	/* --pov files reach every CRS as povs/, under their own names */
+	for (size_t i = 0; i < s->opts->povs_nr && r == 0; i++) {
+		const char *name = strrchr(s->opts->povs[i], '/');
+
+		name = name ? name + 1 : s->opts->povs[i];
+		p = scan_work_path(s, "runs/%s/EXCHANGE_DIR/%s/povs/%s",
+				   s->state.run_id, h, name);
+		r = fs_copy_file(s->opts->povs[i], p);
+		free(p);
+	}
 	if (r == 0 && s->change) {
 		p = scan_work_path(s, "runs/%s/EXCHANGE_DIR/%s/diffs/ref.diff",
 				   s->state.run_id, h);

@@ -41,7 +41,8 @@
 #define RUN_LOG_MAX (4u << 20)
 
 struct pov {
-	char *path;		/* in the submit dir */
+	char *path;		/* in the submit dir, or the user's --pov file */
+	int user;		/* given with --pov, not found by a CRS */
 	char *crs;
 	char *harness;
 	char sha[65];
@@ -79,6 +80,27 @@ static void add_pov(struct pov_list *l, const char *path, const char *crs,
 	p.mtime = st->st_mtime;
 	ALLOC_GROW(l->items, l->nr + 1, l->alloc);
 	l->items[l->nr++] = p;
+}
+
+/* Each --pov file, tried on every harness of the scan. */
+static int collect_user_povs(struct scan *s, struct pov_list *l)
+{
+	for (size_t i = 0; i < s->opts->povs_nr; i++) {
+		const char *path = s->opts->povs[i];
+		struct stat st;
+
+		if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+			return crs_error_set(CRS_EINPUT, "--pov: '%s' is not a "
+					     "readable file", path);
+		for (size_t k = 0; k < s->state.harnesses_nr; k++) {
+			size_t before = l->nr;
+
+			add_pov(l, path, "--pov", s->state.harnesses[k], &st);
+			if (l->nr > before)
+				l->items[l->nr - 1].user = 1;
+		}
+	}
+	return 0;
 }
 
 /* SUBMIT_DIR/<harness>/povs/<file> of every CRS of the run. */
@@ -182,7 +204,7 @@ static char *repo_relative(const char *file, const char *repo_path)
 }
 
 static void fill_location(struct finding *f, const struct crash_report *cr,
-			  const struct scan *s)
+			  const struct scan *s, int on_head)
 {
 	const char *root = s->state.repo_path;
 	char *prefix = xasprintf("%s/", root);
@@ -200,8 +222,8 @@ static void fill_location(struct finding *f, const struct crash_report *cr,
 		ff->column = cf->column;
 		ff->in_project = rel != NULL;
 		ff->file = rel ? rel : (cf->file ? xstrdup(cf->file) : NULL);
-		ff->in_change = rel && diff_changeset_touches(s->change, rel,
-							      cf->line);
+		ff->in_change = on_head && rel &&
+			diff_changeset_touches(s->change, rel, cf->line);
 		if (rel && !f->file) {
 			f->file = xstrdup(rel);
 			f->line = cf->line;
@@ -318,6 +340,87 @@ static const char *kind_of(const struct crash_report *cr)
 	return cr->kind ? cr->kind : "crash";
 }
 
+/* A finding from a verdict; `on_head` says whose lines its stack names. */
+static struct finding *add_finding(struct scan *s, struct finding_set *fs,
+				   const struct pov *p, const struct verdict *v,
+				   const char *id, int on_head,
+				   time_t run_start)
+{
+	struct finding *f = finding_set_add(fs);
+	char *rdir = xasprintf("%s/reports", s->out_dir);
+	char *rp = xasprintf("%s/%s.txt", rdir, id);
+
+	f->id = xstrdup(id);
+	f->signature = xstrdup(v->signature);
+	f->crash_type = xstrdup(v->report->crash_type ? v->report->crash_type :
+				kind_of(v->report));
+	f->kind = xstrdup(kind_of(v->report));
+	f->sanitizer = xstrdup(s->state.sanitizer);
+	f->description = v->report->description ?
+		xstrdup(v->report->description) : NULL;
+	f->harness = xstrdup(p->harness);
+	f->is_security = v->report->is_security;
+	fill_location(f, v->report, s, on_head);
+	f->pov_path = xasprintf("povs/%s", p->sha);
+	f->pov_sha256 = xstrdup(p->sha);
+	f->reproduced = v->reproduced;
+	f->attempts = v->attempts;
+	f->found_by = xstrdup(p->crs);
+	f->found_after_s = p->user ? -1 : difftime(p->mtime, run_start);
+	if (fs_mkdir_p(rdir) == 0 && fs_copy_file(v->log_path, rp) == 0)
+		f->report_path = xasprintf("reports/%s.txt", id);
+	crs_error_clear();
+	free(rdir);
+	free(rp);
+	return f;
+}
+
+static void verdict_release(struct verdict *v)
+{
+	crash_report_free(v->report);
+	free(v->signature);
+	free(v->log_path);
+	memset(v, 0, sizeof(*v));
+}
+
+/*
+ * A PoV the user gave (--pov) that no longer crashes the head: if it
+ * crashes the base, the change fixed that bug; say so as a notice.
+ */
+static int fixed_by_change(struct scan *s, const struct pov *p,
+			   const char *pov_out, const char *tdir,
+			   struct finding_set *fs, time_t run_start)
+{
+	char *bin = scan_work_path(s, "builds/%s/base/out/%s",
+				   s->state.sanitizer, p->harness);
+	char *bdir = xasprintf("%s/base", tdir);
+	struct verdict v = { 0 };
+	struct finding *f;
+	char id[17];
+	int r = 0;
+
+	if (!s->state.base_image || !fs_exists(bin))
+		goto out;
+	if ((r = fs_mkdir_p(bdir)) != 0 ||
+	    (r = reproduce(s, p, pov_out, "base", bdir)) != 0)
+		goto out;
+	read_runs(&v, bdir, s->opts->reproduce_runs, p->harness);
+	if (!v.signature || !v.report)
+		goto out;
+	crash_signature_id(id, v.signature);
+	if (finding_set_find(fs, id))
+		goto out;
+	f = add_finding(s, fs, p, &v, id, 0, run_start);
+	f->novelty = xstrdup("fixed-by-change");
+	log_info("triage: PoV %.12s crashes the base (%s) but not the head: "
+		 "fixed by this change", p->sha, f->crash_type);
+out:
+	verdict_release(&v);
+	free(bin);
+	free(bdir);
+	return r;
+}
+
 static int triage_pov(struct scan *s, const struct pov *p, time_t run_start,
 		      struct finding_set *fs)
 {
@@ -339,6 +442,10 @@ static int triage_pov(struct scan *s, const struct pov *p, time_t run_start,
 		goto out;
 	read_runs(&v, tdir, s->opts->reproduce_runs, p->harness);
 	if (!v.signature || !v.report) {
+		if (p->user) {
+			r = fixed_by_change(s, p, pov_out, tdir, fs, run_start);
+			goto out;
+		}
 		log_warn("triage: PoV %.12s from %s did not crash the head "
 			 "build in %d run(s); not a finding", p->sha, p->crs,
 			 v.attempts);
@@ -350,7 +457,8 @@ static int triage_pov(struct scan *s, const struct pov *p, time_t run_start,
 		double after = difftime(p->mtime, run_start);
 
 		f->duplicates++;
-		if (f->found_after_s < 0 || after < f->found_after_s) {
+		if (!p->user &&
+		    (f->found_after_s < 0 || after < f->found_after_s)) {
 			free(f->found_by);
 			f->found_by = xstrdup(p->crs);
 			f->found_after_s = after;
@@ -358,43 +466,14 @@ static int triage_pov(struct scan *s, const struct pov *p, time_t run_start,
 		log_info("triage: PoV %.12s is a duplicate of %s", p->sha, id);
 		goto out;
 	}
-	f = finding_set_add(fs);
-	f->id = xstrdup(id);
-	f->signature = xstrdup(v.signature);
-	f->crash_type = xstrdup(v.report->crash_type ? v.report->crash_type :
-				kind_of(v.report));
-	f->kind = xstrdup(kind_of(v.report));
-	f->sanitizer = xstrdup(s->state.sanitizer);
-	f->description = v.report->description ?
-		xstrdup(v.report->description) : NULL;
-	f->harness = xstrdup(p->harness);
-	f->is_security = v.report->is_security;
-	fill_location(f, v.report, s);
-	f->pov_path = xasprintf("povs/%s", p->sha);
-	f->pov_sha256 = xstrdup(p->sha);
-	f->reproduced = v.reproduced;
-	f->attempts = v.attempts;
+	f = add_finding(s, fs, p, &v, id, 1, run_start);
 	if ((r = novelty(s, p, pov_out, tdir, v.signature, &f->novelty)) != 0)
 		goto out;
-	f->found_by = xstrdup(p->crs);
-	f->found_after_s = difftime(p->mtime, run_start);
-	{
-		char *rdir = xasprintf("%s/reports", s->out_dir);
-		char *rp = xasprintf("%s/%s.txt", rdir, id);
-
-		if (fs_mkdir_p(rdir) == 0 && fs_copy_file(v.log_path, rp) == 0)
-			f->report_path = xasprintf("reports/%s.txt", id);
-		crs_error_clear();
-		free(rdir);
-		free(rp);
-	}
 	log_info("triage: %s in %s (%s:%d), reproduced %d/%d", f->crash_type,
 		 f->function ? f->function : "?", f->file ? f->file : "?",
 		 f->line, f->reproduced, f->attempts);
 out:
-	crash_report_free(v.report);
-	free(v.signature);
-	free(v.log_path);
+	verdict_release(&v);
 	free(pov_dir);
 	free(pov_out);
 	free(tdir);
@@ -465,6 +544,8 @@ int phase_triage(struct scan *s)
 	if ((r = fs_mkdir_p(s->out_dir)) != 0)
 		goto out;
 	run_start = read_run_start(s);
+	if ((r = collect_user_povs(s, &l)) != 0)
+		goto out;
 	collect_povs(s, &l);
 	log_info("triage: %zu distinct PoV(s) submitted", l.nr);
 	for (size_t i = 0; i < l.nr && r == 0; i++) {

@@ -42,15 +42,19 @@ size_t terminal_report(FILE *f, const struct finding_set *fs,
 			q(a, sizeof(a), x->crash_type),
 			q(b, sizeof(b), x->function), q(c, sizeof(c), x->file),
 			x->line, x->in_change ? " (a line this change added)" : "");
-		fprintf(f, "      harness %s, reproduced %d/%d%s, found by %s "
-			"after %.0fs\n", q(a, sizeof(a), x->harness),
-			x->reproduced, x->attempts,
+		fprintf(f, "      harness %s, reproduced %d/%d%s, found by %s",
+			q(a, sizeof(a), x->harness), x->reproduced, x->attempts,
 			x->reproduced < x->attempts ? " (flaky: a warning, not "
-			"a failure)" : "", q(b, sizeof(b), x->found_by),
-			x->found_after_s);
+			"a failure)" : "", q(b, sizeof(b), x->found_by));
+		if (x->found_after_s >= 0)
+			fprintf(f, " after %.0fs", x->found_after_s);
+		fputc('\n', f);
 		fprintf(f, "      PoV %s/%s\n", out_dir,
 			q(a, sizeof(a), x->pov_path));
-		if (sm->head_build && sm->runner_image)
+		if (x->novelty && !strcmp(x->novelty, "fixed-by-change"))
+			fprintf(f, "      it crashes the base build, not the "
+				"head: fixed by this change\n");
+		else if (sm->head_build && sm->runner_image)
 			fprintf(f, "      reproduce: docker run --rm -v %s:/out:ro "
 				"-v %s/%s:/testcase:ro %s reproduce %s\n",
 				q(c, sizeof(c), sm->head_build), out_dir,
