@@ -9,7 +9,7 @@
 
 BUILD ?= build
 CC ?= cc
-PKGS := libcurl jansson yaml-0.1 libgit2 libarchive libcrypto
+PKGS := libcurl jansson yaml-0.1 libgit2 libarchive libcrypto libmicrohttpd
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 OPT ?= -O2

@@ -11,6 +11,7 @@
 
 #include "libcrs/libcrs.h"
 
+#include <dirent.h>
 #include <stddef.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -35,6 +36,20 @@ int lcrs_mkdir_p(const char *path);
 int lcrs_open_dir(const char *root, int create, int *fd_out);
 
 /*
+ * The last component of `path` (trailing slashes ignored) into out[outsz].
+ * Returns 0, or CRS_EINPUT with no message set when it does not fit: the
+ * caller says what was too long.
+ */
+int lcrs_base_name(char *out, size_t outsz, const char *path);
+
+/*
+ * Append "/name" to the path in buf[LCRS_PATH_MAX] ("name" when buf is
+ * empty); *saved gets the old length, to cut back to. CRS_ERR when it
+ * does not fit.
+ */
+int lcrs_path_push(char *buf, size_t *saved, const char *name);
+
+/*
  * Walk the normalised relative path `rel` (see crs_path_normalize) below
  * the directory `rootfd` without following symlinks, creating missing
  * directories when `mkdirs` is set. On success *parent_fd is a new
@@ -46,10 +61,33 @@ int lcrs_walk(int rootfd, const char *shown, const char *rel, int mkdirs,
 	      int *parent_fd, const char **leaf);
 
 /*
+ * lcrs_open_dir(root, 1) then lcrs_walk(..., rel, 1): *fd_out is the
+ * directory holding rel's last component and *leaf its name, or for rel
+ * "" root itself and NULL. Only *fd_out is left open.
+ */
+int lcrs_open_below(const char *root, const char *rel, int *fd_out,
+		    const char **leaf);
+
+/*
+ * A DIR stream over a duplicate of the directory descriptor `fd` (which
+ * stays the caller's); `shown` names it in messages.
+ */
+int lcrs_fdopendir(int fd, const char *shown, DIR **out);
+
+/*
  * Create a hidden temporary file ".libcrs.tmp.<pid>.<n>" in `dirfd`, mode
  * 0600. name[64] gets its name, *fd_out the descriptor.
  */
 int lcrs_tmp_create(int dirfd, char name[64], int *fd_out);
+
+/* close(2) *fd and set it to -1; "close '<shown>'" when that fails. */
+int lcrs_close(int *fd, const char *shown);
+
+/*
+ * The cleanup after lcrs_tmp_create() on any path: close `fd` when >= 0
+ * and remove `name` from `dirfd` unless it is "" (renamed into place).
+ */
+void lcrs_tmp_discard(int dirfd, const char *name, int fd);
 
 /*
  * rename(2) `from` to `to` in `dirfd` unless `to` exists. Returns 0,
@@ -60,6 +98,15 @@ int lcrs_rename_noreplace(int dirfd, const char *from, const char *to);
 
 /* Write all of data to fd; `shown` names the file in messages. */
 int lcrs_write_all(int fd, const void *data, size_t len, const char *shown);
+
+/*
+ * Copy `in` to `out` until end of file, handing each chunk to `peek`
+ * first when it is set. `shown_in` and `shown_out` name them in messages.
+ */
+int lcrs_copy_fd(int in, int out, const char *shown_in,
+		 const char *shown_out,
+		 void (*peek)(const void *data, size_t len, void *ctx),
+		 void *ctx);
 
 /* Write `data` to dirfd/name via a temporary file and rename, `mode`. */
 int lcrs_write_file_at(int dirfd, const char *name, const void *data,
@@ -100,5 +147,10 @@ int lcrs_submit_fd(const char *submit_dir, enum crs_type type, int fd,
 int lcrs_fetch_pass(const char *src, int dstfd, const char *dst,
 		    enum crs_type type, int ifd, crs_event_fn fn, void *ctx,
 		    size_t *count);
+
+/* Hand one event of `kind` to `fn` (with `ctx`) when fn is set. */
+void lcrs_emit(crs_event_fn fn, void *ctx, enum crs_event_kind kind,
+	       enum crs_type type, const char *path, const char *name,
+	       const char *message);
 
 #endif

@@ -100,6 +100,12 @@ static int fail(const struct cli *cli, int r)
 	return exit_code_for(r);
 }
 
+/* The exit status for a libcrs result: 0, or fail()'s. */
+static int cmd_exit(const struct cli *cli, int r)
+{
+	return r ? fail(cli, r) : EXIT_OK;
+}
+
 static void print_cmd_usage(FILE *f, const struct cmd *c)
 {
 	fprintf(f, "usage: libCRS %s%s%s\n", c->name, c->args[0] ? " " : "",
@@ -135,37 +141,31 @@ static int parse_type(const struct cli *cli, const char *name, unsigned uses,
 static int cmd_submit_build_output(struct cli *cli, const struct crs_env *env)
 {
 	/* --rebuild-id is accepted and ignored, as in OSS-CRS. */
-	int r = crs_build_output_submit(env, cli->pos[0], cli->pos[1]);
-
-	return r ? fail(cli, r) : EXIT_OK;
+	return cmd_exit(cli, crs_build_output_submit(env, cli->pos[0],
+						     cli->pos[1]));
 }
 
 static int cmd_skip_build_output(struct cli *cli, const struct crs_env *env)
 {
-	int r = crs_build_output_skip(env, cli->pos[0]);
-
-	return r ? fail(cli, r) : EXIT_OK;
+	return cmd_exit(cli, crs_build_output_skip(env, cli->pos[0]));
 }
 
 static int cmd_download_build_output(struct cli *cli,
 				     const struct crs_env *env)
 {
-	int r = crs_build_output_download(env, cli->pos[0], cli->pos[1],
-					  cli->rebuild_id);
-
-	return r ? fail(cli, r) : EXIT_OK;
+	return cmd_exit(cli, crs_build_output_download(env, cli->pos[0],
+						       cli->pos[1],
+						       cli->rebuild_id));
 }
 
 static int cmd_download_source(struct cli *cli, const struct crs_env *env)
 {
 	enum crs_source which;
-	int r;
 
 	if (crs_source_from_name(cli->pos[0], &which) != 0)
 		return usage_error(cli, "'%s' is not fuzz-proj or "
 				   "target-source", cli->pos[0]);
-	r = crs_source_download(env, which, cli->pos[1]);
-	return r ? fail(cli, r) : EXIT_OK;
+	return cmd_exit(cli, crs_source_download(env, which, cli->pos[1]));
 }
 
 /* --- submit and fetch ----------------------------------------------------- */
@@ -178,19 +178,17 @@ static int cmd_submit(struct cli *cli, const struct crs_env *env)
 
 	if ((r = parse_type(cli, cli->pos[0], CRS_USE_SUBMIT, &type)) != 0)
 		return r;
-	r = crs_submit(env, type, cli->pos[1], name, &existed);
-	return r ? fail(cli, r) : EXIT_OK;
+	return cmd_exit(cli, crs_submit(env, type, cli->pos[1], name,
+					&existed));
 }
 
 static int cmd_submit_harness(struct cli *cli, const struct crs_env *env)
 {
-	int r;
-
 	if (!cli->fuzz_proj_dir)
 		return usage_error(cli, "--fuzz-proj-dir is required");
-	r = crs_submit_harness(env, cli->fuzz_proj_dir,
-			       cli->target_source_dir, cli->name);
-	return r ? fail(cli, r) : EXIT_OK;
+	return cmd_exit(cli, crs_submit_harness(env, cli->fuzz_proj_dir,
+						cli->target_source_dir,
+						cli->name));
 }
 
 struct fetch_out {
@@ -363,16 +361,13 @@ static int cmd_register_fetch_dir(struct cli *cli, const struct crs_env *env)
 
 static int cmd_register_shared_dir(struct cli *cli, const struct crs_env *env)
 {
-	int r = crs_shared_dir_register(env, cli->pos[0], cli->pos[1]);
-
-	return r ? fail(cli, r) : EXIT_OK;
+	return cmd_exit(cli, crs_shared_dir_register(env, cli->pos[0],
+						     cli->pos[1]));
 }
 
 static int cmd_register_log_dir(struct cli *cli, const struct crs_env *env)
 {
-	int r = crs_log_dir_register(env, cli->pos[0]);
-
-	return r ? fail(cli, r) : EXIT_OK;
+	return cmd_exit(cli, crs_log_dir_register(env, cli->pos[0]));
 }
 
 static int cmd_get_service_domain(struct cli *cli, const struct crs_env *env)
@@ -486,6 +481,15 @@ static const struct cmd *cmd_lookup(const char *name)
 	return NULL;
 }
 
+/* Keep a positional argument; a usage error past the room in cli->pos. */
+static int add_pos(struct cli *cli, char *arg)
+{
+	if (cli->npos == (int)(sizeof(cli->pos) / sizeof(cli->pos[0])))
+		return usage_error(cli, "too many arguments");
+	cli->pos[cli->npos++] = arg;
+	return 0;
+}
+
 /*
  * Parse argv (argv[0] is the command name) into cli. Options and
  * positionals may be mixed, as with Python's argparse; "--" ends options.
@@ -493,7 +497,7 @@ static const struct cmd *cmd_lookup(const char *name)
  */
 static int parse_args(struct cli *cli, int argc, char **argv)
 {
-	int c;
+	int c, rc;
 
 	cli->npos = 0;
 	optind = 0;
@@ -502,10 +506,8 @@ static int parse_args(struct cli *cli, int argc, char **argv)
 				NULL)) != -1) {
 		switch (c) {
 		case 1:
-			if (cli->npos == (int)(sizeof(cli->pos) /
-					       sizeof(cli->pos[0])))
-				return usage_error(cli, "too many arguments");
-			cli->pos[cli->npos++] = optarg;
+			if ((rc = add_pos(cli, optarg)) != 0)
+				return rc;
 			break;
 		case 'h': cli->help = 1; break;
 		case 'R': cli->rebuild_id = optarg; break;
@@ -523,11 +525,9 @@ static int parse_args(struct cli *cli, int argc, char **argv)
 					   argv[optind - 1]);
 		}
 	}
-	for (; optind < argc; optind++) {
-		if (cli->npos == (int)(sizeof(cli->pos) / sizeof(cli->pos[0])))
-			return usage_error(cli, "too many arguments");
-		cli->pos[cli->npos++] = argv[optind];
-	}
+	for (; optind < argc; optind++)
+		if ((rc = add_pos(cli, argv[optind])) != 0)
+			return rc;
 	if (cli->help)
 		return 0;
 	if (cli->npos < cli->cmd->min_pos)

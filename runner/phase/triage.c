@@ -140,12 +140,17 @@ static void collect_povs(struct scan *s, struct pov_list *l)
 	}
 }
 
+/*
+ * N runs of one input. A run that times out (libFuzzer exits 70) costs
+ * the whole -timeout, so a timeout PoV gets at most 3 runs.
+ */
 static const char reproduce_script[] =
 	"h=\"$1\"; n=\"$2\"; rss=\"$3\"; i=1\n"
 	"while [ \"$i\" -le \"$n\" ]; do\n"
-	"  /out/\"$h\" -runs=1 -timeout=25 -rss_limit_mb=\"$rss\" /testcase "
+	"  /out/\"$h\" -runs=1 -timeout=10 -rss_limit_mb=\"$rss\" /testcase "
 	">/triage/run.$i.log 2>&1\n"
-	"  echo $? >/triage/rc.$i\n"
+	"  rc=$?; echo $rc >/triage/rc.$i\n"
+	"  if [ \"$rc\" -eq 70 ] && [ \"$n\" -gt 3 ]; then n=3; fi\n"
 	"  i=$((i + 1))\n"
 	"done\n";
 
