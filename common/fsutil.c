@@ -80,7 +80,12 @@ int fs_read_file(struct buf *out, const char *path, size_t max)
 
 int fs_write_file_atomic(const char *path, const void *data, size_t len)
 {
-	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
+	/* a dot name: watchers of the folder (the exchange) skip it */
+	const char *slash = strrchr(path, '/');
+	char *tmp = slash ?
+		xasprintf("%.*s/.%s.tmp.%ld", (int)(slash - path), path,
+			  slash + 1, (long)getpid()) :
+		xasprintf(".%s.tmp.%ld", path, (long)getpid());
 	const char *p = data;
 	int fd = -1, r = CRS_ERR;
 

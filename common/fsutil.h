@@ -15,7 +15,7 @@ struct buf;
 int fs_mkdir_p(const char *path);
 /* Read a whole file, refusing files larger than `max` (CRS_EINPUT). */
 int fs_read_file(struct buf *out, const char *path, size_t max);
-/* Write via a temp file in the same directory and rename(2). */
+/* Write via a hidden temp file (.NAME.tmp.PID) beside it, then rename(2). */
 int fs_write_file_atomic(const char *path, const void *data, size_t len);
 /* rm -rf; a missing path is not an error. */
 int fs_remove_tree(const char *path);

@@ -34,7 +34,9 @@ int crs_image_build(struct scan *s, const struct compose_crs *c,
 	*tag_out = NULL;
 	if ((r = fs_sha256_tree(hash, m->root)) != 0)
 		goto out;
-	buf_printf(&seed, "%s\n%s\n%s\n", hash, dockerfile, m->version);
+	/* CRS Dockerfiles COPY --from=libcrs: a new libCRS is a new image */
+	buf_printf(&seed, "%s\n%s\n%s\n%s\n", hash, dockerfile, m->version,
+		   scan_image(s, "libcrs") ? scan_image(s, "libcrs") : "");
 	strvec_pushf(&args, "crs_version=%s", m->version);
 	if (target_dependent) {
 		buf_printf(&seed, "%s\n%s\n", s->state.head_image,

@@ -12,7 +12,8 @@ struct compose_crs;
  * Build (or reuse) the image of one CRS Dockerfile: a build step's
  * builder ("builder") or a run module's image ("runner"). The tag is
  * crs-ci-<kind>/<crs>-<name>:<12 hex> over the CRS folder's content, the
- * Dockerfile path and, when `target_dependent`, the head image and the
+ * Dockerfile path, the libCRS bundle it may copy and, when
+ * `target_dependent`, the head image and the
  * base runner (passed as the build args target_base_image and
  * base_runner_image, as OSS-CRS does). *tag_out is the caller's.
  */

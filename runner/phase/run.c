@@ -13,6 +13,7 @@
 #include "runner/phase/phase.h"
 #include "runner/container.h"
 #include "runner/crs_env.h"
+#include "runner/exchange.h"
 #include "runner/scan.h"
 #include "runner/scan_opts.h"
 #include "runner/config/config.h"
@@ -25,6 +26,7 @@
 #include "common/strvec.h"
 #include "common/xalloc.h"
 
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -47,6 +49,7 @@ struct harness_run {
 	struct running *c;
 	size_t nr, alloc;
 	struct strvec networks;
+	struct exchange *exchange;
 };
 
 /* Seconds the triage and report phases keep for themselves. */
@@ -192,11 +195,13 @@ out:
 	return r;
 }
 
-static void sleep_ms(long ms)
+/* Sleep up to POLL_MS, waking early to move submitted artifacts. */
+static void wait_tick(struct exchange *x)
 {
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+	struct pollfd pfd = { .fd = x ? exchange_fd(x) : -1, .events = POLLIN };
 
-	nanosleep(&ts, NULL);
+	if (poll(&pfd, 1, POLL_MS) > 0 && x)
+		exchange_sync(x);
 }
 
 /* Wait until no module runs, `share_s` passes, or the scan must stop. */
@@ -228,12 +233,20 @@ static int wait_modules(struct scan *s, struct harness_run *hr,
 				 "%zu module(s)", h, share_s, alive);
 			return 0;
 		}
-		sleep_ms(POLL_MS);
+		wait_tick(hr->exchange);
 	}
 }
 
 static void harness_run_end(struct scan *s, struct harness_run *hr)
 {
+	if (hr->exchange) {
+		exchange_sync(hr->exchange);
+		log_info("exchange: %u PoV(s), %u seed(s), %u patch(es) shared",
+			 exchange_copied(hr->exchange, 0),
+			 exchange_copied(hr->exchange, 1),
+			 exchange_copied(hr->exchange, 4));
+		exchange_free(hr->exchange);
+	}
 	for (size_t i = 0; i < hr->nr; i++) {
 		struct buf logs = BUF_INIT;
 
@@ -259,6 +272,28 @@ static void harness_run_end(struct scan *s, struct harness_run *hr)
 	memset(hr, 0, sizeof(*hr));
 }
 
+static int start_exchange(struct scan *s, struct harness_run *hr,
+			  const char *h)
+{
+	struct strvec roots = STRVEC_INIT, names = STRVEC_INIT;
+	char *xroot = scan_work_path(s, "runs/%s/EXCHANGE_DIR/%s",
+				     s->state.run_id, h);
+	int r;
+
+	for (size_t i = 0; i < s->compose->crs_nr; i++) {
+		strvec_pushf(&roots, "%s/runs/%s/crs/%s/SUBMIT_DIR/%s",
+			     s->work_dir, s->state.run_id,
+			     s->compose->crs[i].name, h);
+		strvec_push(&names, s->compose->crs[i].name);
+	}
+	r = exchange_new(&hr->exchange, xroot, strvec_list(&roots),
+			 strvec_list(&names), (int)roots.nr);
+	strvec_release(&roots);
+	strvec_release(&names);
+	free(xroot);
+	return r;
+}
+
 static int run_harness(struct scan *s, const char *h, double share_s,
 		       double reserve_s)
 {
@@ -270,6 +305,8 @@ static int run_harness(struct scan *s, const char *h, double share_s,
 	if ((r = make_dirs(s, h)) != 0 || (r = fs_mkdir_p(logs)) != 0)
 		goto out;
 	container_labels(&labels, s);
+	if ((r = start_exchange(s, &hr, h)) != 0)
+		goto out;
 	log_info("run %s: %zu CRS(s) for up to %.0fs", h, s->compose->crs_nr,
 		 share_s);
 	for (size_t i = 0; i < s->compose->crs_nr && r == 0; i++) {
