@@ -91,7 +91,7 @@ int fs_write_file_atomic(const char *path, const void *data, size_t len)
 
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0) {
-		r = crs_error_set(CRS_ERR, "%s: %s", tmp, strerror(errno));
+		r = crs_error_set(CRS_ERR, "%s: %s", path, strerror(errno));
 		goto out;
 	}
 	while (len) {
@@ -100,7 +100,7 @@ int fs_write_file_atomic(const char *path, const void *data, size_t len)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			r = crs_error_set(CRS_ERR, "%s: write: %s", tmp,
+			r = crs_error_set(CRS_ERR, "%s: write: %s", path,
 					  strerror(errno));
 			goto out;
 		}
@@ -109,7 +109,7 @@ int fs_write_file_atomic(const char *path, const void *data, size_t len)
 	}
 	if (close(fd) != 0) {
 		fd = -1;
-		r = crs_error_set(CRS_ERR, "%s: close: %s", tmp,
+		r = crs_error_set(CRS_ERR, "%s: close: %s", path,
 				  strerror(errno));
 		goto out;
 	}

@@ -31,7 +31,7 @@ int crs_build_output_submit(const struct crs_env *env, const char *src,
 {
 	char norm[LCRS_PATH_MAX], shown[LCRS_PATH_MAX];
 	const char *leaf = NULL;
-	int rootfd = -1, pfd = -1, r = CRS_ERR;
+	int pfd = -1, r = CRS_ERR;
 
 	if ((r = lcrs_need(env->build_out_dir, "OSS_CRS_BUILD_OUT_DIR")) != 0)
 		return r;
@@ -41,21 +41,14 @@ int crs_build_output_submit(const struct crs_env *env, const char *src,
 	if ((r = need_source(src)) != 0 ||
 	    (r = crs_path_confine(shown, sizeof(shown), env->build_out_dir,
 				  norm)) != 0 ||
-	    (r = lcrs_open_dir(env->build_out_dir, 1, &rootfd)) != 0)
+	    (r = lcrs_open_below(env->build_out_dir, norm, &pfd,
+				 &leaf)) != 0)
 		goto out;
-	if (!norm[0]) {
-		r = lcrs_copy_to(src, rootfd, NULL, 0, shown);
-		goto out;
-	}
-	if ((r = lcrs_walk(rootfd, env->build_out_dir, norm, 1, &pfd,
-			   &leaf)) != 0)
-		goto out;
+	/* norm "": pfd is the build output dir itself, leaf NULL */
 	r = lcrs_copy_to(src, pfd, leaf, 0, shown);
 out:
 	if (pfd >= 0)
 		close(pfd);
-	if (rootfd >= 0)
-		close(rootfd);
 	return r;
 }
 
@@ -63,7 +56,7 @@ int crs_build_output_skip(const struct crs_env *env, const char *dst)
 {
 	char norm[LCRS_PATH_MAX], marker[LCRS_PATH_MAX];
 	const char *base, *leaf = NULL;
-	int rootfd = -1, pfd = -1, r = CRS_ERR;
+	int pfd = -1, r = CRS_ERR;
 	char *slash;
 
 	if ((r = lcrs_need(env->build_out_dir, "OSS_CRS_BUILD_OUT_DIR")) != 0)
@@ -84,16 +77,13 @@ int crs_build_output_skip(const struct crs_env *env, const char *dst)
 	if ((r = lcrs_path_fmt(marker, sizeof(marker), dst, "%s%s.%s.skip",
 			       slash ? norm : "", slash ? "/" : "",
 			       base)) != 0 ||
-	    (r = lcrs_open_dir(env->build_out_dir, 1, &rootfd)) != 0 ||
-	    (r = lcrs_walk(rootfd, env->build_out_dir, marker, 1, &pfd,
-			   &leaf)) != 0)
+	    (r = lcrs_open_below(env->build_out_dir, marker, &pfd,
+				 &leaf)) != 0)
 		goto out;
 	r = lcrs_write_file_at(pfd, leaf, "skip", 4, 0644, marker);
 out:
 	if (pfd >= 0)
 		close(pfd);
-	if (rootfd >= 0)
-		close(rootfd);
 	return r;
 }
 
@@ -187,24 +177,14 @@ int crs_submit_harness(const struct crs_env *env, const char *fuzz_proj_dir,
 {
 	char base[LCRS_PATH_MAX], dst[LCRS_PATH_MAX];
 	struct stat st;
-	const char *s;
-	size_t len;
 	int r;
 
 	if ((r = lcrs_need(env->submit_dir, "OSS_CRS_SUBMIT_DIR")) != 0)
 		return r;
 	if (!name) {
-		len = strlen(fuzz_proj_dir);
-		while (len > 1 && fuzz_proj_dir[len - 1] == '/')
-			len--;
-		s = fuzz_proj_dir + len;
-		while (s > fuzz_proj_dir && s[-1] != '/')
-			s--;
-		if ((size_t)(fuzz_proj_dir + len - s) >= sizeof(base))
+		if (lcrs_base_name(base, sizeof(base), fuzz_proj_dir) != 0)
 			return crs_error_set(CRS_EINPUT, "harness name too "
 					     "long");
-		memcpy(base, s, (size_t)(fuzz_proj_dir + len - s));
-		base[fuzz_proj_dir + len - s] = '\0';
 		name = base;
 	}
 	if ((r = check_component(name, "harness name")) != 0)

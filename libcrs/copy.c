@@ -32,19 +32,6 @@ struct copy_ctx {
 	int have_top;
 };
 
-/* Append "/name" to a shown path; *saved gets the old length. */
-static int path_push(char *p, size_t *saved, const char *name)
-{
-	size_t len = strlen(p), n = strlen(name);
-
-	*saved = len;
-	if (len + 1 + n + 1 > LCRS_PATH_MAX)
-		return crs_error_set(CRS_ERR, "'%.64s...': path too long", p);
-	p[len] = '/';
-	memcpy(p + len + 1, name, n + 1);
-	return 0;
-}
-
 /* Owner (as root), mode, mtime: best effort, as rsync -a keeps what it can. */
 static void set_attrs(int fd, const struct stat *st)
 {
@@ -56,27 +43,6 @@ static void set_attrs(int fd, const struct stat *st)
 	ignored |= fchmod(fd, st->st_mode & 07777);
 	ignored |= futimens(fd, ts);
 	(void)ignored;
-}
-
-static int copy_data(int in, int out, const char *shown_src,
-		     const char *shown_dst)
-{
-	char chunk[65536];
-	int r;
-
-	for (;;) {
-		ssize_t n = read(in, chunk, sizeof(chunk));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return crs_error_set(CRS_ERR, "read '%s': %s",
-					     shown_src, strerror(errno));
-		if (n == 0)
-			return 0;
-		if ((r = lcrs_write_all(out, chunk, (size_t)n, shown_dst)) != 0)
-			return r;
-	}
 }
 
 /* Copy the open regular file `sfd` to ddirfd/dname via a temporary. */
@@ -92,16 +58,12 @@ static int copy_reg_fd(int sfd, const struct stat *st, int ddirfd,
 		crs_error_prefix("'%s'", shown_dst);
 		goto out;
 	}
-	if ((r = copy_data(sfd, fd, shown_src, shown_dst)) != 0)
+	if ((r = lcrs_copy_fd(sfd, fd, shown_src, shown_dst, NULL,
+				NULL)) != 0)
 		goto out;
 	set_attrs(fd, st);
-	if (close(fd) != 0) {
-		fd = -1;
-		r = crs_error_set(CRS_ERR, "close '%s': %s", shown_dst,
-				  strerror(errno));
+	if ((r = lcrs_close(&fd, shown_dst)) != 0)
 		goto out;
-	}
-	fd = -1;
 	if (renameat(ddirfd, tmp, ddirfd, dname) != 0) {
 		r = crs_error_set(CRS_ERR, "'%s': %s", shown_dst,
 				  errno == EISDIR || errno == ENOTEMPTY ||
@@ -113,10 +75,7 @@ static int copy_reg_fd(int sfd, const struct stat *st, int ddirfd,
 	tmp[0] = '\0';
 	r = 0;
 out:
-	if (fd >= 0)
-		close(fd);
-	if (tmp[0])
-		unlinkat(ddirfd, tmp, 0);
+	lcrs_tmp_discard(ddirfd, tmp, fd);
 	return r;
 }
 
@@ -260,15 +219,10 @@ static int copy_dir(struct copy_ctx *c, int sfd, int dfd)
 {
 	struct dirent *de;
 	DIR *d = NULL;
-	int fd, r = 0;
+	int r;
 
-	if ((fd = fcntl(sfd, F_DUPFD_CLOEXEC, 0)) < 0 ||
-	    !(d = fdopendir(fd))) {
-		if (fd >= 0)
-			close(fd);
-		return crs_error_set(CRS_ERR, "'%s': %s", c->src,
-				     strerror(errno));
-	}
+	if ((r = lcrs_fdopendir(sfd, c->src, &d)) != 0)
+		return r;
 	for (;;) {
 		size_t ls, ld;
 
@@ -281,9 +235,9 @@ static int copy_dir(struct copy_ctx *c, int sfd, int dfd)
 		}
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
-		if ((r = path_push(c->src, &ls, de->d_name)) != 0)
+		if ((r = lcrs_path_push(c->src, &ls, de->d_name)) != 0)
 			break;
-		if ((r = path_push(c->dst, &ld, de->d_name)) != 0) {
+		if ((r = lcrs_path_push(c->dst, &ld, de->d_name)) != 0) {
 			c->src[ls] = '\0';
 			break;
 		}
@@ -300,19 +254,9 @@ static int copy_dir(struct copy_ctx *c, int sfd, int dfd)
 /* The last component of `path` (trailing slashes ignored) in out. */
 static int base_name(char *out, size_t outsz, const char *path)
 {
-	size_t len = strlen(path);
-	const char *s;
-
-	while (len > 1 && path[len - 1] == '/')
-		len--;
-	s = path + len;
-	while (s > path && s[-1] != '/')
-		s--;
-	if ((size_t)(path + len - s) + 1 > outsz)
+	if (lcrs_base_name(out, outsz, path) != 0)
 		return crs_error_set(CRS_EINPUT, "'%.64s...': name too long",
 				     path);
-	memcpy(out, s, (size_t)(path + len - s));
-	out[path + len - s] = '\0';
 	return 0;
 }
 
@@ -365,7 +309,7 @@ int lcrs_copy_to(const char *src, int ddirfd, const char *leaf,
 			goto out;
 		}
 		if ((r = base_name(name, sizeof(name), src)) != 0 ||
-		    (r = path_push(c.dst, &(size_t){ 0 }, name)) != 0)
+		    (r = lcrs_path_push(c.dst, &(size_t){ 0 }, name)) != 0)
 			goto out;
 		r = copy_reg_fd(sfd, &sst, dfd >= 0 ? dfd : ddirfd, name, src,
 				c.dst);

@@ -27,13 +27,11 @@ static int make_target(const char *root, const char *rel, char *abs,
 	char cwd[LCRS_PATH_MAX];
 	const char *leaf = NULL;
 	struct stat st;
-	int rootfd = -1, pfd = -1, r = CRS_ERR;
+	int pfd = -1, r = CRS_ERR;
 
-	if ((r = lcrs_open_dir(root, 1, &rootfd)) != 0)
+	if ((r = lcrs_open_below(root, rel, &pfd, &leaf)) != 0)
 		goto out;
-	if (rel[0]) {
-		if ((r = lcrs_walk(rootfd, root, rel, 1, &pfd, &leaf)) != 0)
-			goto out;
+	if (leaf) {
 		if (mkdirat(pfd, leaf, 0755) != 0 && errno != EEXIST) {
 			r = crs_error_set(CRS_ERR, "mkdir '%s/%s': %s", root,
 					  rel, strerror(errno));
@@ -57,8 +55,6 @@ static int make_target(const char *root, const char *rel, char *abs,
 out:
 	if (pfd >= 0)
 		close(pfd);
-	if (rootfd >= 0)
-		close(rootfd);
 	return r;
 }
 
@@ -89,56 +85,52 @@ static int link_local(const char *target, const char *local)
 	return 0;
 }
 
+/*
+ * The register commands: make `local` a symlink to root/<rel>, created
+ * first. An existing `local` is refused before anything is created.
+ */
+static int register_dir(const char *root, const char *rel,
+			const char *local)
+{
+	char target[LCRS_PATH_MAX];
+	struct stat st;
+	int r;
+
+	if (lstat(local, &st) == 0)
+		return crs_error_set(CRS_ECONFLICT, "'%s' already exists",
+				     local);
+	if ((r = make_target(root, rel, target, sizeof(target))) != 0)
+		return r;
+	return link_local(target, local);
+}
+
 int crs_shared_dir_register(const struct crs_env *env, const char *local,
 			    const char *shared)
 {
-	char norm[LCRS_PATH_MAX], target[LCRS_PATH_MAX];
-	struct stat st;
+	char norm[LCRS_PATH_MAX];
 	int r;
 
 	if ((r = lcrs_need(env->shared_dir, "OSS_CRS_SHARED_DIR")) != 0)
 		return r;
 	if ((r = crs_path_normalize(norm, sizeof(norm), shared)) != 0)
 		return crs_error_prefix("shared name");
-	if (lstat(local, &st) == 0)
-		return crs_error_set(CRS_ECONFLICT, "'%s' already exists",
-				     local);
-	if ((r = make_target(env->shared_dir, norm, target,
-			     sizeof(target))) != 0)
-		return r;
-	return link_local(target, local);
+	return register_dir(env->shared_dir, norm, local);
 }
 
 int crs_log_dir_register(const struct crs_env *env, const char *local)
 {
-	char base[LCRS_PATH_MAX], target[LCRS_PATH_MAX];
-	const char *s;
-	struct stat st;
-	size_t len = strlen(local);
+	char base[LCRS_PATH_MAX];
 	int r;
 
 	if ((r = lcrs_need(env->log_dir, "OSS_CRS_LOG_DIR")) != 0)
 		return r;
-	while (len > 1 && local[len - 1] == '/')
-		len--;
-	s = local + len;
-	while (s > local && s[-1] != '/')
-		s--;
-	if ((size_t)(local + len - s) >= sizeof(base))
+	if (lcrs_base_name(base, sizeof(base), local) != 0)
 		return crs_error_set(CRS_EINPUT, "'%.64s...': too long", local);
-	memcpy(base, s, (size_t)(local + len - s));
-	base[local + len - s] = '\0';
 	if (!base[0] || !strcmp(base, ".") || !strcmp(base, "..") ||
 	    !strcmp(base, "/"))
 		return crs_error_set(CRS_EINPUT, "'%s': needs a directory "
 				     "name", local);
-	if (lstat(local, &st) == 0)
-		return crs_error_set(CRS_ECONFLICT, "'%s' already exists",
-				     local);
-	if ((r = make_target(env->log_dir, base, target,
-			     sizeof(target))) != 0)
-		return r;
-	return link_local(target, local);
+	return register_dir(env->log_dir, base, local);
 }
 
 int crs_service_domain(const struct crs_env *env, const char *name,

@@ -7,7 +7,8 @@
  * 6.4). Here nested directories are walked and their relative paths kept.
  * A file already present in the destination (by relative path) is left
  * alone, dot names are skipped at every level, and symlinks are neither
- * followed nor copied: FETCH_DIR holds other parties' files.
+ * followed nor copied: FETCH_DIR holds other parties' files. The event
+ * hand-off, lcrs_emit(), is here too: the watchers use it as well.
  */
 #include "libcrs/libcrs.h"
 #include "libcrs/internal.h"
@@ -39,16 +40,23 @@ struct fetch_pass {
 	char rel[LCRS_PATH_MAX];	/* path relative to the type dir */
 };
 
-static void emit(struct fetch_pass *p, enum crs_event_kind kind,
-		 const char *path, const char *name, const char *message)
+void lcrs_emit(crs_event_fn fn, void *ctx, enum crs_event_kind kind,
+	       enum crs_type type, const char *path, const char *name,
+	       const char *message)
 {
 	struct crs_event ev = {
-		.kind = kind, .type = p->type, .path = path, .name = name,
+		.kind = kind, .type = type, .path = path, .name = name,
 		.message = message,
 	};
 
-	if (p->fn)
-		p->fn(&ev, p->ctx);
+	if (fn)
+		fn(&ev, ctx);
+}
+
+static void emit(struct fetch_pass *p, enum crs_event_kind kind,
+		 const char *path, const char *name, const char *message)
+{
+	lcrs_emit(p->fn, p->ctx, kind, p->type, path, name, message);
 }
 
 static void fail(struct fetch_pass *p, int r, const char *path)
@@ -56,22 +64,6 @@ static void fail(struct fetch_pass *p, int r, const char *path)
 	if (!p->first_err)
 		p->first_err = r;
 	emit(p, CRS_EVENT_ERROR, path, NULL, crs_error_last());
-}
-
-/* Append "/name" (or "name" when empty) to buf; *saved: old length. */
-static int push(char *buf, size_t *saved, const char *name)
-{
-	size_t len = strlen(buf), n = strlen(name);
-	size_t sep = len ? 1 : 0;
-
-	*saved = len;
-	if (len + sep + n + 1 > LCRS_PATH_MAX)
-		return crs_error_set(CRS_ERR, "'%.64s...': path too long",
-				     buf);
-	if (sep)
-		buf[len] = '/';
-	memcpy(buf + len + sep, name, n + 1);
-	return 0;
 }
 
 static void fetch_file(struct fetch_pass *p, int sfd, const char *name)
@@ -97,16 +89,12 @@ static void fetch_dir(struct fetch_pass *p, int sfd)
 {
 	struct dirent *de;
 	DIR *d = NULL;
-	int fd;
+	int r;
 
 	if (p->ifd >= 0)
 		inotify_add_watch(p->ifd, p->src, FETCH_WATCH_MASK);
-	if ((fd = fcntl(sfd, F_DUPFD_CLOEXEC, 0)) < 0 ||
-	    !(d = fdopendir(fd))) {
-		if (fd >= 0)
-			close(fd);
-		fail(p, crs_error_set(CRS_ERR, "'%s': %s", p->src,
-				      strerror(errno)), p->src);
+	if ((r = lcrs_fdopendir(sfd, p->src, &d)) != 0) {
+		fail(p, r, p->src);
 		return;
 	}
 	while ((de = readdir(d))) {
@@ -116,11 +104,11 @@ static void fetch_dir(struct fetch_pass *p, int sfd)
 
 		if (de->d_name[0] == '.')
 			continue;
-		if (push(p->src, &ls, de->d_name) != 0) {
+		if (lcrs_path_push(p->src, &ls, de->d_name) != 0) {
 			fail(p, CRS_ERR, p->src);
 			continue;
 		}
-		if (push(p->rel, &lr, de->d_name) != 0) {
+		if (lcrs_path_push(p->rel, &lr, de->d_name) != 0) {
 			fail(p, CRS_ERR, p->src);
 			p->src[ls] = '\0';
 			continue;
@@ -187,14 +175,7 @@ int lcrs_fetch_pass(const char *src, int dstfd, const char *dst,
 	return r;
 out:
 	/* A failure before any file: report it as an event as well. */
-	if (fn) {
-		struct crs_event ev = {
-			.kind = CRS_EVENT_ERROR, .type = type, .path = src,
-			.message = crs_error_last(),
-		};
-
-		fn(&ev, ctx);
-	}
+	lcrs_emit(fn, ctx, CRS_EVENT_ERROR, type, src, NULL, crs_error_last());
 	free(p);
 	if (sfd >= 0)
 		close(sfd);

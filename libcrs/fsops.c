@@ -5,7 +5,8 @@
  * Below a root every step is an openat(2) with O_NOFOLLOW, so a symlink
  * planted inside a mount cannot redirect a write outside it. Files are
  * written under hidden temporary names and renamed into place, so a
- * reader (the exchange, another CRS) never sees a partial file.
+ * reader (the exchange, another CRS) never sees a partial file. Also the
+ * path-string helpers (base name, push a component) the commands share.
  */
 #include "libcrs/internal.h"
 #include "common/error.h"
@@ -16,6 +17,39 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+int lcrs_base_name(char *out, size_t outsz, const char *path)
+{
+	size_t len = strlen(path), n;
+	const char *s;
+
+	while (len > 1 && path[len - 1] == '/')
+		len--;
+	s = path + len;
+	while (s > path && s[-1] != '/')
+		s--;
+	n = (size_t)(path + len - s);
+	if (n >= outsz)
+		return CRS_EINPUT;
+	memcpy(out, s, n);
+	out[n] = '\0';
+	return 0;
+}
+
+int lcrs_path_push(char *buf, size_t *saved, const char *name)
+{
+	size_t len = strlen(buf), n = strlen(name);
+	size_t sep = len ? 1 : 0;
+
+	*saved = len;
+	if (len + sep + n + 1 > LCRS_PATH_MAX)
+		return crs_error_set(CRS_ERR, "'%.64s...': path too long",
+				     buf);
+	if (sep)
+		buf[len] = '/';
+	memcpy(buf + len + sep, name, n + 1);
+	return 0;
+}
 
 int lcrs_mkdir_p(const char *path)
 {
@@ -118,6 +152,37 @@ out:
 	return r;
 }
 
+int lcrs_open_below(const char *root, const char *rel, int *fd_out,
+		    const char **leaf)
+{
+	int rootfd = -1, r;
+
+	*fd_out = -1;
+	*leaf = NULL;
+	if ((r = lcrs_open_dir(root, 1, &rootfd)) != 0)
+		return r;
+	if (!rel[0]) {
+		*fd_out = rootfd;
+		return 0;
+	}
+	r = lcrs_walk(rootfd, root, rel, 1, fd_out, leaf);
+	close(rootfd);
+	return r;
+}
+
+int lcrs_fdopendir(int fd, const char *shown, DIR **out)
+{
+	int dup = fcntl(fd, F_DUPFD_CLOEXEC, 0), e;
+
+	*out = NULL;
+	if (dup >= 0 && (*out = fdopendir(dup)))
+		return 0;
+	e = errno;
+	if (dup >= 0)
+		close(dup);
+	return crs_error_set(CRS_ERR, "'%s': %s", shown, strerror(e));
+}
+
 int lcrs_tmp_create(int dirfd, char name[64], int *fd_out)
 {
 	struct timespec ts;
@@ -142,6 +207,25 @@ int lcrs_tmp_create(int dirfd, char name[64], int *fd_out)
 	}
 	return crs_error_set(CRS_ERR, "create temporary file: too many "
 			     "collisions");
+}
+
+int lcrs_close(int *fd, const char *shown)
+{
+	int r = close(*fd);
+
+	*fd = -1;
+	if (r != 0)
+		return crs_error_set(CRS_ERR, "close '%s': %s", shown,
+				     strerror(errno));
+	return 0;
+}
+
+void lcrs_tmp_discard(int dirfd, const char *name, int fd)
+{
+	if (fd >= 0)
+		close(fd);
+	if (name[0])
+		unlinkat(dirfd, name, 0);
 }
 
 int lcrs_rename_noreplace(int dirfd, const char *from, const char *to)
@@ -189,6 +273,32 @@ int lcrs_write_all(int fd, const void *data, size_t len, const char *shown)
 	return 0;
 }
 
+int lcrs_copy_fd(int in, int out, const char *shown_in,
+		 const char *shown_out,
+		 void (*peek)(const void *data, size_t len, void *ctx),
+		 void *ctx)
+{
+	char chunk[65536];
+	int r;
+
+	for (;;) {
+		ssize_t n = read(in, chunk, sizeof(chunk));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return crs_error_set(CRS_ERR, "read '%s': %s",
+					     shown_in, strerror(errno));
+		if (n == 0)
+			return 0;
+		if (peek)
+			peek(chunk, (size_t)n, ctx);
+		if ((r = lcrs_write_all(out, chunk, (size_t)n,
+					shown_out)) != 0)
+			return r;
+	}
+}
+
 int lcrs_write_file_at(int dirfd, const char *name, const void *data,
 		       size_t len, mode_t mode, const char *shown)
 {
@@ -204,13 +314,8 @@ int lcrs_write_file_at(int dirfd, const char *name, const void *data,
 				  strerror(errno));
 		goto out;
 	}
-	if (close(fd) != 0) {
-		fd = -1;
-		r = crs_error_set(CRS_ERR, "close '%s': %s", shown,
-				  strerror(errno));
+	if ((r = lcrs_close(&fd, shown)) != 0)
 		goto out;
-	}
-	fd = -1;
 	if (renameat(dirfd, tmp, dirfd, name) != 0) {
 		r = crs_error_set(CRS_ERR, "rename to '%s': %s", shown,
 				  strerror(errno));
@@ -219,9 +324,6 @@ int lcrs_write_file_at(int dirfd, const char *name, const void *data,
 	tmp[0] = '\0';
 	r = 0;
 out:
-	if (fd >= 0)
-		close(fd);
-	if (tmp[0])
-		unlinkat(dirfd, tmp, 0);
+	lcrs_tmp_discard(dirfd, tmp, fd);
 	return r;
 }

@@ -40,29 +40,23 @@ static const char *name_suffix(const char *base)
 	return base + len;
 }
 
+static void md5_update(const void *data, size_t len, void *ctx)
+{
+	MD5_Update(ctx, data, len);
+}
+
 /* Copy fd into the temporary `tmpfd`, computing the md5 as hex. */
 static int copy_hashing(int fd, int tmpfd, char hex[33], const char *shown)
 {
 	static const char digits[] = "0123456789abcdef";
-	unsigned char md[MD5_DIGEST_LENGTH], chunk[65536];
+	unsigned char md[MD5_DIGEST_LENGTH];
 	MD5_CTX ctx;
 	int r;
 
 	MD5_Init(&ctx);
-	for (;;) {
-		ssize_t n = read(fd, chunk, sizeof(chunk));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return crs_error_set(CRS_ERR, "read '%s': %s", shown,
-					     strerror(errno));
-		if (n == 0)
-			break;
-		MD5_Update(&ctx, chunk, (size_t)n);
-		if ((r = lcrs_write_all(tmpfd, chunk, (size_t)n, shown)) != 0)
-			return r;
-	}
+	if ((r = lcrs_copy_fd(fd, tmpfd, shown, shown, md5_update,
+			      &ctx)) != 0)
+		return r;
 	MD5_Final(md, &ctx);
 	for (unsigned i = 0; i < MD5_DIGEST_LENGTH; i++) {
 		hex[2 * i] = digits[md[i] >> 4];
@@ -147,10 +141,7 @@ int lcrs_submit_fd(const char *submit_dir, enum crs_type type, int fd,
 		goto out;
 	tmp[0] = '\0';
 out:
-	if (tmpfd >= 0)
-		close(tmpfd);
-	if (tmp[0] && dirfd >= 0)
-		unlinkat(dirfd, tmp, 0);
+	lcrs_tmp_discard(dirfd, tmp, tmpfd);
 	if (dirfd >= 0)
 		close(dirfd);
 	return r;
@@ -161,8 +152,6 @@ int crs_submit(const struct crs_env *env, enum crs_type type,
 {
 	char base[NAME_LIMIT + 1];
 	struct stat st;
-	const char *s;
-	size_t len;
 	int fd = -1, r = CRS_ERR;
 
 	*existed = 0;
@@ -183,16 +172,8 @@ int crs_submit(const struct crs_env *env, enum crs_type type,
 	if (!S_ISREG(st.st_mode))
 		return crs_error_set(CRS_EINPUT, "'%s': not a regular file",
 				     path);
-	len = strlen(path);
-	while (len > 1 && path[len - 1] == '/')
-		len--;
-	s = path + len;
-	while (s > path && s[-1] != '/')
-		s--;
-	if ((size_t)(path + len - s) > NAME_LIMIT)
+	if (lcrs_base_name(base, sizeof(base), path) != 0)
 		return crs_error_set(CRS_EINPUT, "'%s': name too long", path);
-	memcpy(base, s, (size_t)(path + len - s));
-	base[path + len - s] = '\0';
 	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0) {
 		r = crs_error_set(CRS_ERR, "'%s': %s", path, strerror(errno));
 		goto out;

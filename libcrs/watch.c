@@ -61,13 +61,7 @@ struct crs_watch {
 static void emit(struct crs_watch *w, enum crs_event_kind kind,
 		 const char *path, const char *name, const char *message)
 {
-	struct crs_event ev = {
-		.kind = kind, .type = w->type, .path = path, .name = name,
-		.message = message,
-	};
-
-	if (w->fn)
-		w->fn(&ev, w->ctx);
+	lcrs_emit(w->fn, w->ctx, kind, w->type, path, name, message);
 }
 
 static uint64_t file_key(const char *name, const struct stat *st)
@@ -128,14 +122,18 @@ static void seen_add(struct seen_set *s, uint64_t key)
 	}
 }
 
+/* A watch of `dir`, which is created when missing. */
 static int watch_new(struct crs_watch **out, enum watch_kind kind,
 		     enum crs_type type, const char *dir)
 {
-	struct crs_watch *w = calloc(1, sizeof(*w));
-	int r;
+	struct crs_watch *w = NULL;
+	int fd = -1, r;
 
 	*out = NULL;
-	if (!w)
+	if ((r = lcrs_open_dir(dir, 1, &fd)) != 0)
+		return r;
+	close(fd);
+	if (!(w = calloc(1, sizeof(*w))))
 		return crs_error_set(CRS_ENOMEM, "watch: out of memory");
 	w->kind = kind;
 	w->type = type;
@@ -159,7 +157,7 @@ int crs_watch_submit_dir(struct crs_watch **out, const struct crs_env *env,
 {
 	struct crs_watch *w = NULL;
 	char typedir[LCRS_PATH_MAX];
-	int fd = -1, r;
+	int r;
 
 	*out = NULL;
 	if (!crs_type_allows(type, CRS_USE_SUBMIT_DIR))
@@ -172,7 +170,6 @@ int crs_watch_submit_dir(struct crs_watch **out, const struct crs_env *env,
 			       "%s/%s", env->submit_dir,
 			       crs_type_dir(type))) != 0 ||
 	    (r = lcrs_mkdir_p(typedir)) != 0 ||
-	    (r = lcrs_open_dir(dir, 1, &fd)) != 0 ||
 	    (r = watch_new(&w, WATCH_SUBMIT, type, dir)) != 0 ||
 	    (r = lcrs_path_fmt(w->submit_dir, sizeof(w->submit_dir),
 			       env->submit_dir, "%s", env->submit_dir)) != 0)
@@ -187,8 +184,6 @@ int crs_watch_submit_dir(struct crs_watch **out, const struct crs_env *env,
 	w = NULL;
 	r = 0;
 out:
-	if (fd >= 0)
-		close(fd);
 	crs_watch_free(w);
 	return r;
 }
@@ -197,14 +192,13 @@ int crs_watch_fetch_dir(struct crs_watch **out, const struct crs_env *env,
 			enum crs_type type, const char *dir)
 {
 	struct crs_watch *w = NULL;
-	int fd = -1, r;
+	int r;
 
 	*out = NULL;
 	if (!crs_type_allows(type, CRS_USE_FETCH))
 		return crs_error_set(CRS_EINPUT, "type %d cannot be fetched",
 				     (int)type);
-	if ((r = lcrs_open_dir(dir, 1, &fd)) != 0 ||
-	    (r = watch_new(&w, WATCH_FETCH, type, dir)) != 0)
+	if ((r = watch_new(&w, WATCH_FETCH, type, dir)) != 0)
 		goto out;
 	if (!env->fetch_dir || !*env->fetch_dir) {
 		w->idle = 1;
@@ -220,8 +214,6 @@ int crs_watch_fetch_dir(struct crs_watch **out, const struct crs_env *env,
 	w = NULL;
 	r = 0;
 out:
-	if (fd >= 0)
-		close(fd);
 	crs_watch_free(w);
 	return r;
 }

@@ -72,10 +72,7 @@ static void clean_line(char *out, const char *s, size_t n)
 	size_t i = 0, o = 0;
 
 	while (i < n && o < CRASH_LINE_MAX) {
-		unsigned char c = (unsigned char)s[i];
-		size_t k;
-
-		if (c == 0x1b) {
+		if (s[i] == 0x1b) {
 			i++;
 			if (i < n && s[i] == '[') {
 				for (i++; i < n; i++)
@@ -85,20 +82,7 @@ static void clean_line(char *out, const char *s, size_t n)
 			}
 			continue;
 		}
-		if (c < 0x20 || c == 0x7f) {
-			out[o++] = ' ';
-			i++;
-			continue;
-		}
-		k = utf8_seq(s + i, n - i, NULL);
-		if (!k || o + k > CRASH_LINE_MAX) {
-			out[o++] = '?';
-			i++;
-			continue;
-		}
-		memcpy(out + o, s + i, k);
-		o += k;
-		i += k;
+		i += utf8_clean_char(out, &o, CRASH_LINE_MAX, s + i, n - i);
 	}
 	while (o && out[o - 1] == ' ')
 		o--;

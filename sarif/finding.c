@@ -6,7 +6,8 @@
  * docs/results.md) and the --fail-on policy. Knows nothing of Docker or
  * CI systems. results.json is re-read by later phases and may have been
  * edited by hand, so loading checks every field's type and range and
- * names the file and the field in its error.
+ * names the file and the field in its error. Its JSON file writer,
+ * finding_json_save(), also writes the SARIF log.
  */
 #include "sarif/finding.h"
 #include "sarif/utf8.h"
@@ -244,24 +245,28 @@ json_t *finding_set_to_json(const struct finding_set *s)
 	return o;
 }
 
-int finding_set_save(const struct finding_set *s, const char *path)
+int finding_json_save(const json_t *j, const char *path, const char *what)
 {
-	json_t *j = finding_set_to_json(s);
 	char *text = json_dumps(j, JSON_INDENT(2));
 	struct buf b = BUF_INIT;
-	int r = CRS_ERR;
+	int r;
 
-	if (!text) {
-		r = crs_error_set(CRS_ERR, "%s: cannot serialise the results",
-				  path);
-		goto out;
-	}
+	if (!text)
+		return crs_error_set(CRS_ERR, "%s: cannot serialise the %s",
+				     path, what);
 	buf_adds(&b, text);
 	buf_addch(&b, '\n');
 	r = fs_write_file_atomic(path, b.ptr, b.len);
-out:
 	buf_release(&b);
 	free(text);
+	return r;
+}
+
+int finding_set_save(const struct finding_set *s, const char *path)
+{
+	json_t *j = finding_set_to_json(s);
+	int r = finding_json_save(j, path, "results");
+
 	json_decref(j);
 	return r;
 }

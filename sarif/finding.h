@@ -111,6 +111,12 @@ int finding_set_from_json(struct finding_set *s, const json_t *j,
 /* Write results.json atomically. 0 or CRS_ERR (message names the path). */
 int finding_set_save(const struct finding_set *s, const char *path);
 /*
+ * Write `j` indented, with a final newline, atomically to `path`: the file
+ * form of results.json and of the SARIF log. 0 or CRS_ERR (message names
+ * the path; "cannot serialise the <what>" when jansson refuses `j`).
+ */
+int finding_json_save(const json_t *j, const char *path, const char *what);
+/*
  * Read results.json (at most FINDING_RESULTS_MAX bytes) into the
  * initialised set `s`. CRS_ENOTFOUND when missing, CRS_EINPUT when
  * malformed ("path:line:col: ..." for JSON syntax), CRS_ERR on I/O.

@@ -932,23 +932,10 @@ int sarif_write_file(const struct finding_set *s, const char *source_root,
 		     const char *path)
 {
 	json_t *log = NULL;
-	char *text = NULL;
-	struct buf b = BUF_INIT;
-	int r = CRS_ERR;
+	int r;
 
-	if ((r = sarif_from_findings(&log, s, source_root)) != 0)
-		goto out;
-	if (!(text = json_dumps(log, JSON_INDENT(2)))) {
-		r = crs_error_set(CRS_ERR, "%s: cannot serialise the SARIF "
-				  "log", path);
-		goto out;
-	}
-	buf_adds(&b, text);
-	buf_addch(&b, '\n');
-	r = fs_write_file_atomic(path, b.ptr, b.len);
-out:
-	buf_release(&b);
-	free(text);
+	if ((r = sarif_from_findings(&log, s, source_root)) == 0)
+		r = finding_json_save(log, path, "SARIF log");
 	json_decref(log);
 	return r;
 }

@@ -57,30 +57,33 @@ size_t utf8_seq(const char *s, size_t n, uint32_t *cp)
 	return need + 1;
 }
 
+size_t utf8_clean_char(char *out, size_t *o, size_t max, const char *s,
+		       size_t n)
+{
+	unsigned char c = (unsigned char)*s;
+	size_t k;
+
+	if (c < 0x20 || c == 0x7f) {
+		out[(*o)++] = ' ';
+		return 1;
+	}
+	k = utf8_seq(s, n, NULL);
+	if (!k || *o + k > max) {
+		out[(*o)++] = '?';
+		return 1;
+	}
+	memcpy(out + *o, s, k);
+	*o += k;
+	return k;
+}
+
 char *utf8_clean(const char *s, size_t n, size_t max)
 {
 	char *out = xmalloc(st_add(n < max ? n : max, 1));
 	size_t i = 0, o = 0;
 
-	while (i < n && o < max) {
-		unsigned char c = (unsigned char)s[i];
-		size_t k;
-
-		if (c < 0x20 || c == 0x7f) {
-			out[o++] = ' ';
-			i++;
-			continue;
-		}
-		k = utf8_seq(s + i, n - i, NULL);
-		if (!k || o + k > max) {
-			out[o++] = '?';
-			i++;
-			continue;
-		}
-		memcpy(out + o, s + i, k);
-		o += k;
-		i += k;
-	}
+	while (i < n && o < max)
+		i += utf8_clean_char(out, &o, max, s + i, n - i);
 	out[o] = '\0';
 	return out;
 }

@@ -26,6 +26,14 @@ size_t utf8_seq(const char *s, size_t n, uint32_t *cp);
  */
 char *utf8_clean(const char *s, size_t n, size_t max);
 
+/*
+ * One step of utf8_clean(): the character at s (n > 0 bytes available)
+ * cleaned into out at *o, which it advances, never past out[max - 1]
+ * (*o < max on entry). Returns how many bytes of s it used (>= 1).
+ */
+size_t utf8_clean_char(char *out, size_t *o, size_t max, const char *s,
+		       size_t n);
+
 /* 1 when s (NUL-terminated) is valid UTF-8 with no control characters. */
 int utf8_is_clean(const char *s);
 

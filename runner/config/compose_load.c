@@ -134,16 +134,13 @@ static int parse_infra(struct yaml_doc *d, const yaml_node_t *k,
 		       const yaml_node_t *v, struct compose *c)
 {
 	const char *owner = "oss_crs_infra";
+	yaml_node_t *pk, *pv;
 	int r;
 
 	if ((r = yaml_doc_want_mapping(d, k, v, owner)) != 0)
 		return r;
-	for (yaml_node_pair_t *p = v->data.mapping.pairs.start;
-	     p < v->data.mapping.pairs.top; p++) {
-		yaml_node_t *pk = YAML_DOC_KEY(d, p);
-
-		r = resource_field(d, pk, YAML_DOC_VALUE(d, p), owner,
-				   &c->infra);
+	for (size_t i = 0; yaml_doc_pair(d, v, i, &pk, &pv, NULL); i++) {
+		r = resource_field(d, pk, pv, owner, &c->infra);
 		if (r < 0)
 			return r;
 		if (r == 0)
@@ -158,6 +155,8 @@ static int parse_source(struct yaml_doc *d, const yaml_node_t *k,
 {
 	char field[FIELD_MAX], sub[FIELD_MAX];
 	const yaml_node_t *local_key = NULL, *url_key = NULL;
+	yaml_node_t *pk, *pv;
+	const char *key;
 	char *local = NULL;
 	int r = CRS_ERR;
 
@@ -166,12 +165,7 @@ static int parse_source(struct yaml_doc *d, const yaml_node_t *k,
 		return 0;	/* as if omitted: reported by the caller */
 	if ((r = yaml_doc_want_mapping(d, k, v, field)) != 0)
 		return r;
-	for (yaml_node_pair_t *p = v->data.mapping.pairs.start;
-	     p < v->data.mapping.pairs.top; p++) {
-		yaml_node_t *pk = YAML_DOC_KEY(d, p);
-		yaml_node_t *pv = YAML_DOC_VALUE(d, p);
-		const char *key = yaml_doc_scalar(pk);
-
+	for (size_t i = 0; yaml_doc_pair(d, v, i, &pk, &pv, &key); i++) {
 		yaml_doc_field(sub, sizeof(sub), "%s.%s", field, key);
 		if (!strcmp(key, "local_path")) {
 			local_key = pk;
@@ -226,6 +220,8 @@ static int parse_crs(struct yaml_doc *d, const yaml_node_t *k,
 		     struct compose_crs *e)
 {
 	char field[FIELD_MAX];
+	yaml_node_t *pk, *pv;
+	const char *key;
 	int has_source = 0, r;
 
 	e->res.llm_budget = -1;
@@ -233,12 +229,7 @@ static int parse_crs(struct yaml_doc *d, const yaml_node_t *k,
 	e->name = xstrdup(yaml_doc_scalar(k));
 	if ((r = yaml_doc_want_mapping(d, k, v, e->name)) != 0)
 		return r;
-	for (yaml_node_pair_t *p = v->data.mapping.pairs.start;
-	     p < v->data.mapping.pairs.top; p++) {
-		yaml_node_t *pk = YAML_DOC_KEY(d, p);
-		yaml_node_t *pv = YAML_DOC_VALUE(d, p);
-		const char *key = yaml_doc_scalar(pk);
-
+	for (size_t i = 0; yaml_doc_pair(d, v, i, &pk, &pv, &key); i++) {
 		r = resource_field(d, pk, pv, e->name, &e->res);
 		if (r < 0)
 			return r;
@@ -285,17 +276,15 @@ static int parse_external(struct yaml_doc *d, const yaml_node_t *k,
 {
 	const char *field = "llm_config.litellm.external";
 	char sub[FIELD_MAX];
+	yaml_node_t *pk, *pv;
+	const char *key;
 	int r;
 
 	if (yaml_doc_is_null(v))
 		return one_of(d, k, field, "url", NULL, "url_env", NULL);
 	if ((r = yaml_doc_want_mapping(d, k, v, field)) != 0)
 		return r;
-	for (yaml_node_pair_t *p = v->data.mapping.pairs.start;
-	     p < v->data.mapping.pairs.top; p++) {
-		yaml_node_t *pk = YAML_DOC_KEY(d, p);
-		yaml_node_t *pv = YAML_DOC_VALUE(d, p);
-		const char *key = yaml_doc_scalar(pk);
+	for (size_t i = 0; yaml_doc_pair(d, v, i, &pk, &pv, &key); i++) {
 		char **dst = NULL;
 
 		if (!strcmp(key, "url"))
@@ -343,18 +332,15 @@ static int parse_internal(struct yaml_doc *d, const yaml_node_t *k,
 			  const yaml_node_t *v, struct compose *c)
 {
 	const char *field = "llm_config.litellm.internal";
+	yaml_node_t *pk, *pv;
+	const char *key;
 	int r;
 
 	if (yaml_doc_is_null(v))
 		return 0;
 	if ((r = yaml_doc_want_mapping(d, k, v, field)) != 0)
 		return r;
-	for (yaml_node_pair_t *p = v->data.mapping.pairs.start;
-	     p < v->data.mapping.pairs.top; p++) {
-		yaml_node_t *pk = YAML_DOC_KEY(d, p);
-		yaml_node_t *pv = YAML_DOC_VALUE(d, p);
-		const char *key = yaml_doc_scalar(pk);
-
+	for (size_t i = 0; yaml_doc_pair(d, v, i, &pk, &pv, &key); i++) {
 		if (strcmp(key, "config_path")) {
 			yaml_doc_warn_unknown(d, pk, field);
 			continue;
@@ -372,17 +358,14 @@ static int parse_litellm(struct yaml_doc *d, const yaml_node_t *k,
 	const char *field = "llm_config.litellm";
 	const yaml_node_t *internal_k = NULL, *internal_v = NULL;
 	const yaml_node_t *external_k = NULL, *external_v = NULL;
+	yaml_node_t *pk, *pv;
+	const char *key;
 	char q[YAML_DOC_QUOTE_MAX];
 	int r;
 
 	if ((r = yaml_doc_want_mapping(d, k, v, field)) != 0)
 		return r;
-	for (yaml_node_pair_t *p = v->data.mapping.pairs.start;
-	     p < v->data.mapping.pairs.top; p++) {
-		yaml_node_t *pk = YAML_DOC_KEY(d, p);
-		yaml_node_t *pv = YAML_DOC_VALUE(d, p);
-		const char *key = yaml_doc_scalar(pk);
-
+	for (size_t i = 0; yaml_doc_pair(d, v, i, &pk, &pv, &key); i++) {
 		if (!strcmp(key, "mode")) {
 			r = yaml_doc_get_str(d, pk, pv,
 					     "llm_config.litellm.mode",
@@ -440,6 +423,8 @@ static int parse_llm(struct yaml_doc *d, const yaml_node_t *k,
 {
 	const yaml_node_t *litellm_k = NULL, *litellm_v = NULL;
 	const yaml_node_t *legacy_k = NULL, *legacy_v = NULL;
+	yaml_node_t *pk, *pv;
+	const char *key;
 	int r;
 
 	if (yaml_doc_is_null(v))
@@ -449,12 +434,7 @@ static int parse_llm(struct yaml_doc *d, const yaml_node_t *k,
 	c->has_llm = 1;
 	c->llm.model_check = 1;
 	c->llm.pos = yaml_doc_pos(d, k);
-	for (yaml_node_pair_t *p = v->data.mapping.pairs.start;
-	     p < v->data.mapping.pairs.top; p++) {
-		yaml_node_t *pk = YAML_DOC_KEY(d, p);
-		yaml_node_t *pv = YAML_DOC_VALUE(d, p);
-		const char *key = yaml_doc_scalar(pk);
-
+	for (size_t i = 0; yaml_doc_pair(d, v, i, &pk, &pv, &key); i++) {
 		if (!strcmp(key, "litellm")) {
 			litellm_k = pk;
 			litellm_v = pv;
@@ -485,7 +465,8 @@ static int parse_llm(struct yaml_doc *d, const yaml_node_t *k,
 
 static int parse_root(struct yaml_doc *d, struct compose *c)
 {
-	yaml_node_t *root = yaml_doc_root(d);
+	yaml_node_t *root = yaml_doc_root(d), *k, *v;
+	const char *key;
 	int has_infra = 0, r;
 	size_t n;
 	char q[YAML_DOC_QUOTE_MAX];
@@ -498,11 +479,7 @@ static int parse_root(struct yaml_doc *d, struct compose *c)
 	n = (size_t)(root->data.mapping.pairs.top -
 		     root->data.mapping.pairs.start);
 	c->crs = xcalloc(n ? n : 1, sizeof(*c->crs));
-	for (yaml_node_pair_t *p = root->data.mapping.pairs.start;
-	     p < root->data.mapping.pairs.top; p++) {
-		yaml_node_t *k = YAML_DOC_KEY(d, p), *v = YAML_DOC_VALUE(d, p);
-		const char *key = yaml_doc_scalar(k);
-
+	for (size_t i = 0; yaml_doc_pair(d, root, i, &k, &v, &key); i++) {
 		if (!strcmp(key, "run_env")) {
 			if ((r = yaml_doc_get_str(d, k, v, "run_env",
 						  &c->run_env)) != 0)

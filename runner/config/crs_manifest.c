@@ -225,16 +225,14 @@ static int parse_build_step(struct yaml_doc *d, const yaml_node_t *item,
 			    const char *field, struct crs_build_step *b)
 {
 	char sub[FIELD_MAX], q[YAML_DOC_QUOTE_MAX];
+	yaml_node_t *k, *v;
+	const char *key;
 	int r;
 
 	b->pos = yaml_doc_pos(d, item);
 	if ((r = yaml_doc_want_mapping(d, item, item, field)) != 0)
 		return r;
-	for (yaml_node_pair_t *p = item->data.mapping.pairs.start;
-	     p < item->data.mapping.pairs.top; p++) {
-		yaml_node_t *k = YAML_DOC_KEY(d, p), *v = YAML_DOC_VALUE(d, p);
-		const char *key = yaml_doc_scalar(k);
-
+	for (size_t i = 0; yaml_doc_pair(d, item, i, &k, &v, &key); i++) {
 		yaml_doc_field(sub, sizeof(sub), "%s.%s", field, key);
 		r = image_field(d, k, v, sub, &b->dockerfile,
 				&b->dockerfile_pos, &b->env);
@@ -289,6 +287,8 @@ static int parse_build_phase(struct yaml_doc *d, const yaml_node_t *k,
 	const char *field = "target_build_phase";
 	char sub[FIELD_MAX], q[YAML_DOC_QUOTE_MAX];
 	const yaml_node_t *list = v;
+	yaml_node_t *pk, *pv;
+	const char *key;
 	size_t n;
 	int r;
 
@@ -296,13 +296,11 @@ static int parse_build_phase(struct yaml_doc *d, const yaml_node_t *k,
 		return 0;
 	if (v->type == YAML_MAPPING_NODE) {	/* {builds: [...]} */
 		list = NULL;
-		for (yaml_node_pair_t *p = v->data.mapping.pairs.start;
-		     p < v->data.mapping.pairs.top; p++) {
-			yaml_node_t *pk = YAML_DOC_KEY(d, p);
-
-			if (!strcmp(yaml_doc_scalar(pk), "builds")) {
+		for (size_t i = 0; yaml_doc_pair(d, v, i, &pk, &pv, &key);
+		     i++) {
+			if (!strcmp(key, "builds")) {
 				k = pk;
-				list = YAML_DOC_VALUE(d, p);
+				list = pv;
 			} else {
 				yaml_doc_warn_unknown(d, pk, field);
 			}
@@ -343,7 +341,8 @@ static int parse_module(struct yaml_doc *d, const yaml_node_t *k,
 			const yaml_node_t *v, struct crs_run_module *mod)
 {
 	char field[FIELD_MAX], sub[FIELD_MAX], q[YAML_DOC_QUOTE_MAX];
-	const char *name = yaml_doc_scalar(k);
+	const char *name = yaml_doc_scalar(k), *key;
+	yaml_node_t *pk, *pv;
 	int r;
 
 	mod->name = xstrdup(name);
@@ -356,12 +355,7 @@ static int parse_module(struct yaml_doc *d, const yaml_node_t *k,
 				      yaml_doc_quote(q, name));
 	if ((r = yaml_doc_want_mapping(d, k, v, field)) != 0)
 		return r;
-	for (yaml_node_pair_t *p = v->data.mapping.pairs.start;
-	     p < v->data.mapping.pairs.top; p++) {
-		yaml_node_t *pk = YAML_DOC_KEY(d, p);
-		yaml_node_t *pv = YAML_DOC_VALUE(d, p);
-		const char *key = yaml_doc_scalar(pk);
-
+	for (size_t i = 0; yaml_doc_pair(d, v, i, &pk, &pv, &key); i++) {
 		yaml_doc_field(sub, sizeof(sub), "%s.%s", field, key);
 		r = image_field(d, pk, pv, sub, &mod->dockerfile,
 				&mod->dockerfile_pos, &mod->env);
@@ -387,6 +381,7 @@ static int parse_module(struct yaml_doc *d, const yaml_node_t *k,
 static int parse_run_phase(struct yaml_doc *d, const yaml_node_t *k,
 			   const yaml_node_t *v, struct crs_manifest *m)
 {
+	yaml_node_t *pk, *pv;
 	size_t n;
 	int r;
 
@@ -399,10 +394,8 @@ static int parse_run_phase(struct yaml_doc *d, const yaml_node_t *k,
 				      "not %s", yaml_doc_kind(v));
 	n = (size_t)(v->data.mapping.pairs.top - v->data.mapping.pairs.start);
 	m->modules = xcalloc(n ? n : 1, sizeof(*m->modules));
-	for (yaml_node_pair_t *p = v->data.mapping.pairs.start;
-	     p < v->data.mapping.pairs.top; p++) {
-		r = parse_module(d, YAML_DOC_KEY(d, p), YAML_DOC_VALUE(d, p),
-				 &m->modules[m->modules_nr++]);
+	for (size_t i = 0; yaml_doc_pair(d, v, i, &pk, &pv, NULL); i++) {
+		r = parse_module(d, pk, pv, &m->modules[m->modules_nr++]);
 		if (r != 0)
 			return r;
 	}
@@ -413,6 +406,8 @@ static int parse_prepare(struct yaml_doc *d, const yaml_node_t *k,
 			 const yaml_node_t *v, struct crs_manifest *m)
 {
 	char q[YAML_DOC_QUOTE_MAX];
+	yaml_node_t *pk, *pv;
+	const char *key;
 	size_t n;
 	int r;
 
@@ -420,12 +415,8 @@ static int parse_prepare(struct yaml_doc *d, const yaml_node_t *k,
 		return 0;
 	if ((r = yaml_doc_want_mapping(d, k, v, "prepare_phase")) != 0)
 		return r;
-	for (yaml_node_pair_t *p = v->data.mapping.pairs.start;
-	     p < v->data.mapping.pairs.top; p++) {
-		yaml_node_t *pk = YAML_DOC_KEY(d, p);
-		yaml_node_t *pv = YAML_DOC_VALUE(d, p);
-
-		if (strcmp(yaml_doc_scalar(pk), "hcl")) {
+	for (size_t i = 0; yaml_doc_pair(d, v, i, &pk, &pv, &key); i++) {
+		if (strcmp(key, "hcl")) {
 			yaml_doc_warn_unknown(d, pk, "prepare_phase");
 			continue;
 		}
@@ -468,18 +459,14 @@ static int target_field(struct yaml_doc *d, const yaml_node_t *k,
 static int parse_supported(struct yaml_doc *d, const yaml_node_t *k,
 			   const yaml_node_t *v, struct crs_manifest *m)
 {
-	const char *field = "supported_target";
+	const char *field = "supported_target", *key;
+	yaml_node_t *pk, *pv;
 	int r = 0;
 
 	m->supported_pos = yaml_doc_pos(d, k);
 	if ((r = yaml_doc_want_mapping(d, k, v, field)) != 0)
 		return r;
-	for (yaml_node_pair_t *p = v->data.mapping.pairs.start;
-	     p < v->data.mapping.pairs.top; p++) {
-		yaml_node_t *pk = YAML_DOC_KEY(d, p);
-		yaml_node_t *pv = YAML_DOC_VALUE(d, p);
-		const char *key = yaml_doc_scalar(pk);
-
+	for (size_t i = 0; yaml_doc_pair(d, v, i, &pk, &pv, &key); i++) {
 		if (!strcmp(key, "mode"))
 			r = target_field(d, pk, pv, modes, ARRAY_NR(modes),
 					 "a mode", &m->modes, &m->modes_nr,
@@ -550,18 +537,15 @@ static int parse_types(struct yaml_doc *d, const yaml_node_t *k,
 
 static int parse_root(struct yaml_doc *d, struct crs_manifest *m)
 {
-	yaml_node_t *root = yaml_doc_root(d);
+	yaml_node_t *root = yaml_doc_root(d), *k, *v;
+	const char *key;
 	int has_type = 0, has_run = 0, r = 0;
 
 	if (!root)
 		return yaml_doc_error(d, NULL, NULL, "file is empty");
 	if (root->type != YAML_MAPPING_NODE)
 		return yaml_doc_error(d, root, NULL, "must be a mapping");
-	for (yaml_node_pair_t *p = root->data.mapping.pairs.start;
-	     p < root->data.mapping.pairs.top; p++) {
-		yaml_node_t *k = YAML_DOC_KEY(d, p), *v = YAML_DOC_VALUE(d, p);
-		const char *key = yaml_doc_scalar(k);
-
+	for (size_t i = 0; yaml_doc_pair(d, root, i, &k, &v, &key); i++) {
 		if (!strcmp(key, "name")) {
 			r = yaml_doc_get_str(d, k, v, "name", &m->name);
 		} else if (!strcmp(key, "type")) {

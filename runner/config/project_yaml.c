@@ -103,7 +103,8 @@ out:
 
 static int parse_root(struct yaml_doc *d, struct project_config *p)
 {
-	yaml_node_t *root = yaml_doc_root(d);
+	yaml_node_t *root = yaml_doc_root(d), *k, *v;
+	const char *key;
 	char *language = NULL;
 	int has_language = 0, r = 0;
 
@@ -112,11 +113,7 @@ static int parse_root(struct yaml_doc *d, struct project_config *p)
 				      "at least \"language\")");
 	if (root->type != YAML_MAPPING_NODE)
 		return yaml_doc_error(d, root, NULL, "must be a mapping");
-	for (yaml_node_pair_t *a = root->data.mapping.pairs.start;
-	     a < root->data.mapping.pairs.top; a++) {
-		yaml_node_t *k = YAML_DOC_KEY(d, a), *v = YAML_DOC_VALUE(d, a);
-		const char *key = yaml_doc_scalar(k);
-
+	for (size_t i = 0; yaml_doc_pair(d, root, i, &k, &v, &key); i++) {
 		if (!strcmp(key, "language")) {
 			if ((r = yaml_doc_get_str(d, k, v, "language",
 						  &language)) != 0)

@@ -180,6 +180,21 @@ yaml_node_t *yaml_doc_node(struct yaml_doc *d, int id)
 	return yaml_document_get_node(&d->doc, id);
 }
 
+int yaml_doc_pair(struct yaml_doc *d, const yaml_node_t *map, size_t i,
+		  yaml_node_t **k, yaml_node_t **v, const char **key)
+{
+	const yaml_node_pair_t *p = map->data.mapping.pairs.start;
+
+	if (i >= (size_t)(map->data.mapping.pairs.top - p))
+		return 0;
+	*k = yaml_doc_node(d, p[i].key);
+	if (v)
+		*v = yaml_doc_node(d, p[i].value);
+	if (key)
+		*key = yaml_doc_scalar(*k);
+	return 1;
+}
+
 const char *yaml_doc_scalar(const yaml_node_t *n)
 {
 	if (!n || n->type != YAML_SCALAR_NODE)
@@ -506,6 +521,8 @@ int yaml_doc_get_env(struct yaml_doc *d, const yaml_node_t *at,
 {
 	char sub[YAML_DOC_PATH_MAX];
 	char q[YAML_DOC_QUOTE_MAX];
+	yaml_node_t *k, *val;
+	const char *key;
 	size_t n;
 
 	if (yaml_doc_is_null(v))
@@ -517,11 +534,7 @@ int yaml_doc_get_env(struct yaml_doc *d, const yaml_node_t *at,
 	n = (size_t)(v->data.mapping.pairs.top - v->data.mapping.pairs.start);
 	env->items = xrealloc(env->items,
 			      st_mult(st_add(env->nr, n), sizeof(*env->items)));
-	for (yaml_node_pair_t *p = v->data.mapping.pairs.start;
-	     p < v->data.mapping.pairs.top; p++) {
-		yaml_node_t *k = yaml_doc_node(d, p->key);
-		yaml_node_t *val = yaml_doc_node(d, p->value);
-		const char *key = yaml_doc_scalar(k);
+	for (size_t i = 0; yaml_doc_pair(d, v, i, &k, &val, &key); i++) {
 		struct config_env *e;
 		char *value = NULL;
 		int r;

@@ -91,6 +91,15 @@ const char *yaml_doc_quote(char out[YAML_DOC_QUOTE_MAX], const char *s);
 #define YAML_DOC_KEY(d, pair) yaml_doc_node((d), (pair)->key)
 #define YAML_DOC_VALUE(d, pair) yaml_doc_node((d), (pair)->value)
 
+/*
+ * Pair `i` of the mapping node `map`: *k and *v get its key and value
+ * nodes (borrowed), *key the key's text; `v` and `key` may be NULL.
+ * Returns 1, or 0 past the last pair. The walk over a mapping:
+ *	for (size_t i = 0; yaml_doc_pair(d, map, i, &k, &v, &key); i++)
+ */
+int yaml_doc_pair(struct yaml_doc *d, const yaml_node_t *map, size_t i,
+		  yaml_node_t **k, yaml_node_t **v, const char **key);
+
 /* "a mapping", "a list", "empty" or "a scalar", for messages. */
 const char *yaml_doc_kind(const yaml_node_t *n);
 /* 0 when `v` is a mapping, else CRS_ECONFIG "must be a mapping, not ..." */
