@@ -7,6 +7,7 @@
  * before the deadline is still reported.
  */
 #include "runner/cmd.h"
+#include "runner/cache.h"
 #include "runner/phase_cmd.h"
 #include "runner/scan.h"
 #include "runner/scan_opts.h"
@@ -26,10 +27,12 @@ static int scan_phases(struct scan *s, int *exit_code)
 {
 	int r;
 
-	if ((r = phase_prepare(s)) != 0 || (r = phase_build_target(s)) != 0 ||
-	    (r = phase_run(s)) != 0 || (r = phase_triage(s)) != 0)
+	if ((r = cache_restore_images(s)) != 0 || (r = phase_prepare(s)) != 0 ||
+	    (r = phase_build_target(s)) != 0 || (r = phase_select(s)) != 0 ||
+	    (r = phase_run(s)) != 0 || (r = phase_triage(s)) != 0 ||
+	    (r = phase_report(s, exit_code)) != 0)
 		return r;
-	return phase_report(s, exit_code);
+	return cache_save_images(s);
 }
 
 int cmd_scan(int argc, char **argv, struct runner_ctx *ctx)

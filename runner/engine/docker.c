@@ -815,6 +815,107 @@ out:
 	return r;
 }
 
+/* on_data callback of image save: the tar stream goes straight to a file. */
+static int docker_save_feed(const char *data, size_t len, void *ctx)
+{
+	FILE *f = ctx;
+
+	if (fwrite(data, 1, len, f) != len)
+		return crs_error_set(CRS_ERR, "writing the image archive: %s",
+				     strerror(errno));
+	return 0;
+}
+
+int docker_image_save(struct docker_client *d, const char *const *refs,
+		      const char *tar_path)
+{
+	struct http_response resp = HTTP_RESPONSE_INIT;
+	struct http_request req = { .method = "GET" };
+	struct buf path = BUF_INIT;
+	char *tmp = xasprintf("%s.part", tar_path);
+	FILE *f = NULL;
+	int r;
+
+	docker_path(&path, "/images/get", NULL, NULL);
+	for (; refs && *refs; refs++)
+		docker_query(&path, "names", *refs);
+	if (!(f = fopen(tmp, "wbe"))) {
+		r = crs_error_set(CRS_ERR, "%s: %s", tmp, strerror(errno));
+		goto out;
+	}
+	req.path = path.ptr;
+	req.timeout_ms = DOCKER_LONG_TIMEOUT_MS;
+	req.on_data = docker_save_feed;
+	req.on_data_ctx = f;
+	if ((r = d->t->request(d->t, &req, &resp)) != 0)
+		goto out;
+	if (resp.status != 200) {
+		r = docker_status_error(&resp, NULL, NULL, "save images");
+		goto out;
+	}
+	if (fclose(f) != 0) {
+		f = NULL;
+		r = crs_error_set(CRS_ERR, "%s: %s", tmp, strerror(errno));
+		goto out;
+	}
+	f = NULL;
+	if (rename(tmp, tar_path) != 0) {
+		r = crs_error_set(CRS_ERR, "rename to '%s': %s", tar_path,
+				  strerror(errno));
+		goto out;
+	}
+	r = 0;
+out:
+	if (f)
+		fclose(f);
+	if (r != 0)
+		unlink(tmp);
+	free(tmp);
+	http_response_release(&resp);
+	buf_release(&path);
+	return r;
+}
+
+int docker_image_load(struct docker_client *d, const char *tar_path)
+{
+	struct http_response resp = HTTP_RESPONSE_INIT;
+	struct docker_stream s = { BUF_INIT, BUF_INIT, BUF_INIT, NULL, 0, -1,
+				   NULL };
+	struct http_request req = { .method = "POST" };
+	struct buf path = BUF_INIT;
+	char msg[DOCKER_MSG_MAX];
+	int r;
+
+	docker_path(&path, "/images/load", NULL, NULL);
+	docker_query(&path, "quiet", "1");
+	req.path = path.ptr;
+	req.content_type = "application/x-tar";
+	req.body_file = tar_path;
+	req.timeout_ms = DOCKER_LONG_TIMEOUT_MS;
+	req.max_response = (size_t)1 << 20;
+	if ((r = d->t->request(d->t, &req, &resp)) != 0)
+		goto out;
+	if (resp.status != 200) {
+		r = docker_status_error(&resp, NULL, NULL, "load images");
+		goto out;
+	}
+	if ((r = docker_stream_feed(resp.body.ptr, resp.body.len, &s)) != 0 ||
+	    (r = docker_stream_finish(&s)) != 0)
+		goto out;
+	if (s.error.len) {
+		r = crs_error_set(CRS_EENGINE, "load images: %s",
+				  log_quote(msg, sizeof(msg), s.error.ptr,
+					    s.error.len));
+		goto out;
+	}
+	r = 0;
+out:
+	docker_stream_release(&s);
+	http_response_release(&resp);
+	buf_release(&path);
+	return r;
+}
+
 int docker_image_tag(struct docker_client *d, const char *src,
 		     const char *repo, const char *tag)
 {

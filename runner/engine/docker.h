@@ -90,6 +90,14 @@ int docker_image_import(struct docker_client *d, const char *tar_path,
 			const char *repo, const char *tag,
 			const char *const *changes);
 /* POST /images/{src}/tag. */
+/*
+ * GET /images/get: every image in `refs` (NULL-terminated) into one tar
+ * at tar_path (written beside it as .part, then renamed).
+ */
+int docker_image_save(struct docker_client *d, const char *const *refs,
+		      const char *tar_path);
+/* POST /images/load with the tar at tar_path. */
+int docker_image_load(struct docker_client *d, const char *tar_path);
 int docker_image_tag(struct docker_client *d, const char *src,
 		     const char *repo, const char *tag);
 /* DELETE /images/{ref}; 409 (in use, without force) is CRS_ECONFLICT. */

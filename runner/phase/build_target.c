@@ -238,6 +238,12 @@ static int crs_build_step(struct scan *s, const struct compose_crs *c,
 				 &tag)) != 0 ||
 	    (r = docker_image_exists(s->docker, tag, &id)) != 0)
 		goto out;
+	{
+		char *key = xasprintf("%s/build/%s", c->name, b->name);
+
+		scan_set_image(s, key, tag);
+		free(key);
+	}
 	outdir = scan_work_path(s, "builds/%s/crs/%s/BUILD_OUT_DIR",
 				s->state.sanitizer, c->name);
 	marker = xasprintf("%s/.%s.%.19s.cache", outdir, b->name, id);

@@ -12,6 +12,7 @@
  */
 #include "runner/phase/phase.h"
 #include "runner/container.h"
+#include "runner/cache.h"
 #include "runner/crs_env.h"
 #include "runner/exchange.h"
 #include "runner/scan.h"
@@ -300,9 +301,13 @@ static int run_harness(struct scan *s, const char *h, double share_s,
 	struct harness_run hr = { 0 };
 	struct strvec labels = STRVEC_INIT;
 	char *logs = scan_work_path(s, "runs/%s/logs", s->state.run_id);
+	char *seeds;
 	int r;
 
-	if ((r = make_dirs(s, h)) != 0 || (r = fs_mkdir_p(logs)) != 0)
+	seeds = scan_work_path(s, "runs/%s/EXCHANGE_DIR/%s/seeds",
+			       s->state.run_id, h);
+	if ((r = make_dirs(s, h)) != 0 || (r = fs_mkdir_p(logs)) != 0 ||
+	    (r = cache_corpus_in(s, h, seeds)) != 0)
 		goto out;
 	container_labels(&labels, s);
 	if ((r = start_exchange(s, &hr, h)) != 0)
@@ -329,8 +334,11 @@ static int run_harness(struct scan *s, const char *h, double share_s,
 		r = wait_modules(s, &hr, share_s, reserve_s, h);
 out:
 	harness_run_end(s, &hr);
+	if (r == 0)
+		r = cache_corpus_out(s, h, seeds);
 	strvec_release(&labels);
 	free(logs);
+	free(seeds);
 	return r;
 }
 
