@@ -9,7 +9,7 @@
 
 BUILD ?= build
 CC ?= cc
-PKGS := libcurl jansson yaml-0.1 libgit2 libarchive libcrypto libmicrohttpd
+PKGS := libcurl jansson yaml-0.1 libgit2 libarchive libcrypto libmicrohttpd libxml-2.0 zlib
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 OPT ?= -O2

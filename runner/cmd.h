@@ -27,6 +27,8 @@ enum exit_code {
 int cmd_build_target(int argc, char **argv, struct runner_ctx *ctx);
 int cmd_check(int argc, char **argv, struct runner_ctx *ctx);
 int cmd_help(int argc, char **argv, struct runner_ctx *ctx);
+int cmd_hook(int argc, char **argv, struct runner_ctx *ctx);
+int cmd_pre_push(int argc, char **argv, struct runner_ctx *ctx);
 int cmd_prepare(int argc, char **argv, struct runner_ctx *ctx);
 int cmd_report(int argc, char **argv, struct runner_ctx *ctx);
 int cmd_run(int argc, char **argv, struct runner_ctx *ctx);

@@ -32,6 +32,8 @@ static const struct cmd cmds[] = {	/* sorted by name */
 	  "build the target image, the head build and each CRS build step" },
 	{ "check", cmd_check, "validate crs-compose.yaml, crs.yaml and project.yaml" },
 	{ "help", cmd_help, "show commands, or one command's usage" },
+	{ "hook", cmd_hook, "install or remove the git pre-push hook" },
+	{ "pre-push", cmd_pre_push, "scan the refs git is pushing (the hook)" },
 	{ "prepare", cmd_prepare, "build the CRS images (cached by content hash)" },
 	{ "report", cmd_report, "write SARIF and the verdict from results.json" },
 	{ "run", cmd_run, "run the CRSs, then reproduce and triage every PoV" },

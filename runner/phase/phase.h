@@ -16,8 +16,14 @@ struct scan;
 
 int phase_prepare(struct scan *s);
 int phase_build_target(struct scan *s);
+int phase_select(struct scan *s);
 int phase_run(struct scan *s);
 int phase_triage(struct scan *s);
+/*
+ * Every phase of a scan in order, with the image cache restored first and
+ * saved last (cache.h): what `crs-ci scan` and the pre-push hook run.
+ */
+int phase_scan_all(struct scan *s, int *exit_code_out);
 /* Writes SARIF and prints the verdict; *exit_code_out is 0 or 1. */
 int phase_report(struct scan *s, int *exit_code_out);
 

@@ -34,7 +34,7 @@
 #include <unistd.h>
 
 #define POLL_MS 500
-#define MIN_TRIAGE_RESERVE_S 45.0
+#define MIN_TRIAGE_RESERVE_S 20.0
 
 static const char *const exchange_types[] = {
 	"povs", "seeds", "bug-candidates", "reports", "patches", "diffs",

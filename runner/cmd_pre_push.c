@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * cmd_pre_push.c - crs-ci pre-push REMOTE [URL]: what the git hook runs
+ *
+ * git feeds the hook one line per pushed ref on stdin:
+ *   <local ref> <local oid> <remote ref> <remote oid>
+ * (the pre-commit framework passes PRE_COMMIT_FROM_REF/PRE_COMMIT_TO_REF
+ * instead). Each update is scanned as remote oid..local oid; a new
+ * branch is scanned against its merge-base with the remote's default
+ * branch; deletions are skipped. Options come from git config (crs-ci.*,
+ * written by `crs-ci hook install`). The push is blocked (exit 1) only
+ * by findings that fail the policy; work and results go under
+ * <gitdir>/crs-ci/, never into the work tree.
+ */
+#include "runner/cmd.h"
+#include "runner/phase_cmd.h"
+#include "runner/scan.h"
+#include "runner/scan_opts.h"
+#include "runner/source_export.h"
+#include "runner/phase/phase.h"
+#include "common/buf.h"
+#include "common/error.h"
+#include "common/log.h"
+#include "common/xalloc.h"
+
+#include <git2.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define STDIN_MAX (1u << 20)
+
+struct push_cfg {
+	char *compose, *project, *fail_on;
+	int64_t timeout_s;
+};
+
+static int git_fail(int code, const char *what)
+{
+	const git_error *e = git_error_last();
+
+	return crs_error_set(code, "%s: %s", what,
+			     e && e->message ? e->message : "libgit2 error");
+}
+
+static int read_cfg(struct push_cfg *pc, git_repository *repo)
+{
+	git_config *cfg = NULL;
+	git_buf v = { 0 };
+	int r = 0;
+
+	if (git_repository_config_snapshot(&cfg, repo) != 0)
+		return git_fail(CRS_ERR, "reading git config");
+	if (git_config_get_string_buf(&v, cfg, "crs-ci.compose") != 0) {
+		r = crs_error_set(CRS_ECONFIG, "crs-ci.compose is not set in "
+				  "git config: run crs-ci hook install");
+		goto out;
+	}
+	pc->compose = xstrdup(v.ptr);
+	git_buf_dispose(&v);
+	if (git_config_get_string_buf(&v, cfg, "crs-ci.project") != 0) {
+		r = crs_error_set(CRS_ECONFIG, "crs-ci.project is not set in "
+				  "git config: run crs-ci hook install");
+		goto out;
+	}
+	pc->project = xstrdup(v.ptr);
+	git_buf_dispose(&v);
+	pc->fail_on = git_config_get_string_buf(&v, cfg, "crs-ci.failOn") == 0 ?
+		xstrdup(v.ptr) : xstrdup("new");
+	if (git_config_get_int64(&pc->timeout_s, cfg, "crs-ci.timeout") != 0)
+		pc->timeout_s = 900;
+out:
+	git_error_clear();
+	git_buf_dispose(&v);
+	git_config_free(cfg);
+	return r;
+}
+
+static int all_zero(const char *oid)
+{
+	if (!*oid)
+		return 0;
+	for (; *oid; oid++)
+		if (*oid != '0')
+			return 0;
+	return 1;
+}
+
+static int is_oid(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n != 40 && n != 64)
+		return 0;
+	return strspn(s, "0123456789abcdef") == n;
+}
+
+/* A base for a new branch: where it left the remote's default branch. */
+static char *new_branch_base(git_repository *repo, const char *remote,
+			     const char *local_oid)
+{
+	static const char *const heads[] = { "HEAD", "main", "master", NULL };
+	git_oid local, other, mb;
+	char hex[GIT_OID_HEXSZ + 1];
+
+	if (git_oid_fromstr(&local, local_oid) != 0)
+		return NULL;
+	for (const char *const *h = heads; *h; h++) {
+		char *ref = xasprintf("refs/remotes/%s/%s", remote, *h);
+		int ok = git_reference_name_to_id(&other, repo, ref) == 0 &&
+			git_merge_base(&mb, repo, &local, &other) == 0;
+
+		free(ref);
+		if (ok) {
+			git_oid_tostr(hex, sizeof(hex), &mb);
+			return xstrdup(hex);
+		}
+	}
+	git_error_clear();
+	return NULL;
+}
+
+static int scan_range(struct runner_ctx *ctx, const struct push_cfg *pc,
+		      const char *gitdir, const char *workdir,
+		      const char *base, const char *head, int *code)
+{
+	struct scan_opts o = SCAN_OPTS_INIT;
+	struct scan *s = NULL;
+	char *out = xasprintf("%scrs-ci/out/%.12s", gitdir, head);
+	char *work = xasprintf("%scrs-ci/work", gitdir);
+	int r;
+
+	o.compose = pc->compose;
+	o.project = pc->project;
+	o.source = workdir;
+	o.base = base;
+	o.head = head;
+	o.timeout_s = pc->timeout_s;
+	o.fail_on = pc->fail_on;
+	o.out_dir = out;
+	o.work_dir = work;
+	log_info("pre-push: scanning %.12s..%.12s (results in %s)", base, head,
+		 out);
+	if ((r = scan_open(&s, &o, ctx, SCAN_NEED_COMPOSE | SCAN_NEED_PROJECT |
+			   SCAN_NEED_ENGINE | SCAN_NEED_CHANGE)) == 0)
+		r = phase_scan_all(s, code);
+	scan_close(s);
+	free(out);
+	free(work);
+	return r;
+}
+
+int cmd_pre_push(int argc, char **argv, struct runner_ctx *ctx)
+{
+	struct push_cfg pc = { 0 };
+	git_repository *repo = NULL;
+	struct buf in = BUF_INIT;
+	const char *remote = argc > 1 ? argv[1] : "origin";
+	const char *from = getenv("PRE_COMMIT_FROM_REF");
+	const char *to = getenv("PRE_COMMIT_TO_REF");
+	int r, blocked = 0, scanned = 0;
+	char *save = NULL, *line;
+
+	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		fputs("usage: crs-ci pre-push REMOTE [URL] < ref lines\n"
+		      "(run by the hook `crs-ci hook install` writes)\n",
+		      ctx->out);
+		return EXIT_OK;
+	}
+	if (git_repository_open_ext(&repo, ".", 0, NULL) != 0) {
+		r = git_fail(CRS_EINPUT, "not in a git repository");
+		goto out;
+	}
+	if ((r = read_cfg(&pc, repo)) != 0)
+		goto out;
+	if (from && to && *from && *to) {
+		buf_printf(&in, "%s %s %s %s\n", to, to, from, from);
+	} else {
+		char chunk[4096];
+		ssize_t n;
+
+		while ((n = read(STDIN_FILENO, chunk, sizeof(chunk))) > 0) {
+			if (in.len + (size_t)n > STDIN_MAX) {
+				r = crs_error_set(CRS_EINPUT, "pre-push: more "
+						  "than %u bytes on stdin",
+						  STDIN_MAX);
+				goto out;
+			}
+			buf_add(&in, chunk, (size_t)n);
+		}
+	}
+	for (line = strtok_r(in.ptr, "\n", &save); line && r == 0;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char lref[1024], loid[80], rref[1024], roid[80];
+		char *base = NULL, *lhex = NULL, *rhex = NULL;
+		int code = 0;
+
+		if (sscanf(line, "%1023s %79s %1023s %79s", lref, loid, rref,
+			   roid) != 4) {
+			r = crs_error_set(CRS_EINPUT, "pre-push: stdin: '%.80s' "
+					  "is not '<local ref> <local oid> "
+					  "<remote ref> <remote oid>'", line);
+			break;
+		}
+		if (!is_oid(loid) && !is_oid(roid)) {	/* pre-commit: refs */
+			const char *path = git_repository_path(repo);
+
+			if ((r = source_resolve(&lhex, path, loid)) != 0 ||
+			    (r = source_resolve(&rhex, path, roid)) != 0) {
+				free(lhex);
+				break;
+			}
+		} else {
+			lhex = xstrdup(loid);
+			rhex = xstrdup(roid);
+		}
+		if (all_zero(lhex)) {
+			log_info("pre-push: %s is deleted: nothing to scan", rref);
+		} else if (all_zero(rhex) &&
+			   !(base = new_branch_base(repo, remote, lhex))) {
+			log_warn("pre-push: new branch %s has no merge-base with "
+				 "%s's default branch: not scanned", lref, remote);
+		} else {
+			r = scan_range(ctx, &pc, git_repository_path(repo),
+				       git_repository_workdir(repo),
+				       base ? base : rhex, lhex, &code);
+			scanned++;
+			blocked |= code != 0;
+		}
+		free(base);
+		free(lhex);
+		free(rhex);
+	}
+out:
+	if (r == 0 && blocked)
+		log_error("push blocked: findings fail --fail-on %s (see above); "
+			  "git push --no-verify skips this check", pc.fail_on);
+	else if (r == 0)
+		log_info("pre-push: %d range(s) scanned, nothing blocks the "
+			 "push", scanned);
+	buf_release(&in);
+	git_repository_free(repo);
+	free(pc.compose);
+	free(pc.project);
+	free(pc.fail_on);
+	if (r != 0)
+		return phase_cmd_fail(r);
+	return blocked ? EXIT_FINDINGS : EXIT_OK;
+}

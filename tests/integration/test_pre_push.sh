@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# test_pre_push.sh - the local pre-push hook: installed in a repository,
+# it refuses a push of the branch with the example's bug (naming the
+# finding) and lets a clean branch through; uninstall removes it.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+tmp=$(mktemp_dir)
+eval "$("$ROOT/examples/make-repo.sh" "$tmp/repo")"
+git init -q --bare "$tmp/remote.git"
+cd "$tmp/repo"
+g() { git -c user.name=t -c user.email=t@example.invalid "$@"; }
+g remote add origin "$tmp/remote.git"
+g push -q origin main
+"$CRS_CI" hook install --compose "$ROOT/container/crs/libfuzzer/compose.yaml" \
+	--project "$ROOT/examples/projects/recparse" --timeout 50s >/dev/null
+[ -x .git/hooks/pre-push ] || fail "no hook installed"
+[ "$(git config crs-ci.failOn)" = new ] || fail "options not in git config"
+# the pull request's branch carries a new heap-buffer-overflow: refused
+set +e
+g push origin pr >"$tmp/push1.txt" 2>&1
+code=$?
+set -e
+[ "$code" -ne 0 ] || { cat "$tmp/push1.txt" >&2; fail "push of the buggy branch was not refused"; }
+grep -q "\[new\] Heap-buffer-overflow" "$tmp/push1.txt" || { cat "$tmp/push1.txt" >&2; fail "finding not shown"; }
+grep -q "push blocked" "$tmp/push1.txt" || fail "no 'push blocked' message"
+git ls-remote --exit-code "$tmp/remote.git" refs/heads/pr >/dev/null 2>&1 \
+	&& fail "the buggy branch reached the remote"
+note "buggy branch refused: $(grep -m1 '\[new\]' "$tmp/push1.txt" | sed 's/^ *//')"
+# a clean branch from main pushes
+g checkout -q -b clean main
+echo "More notes." >> README.md 2>/dev/null || echo "More notes." > NOTES.md
+g add -A && g commit -qm "docs: more notes"
+set +e
+g push origin clean >"$tmp/push2.txt" 2>&1
+code=$?
+set -e
+[ "$code" -eq 0 ] || { cat "$tmp/push2.txt" >&2; fail "clean push refused (exit $code)"; }
+git ls-remote --exit-code "$tmp/remote.git" refs/heads/clean >/dev/null \
+	|| fail "clean branch not on the remote"
+"$CRS_CI" hook uninstall >/dev/null
+[ ! -e .git/hooks/pre-push ] || fail "hook still there after uninstall"
+note "clean branch pushed; hook uninstalled"
