@@ -32,8 +32,8 @@ UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 ITEST_SRC := $(wildcard tests/integration/test_*.c)
 ITEST_BIN := $(patsubst tests/integration/%.c,$(BUILD)/itests/%,$(ITEST_SRC))
 
-.PHONY: all test unit unit-plain unit-asan integration demo setup clean \
-	static check-headers base-images bench
+.PHONY: all test unit unit-plain unit-asan unit-run integration demo setup clean \
+	static check-headers base-images bench bench-select
 all: $(BUILD)/crs-ci $(BUILD)/libCRS $(BUILD)/libCRS-install.sh
 
 $(BUILD)/obj/%.o: %.c
@@ -100,6 +100,11 @@ demo: setup
 
 static:
 	container/static/build.sh
+
+# benchmarks (numbers go into the issue notes, not into assertions)
+bench: bench-select
+bench-select: all
+	bash tests/bench/bench_select.sh
 
 check-headers:
 	@set -e; for h in $$(git ls-files '*.h'); do \

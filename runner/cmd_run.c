@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * cmd_run.c - crs-ci run: the CRSs against the last build, then triage
+ * cmd_run.c - crs-ci run: select harnesses, run the CRSs against the last
+ * build, then triage
  */
 #include "runner/cmd.h"
 #include "runner/phase_cmd.h"
@@ -15,7 +16,7 @@ static int run(struct scan *s, int *exit_code)
 	int r;
 
 	*exit_code = 0;
-	if ((r = phase_run(s)) != 0)
+	if ((r = phase_select(s)) != 0 || (r = phase_run(s)) != 0)
 		return r;
 	return phase_triage(s);
 }

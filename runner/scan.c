@@ -98,7 +98,11 @@ int scan_open(struct scan **out, const struct scan_opts *o,
 	if ((needs & SCAN_NEED_CHANGE) && (r = load_change(s)) != 0)
 		goto out;
 	if (needs & SCAN_NEED_ENGINE) {
-		if ((r = fs_mkdir_p(s->work_dir)) != 0 ||
+		char *logs = scan_work_path(s, "logs");
+
+		r = fs_mkdir_p(logs);
+		free(logs);
+		if (r != 0 ||
 		    (r = docker_client_new(&s->docker, NULL)) != 0)
 			goto out;
 		if ((r = docker_ping(s->docker)) != 0) {

@@ -4,6 +4,7 @@
  *
  * prepare       libCRS bundle image, target-independent CRS images
  * build-target  target image, head source laid in, head build, CRS builds
+ * select        harnesses whose seed corpus reaches the change (coverage)
  * run           CRS containers per harness until done or the deadline
  * triage        every PoV reproduced on the head build, parsed, deduplicated
  * report        results.json -> SARIF and the verdict

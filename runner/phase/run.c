@@ -348,10 +348,12 @@ int phase_run(struct scan *s)
 	char *stamp = NULL, *path = NULL;
 	int r = 0;
 
-	if (!s->state.harnesses_nr || !s->state.head_image)
+	if (!s->state.head_image)
 		return crs_error_set(CRS_ENOTFOUND, "no build to run against "
 				     "in %s: run build-target first",
 				     s->work_dir);
+	if (!s->state.harnesses_nr)
+		log_info("run: no harness selected; nothing to fuzz");
 	free(s->state.run_id);
 	s->state.run_id = xasprintf("%ld-%s", (long)s->started_wall,
 				    s->owner + strlen("crs-ci-"));

@@ -1,0 +1,852 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * select.c - the select phase: fuzz only the harnesses that reach the change
+ *
+ * Between build-target and run. With --harness, or without a change (full
+ * mode), every harness is kept. Otherwise the head is built once more
+ * with SANITIZER=coverage (head, not base: a function the change adds
+ * exists only there), and each harness replays its seed corpus (plus the
+ * cached corpora <work>/corpus/<harness>/ and --cache-dir's
+ * corpus/<project>/<harness>/, when they exist) in a fresh base-runner
+ * container without network. llvm-cov's lcov export of that replay is
+ * intersected with the change's head lines (runner/coverage.h). A
+ * harness is selected when it executes a changed line, when its own
+ * source changed, when it is new, or when its reach cannot be measured;
+ * if no harness is selected, all are kept, since a bug may need inputs no
+ * corpus has yet. Every harness gets one line saying which and why;
+ * <work>/select.json records the same, and scan.json's harness list
+ * becomes the selection that the run phase splits its time across.
+ * docs/select.md describes it all.
+ */
+#include "runner/phase/phase.h"
+#include "runner/container.h"
+#include "runner/coverage.h"
+#include "runner/images.h"
+#include "runner/scan.h"
+#include "runner/scan_opts.h"
+#include "runner/target_build.h"
+#include "runner/config/config.h"
+#include "runner/engine/docker.h"
+#include "diff/changeset.h"
+#include "common/buf.h"
+#include "common/error.h"
+#include "common/fsutil.h"
+#include "common/log.h"
+#include "common/strvec.h"
+#include "common/xalloc.h"
+
+#include <fcntl.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define SELECT_JSON_MAX (4u << 20)
+#define REPLAY_MIN_S 60.0
+#define REPLAY_MAX_S 900.0
+#define RANGES_SHOWN 16		/* line ranges per file, in a reason */
+#define FILES_SHOWN 5
+
+/* The replay script's exit codes past its own `set -e` failures. */
+enum {
+	REPLAY_OK = 0,
+	REPLAY_NO_INPUTS = 10,
+	REPLAY_NO_PROFILE = 11,
+	REPLAY_PROFDATA = 12,
+	REPLAY_EXPORT = 13,
+};
+
+/*
+ * In BASE_RUNNER_IMAGE: unzip the seed corpus, replay it and the cached
+ * corpus with libFuzzer's merge mode (each input runs once; a crashing
+ * input restarts the child, so one bad seed does not lose the others'
+ * coverage; the %1m profile pool merges the children's counters), then
+ * llvm-profdata and llvm-cov export -format=lcov into /select. With no
+ * input at all the harness still runs once (libFuzzer's empty-corpus
+ * input) so the export says which lines its build instruments; the
+ * script then exits REPLAY_NO_INPUTS.
+ */
+static const char replay_script[] =
+	"h=\"$1\"; rss=\"$2\"; t=/tmp/select\n"
+	"mkdir -p \"$t/seeds\" \"$t/empty\" \"$t/prof\"\n"
+	"if [ -f \"/out/${h}_seed_corpus.zip\" ]; then\n"
+	"  unzip -qq -o \"/out/${h}_seed_corpus.zip\" -d \"$t/seeds\" "
+	">/select/unzip.log 2>&1 ||\n"
+	"    echo \"select: unzip of the seed corpus failed\" >&2\n"
+	"fi\n"
+	"set -- \"$t/seeds\"\n"
+	"for d in /corpus/work /corpus/cache; do\n"
+	"  [ -d \"$d\" ] && set -- \"$@\" \"$d\"\n"
+	"done\n"
+	"n=$(find \"$@\" -type f | wc -l)\n"
+	"echo \"$n\" >/select/inputs\n"
+	"export LLVM_PROFILE_FILE=\"$t/prof/%1m.profraw\"\n"
+	"if [ \"$n\" -gt 0 ]; then\n"
+	"  \"/out/$h\" -merge=1 -timeout=25 -rss_limit_mb=\"$rss\" "
+	"\"$t/empty\" \"$@\" >/select/replay.log 2>&1\n"
+	"else\n"
+	"  \"/out/$h\" -runs=0 \"$t/empty\" >/select/replay.log 2>&1\n"
+	"fi\n"
+	"echo $? >/select/replay.rc\n"
+	"ls \"$t\"/prof/*.profraw >/dev/null 2>&1 || exit 11\n"
+	"llvm-profdata merge -sparse \"$t\"/prof/*.profraw "
+	"-o \"$t/merged.profdata\" || exit 12\n"
+	"llvm-cov export -format=lcov -instr-profile=\"$t/merged.profdata\" "
+	"\"/out/$h\" >/select/coverage.lcov || exit 13\n"
+	"[ \"$n\" -gt 0 ] || exit 10\n";
+
+/* One harness's decision. */
+struct harness_sel {
+	char *name;
+	int selected;
+	const char *why;	/* short key, see docs/select.md */
+	struct buf reason;
+	long inputs;		/* inputs replayed; -1 unknown */
+	int cached;		/* a cached corpus was replayed too */
+	char *no_cov;		/* why its coverage is missing, or NULL */
+	char *source;		/* the changed file that is its source */
+	int is_new;		/* absent from the base build */
+	struct coverage_reach reach;
+	int replayed;		/* reach is valid */
+};
+
+struct selection {
+	struct harness_sel *h;
+	size_t nr;
+	const char *mode;	/* option, full, coverage, no-coverage, ... */
+	struct buf summary;
+	struct coverage_targets *targets;
+	size_t mapped_nr;	/* target lines instrumented in any harness */
+};
+
+static void selection_release(struct selection *sel)
+{
+	for (size_t i = 0; i < sel->nr; i++) {
+		free(sel->h[i].name);
+		buf_release(&sel->h[i].reason);
+		free(sel->h[i].no_cov);
+		free(sel->h[i].source);
+		coverage_reach_release(&sel->h[i].reach);
+	}
+	free(sel->h);
+	buf_release(&sel->summary);
+	coverage_targets_free(sel->targets);
+	memset(sel, 0, sizeof(*sel));
+}
+
+static void sel_add(struct selection *sel, const char *name)
+{
+	struct harness_sel *h;
+
+	sel->h = xrealloc(sel->h, st_mult(sel->nr + 1, sizeof(*sel->h)));
+	h = &sel->h[sel->nr++];
+	memset(h, 0, sizeof(*h));
+	h->name = xstrdup(name);
+	h->inputs = -1;
+	buf_init(&h->reason);
+}
+
+static int name_ok(const char *n)
+{
+	if (!*n)
+		return 0;
+	for (const char *p = n; *p; p++)
+		if (!(*p == '_' || *p == '-' || (*p >= '0' && *p <= '9') ||
+		      (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')))
+			return 0;
+	return 1;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int list_has(const struct strvec *v, const char *s)
+{
+	for (size_t i = 0; i < v->nr; i++)
+		if (!strcmp(v->v[i], s))
+			return 1;
+	return 0;
+}
+
+/*
+ * The harnesses to choose from: the head build's list in scan.json, and,
+ * when select ran before on this head commit (and so may have narrowed
+ * scan.json), that run's candidates still present in the head build.
+ */
+static void load_candidates(struct scan *s, struct strvec *out)
+{
+	char *path = scan_work_path(s, "select.json");
+	struct buf b = BUF_INIT;
+	json_t *j = NULL, *v;
+	json_error_t jerr;
+	const char *head;
+	size_t i;
+
+	for (i = 0; i < s->state.harnesses_nr; i++)
+		if (!list_has(out, s->state.harnesses[i]))
+			strvec_push(out, s->state.harnesses[i]);
+	if (!fs_exists(path) || fs_read_file(&b, path, SELECT_JSON_MAX) != 0 ||
+	    !(j = json_loadb(b.ptr, b.len, 0, &jerr)))
+		goto out;
+	/* borrowed */
+	head = json_string_value(json_object_get(j, "head_commit"));
+	if (!head || !s->state.head_commit ||
+	    strcmp(head, s->state.head_commit))
+		goto out;
+	json_array_foreach(json_object_get(j, "candidates"), i, v) {
+		const char *n = json_string_value(v);
+		char *bin;
+
+		if (!n || !name_ok(n) || list_has(out, n))
+			continue;
+		bin = scan_work_path(s, "builds/%s/head/out/%s",
+				     s->state.sanitizer, n);
+		if (fs_exists(bin))
+			strvec_push(out, n);
+		free(bin);
+	}
+out:
+	crs_error_clear();
+	if (out->nr > 1)
+		qsort(out->v, out->nr, sizeof(char *), cmp_str);
+	json_decref(j);
+	buf_release(&b);
+	free(path);
+}
+
+/* The changed file whose name, less its extension, is the harness's. */
+static char *source_by_name(const struct diff_changeset *cs, const char *h)
+{
+	for (size_t i = 0; i < cs->nr; i++) {
+		const struct diff_file *f = &cs->files[i];
+		const char *base = strrchr(f->path, '/');
+		const char *dot;
+
+		if (f->status == DIFF_DELETED)
+			continue;
+		base = base ? base + 1 : f->path;
+		dot = strrchr(base, '.');
+		if ((dot ? (size_t)(dot - base) : strlen(base)) == strlen(h) &&
+		    !strncmp(base, h, strlen(h)))
+			return xstrdup(f->path);
+	}
+	return NULL;
+}
+
+/*
+ * A small decimal file the container wrote (so not followed if it is a
+ * symlink); -1 when it is not one.
+ */
+static long read_count(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	char text[32];
+	ssize_t n;
+	long v;
+	char *end = NULL;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	text[n] = '\0';
+	v = strtol(text, &end, 10);
+	if (end == text || (*end != '\n' && *end) || v < 0)
+		return -1;
+	return v;
+}
+
+static int is_dir(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static void set_no_cov(struct harness_sel *h, char *why)
+{
+	free(h->no_cov);
+	h->no_cov = why;
+}
+
+/*
+ * Keep only which lines are instrumented: what libFuzzer's stand-in input
+ * ran says nothing about a corpus.
+ */
+static void forget_hits(struct coverage_reach *r,
+			const struct coverage_targets *t)
+{
+	for (size_t f = 0; f < t->nr; f++)
+		for (size_t k = 0; k < t->files[f].lines_nr; k++)
+			if (r->state[f][k] == COVERAGE_LINE_HIT)
+				r->state[f][k] = COVERAGE_LINE_MAPPED;
+	r->hit_nr = 0;
+}
+
+/* Replay one harness's corpus on the coverage build; fills h->reach. */
+static int replay(struct scan *s, struct harness_sel *h, double timeout_s,
+		  const struct coverage_targets *t)
+{
+	struct docker_run_opts ro = DOCKER_RUN_OPTS_INIT;
+	struct strvec binds = STRVEC_INIT, cmd = STRVEC_INIT;
+	char *dir = scan_work_path(s, "select/%s", h->name);
+	char *out = scan_work_path(s, "builds/coverage/head/out");
+	char *bin = xasprintf("%s/%s", out, h->name);
+	char *corpus = scan_work_path(s, "corpus/%s", h->name);
+	char *cache = s->opts->cache_dir ? fs_abspath(s->opts->cache_dir) :
+		NULL;
+	char *cached = cache ? xasprintf("%s/corpus/%s/%s", cache,
+					 s->state.project, h->name) : NULL;
+	char *log = xasprintf("%s/container.log", dir);
+	char *lcov = xasprintf("%s/coverage.lcov", dir);
+	char *inputs = xasprintf("%s/inputs", dir);
+	int64_t mem = s->compose->infra.memory_bytes;
+	long rss_mb = mem > 0 && mem / (1 << 20) * 3 / 4 < 2560 ?
+		(long)(mem / (1 << 20) * 3 / 4) : 2560;
+	struct coverage *cov = NULL;
+	int r, code = -1;
+
+	if (!fs_exists(bin)) {
+		set_no_cov(h, xstrdup("the coverage build has no such "
+				      "harness"));
+		r = 0;
+		goto out;
+	}
+	if ((r = fs_remove_tree(dir)) != 0 || (r = fs_mkdir_p(dir)) != 0)
+		goto out;
+	strvec_pushf(&binds, "%s:/out:ro", out);
+	strvec_pushf(&binds, "%s:/select", dir);
+	if (is_dir(corpus)) {
+		strvec_pushf(&binds, "%s:/corpus/work:ro", corpus);
+		h->cached = 1;
+	}
+	if (cached && is_dir(cached)) {
+		strvec_pushf(&binds, "%s:/corpus/cache:ro", cached);
+		h->cached = 1;
+	}
+	strvec_push(&cmd, "/bin/bash");
+	strvec_push(&cmd, "-c");
+	strvec_push(&cmd, replay_script);
+	strvec_push(&cmd, "select-replay");
+	strvec_push(&cmd, h->name);
+	strvec_pushf(&cmd, "%ld", rss_mb);
+	ro.image = BASE_RUNNER_IMAGE;
+	ro.cmd = strvec_list(&cmd);
+	ro.binds = strvec_list(&binds);
+	ro.network = "none";
+	ro.cpuset = s->compose->infra.cpuset;	/* our own work is infra */
+	ro.memory = mem;
+	r = container_run(s, &ro, timeout_s, log, &code);
+	if (r == CRS_ETIMEOUT) {
+		crs_error_clear();
+		set_no_cov(h, xasprintf("replaying its corpus took longer "
+					"than %.0fs", timeout_s));
+		r = 0;
+		goto out;
+	}
+	if (r != 0)
+		goto out;
+	h->inputs = read_count(inputs);
+	switch (code) {
+	case REPLAY_OK:
+		break;
+	case REPLAY_NO_INPUTS:
+		set_no_cov(h, xstrdup("it has no corpus to replay"));
+		break;
+	case REPLAY_NO_PROFILE:
+		set_no_cov(h, xasprintf("the replay wrote no profile; see %s/"
+					"replay.log", dir));
+		goto out;
+	case REPLAY_PROFDATA:
+	case REPLAY_EXPORT:
+		set_no_cov(h, xasprintf("%s failed; see %s",
+					code == REPLAY_PROFDATA ?
+					"llvm-profdata" : "llvm-cov export",
+					log));
+		goto out;
+	default:
+		set_no_cov(h, xasprintf("the replay exited %d; see %s", code,
+					log));
+		goto out;
+	}
+	if (coverage_load_lcov(&cov, lcov, COVERAGE_LCOV_MAX) != 0) {
+		set_no_cov(h, xasprintf("unusable coverage: %s",
+					crs_error_last()));
+		crs_error_clear();
+		goto out;
+	}
+	coverage_reach(&h->reach, cov, t, s->state.repo_path);
+	h->replayed = 1;
+	if (code == REPLAY_NO_INPUTS)
+		forget_hits(&h->reach, t);
+out:
+	coverage_free(cov);
+	strvec_release(&binds);
+	strvec_release(&cmd);
+	free(dir);
+	free(out);
+	free(bin);
+	free(corpus);
+	free(cache);
+	free(cached);
+	free(log);
+	free(lcov);
+	free(inputs);
+	return r;
+}
+
+/*
+ * "executes 9 changed line(s) in src/a.c (18-20, 39-43), src/b.c (7)":
+ * runs of consecutive lines as ranges, a bounded number of them.
+ */
+static void describe_hits(struct buf *b, const struct harness_sel *h,
+			  const struct coverage_targets *t)
+{
+	size_t files = 0;
+
+	buf_printf(b, "executes %zu changed line(s) in ", h->reach.hit_nr);
+	for (size_t f = 0; f < t->nr; f++) {
+		const int *l = t->files[f].lines;
+		const unsigned char *st = h->reach.state[f];
+		size_t n = t->files[f].lines_nr, ranges = 0, k = 0;
+
+		while (k < n && st[k] != COVERAGE_LINE_HIT)
+			k++;
+		if (k == n)
+			continue;
+		if (files == FILES_SHOWN) {
+			buf_adds(b, ", ...");
+			break;
+		}
+		buf_printf(b, "%s%s (", files++ ? ", " : "", t->files[f].path);
+		while (k < n) {
+			size_t e = k;
+
+			if (ranges == RANGES_SHOWN) {
+				buf_adds(b, ", ...");
+				break;
+			}
+			while (e + 1 < n && st[e + 1] == COVERAGE_LINE_HIT &&
+			       l[e + 1] == l[e] + 1)
+				e++;
+			buf_printf(b, "%s%d", ranges++ ? ", " : "", l[k]);
+			if (e > k)
+				buf_printf(b, "-%d", l[e]);
+			k = e + 1;
+			while (k < n && st[k] != COVERAGE_LINE_HIT)
+				k++;
+		}
+		buf_addch(b, ')');
+	}
+}
+
+static const char *corpus_words(const struct harness_sel *h)
+{
+	return h->cached ? "its seed and cached corpus" : "its seed corpus";
+}
+
+/* Decide one harness from what was measured; fills reason and why. */
+static void decide(struct selection *sel, struct harness_sel *h)
+{
+	struct buf *b = &h->reason;
+
+	buf_reset(b);
+	if (h->source) {
+		h->selected = 1;
+		h->why = "source";
+		buf_printf(b, "its source changed (%s)", h->source);
+	}
+	if (h->is_new) {
+		h->why = h->selected ? h->why : "new";
+		buf_printf(b, "%sit is new (not in the base build)",
+			   h->selected ? "; " : "");
+		h->selected = 1;
+	}
+	if (h->replayed && h->reach.hit_nr) {
+		h->why = h->selected ? h->why : "coverage";
+		if (h->selected)
+			buf_adds(b, "; ");
+		describe_hits(b, h, sel->targets);
+		h->selected = 1;
+	}
+	if (h->selected)
+		return;
+	if (h->no_cov) {
+		h->selected = 1;
+		h->why = "no-coverage";
+		buf_printf(b, "no coverage (%s)", h->no_cov);
+		return;
+	}
+	h->why = "unreached";
+	if (!sel->mapped_nr)
+		buf_printf(b, "none of the change's %zu line(s) is code the "
+			   "coverage build instruments",
+			   sel->targets->lines_total);
+	else if (h->inputs >= 0)
+		buf_printf(b, "%s (%ld input(s)) executes none of the %zu "
+			   "changed line(s)", corpus_words(h), h->inputs,
+			   sel->mapped_nr);
+	else
+		buf_printf(b, "%s executes none of the %zu changed line(s)",
+			   corpus_words(h), sel->mapped_nr);
+}
+
+/* Every harness kept for one reason. */
+static void keep_all(struct selection *sel, const char *mode,
+		     const char *why, const char *reason)
+{
+	sel->mode = mode;
+	for (size_t i = 0; i < sel->nr; i++) {
+		sel->h[i].selected = 1;
+		sel->h[i].why = why;
+		buf_reset(&sel->h[i].reason);
+		buf_adds(&sel->h[i].reason, reason);
+	}
+}
+
+/* Every harness's coverage was measured (none kept for lack of it). */
+static int all_replayed(const struct selection *sel)
+{
+	for (size_t i = 0; i < sel->nr; i++)
+		if (!sel->h[i].replayed)
+			return 0;
+	return 1;
+}
+
+static void by_coverage(struct selection *sel)
+{
+	size_t nsel = 0;
+
+	/* a line counts as instrumented if any harness's build maps it */
+	for (size_t f = 0; f < sel->targets->nr; f++)
+		for (size_t k = 0; k < sel->targets->files[f].lines_nr; k++) {
+			int mapped = 0;
+
+			for (size_t i = 0; i < sel->nr; i++)
+				mapped |= sel->h[i].replayed &&
+					sel->h[i].reach.state[f][k] !=
+					COVERAGE_LINE_NONE;
+			sel->mapped_nr += mapped;
+		}
+	for (size_t i = 0; i < sel->nr; i++) {
+		decide(sel, &sel->h[i]);
+		nsel += sel->h[i].selected;
+	}
+	sel->mode = "coverage";
+	if (nsel)
+		return;
+	if (!sel->mapped_nr && all_replayed(sel)) {
+		/* docs, comments, declarations: nothing any harness runs */
+		sel->mode = "no-code";
+		buf_printf(&sel->summary, "the change touches no code the "
+			   "harnesses are built from; nothing to fuzz");
+		return;
+	}
+	/* nothing reaches the change: a bug may need inputs none has */
+	sel->mode = "unreached";
+	buf_printf(&sel->summary, "no harness's corpus reaches the change; "
+		   "fuzzing every harness");
+	for (size_t i = 0; i < sel->nr; i++) {
+		struct buf b = BUF_INIT;
+
+		buf_printf(&b, "no harness's corpus reaches the change; %s",
+			   sel->h[i].reason.ptr);
+		buf_release(&sel->h[i].reason);
+		sel->h[i].reason = b;
+		sel->h[i].selected = 1;
+	}
+}
+
+/* Replay budget of one harness: a slice of what is left, within bounds. */
+static double replay_timeout(const struct scan *s, size_t n)
+{
+	double t = scan_remaining(s) * 0.25 / (double)(n ? n : 1);
+
+	if (t < REPLAY_MIN_S)
+		t = REPLAY_MIN_S;
+	if (t > REPLAY_MAX_S)
+		t = REPLAY_MAX_S;
+	return t;
+}
+
+/*
+ * The head built with SANITIZER=coverage (target_compile caches a good
+ * build by image); a failed one is remembered the same way, so later
+ * scans of the same head do not pay for it again.
+ */
+static int coverage_build(struct scan *s, int *ok)
+{
+	char *id = NULL, *failed = NULL;
+	char *dir = scan_work_path(s, "builds/coverage/head");
+	char *log = scan_work_path(s, "logs/head-coverage-build.log");
+	int r;
+
+	*ok = 0;
+	if ((r = docker_image_exists(s->docker, s->state.head_image,
+				     &id)) != 0)
+		goto out;
+	failed = xasprintf("%s/.failed-%.19s", dir, id);
+	if (fs_exists(failed)) {
+		log_warn("select: the head did not build with "
+			 "SANITIZER=coverage before (log %s)", log);
+		goto out;
+	}
+	r = target_compile(s, s->state.head_image, "coverage", "head");
+	if (r == CRS_EINTR || r == CRS_EENGINE)
+		goto out;
+	if (r != 0) {
+		log_warn("select: the head does not build with "
+			 "SANITIZER=coverage (log %s)", log);
+		crs_error_clear();
+		if ((r = fs_mkdir_p(dir)) == 0)
+			r = fs_write_file_atomic(failed, "", 0);
+		goto out;
+	}
+	*ok = 1;
+out:
+	free(dir);
+	free(id);
+	free(failed);
+	free(log);
+	return r;
+}
+
+static int measure(struct scan *s, struct selection *sel)
+{
+	char *base_out = s->state.base_image ?
+		scan_work_path(s, "builds/%s/base/out", s->state.sanitizer) :
+		NULL;
+	double timeout = replay_timeout(s, sel->nr);
+	int r, ok = 0;
+
+	coverage_targets_from_change(&sel->targets, s->change);
+	log_info("select: the change has %zu line(s) to reach in %zu "
+		 "file(s); building the head with coverage",
+		 sel->targets->lines_total, sel->targets->nr);
+	if ((r = coverage_build(s, &ok)) != 0)
+		goto out;
+	if (!ok) {
+		keep_all(sel, "no-coverage", "no-coverage", "no coverage (the "
+			 "coverage build failed); fuzzing every harness");
+		buf_adds(&sel->summary, "no coverage; fuzzing every harness");
+		goto out;
+	}
+	for (size_t i = 0; i < sel->nr; i++) {
+		struct harness_sel *h = &sel->h[i];
+
+		if (scan_interrupted(s)) {
+			r = crs_error_set(CRS_EINTR, "interrupted");
+			goto out;
+		}
+		h->source = source_by_name(s->change, h->name);
+		if (base_out && is_dir(base_out)) {
+			char *bin = xasprintf("%s/%s", base_out, h->name);
+
+			h->is_new = !fs_exists(bin);
+			free(bin);
+		}
+		if ((r = replay(s, h, timeout, sel->targets)) != 0)
+			goto out;
+		if (!h->source && h->replayed && h->reach.entry_file &&
+		    diff_changeset_file(s->change, h->reach.entry_file))
+			h->source = xstrdup(h->reach.entry_file);
+	}
+	by_coverage(sel);
+out:
+	free(base_out);
+	return r;
+}
+
+static int write_json(struct scan *s, const struct selection *sel,
+		      const struct strvec *candidates, double elapsed)
+{
+	json_t *j = json_object(), *hs = json_array(), *c = json_array();
+	json_t *chosen = json_array(), *lines = json_object();
+	char *path = scan_work_path(s, "select.json"), *text = NULL;
+	int r;
+
+	for (size_t i = 0; i < candidates->nr; i++)
+		json_array_append_new(c, json_string(candidates->v[i]));
+	for (size_t i = 0; i < sel->nr; i++) {
+		const struct harness_sel *h = &sel->h[i];
+		json_t *o = json_object(), *hit = json_object();
+
+		if (h->selected)
+			json_array_append_new(chosen, json_string(h->name));
+		json_object_set_new(o, "name", json_string(h->name));
+		json_object_set_new(o, "selected", json_boolean(h->selected));
+		json_object_set_new(o, "why", json_string(h->why));
+		json_object_set_new(o, "reason", json_string(h->reason.ptr));
+		if (h->inputs >= 0)
+			json_object_set_new(o, "inputs",
+					    json_integer(h->inputs));
+		json_object_set_new(o, "cached_corpus",
+				    json_boolean(h->cached));
+		if (h->source)
+			json_object_set_new(o, "source",
+					    json_string(h->source));
+		json_object_set_new(o, "new", json_boolean(h->is_new));
+		if (h->no_cov)
+			json_object_set_new(o, "no_coverage",
+					    json_string(h->no_cov));
+		for (size_t f = 0; h->replayed && f < sel->targets->nr; f++) {
+			const struct coverage_target *tf =
+				&sel->targets->files[f];
+			json_t *a = json_array();
+
+			for (size_t k = 0; k < tf->lines_nr; k++)
+				if (h->reach.state[f][k] == COVERAGE_LINE_HIT)
+					json_array_append_new(a, json_integer(
+						tf->lines[k]));
+			if (json_array_size(a))
+				json_object_set_new(hit, tf->path, a);
+			else
+				json_decref(a);
+		}
+		json_object_set_new(o, "changed_lines_executed", hit);
+		json_array_append_new(hs, o);
+	}
+	json_object_set_new(j, "mode", json_string(sel->mode));
+	json_object_set_new(j, "summary", json_string(sel->summary.ptr));
+	if (s->state.head_commit)
+		json_object_set_new(j, "head_commit",
+				    json_string(s->state.head_commit));
+	json_object_set_new(j, "candidates", c);
+	json_object_set_new(j, "selected", chosen);
+	if (sel->targets) {
+		json_object_set_new(lines, "total",
+				    json_integer((json_int_t)
+						 sel->targets->lines_total));
+		json_object_set_new(lines, "instrumented",
+				    json_integer((json_int_t)sel->mapped_nr));
+	}
+	json_object_set_new(j, "changed_lines", lines);
+	json_object_set_new(j, "elapsed_s", json_real(elapsed));
+	json_object_set_new(j, "harnesses", hs);
+	text = json_dumps(j, JSON_INDENT(2));
+	r = text ? fs_write_file_atomic(path, text, strlen(text)) :
+		crs_error_set(CRS_ERR, "serialising %s", path);
+	free(text);
+	free(path);
+	json_decref(j);
+	return r;
+}
+
+/*
+ * One line per harness, then the summary; quoted, since paths come from
+ * the change.
+ */
+static void print_selection(const struct selection *sel, double elapsed)
+{
+	char q[2048];
+
+	for (size_t i = 0; i < sel->nr; i++) {
+		const struct harness_sel *h = &sel->h[i];
+
+		log_quote(q, sizeof(q), h->reason.ptr, h->reason.len);
+		log_info("select: %s: %s: %s", h->name,
+			 h->selected ? "selected" : "skipped", q);
+	}
+	log_quote(q, sizeof(q), sel->summary.ptr, sel->summary.len);
+	log_info("select: %s (%.1fs)", q, elapsed);
+}
+
+/* scan.json's harness list becomes the selection. */
+static void narrow(struct scan *s, const struct selection *sel)
+{
+	for (size_t i = 0; i < s->state.harnesses_nr; i++)
+		free(s->state.harnesses[i]);
+	free(s->state.harnesses);
+	s->state.harnesses = NULL;
+	s->state.harnesses_nr = 0;
+	for (size_t i = 0; i < sel->nr; i++) {
+		if (!sel->h[i].selected)
+			continue;
+		s->state.harnesses = xrealloc(s->state.harnesses,
+			st_mult(s->state.harnesses_nr + 1, sizeof(char *)));
+		s->state.harnesses[s->state.harnesses_nr++] =
+			xstrdup(sel->h[i].name);
+	}
+}
+
+/* --harness: exactly the named ones, each of which must be built. */
+static int by_option(struct scan *s, struct selection *sel,
+		     const struct strvec *candidates)
+{
+	const struct scan_opts *o = s->opts;
+
+	for (size_t i = 0; i < o->harnesses_nr; i++) {
+		int dup = 0;
+
+		if (!list_has(candidates, o->harnesses[i])) {
+			struct buf list = BUF_INIT;
+			int r;
+
+			for (size_t k = 0; k < candidates->nr; k++)
+				buf_printf(&list, "%s%s", k ? ", " : "",
+					   candidates->v[k]);
+			r = crs_error_set(CRS_EINPUT, "--harness: '%s' is not "
+					  "in the build (found: %s)",
+					  o->harnesses[i], list.ptr);
+			buf_release(&list);
+			return r;
+		}
+		for (size_t k = 0; k < sel->nr; k++)
+			dup |= !strcmp(sel->h[k].name, o->harnesses[i]);
+		if (!dup)
+			sel_add(sel, o->harnesses[i]);
+	}
+	keep_all(sel, "option", "option", "named with --harness");
+	return 0;
+}
+
+int phase_select(struct scan *s)
+{
+	struct selection sel = { 0 };
+	struct strvec candidates = STRVEC_INIT;
+	double start = scan_elapsed(s);
+	int r = 0;
+
+	buf_init(&sel.summary);
+	if (!s->state.harnesses_nr || !s->state.head_image ||
+	    !s->state.repo_path) {
+		r = crs_error_set(CRS_ENOTFOUND, "no build to select "
+				  "harnesses from in %s: run build-target "
+				  "first", s->work_dir);
+		goto out;
+	}
+	load_candidates(s, &candidates);
+	if (s->opts->harnesses_nr) {
+		if ((r = by_option(s, &sel, &candidates)) != 0)
+			goto out;
+	} else {
+		for (size_t i = 0; i < candidates.nr; i++)
+			sel_add(&sel, candidates.v[i]);
+		if (!s->change) {
+			keep_all(&sel, "full", "full", "no change to select "
+				 "for (full mode)");
+			buf_adds(&sel.summary, "full mode: every harness");
+		} else if (sel.nr == 1)
+			keep_all(&sel, "single", "single",
+				 "the only harness");
+		else if ((r = measure(s, &sel)) != 0)
+			goto out;
+	}
+	narrow(s, &sel);
+	if (!sel.summary.len)
+		buf_printf(&sel.summary, "%zu of %zu harness(es) to fuzz",
+			   s->state.harnesses_nr, candidates.nr);
+	print_selection(&sel, scan_elapsed(s) - start);
+	r = write_json(s, &sel, &candidates, scan_elapsed(s) - start);
+	if (r == 0)
+		r = scan_state_save(s);
+out:
+	selection_release(&sel);
+	strvec_release(&candidates);
+	return r;
+}
