@@ -489,7 +489,11 @@ static json_t *rule_json(const struct cwe_rule *c)
 	json_t *tags = json_array(), *props, *rule;
 	struct buf text = BUF_INIT, md = BUF_INIT;
 
-	json_array_append_new(tags, json_string("security"));
+	/* only memory-safety classes are security alerts on GitHub */
+	if (c->is_security)
+		json_array_append_new(tags, json_string("security"));
+	else
+		json_array_append_new(tags, json_string("reliability"));
 	if (c->cwe)
 		json_array_append_new(tags, json_sprintf("external/cwe/cwe-%d",
 							 c->cwe));
@@ -497,8 +501,13 @@ static json_t *rule_json(const struct cwe_rule *c)
 		json_array_append_new(tags, json_sprintf("external/cwe/cwe-%d",
 							 c->cwe_extra));
 	json_array_append_new(tags, json_string("fuzzing"));
-	props = json_pack("{s:o,s:s,s:s}", "tags", tags, "precision",
-			  "very-high", "security-severity", c->severity);
+	props = json_pack("{s:o,s:s}", "tags", tags, "precision", "very-high");
+	if (c->is_security)
+		json_object_set_new(props, "security-severity",
+				    json_string(c->severity));
+	else
+		json_object_set_new(props, "problem.severity",
+				    json_string("error"));
 
 	buf_printf(&text, "%s\n\ncrs-ci reports this only with proof: a "
 		   "crash input (PoV) that reproduced this crash on the "

@@ -35,6 +35,7 @@
 
 #define POLL_MS 500
 #define MIN_TRIAGE_RESERVE_S 20.0
+#define STOP_GRACE_S 10.0
 
 static const char *const exchange_types[] = {
 	"povs", "seeds", "bug-candidates", "reports", "patches", "diffs",
@@ -51,6 +52,7 @@ struct harness_run {
 	size_t nr, alloc;
 	struct strvec networks;
 	struct exchange *exchange;
+	long share_s;		/* seconds this harness's run may take */
 };
 
 /* Seconds the triage and report phases keep for themselves. */
@@ -160,6 +162,9 @@ static int start_module(struct scan *s, struct harness_run *hr,
 	crs_env_build(&env, s, &ea);
 	if (!s->opts->keep_going)
 		strvec_push(&env, "STOP_ON_FIRST_POV=1");
+	/* the time it has: crs-libfuzzer's knob, and ours for any CRS */
+	strvec_pushf(&env, "FUZZ_TIME=%ld", hr->share_s);
+	strvec_pushf(&env, "CRS_CI_TIME_LIMIT=%ld", hr->share_s);
 	container_labels(&labels, s);
 	strvec_pushf(&aliases, "%s.%s", mod->name, c->name);
 	name = xasprintf("%s-%s-%s-%s", s->owner, c->name, mod->name, h);
@@ -238,8 +243,38 @@ static int wait_modules(struct scan *s, struct harness_run *hr,
 	}
 }
 
+/*
+ * SIGTERM first, so a CRS can submit what it has (its corpus, a last
+ * PoV) and the exchange still collects it; SIGKILL after STOP_GRACE_S or
+ * at once when the user interrupted the scan.
+ */
+static void stop_modules(struct scan *s, struct harness_run *hr)
+{
+	double until = scan_elapsed(s) + STOP_GRACE_S;
+
+	if (!scan_interrupted(s)) {
+		for (size_t i = 0; i < hr->nr; i++)
+			docker_container_kill(s->docker, hr->c[i].id, "TERM");
+		crs_error_clear();
+		while (scan_elapsed(s) < until && !scan_interrupted(s)) {
+			size_t alive = 0;
+
+			for (size_t i = 0; i < hr->nr; i++)
+				alive += docker_container_running(s->docker,
+								  hr->c[i].id) > 0;
+			if (!alive)
+				break;
+			wait_tick(hr->exchange);
+		}
+	}
+	for (size_t i = 0; i < hr->nr; i++)
+		docker_container_kill(s->docker, hr->c[i].id, "KILL");
+	crs_error_clear();
+}
+
 static void harness_run_end(struct scan *s, struct harness_run *hr)
 {
+	stop_modules(s, hr);
 	if (hr->exchange) {
 		exchange_sync(hr->exchange);
 		log_info("exchange: %u PoV(s), %u seed(s), %u patch(es) shared",
@@ -251,8 +286,6 @@ static void harness_run_end(struct scan *s, struct harness_run *hr)
 	for (size_t i = 0; i < hr->nr; i++) {
 		struct buf logs = BUF_INIT;
 
-		docker_container_kill(s->docker, hr->c[i].id, "KILL");
-		crs_error_clear();
 		if (docker_container_logs(s->docker, hr->c[i].id, &logs,
 					  8u << 20) == 0)
 			fs_write_file_atomic(hr->c[i].log_path, logs.ptr,
@@ -298,7 +331,7 @@ static int start_exchange(struct scan *s, struct harness_run *hr,
 static int run_harness(struct scan *s, const char *h, double share_s,
 		       double reserve_s)
 {
-	struct harness_run hr = { 0 };
+	struct harness_run hr = { .share_s = (long)share_s };
 	struct strvec labels = STRVEC_INIT;
 	char *logs = scan_work_path(s, "runs/%s/logs", s->state.run_id);
 	char *seeds;
