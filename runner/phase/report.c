@@ -3,11 +3,14 @@
  * report.c - the report phase: results.json -> SARIF and the verdict
  *
  * Reads only results.json, so it can be re-run alone (crs-ci report).
+ * In a GitLab job (GITLAB_CI=true) it also writes the merge request's
+ * Code Quality, SAST and JUnit reports beside results.sarif.
  */
 #include "runner/phase/phase.h"
 #include "runner/cmd.h"
 #include "runner/scan.h"
 #include "runner/scan_opts.h"
+#include "runner/report/gitlab.h"
 #include "runner/report/terminal.h"
 #include "sarif/finding.h"
 #include "sarif/sarif_write.h"
@@ -35,6 +38,15 @@ int phase_report(struct scan *s, int *exit_code_out)
 	log_info("report: wrote %s", sarif);
 	if (terminal_report(s->ctx->out, &fs, s->out_dir) > 0)
 		*exit_code_out = EXIT_FINDINGS;
+	if (gitlab_detect()) {
+		struct gitlab_env env;
+
+		gitlab_env_load(&env);
+		if ((r = gitlab_report(&fs, s->out_dir, &env)) != 0)
+			goto out;
+		log_info("report: GitLab Code Quality, SAST and JUnit reports "
+			 "in %s", s->out_dir);
+	}
 out:
 	finding_set_release(&fs);
 	free(results);

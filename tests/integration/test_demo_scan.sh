@@ -60,3 +60,23 @@ if grep -q "building image" "$tmp/log2.txt"; then
 	fail "second scan rebuilt images"
 fi
 note "second scan: $(grep -c 'reusing' "$tmp/log2.txt") image(s)/builds reused, none rebuilt"
+# in a GitLab job the report phase also writes the merge request's reports
+set +e
+GITLAB_CI=true "$CRS_CI" report --out "$tmp/out" >/dev/null 2>&1
+code=$?
+set -e
+[ "$code" -eq 1 ] || fail "GitLab report: exit $code, want 1"
+python3 - "$tmp/out" <<'PY'
+import json, sys, xml.dom.minidom
+out = sys.argv[1]
+cq = json.load(open(out + "/gl-code-quality-report.json"))
+assert len(cq) == 1 and cq[0]["location"]["path"] == "src/recparse.c", cq
+assert cq[0]["location"]["lines"]["begin"] == 39, cq
+sast = json.load(open(out + "/gl-sast-report.json"))
+v = sast["vulnerabilities"]
+assert len(v) == 1 and v[0]["location"]["file"] == "src/recparse.c", v
+assert any(i["type"] == "cwe" for i in v[0]["identifiers"]), v
+junit = xml.dom.minidom.parse(out + "/junit.xml")
+assert junit.getElementsByTagName("failure"), "no failing test case"
+PY
+note "GitLab Code Quality, SAST and JUnit reports written"

@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * gitlab.h - GitLab CI reports and merge-request suggestions
+ *
+ * The only module that knows GitLab: Code Quality, SAST (schema 15.x) and
+ * JUnit artifacts from a finding set, and MR discussion threads with
+ * ```suggestion:-0+0``` blocks through the REST API (api-scope token).
+ */
+#ifndef CRS_RUNNER_REPORT_GITLAB_H
+#define CRS_RUNNER_REPORT_GITLAB_H
+
+#include <stddef.h>
+#include <jansson.h>
+
+#define GITLAB_SAST_VERSION "15.0.7"	/* security-report-schemas */
+#define GITLAB_CODE_QUALITY_FILE "gl-code-quality-report.json"
+#define GITLAB_SAST_FILE "gl-sast-report.json"
+#define GITLAB_JUNIT_FILE "junit.xml"
+
+struct finding;
+struct finding_set;
+
+/* What the job knows about itself; every string borrowed, NULL unknown. */
+struct gitlab_env {
+	const char *api_url;	/* CI_API_V4_URL, ".../api/v4" */
+	const char *project_id;	/* CI_PROJECT_ID */
+	const char *mr_iid;	/* CI_MERGE_REQUEST_IID */
+	const char *base_sha;	/* CI_MERGE_REQUEST_DIFF_BASE_SHA */
+	const char *head_sha;	/* CI_COMMIT_SHA */
+	const char *project_dir; /* CI_PROJECT_DIR */
+	/* CRS_CI_GITLAB_TOKEN, else GITLAB_TOKEN (api scope; never
+	 * CI_JOB_TOKEN, which cannot post notes). Never logged. */
+	const char *token;
+};
+
+/* 1 when running in GitLab CI (GITLAB_CI=true), else 0. */
+int gitlab_detect(void);
+/* Fill `env` from the environment (getenv; borrowed). Cannot fail. */
+void gitlab_env_load(struct gitlab_env *env);
+
+/*
+ * Severity on a 0..4 scale: 4 for a memory-safety class GitHub rates
+ * critical (security-severity >= 9.0), 3 for other security classes, 2
+ * for the rest (timeouts, leaks, OOM, UB that is not memory safety);
+ * one lower when pre-existing, one lower when flaky (reproduced <
+ * attempts), never below 1; 0 when the change fixed it.
+ */
+int gitlab_severity_level(const struct finding *f);
+/* info, minor, major, critical, blocker */
+const char *gitlab_cq_severity(const struct finding *f);
+/* Info, Low, Medium, High, Critical */
+const char *gitlab_sast_severity(const struct finding *f);
+
+/*
+ * The SAST vulnerability id of a finding: a UUID v5 (SHA-1) of
+ * "crs-ci:<finding id>" in the URL namespace, so it is stable across
+ * runs. Writes 36 characters and a NUL into out.
+ */
+void gitlab_vuln_uuid(char out[37], const char *finding_id);
+
+/*
+ * The repo-relative location of a finding: its file, else its innermost
+ * in-project frame with a file; NULL when none (such findings are left
+ * out of Code Quality and SAST, which need a path). Borrowed.
+ */
+const char *gitlab_location(const struct finding *f, int *line_out);
+
+/*
+ * The Code Quality report: a JSON array of {description, check_name,
+ * fingerprint (the finding id), severity, location {path, lines {begin}}}
+ * for every located finding the head still has (fixed-by-change ones are
+ * left out: they are gone from head, and the MR widget shows them as
+ * resolved from the base's report). New reference; cannot fail.
+ */
+json_t *gitlab_code_quality(const struct finding_set *fs);
+
+/*
+ * The SAST report (version GITLAB_SAST_VERSION): scan {analyzer,
+ * scanner, type, status, start_time, end_time}, one vulnerability per
+ * located finding the head still has, and an empty remediations array.
+ * New reference; cannot fail.
+ */
+json_t *gitlab_sast(const struct finding_set *fs);
+
+/*
+ * Add to `sast` a remediation for the finding `finding_id`: fixes [{id}],
+ * `summary`, and diff = base64 of the `diff_len` bytes of `diff` (a patch
+ * `git apply` takes). 0, CRS_ENOTFOUND when the report has no such
+ * vulnerability, CRS_EINPUT when `sast` is not a SAST report or the diff
+ * is empty.
+ */
+int gitlab_sast_add_remediation(json_t *sast, const char *finding_id,
+				const char *summary, const char *diff,
+				size_t diff_len);
+
+/*
+ * Write GITLAB_CODE_QUALITY_FILE, GITLAB_SAST_FILE and GITLAB_JUNIT_FILE
+ * into `out_dir` (created if missing), each atomically. `env` may be NULL
+ * (it is not needed for the files). 0, or CRS_ERR naming the file.
+ */
+int gitlab_report(const struct finding_set *fs, const char *out_dir,
+		  const struct gitlab_env *env);
+
+/* --- merge-request discussions (used once validated patches exist) --- */
+
+/* The MR's diff_refs, from the newest entry of GET .../versions. */
+struct gitlab_diff_refs {
+	char *base_sha, *start_sha, *head_sha;
+};
+void gitlab_diff_refs_release(struct gitlab_diff_refs *refs);
+
+/* One suggested change on the head side of the MR diff. */
+struct gitlab_suggestion {
+	const char *path;	/* repo-relative, new path */
+	const char *old_path;	/* NULL: same as path */
+	int new_line;		/* line in head (> 0) */
+	int old_line;		/* base line if unchanged, else 0 */
+	const char *message;	/* text above the suggestion */
+	const char *replacement; /* the line(s) that replace new_line */
+};
+
+/*
+ * The note body: `message`, a blank line, then a ```suggestion:-0+0```
+ * block holding `replacement`, fenced with more backticks than any run
+ * inside it (at least 3). Caller frees.
+ */
+char *gitlab_suggestion_body(const char *message, const char *replacement);
+
+/*
+ * GET {api_url}/projects/{id}/merge_requests/{iid}/versions and take the
+ * newest version's base/start/head commit shas. Needs api_url,
+ * project_id, mr_iid and token: CRS_EINPUT names the missing one.
+ * CRS_ERR on a transport error or an HTTP status other than 200 (message
+ * gives the status and GitLab's "message", never the token).
+ */
+int gitlab_mr_diff_refs(struct gitlab_diff_refs *out,
+			const struct gitlab_env *env);
+
+/*
+ * POST {api_url}/projects/{id}/merge_requests/{iid}/discussions with a
+ * JSON body {body, position {position_type "text", base_sha, start_sha,
+ * head_sha, old_path, new_path, new_line[, old_line]}} and the token in
+ * the PRIVATE-TOKEN header. 0 on HTTP 201; errors as gitlab_mr_diff_refs.
+ */
+int gitlab_mr_post_suggestion(const struct gitlab_env *env,
+			      const struct gitlab_diff_refs *refs,
+			      const struct gitlab_suggestion *s);
+
+#endif

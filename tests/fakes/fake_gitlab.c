@@ -1,0 +1,225 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * fake_gitlab.c - fake GitLab MR versions/discussions API for unit tests
+ *
+ * Answers only what crs-ci calls, with the status codes and shapes of
+ * GitLab's doc/api/merge_requests.md (versions) and discussions.md, and
+ * validates a discussion's position the way GitLab does (the shas must
+ * be the MR's current diff_refs, old_path and new_path both present).
+ * Not product code: plain malloc, no crs-ci headers.
+ */
+#include "tests/fakes/fake_gitlab.h"
+
+#include <jansson.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+struct fake_gitlab_conn {
+	char *body;
+	size_t len;
+};
+
+static enum MHD_Result fg_reply(struct MHD_Connection *c, unsigned status,
+				const char *body)
+{
+	struct MHD_Response *r = MHD_create_response_from_buffer(
+		strlen(body), (void *)body, MHD_RESPMEM_MUST_COPY);
+	enum MHD_Result ret;
+
+	MHD_add_response_header(r, "Content-Type", "application/json");
+	ret = MHD_queue_response(c, status, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+static const char *fg_versions =
+	"[{\"id\":2,\"head_commit_sha\":\"" FAKE_GITLAB_HEAD "\","
+	"\"base_commit_sha\":\"" FAKE_GITLAB_BASE "\","
+	"\"start_commit_sha\":\"" FAKE_GITLAB_START "\","
+	"\"created_at\":\"2024-05-02T10:00:00.000Z\",\"merge_request_id\":9,"
+	"\"state\":\"collected\",\"real_size\":\"1\"},"
+	"{\"id\":1,\"head_commit_sha\":\"" FAKE_GITLAB_OLD_HEAD "\","
+	"\"base_commit_sha\":\"" FAKE_GITLAB_BASE "\","
+	"\"start_commit_sha\":\"" FAKE_GITLAB_START "\","
+	"\"created_at\":\"2024-05-01T10:00:00.000Z\",\"merge_request_id\":9,"
+	"\"state\":\"collected\",\"real_size\":\"1\"}]";
+
+static int fg_str_is(json_t *o, const char *key, const char *want)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_string(v) && (!want || !strcmp(json_string_value(v),
+						       want));
+}
+
+/* 201 and a discussion, or 400 with GitLab's message shape. */
+static unsigned fg_discussion(const char *body, char **answer)
+{
+	json_t *j = json_loads(body ? body : "", 0, NULL);
+	json_t *pos = json_object_get(j, "position");
+	unsigned st = 400;
+
+	*answer = NULL;
+	if (!fg_str_is(j, "body", NULL)) {
+		*answer = strdup("{\"error\":\"body is missing\"}");
+	} else if (!json_is_object(pos) ||
+		   !fg_str_is(pos, "position_type", "text") ||
+		   !fg_str_is(pos, "base_sha", FAKE_GITLAB_BASE) ||
+		   !fg_str_is(pos, "start_sha", FAKE_GITLAB_START) ||
+		   !fg_str_is(pos, "head_sha", FAKE_GITLAB_HEAD) ||
+		   !fg_str_is(pos, "old_path", NULL) ||
+		   !fg_str_is(pos, "new_path", NULL) ||
+		   !json_is_integer(json_object_get(pos, "new_line"))) {
+		*answer = strdup("{\"message\":\"400 Bad request - Note "
+				 "{:line_code=>[\\\"can't be blank\\\"]}\"}");
+	} else {
+		json_t *a = json_pack(
+			"{s:s, s:b, s:[{s:i, s:s, s:O, s:O}]}",
+			"id", "6a9c1750b37d513a43987b574953fceb50b03ce7",
+			"individual_note", 0, "notes", "id", 1126,
+			"type", "DiffNote", "body", json_object_get(j, "body"),
+			"position", pos);
+
+		*answer = json_dumps(a, JSON_COMPACT);
+		json_decref(a);
+		st = 201;
+	}
+	json_decref(j);
+	return st;
+}
+
+static enum MHD_Result fg_request(void *cls, struct MHD_Connection *c,
+				  const char *url, const char *method,
+				  const char *version, const char *upload,
+				  size_t *upload_size, void **con_cls)
+{
+	struct fake_gitlab *f = cls;
+	struct fake_gitlab_conn *k = *con_cls;
+	const char *tok, *ct;
+	char prefix[160], *answer = NULL;
+	const char *tail;
+	unsigned st;
+	struct fake_gitlab_req *rq = NULL;
+	enum MHD_Result ret;
+
+	(void)version;
+	if (!k) {
+		*con_cls = calloc(1, sizeof(struct fake_gitlab_conn));
+		return *con_cls ? MHD_YES : MHD_NO;
+	}
+	if (*upload_size) {
+		char *nb = realloc(k->body, k->len + *upload_size + 1);
+
+		if (!nb)
+			return MHD_NO;
+		memcpy(nb + k->len, upload, *upload_size);
+		k->len += *upload_size;
+		nb[k->len] = '\0';
+		k->body = nb;
+		*upload_size = 0;
+		return MHD_YES;
+	}
+	tok = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "PRIVATE-TOKEN");
+	ct = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Type");
+	snprintf(prefix, sizeof(prefix),
+		 "/api/v4/projects/%s/merge_requests/%s/", f->project_id,
+		 f->mr_iid);
+	tail = strncmp(url, prefix, strlen(prefix)) ? NULL :
+		url + strlen(prefix);
+	if (!tok || !f->token || strcmp(tok, f->token)) {
+		st = 401;
+		answer = strdup("{\"message\":\"401 Unauthorized\"}");
+	} else if (tail && !strcmp(tail, "versions") &&
+		   !strcmp(method, "GET")) {
+		st = 200;
+		answer = strdup(fg_versions);
+	} else if (tail && !strcmp(tail, "discussions") &&
+		   !strcmp(method, "POST")) {
+		st = fg_discussion(k->body, &answer);
+	} else {
+		st = 404;
+		answer = strdup("{\"message\":\"404 Not found\"}");
+	}
+	pthread_mutex_lock(&f->lock);
+	if (f->nr_reqs < FAKE_GITLAB_MAX_REQ)
+		rq = &f->reqs[f->nr_reqs++];
+	if (rq) {
+		snprintf(rq->method, sizeof(rq->method), "%s", method);
+		snprintf(rq->url, sizeof(rq->url), "%s", url);
+		snprintf(rq->token, sizeof(rq->token), "%s", tok ? tok : "");
+		snprintf(rq->content_type, sizeof(rq->content_type), "%s",
+			 ct ? ct : "");
+		rq->body = k->body;
+		k->body = NULL;		/* transferred */
+		rq->status = st;
+	}
+	pthread_mutex_unlock(&f->lock);
+	ret = fg_reply(c, st, answer ? answer : "{}");
+	free(answer);
+	return ret;
+}
+
+static void fg_done(void *cls, struct MHD_Connection *c, void **con_cls,
+		    enum MHD_RequestTerminationCode toe)
+{
+	struct fake_gitlab_conn *k = *con_cls;
+
+	(void)cls;
+	(void)c;
+	(void)toe;
+	if (k) {
+		free(k->body);
+		free(k);
+	}
+	*con_cls = NULL;
+}
+
+int fake_gitlab_start(struct fake_gitlab **out, const char *token,
+		      const char *project_id, const char *mr_iid)
+{
+	struct fake_gitlab *f = calloc(1, sizeof(*f));
+	struct sockaddr_in sa;
+	const union MHD_DaemonInfo *info;
+
+	if (!f)
+		return -1;
+	pthread_mutex_init(&f->lock, NULL);
+	f->token = token;
+	f->project_id = project_id;
+	f->mr_iid = mr_iid;
+	memset(&sa, 0, sizeof(sa));
+	sa.sin_family = AF_INET;
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	f->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD |
+				MHD_USE_THREAD_PER_CONNECTION | MHD_USE_AUTO,
+				0, NULL, NULL, fg_request, f,
+				MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
+				MHD_OPTION_NOTIFY_COMPLETED, fg_done, f,
+				MHD_OPTION_END);
+	if (!f->d) {
+		pthread_mutex_destroy(&f->lock);
+		free(f);
+		return -1;
+	}
+	info = MHD_get_daemon_info(f->d, MHD_DAEMON_INFO_BIND_PORT);
+	f->port = info ? info->port : 0;
+	snprintf(f->api_url, sizeof(f->api_url), "http://127.0.0.1:%u/api/v4",
+		 f->port);
+	*out = f;
+	return 0;
+}
+
+void fake_gitlab_stop(struct fake_gitlab *f)
+{
+	if (!f)
+		return;
+	MHD_stop_daemon(f->d);
+	for (int i = 0; i < f->nr_reqs; i++)
+		free(f->reqs[i].body);
+	pthread_mutex_destroy(&f->lock);
+	free(f);
+}
