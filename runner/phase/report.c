@@ -3,13 +3,16 @@
  * report.c - the report phase: results.json -> SARIF and the verdict
  *
  * Reads only results.json, so it can be re-run alone (crs-ci report).
- * In a GitLab job (GITLAB_CI=true) it also writes the merge request's
- * Code Quality, SAST and JUnit reports beside results.sarif.
+ * In a GitHub Actions job (GITHUB_ACTIONS=true) it also writes
+ * annotations, the job summary and the step outputs (github.c); in a
+ * GitLab job (GITLAB_CI=true) the merge request's Code Quality, SAST and
+ * JUnit reports beside results.sarif (gitlab.c).
  */
 #include "runner/phase/phase.h"
 #include "runner/cmd.h"
 #include "runner/scan.h"
 #include "runner/scan_opts.h"
+#include "runner/report/github.h"
 #include "runner/report/gitlab.h"
 #include "runner/report/terminal.h"
 #include "sarif/finding.h"
@@ -19,6 +22,7 @@
 #include "common/xalloc.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 int phase_report(struct scan *s, int *exit_code_out)
 {
@@ -38,6 +42,26 @@ int phase_report(struct scan *s, int *exit_code_out)
 	log_info("report: wrote %s", sarif);
 	if (terminal_report(s->ctx->out, &fs, s->out_dir) > 0)
 		*exit_code_out = EXIT_FINDINGS;
+	if (getenv("GITHUB_ACTIONS") && !strcmp(getenv("GITHUB_ACTIONS"), "true")) {
+		struct github_env env;
+		struct github_report_opts go = GITHUB_REPORT_OPTS_INIT;
+
+		if ((r = github_env_load(&env)) == 0) {
+			github_report_opts_env(&go);
+			go.sarif_path = sarif;
+			r = github_report(&fs, s->out_dir, &env, s->ctx->out,
+					  &go);
+		} else {
+			/* the SARIF and the verdict still stand */
+			log_warn("GitHub reporting skipped: %s", crs_error_last());
+			crs_error_clear();
+			r = 0;
+		}
+		github_report_opts_release(&go);
+		github_env_release(&env);
+		if (r != 0)
+			goto out;
+	}
 	if (gitlab_detect()) {
 		struct gitlab_env env;
 

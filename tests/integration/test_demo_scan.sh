@@ -80,3 +80,18 @@ junit = xml.dom.minidom.parse(out + "/junit.xml")
 assert junit.getElementsByTagName("failure"), "no failing test case"
 PY
 note "GitLab Code Quality, SAST and JUnit reports written"
+# in a GitHub Actions job: annotations on stdout, the job summary, outputs
+gh="$tmp/gh"; mkdir -p "$gh"
+set +e
+GITHUB_ACTIONS=true GITHUB_EVENT_NAME=pull_request \
+	GITHUB_EVENT_PATH="$ROOT/tests/fixtures/github/pull_request.json" \
+	GITHUB_STEP_SUMMARY="$gh/summary.md" GITHUB_OUTPUT="$gh/output" \
+	GITHUB_REPOSITORY=octo/recparse GITHUB_SHA="$head" \
+	"$CRS_CI" report --out "$tmp/out" >"$gh/stdout" 2>"$gh/stderr"
+code=$?
+set -e
+[ "$code" -eq 1 ] || { cat "$gh/stderr" >&2; fail "GitHub report: exit $code, want 1"; }
+grep -q "^::error file=src/recparse.c,line=39" "$gh/stdout" || { cat "$gh/stdout" >&2; fail "no error annotation at src/recparse.c:39"; }
+grep -q "Heap-buffer-overflow" "$gh/summary.md" || fail "job summary lacks the finding"
+grep -q "^verdict<<" "$gh/output" || fail "no verdict output"
+note "GitHub annotations, job summary and step outputs written"

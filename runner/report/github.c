@@ -1,0 +1,1374 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * github.c - GitHub Actions annotations, job summary, outputs, REST API
+ *
+ * Owns everything GitHub-specific; reads only the finding model. Every
+ * string from a scan is untrusted (it came out of a container): it is
+ * escaped for the workflow-command parser, for Markdown, or echoed only
+ * between ::stop-commands:: and a random token. The token is sent in an
+ * Authorization header only, never logged nor put in a URL.
+ */
+#include "runner/report/github.h"
+#include "sarif/finding.h"
+#include "common/buf.h"
+#include "common/error.h"
+#include "common/fsutil.h"
+#include "common/log.h"
+#include "common/xalloc.h"
+
+#include <ctype.h>
+#include <curl/curl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <openssl/evp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#define GITHUB_EVENT_MAX ((size_t)16 << 20)
+#define GITHUB_REPORT_ECHO_MAX ((size_t)64 << 10)
+#define GITHUB_SARIF_GZ_MAX ((size_t)10 * 1000 * 1000)
+#define GITHUB_SARIF_MAX ((size_t)256 << 20)
+#define GITHUB_RESPONSE_MAX ((size_t)4 << 20)
+#define GITHUB_SUMMARY_ROWS_MAX 200
+
+/* --- environment and event ------------------------------------------------ */
+
+static char *env_dup(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? xstrdup(v) : NULL;
+}
+
+static int is_sha(const char *s)
+{
+	size_t n = 0;
+
+	for (; s[n]; n++)
+		if (!isxdigit((unsigned char)s[n]))
+			return 0;
+	return n == 40 || n == 64;
+}
+
+static const char *jstr(const json_t *o, const char *a, const char *b,
+			const char *c)
+{
+	const json_t *j = o;	/* borrowed all the way down */
+
+	if (a)
+		j = json_object_get(j, a);
+	if (b)
+		j = json_object_get(j, b);
+	if (c)
+		j = json_object_get(j, c);
+	return json_is_string(j) ? json_string_value(j) : NULL;
+}
+
+int github_pr_refs(struct github_pr *out, const char *path)
+{
+	struct buf b = BUF_INIT;
+	json_t *root = NULL;
+	const json_t *pr;	/* borrowed */
+	json_error_t je;
+	const char *base, *head, *base_repo, *head_repo;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	if ((r = fs_read_file(&b, path, GITHUB_EVENT_MAX)) != 0)
+		goto out;
+	root = json_loadb(b.ptr, b.len, JSON_REJECT_DUPLICATES, &je);
+	if (!root) {
+		r = crs_error_set(CRS_EINPUT, "%s:%d:%d: %s", path, je.line,
+				  je.column, je.text);
+		goto out;
+	}
+	pr = json_object_get(root, "pull_request");
+	if (!json_is_object(pr)) {
+		r = crs_error_set(CRS_EINPUT, "%s: pull_request: missing "
+				  "(not a pull request event)", path);
+		goto out;
+	}
+	base = jstr(pr, "base", "sha", NULL);
+	head = jstr(pr, "head", "sha", NULL);
+	if (!base || !is_sha(base) || !head || !is_sha(head)) {
+		r = crs_error_set(CRS_EINPUT, "%s: pull_request.%s.sha: "
+				  "expected a commit id", path,
+				  !base || !is_sha(base) ? "base" : "head");
+		goto out;
+	}
+	if (!json_is_integer(json_object_get(pr, "number"))) {
+		r = crs_error_set(CRS_EINPUT, "%s: pull_request.number: "
+				  "expected an integer", path);
+		goto out;
+	}
+	out->number = (long)json_integer_value(json_object_get(pr, "number"));
+	out->base_sha = xstrdup(base);
+	out->head_sha = xstrdup(head);
+	if ((base = jstr(pr, "base", "ref", NULL)))
+		out->base_ref = xstrdup(base);
+	if ((head = jstr(pr, "head", "ref", NULL)))
+		out->head_ref = xstrdup(head);
+	base_repo = jstr(pr, "base", "repo", "full_name");
+	head_repo = jstr(pr, "head", "repo", "full_name");
+	if (base_repo)
+		out->base_repo = xstrdup(base_repo);
+	if (head_repo)
+		out->head_repo = xstrdup(head_repo);
+	out->is_fork = !head_repo || !base_repo ||
+		strcasecmp(head_repo, base_repo) != 0;
+	r = 0;
+out:
+	if (r)
+		github_pr_release(out);
+	json_decref(root);
+	buf_release(&b);
+	return r;
+}
+
+void github_pr_release(struct github_pr *pr)
+{
+	if (!pr)
+		return;
+	free(pr->base_sha);
+	free(pr->head_sha);
+	free(pr->base_ref);
+	free(pr->head_ref);
+	free(pr->base_repo);
+	free(pr->head_repo);
+	memset(pr, 0, sizeof(*pr));
+}
+
+int github_env_load(struct github_env *env)
+{
+	const char *a = getenv("GITHUB_ACTIONS");
+
+	memset(env, 0, sizeof(*env));
+	env->actions = a && !strcmp(a, "true");
+	env->event_name = env_dup("GITHUB_EVENT_NAME");
+	env->event_path = env_dup("GITHUB_EVENT_PATH");
+	env->step_summary = env_dup("GITHUB_STEP_SUMMARY");
+	env->output = env_dup("GITHUB_OUTPUT");
+	env->repository = env_dup("GITHUB_REPOSITORY");
+	env->api_url = env_dup("GITHUB_API_URL");
+	if (!env->api_url)
+		env->api_url = xstrdup("https://api.github.com");
+	env->server_url = env_dup("GITHUB_SERVER_URL");
+	if (!env->server_url)
+		env->server_url = xstrdup("https://github.com");
+	env->sha = env_dup("GITHUB_SHA");
+	env->ref = env_dup("GITHUB_REF");
+	env->token = env_dup("GITHUB_TOKEN");
+	if (env->event_name && env->event_path &&
+	    (!strcmp(env->event_name, "pull_request") ||
+	     !strcmp(env->event_name, "pull_request_target"))) {
+		int r = github_pr_refs(&env->pr, env->event_path);
+
+		if (r)
+			return r;
+		env->has_pr = 1;
+	}
+	return 0;
+}
+
+void github_env_release(struct github_env *env)
+{
+	if (!env)
+		return;
+	free(env->event_name);
+	free(env->event_path);
+	free(env->step_summary);
+	free(env->output);
+	free(env->repository);
+	free(env->api_url);
+	free(env->server_url);
+	free(env->sha);
+	free(env->ref);
+	if (env->token) {
+		explicit_bzero(env->token, strlen(env->token));
+		free(env->token);
+	}
+	github_pr_release(&env->pr);
+	memset(env, 0, sizeof(*env));
+}
+
+/* --- escaping ------------------------------------------------------------- */
+
+static void escape_cmd(struct buf *b, const char *s, int property)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '%': buf_adds(b, "%25"); break;
+		case '\r': buf_adds(b, "%0D"); break;
+		case '\n': buf_adds(b, "%0A"); break;
+		case ':':
+			buf_adds(b, property ? "%3A" : ":");
+			break;
+		case ',':
+			buf_adds(b, property ? "%2C" : ",");
+			break;
+		default:
+			/* other controls (ANSI escapes) are shown, not run;
+			 * the runner leaves unknown %XX as they are */
+			if (((unsigned char)*s < 0x20 && *s != '\t') ||
+			    *s == 0x7f)
+				buf_printf(b, "%%%02X", (unsigned char)*s);
+			else
+				buf_addch(b, *s);
+		}
+	}
+}
+
+void github_escape_data(struct buf *b, const char *s)
+{
+	escape_cmd(b, s, 0);
+}
+
+void github_escape_property(struct buf *b, const char *s)
+{
+	escape_cmd(b, s, 1);
+}
+
+void github_escape_markdown(struct buf *b, const char *s)
+{
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		switch (c) {
+		case '<': buf_adds(b, "&lt;"); break;
+		case '>': buf_adds(b, "&gt;"); break;
+		case '&': buf_adds(b, "&amp;"); break;
+		case '"': buf_adds(b, "&quot;"); break;
+		case '\r': case '\n': case '\t':
+			buf_addch(b, ' ');
+			break;
+		case '\\': case '`': case '*': case '_': case '{': case '}':
+		case '[': case ']': case '(': case ')': case '#': case '+':
+		case '-': case '.': case '!': case '|': case '~': case '@':
+		case ':':
+			buf_addch(b, '\\');
+			buf_addch(b, (char)c);
+			break;
+		default:
+			if (c < 0x20 || c == 0x7f)
+				buf_printf(b, "&#%u;", 0x2400u + (c == 0x7f ?
+					   0x21u : c));
+			else
+				buf_addch(b, (char)c);
+		}
+	}
+}
+
+void github_random_token(char out[33])
+{
+	unsigned char r[16];
+	size_t got = 0;
+
+	while (got < sizeof(r)) {
+		ssize_t n = getrandom(r + got, sizeof(r) - got, 0);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			abort();	/* no randomness: never emit a
+					 * guessable token */
+		got += (size_t)n;
+	}
+	for (size_t i = 0; i < sizeof(r); i++)
+		snprintf(out + 2 * i, 3, "%02x", r[i]);
+}
+
+/* --- annotations ---------------------------------------------------------- */
+
+static const char *or_unknown(const char *s)
+{
+	return s && *s ? s : "unknown";
+}
+
+static const char *policy_of(const struct finding_set *fs)
+{
+	return fs->summary.fail_on ? fs->summary.fail_on : "new";
+}
+
+static int is_fixed(const struct finding *x)
+{
+	return x->novelty && !strcmp(x->novelty, "fixed-by-change");
+}
+
+static void annotation(struct buf *b, const char *kind,
+		       const struct finding *x, const char *out_dir)
+{
+	struct buf t = BUF_INIT;
+
+	buf_printf(b, "::%s ", kind);
+	if (x->file && *x->file) {
+		buf_adds(b, "file=");
+		github_escape_property(b, x->file);
+		if (x->line > 0)
+			buf_printf(b, ",line=%d", x->line);
+		if (x->line > 0 && x->column > 0)
+			buf_printf(b, ",col=%d", x->column);
+		buf_addch(b, ',');
+	}
+	buf_printf(&t, "crs-ci: %s (%s)", or_unknown(x->crash_type),
+		   x->novelty ? x->novelty : "novelty unknown");
+	buf_adds(b, "title=");
+	github_escape_property(b, t.ptr);
+	buf_adds(b, "::");
+	buf_reset(&t);
+	buf_printf(&t, "%s in %s, reproduced %d/%d on the head build, "
+		   "harness %s, found by %s.", or_unknown(x->crash_type),
+		   or_unknown(x->function), x->reproduced, x->attempts,
+		   or_unknown(x->harness), or_unknown(x->found_by));
+	if (x->description && *x->description)
+		buf_printf(&t, "\n%s", x->description);
+	if (x->pov_path)
+		buf_printf(&t, "\nPoV: %s/%s", out_dir, x->pov_path);
+	if (is_fixed(x))
+		buf_adds(&t, "\nIt crashes the base build, not the head: "
+			 "fixed by this change.");
+	github_escape_data(b, t.ptr);
+	buf_addch(b, '\n');
+	buf_release(&t);
+}
+
+size_t github_annotations(FILE *f, const struct finding_set *fs,
+			  const char *out_dir)
+{
+	const char *policy = policy_of(fs);
+	size_t errors = 0, warnings = 0, notices = 0, dropped = 0;
+	struct buf b = BUF_INIT;
+
+	for (size_t i = 0; i < fs->nr; i++) {
+		const struct finding *x = &fs->items[i];
+		const char *kind;
+		size_t *count;
+
+		if (is_fixed(x)) {
+			kind = "notice";
+			count = &notices;
+		} else if (finding_fails_policy(x, policy)) {
+			kind = "error";
+			count = &errors;
+		} else {
+			kind = "warning";
+			count = &warnings;
+		}
+		/* room is kept for github_report()'s own notices and
+		 * warning: see GITHUB_ANNOTATIONS_* */
+		if (*count >= (count == &errors ? GITHUB_ANNOTATIONS_ERRORS :
+			       count == &warnings ? GITHUB_ANNOTATIONS_WARNINGS :
+			       GITHUB_ANNOTATIONS_NOTICES)) {
+			dropped++;
+			continue;
+		}
+		(*count)++;
+		annotation(&b, kind, x, out_dir);
+	}
+	if (dropped)
+		buf_printf(&b, "::notice title=crs-ci::%zu more finding(s) "
+			   "not annotated (GitHub shows at most %d errors "
+			   "and %d warnings per step); see the job summary "
+			   "and results.sarif\n", dropped,
+			   GITHUB_ANNOTATIONS_MAX, GITHUB_ANNOTATIONS_MAX);
+	fwrite(b.ptr, 1, b.len, f);
+	buf_release(&b);
+	return dropped;
+}
+
+/* Is `p` a relative path without ".." components? */
+static int safe_relpath(const char *p)
+{
+	const char *s = p;
+
+	if (!p || !*p || *p == '/')
+		return 0;
+	while (*s) {
+		size_t n = strcspn(s, "/");
+
+		if (n == 2 && s[0] == '.' && s[1] == '.')
+			return 0;
+		s += n;
+		if (*s == '/')
+			s++;
+	}
+	return 1;
+}
+
+int github_echo_reports(FILE *f, const struct finding_set *fs,
+			const char *out_dir, size_t max_reports)
+{
+	size_t shown = 0;
+
+	for (size_t i = 0; i < fs->nr && shown < max_reports; i++) {
+		const struct finding *x = &fs->items[i];
+		struct buf text = BUF_INIT, title = BUF_INIT, esc = BUF_INIT;
+		char token[33];
+		char *path;
+		int r, truncated;
+
+		if (!safe_relpath(x->report_path))
+			continue;
+		path = xasprintf("%s/%s", out_dir, x->report_path);
+		r = fs_read_file(&text, path, SIZE_MAX);
+		free(path);
+		if (r) {
+			crs_error_clear();
+			buf_release(&text);
+			continue;
+		}
+		truncated = text.len > GITHUB_REPORT_ECHO_MAX;
+		if (truncated) {
+			text.len = GITHUB_REPORT_ECHO_MAX;
+			text.ptr[text.len] = '\0';
+		}
+		for (size_t k = 0; k < text.len; k++) {
+			unsigned char c = (unsigned char)text.ptr[k];
+
+			/* no ANSI escapes or other controls in the log */
+			if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
+				buf_printf(&esc, "\\x%02x", c);
+			else
+				buf_addch(&esc, (char)c);
+		}
+		buf_release(&text);
+		text = esc;
+		buf_init(&esc);
+		do	/* a token inside the text would end the guard */
+			github_random_token(token);
+		while (memmem(text.ptr, text.len, token, strlen(token)));
+		buf_printf(&title, "crs-ci: sanitizer report of %s (%s)",
+			   or_unknown(x->id), or_unknown(x->crash_type));
+		buf_reset(&esc);
+		github_escape_data(&esc, title.ptr);
+		fprintf(f, "::group::%s\n::stop-commands::%s\n", esc.ptr,
+			token);
+		fwrite(text.ptr, 1, text.len, f);
+		if (text.len && text.ptr[text.len - 1] != '\n')
+			fputc('\n', f);
+		if (truncated)
+			fputs("[report truncated]\n", f);
+		fprintf(f, "::%s::\n::endgroup::\n", token);
+		buf_release(&text);
+		buf_release(&title);
+		buf_release(&esc);
+		shown++;
+	}
+	if (fflush(f) || ferror(f))
+		return crs_error_set(CRS_ERR, "cannot write the workflow "
+				     "log: %s", strerror(errno));
+	return 0;
+}
+
+/* --- job summary ---------------------------------------------------------- */
+
+static void md(struct buf *b, const char *s)
+{
+	github_escape_markdown(b, s ? s : "unknown");
+}
+
+/* A code span whose fence is longer than any backtick run in `s`. */
+static void md_code(struct buf *b, const char *s)
+{
+	size_t run = 0, max = 0;
+
+	for (const char *p = s; *p; p++) {
+		run = *p == '`' ? run + 1 : 0;
+		if (run > max)
+			max = run;
+	}
+	/* HTML inside a code span is shown as text; only | and newlines
+	 * could break a table row */
+	for (size_t i = 0; i <= max; i++)
+		buf_addch(b, '`');
+	buf_addch(b, ' ');
+	for (; *s; s++) {
+		if (*s == '|')
+			buf_adds(b, "\\|");
+		else if (*s == '\n' || *s == '\r')
+			buf_addch(b, ' ');
+		else
+			buf_addch(b, *s);
+	}
+	buf_addch(b, ' ');
+	for (size_t i = 0; i <= max; i++)
+		buf_addch(b, '`');
+}
+
+static void summary_row(struct buf *b, const struct finding *x,
+			const char *policy, const char *out_dir)
+{
+	buf_adds(b, "| ");
+	md(b, x->novelty ? x->novelty : (x->in_change ? "in change" :
+					   "unknown"));
+	buf_adds(b, finding_fails_policy(x, policy) ? " (fails)" : "");
+	buf_adds(b, " | ");
+	md(b, x->crash_type);
+	buf_adds(b, " in ");
+	md(b, x->function);
+	buf_adds(b, " | ");
+	if (x->file) {
+		md(b, x->file);
+		if (x->line > 0)
+			buf_printf(b, "\\:%d", x->line);
+	} else {
+		buf_adds(b, "outside the project");
+	}
+	buf_printf(b, " | %d/%d%s | ", x->reproduced, x->attempts,
+		   x->reproduced < x->attempts ? " (flaky)" : "");
+	md(b, x->found_by);
+	if (x->found_after_s >= 0)
+		buf_printf(b, " after %.0fs", x->found_after_s);
+	buf_adds(b, " | ");
+	md(b, x->harness);
+	buf_adds(b, " | ");
+	if (x->pov_path) {
+		char *p = xasprintf("%s/%s", out_dir, x->pov_path);
+
+		md_code(b, p);
+		free(p);
+	} else {
+		buf_adds(b, "none");
+	}
+	buf_adds(b, " |\n");
+}
+
+static void md_list(struct buf *b, const char *label, char **v, size_t n)
+{
+	buf_printf(b, "**%s:** ", label);
+	if (!n)
+		buf_adds(b, "none");
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			buf_adds(b, ", ");
+		md(b, v[i]);
+	}
+	buf_adds(b, "\n\n");
+}
+
+void github_summary(struct buf *b, const struct finding_set *fs,
+		    const char *out_dir, const char *const *notes,
+		    size_t notes_nr)
+{
+	const struct scan_summary *sm = &fs->summary;
+	const char *policy = policy_of(fs);
+	size_t failing = 0, rows = 0;
+
+	for (size_t i = 0; i < fs->nr; i++)
+		failing += finding_fails_policy(&fs->items[i], policy) != 0;
+	buf_adds(b, "## crs-ci: ");
+	buf_adds(b, failing ? "FAIL" : "PASS");
+	if (sm->project) {
+		buf_adds(b, " (");
+		md(b, sm->project);
+		buf_adds(b, ")");
+	}
+	buf_printf(b, "\n\n**%zu** proved finding(s), **%zu** failing "
+		   "`--fail-on ", fs->nr, failing);
+	md(b, policy);
+	buf_printf(b, "`; %zu PoV(s) submitted, %zu did not reproduce; "
+		   "%.0f s%s.\n\n", sm->povs_submitted,
+		   sm->povs_not_reproduced, sm->duration_s,
+		   sm->timed_out ? " (the scan hit its deadline)" : "");
+	if (sm->base || sm->head) {
+		buf_adds(b, "**Change:** ");
+		md(b, sm->base ? sm->base : "none");
+		buf_adds(b, "..");
+		md(b, sm->head);
+		buf_adds(b, sm->mode ? " (" : "");
+		if (sm->mode)
+			md(b, sm->mode);
+		buf_adds(b, sm->mode ? ")\n\n" : "\n\n");
+	}
+	if (fs->nr) {
+		buf_adds(b, "| novelty | crash | location | reproduced | "
+			 "found by | harness | PoV |\n"
+			 "|---|---|---|---|---|---|---|\n");
+		for (size_t i = 0; i < fs->nr; i++) {
+			size_t before = b->len;
+
+			if (rows >= GITHUB_SUMMARY_ROWS_MAX)
+				break;
+			summary_row(b, &fs->items[i], policy, out_dir);
+			if (b->len > GITHUB_SUMMARY_MAX / 2) {
+				b->len = before;
+				b->ptr[before] = '\0';
+				break;
+			}
+			rows++;
+		}
+		if (rows < fs->nr)
+			buf_printf(b, "\n%zu more finding(s) are in "
+				   "results.json and results.sarif.\n",
+				   fs->nr - rows);
+		buf_adds(b, "\n");
+	}
+	md_list(b, "Harnesses", sm->harnesses, sm->harnesses_nr);
+	md_list(b, "CRSs", sm->crs, sm->crs_nr);
+	if (fs->nr && sm->head_build && sm->runner_image) {
+		buf_adds(b, "**Reproduce** a finding on the head build: ");
+		{
+			char *cmd = xasprintf("docker run --rm -v %s:/out:ro "
+					      "-v %s%s/<pov>:/testcase:ro "
+					      "%s reproduce <harness>",
+					      sm->head_build,
+					      *out_dir == '/' ? "" : "$PWD/",
+					      out_dir, sm->runner_image);
+
+			md_code(b, cmd);
+			free(cmd);
+		}
+		buf_adds(b, "\n\n");
+	}
+	for (size_t i = 0; i < notes_nr; i++) {
+		buf_adds(b, "- ");
+		md(b, notes[i]);
+		buf_adds(b, "\n");
+	}
+	if (notes_nr)
+		buf_adds(b, "\n");
+}
+
+int github_append_file(const char *path, const char *text, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	size_t off = 0;
+	int r = 0;
+
+	if (fd < 0)
+		return crs_error_set(CRS_ERR, "%s: cannot open: %s", path,
+				     strerror(errno));
+	while (off < len) {
+		ssize_t n = write(fd, text + off, len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			r = crs_error_set(CRS_ERR, "%s: cannot write: %s",
+					  path, strerror(errno));
+			break;
+		}
+		off += (size_t)n;
+	}
+	if (close(fd) && !r)
+		r = crs_error_set(CRS_ERR, "%s: cannot write: %s", path,
+				  strerror(errno));
+	return r;
+}
+
+/* --- outputs -------------------------------------------------------------- */
+
+static void output_var(struct buf *b, const char *name, const char *value)
+{
+	char delim[33];
+
+	do
+		github_random_token(delim);
+	while (strstr(value, delim));
+	buf_printf(b, "%s<<ghadelimiter_%s\n%s\nghadelimiter_%s\n", name,
+		   delim, value, delim);
+}
+
+int github_outputs_write(const char *path, const struct finding_set *fs,
+			 const char *sarif_path)
+{
+	const char *policy = policy_of(fs);
+	size_t failing = 0, fresh = 0;
+	struct buf b = BUF_INIT;
+	char n[32];
+	int r;
+
+	for (size_t i = 0; i < fs->nr; i++) {
+		failing += finding_fails_policy(&fs->items[i], policy) != 0;
+		fresh += finding_fails_policy(&fs->items[i], "new") != 0;
+	}
+	snprintf(n, sizeof(n), "%zu", fs->nr);
+	output_var(&b, "findings", n);
+	snprintf(n, sizeof(n), "%zu", fresh);
+	output_var(&b, "new-findings", n);
+	output_var(&b, "sarif", sarif_path ? sarif_path : "");
+	output_var(&b, "verdict", failing ? "fail" : "pass");
+	r = github_append_file(path, b.ptr, b.len);
+	buf_release(&b);
+	return r;
+}
+
+/* --- diff hunks ----------------------------------------------------------- */
+
+static char *diff_path(const char *s, size_t n)
+{
+	while (n && (s[n - 1] == '\r' || s[n - 1] == '\t'))
+		n--;
+	if (n >= 2 && s[0] == 'b' && s[1] == '/')
+		return xstrndup(s + 2, n - 2);
+	return xstrndup(s, n);
+}
+
+/* "@@ -a[,b] +c[,d] @@": 0 with the counts, or -1 */
+static int hunk_header(const char *p, size_t n, unsigned long *b,
+		       unsigned long *c, unsigned long *d)
+{
+	char *line = xstrndup(p, n), *q;
+	int r = -1;
+
+	*b = *d = 1;
+	if (line[3] != '-')
+		goto out;
+	strtoul(line + 4, &q, 10);
+	if (*q == ',')
+		*b = strtoul(q + 1, &q, 10);
+	if (q[0] != ' ' || q[1] != '+')
+		goto out;
+	*c = strtoul(q + 2, &q, 10);
+	if (*q == ',')
+		*d = strtoul(q + 1, &q, 10);
+	if (q[0] != ' ' || *b > 0x7fffffff || *c > 0x7fffffff ||
+	    *d > 0x7fffffff || *c + *d > 0x7fffffff)
+		goto out;
+	r = 0;
+out:
+	free(line);
+	return r;
+}
+
+int github_hunks_parse(struct github_hunks *out, const char *diff,
+		       size_t len)
+{
+	const char *p = diff, *end = diff + len;
+	unsigned long old_left = 0, new_left = 0;
+	char *path = NULL;
+	size_t lineno = 0;
+	int r = 0;
+
+	memset(out, 0, sizeof(*out));
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		unsigned long b, c, d;
+
+		lineno++;
+		if (old_left || new_left) {	/* inside a hunk's body */
+			if (n && *p == '-' && old_left)
+				old_left--;
+			else if (n && *p == '+' && new_left)
+				new_left--;
+			else if ((!n || *p == ' ') && old_left && new_left)
+				old_left--, new_left--;
+			else if (!n || *p != '\\')
+				old_left = new_left = 0;	/* short hunk */
+		} else if (n >= 4 && !memcmp(p, "+++ ", 4)) {
+			free(path);
+			path = n >= 13 && !memcmp(p + 4, "/dev/null", 9) ?
+				NULL : diff_path(p + 4, n - 4);
+		} else if (n >= 3 && !memcmp(p, "@@ ", 3) && path) {
+			if (hunk_header(p, n, &b, &c, &d)) {
+				r = crs_error_set(CRS_EINPUT, "diff line %zu: "
+						  "bad hunk header", lineno);
+				goto out;
+			}
+			ALLOC_GROW(out->items, out->nr + 1, out->alloc);
+			out->items[out->nr].path = xstrdup(path);
+			out->items[out->nr].start = (int)c;
+			out->items[out->nr].end = (int)(c + d) - 1;
+			out->nr++;
+			old_left = b;
+			new_left = d;
+		}
+		p += n + 1;
+	}
+out:
+	free(path);
+	if (r)
+		github_hunks_release(out);
+	return r;
+}
+
+void github_hunks_release(struct github_hunks *h)
+{
+	if (!h)
+		return;
+	for (size_t i = 0; i < h->nr; i++)
+		free(h->items[i].path);
+	free(h->items);
+	memset(h, 0, sizeof(*h));
+}
+
+int github_hunks_contain(const struct github_hunks *h, const char *path,
+			 int start, int end)
+{
+	if (!path || start < 1 || end < start)
+		return 0;
+	for (size_t i = 0; i < h->nr; i++) {
+		const struct github_hunk *k = &h->items[i];
+
+		if (!strcmp(k->path, path) && k->start <= start &&
+		    end <= k->end)
+			return 1;
+	}
+	return 0;
+}
+
+/* --- review --------------------------------------------------------------- */
+
+static char *suggestion_body(const struct github_suggestion *s)
+{
+	struct buf b = BUF_INIT;
+	size_t run = 0, max = 0, fence;
+	const char *t = s->replacement ? s->replacement : "";
+
+	for (const char *p = t; *p; p++) {
+		run = *p == '`' ? run + 1 : 0;
+		if (run > max)
+			max = run;
+	}
+	fence = max + 1 < 3 ? 3 : max + 1;
+	buf_adds(&b, "**crs-ci** validated patch: ");
+	github_escape_markdown(&b, s->message ? s->message : "");
+	buf_adds(&b, "\n\n");
+	for (size_t i = 0; i < fence; i++)
+		buf_addch(&b, '`');
+	buf_adds(&b, "suggestion\n");
+	buf_adds(&b, t);
+	if (*t && t[strlen(t) - 1] != '\n')
+		buf_addch(&b, '\n');
+	for (size_t i = 0; i < fence; i++)
+		buf_addch(&b, '`');
+	buf_addch(&b, '\n');
+	if (b.len > GITHUB_COMMENT_MAX) {
+		buf_release(&b);
+		return NULL;
+	}
+	return buf_detach(&b, NULL);
+}
+
+json_t *github_review_json(const struct github_pr *pr,
+			   const struct github_suggestion *s, size_t n,
+			   const struct github_hunks *hunks,
+			   size_t *skipped_out)
+{
+	json_t *comments = json_array(), *review;
+	size_t skipped = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		char *body;
+		json_t *c;
+
+		if (json_array_size(comments) >= GITHUB_REVIEW_COMMENTS_MAX ||
+		    !github_hunks_contain(hunks, s[i].path, s[i].start_line,
+					  s[i].end_line) ||
+		    !(body = suggestion_body(&s[i]))) {
+			skipped++;
+			continue;
+		}
+		c = json_pack("{s:s, s:s, s:i, s:s}", "path", s[i].path,
+			      "body", body, "line", s[i].end_line,
+			      "side", "RIGHT");
+		if (s[i].start_line < s[i].end_line) {
+			json_object_set_new(c, "start_line",
+					    json_integer(s[i].start_line));
+			json_object_set_new(c, "start_side",
+					    json_string("RIGHT"));
+		}
+		json_array_append_new(comments, c);
+		free(body);
+	}
+	if (skipped_out)
+		*skipped_out = skipped;
+	if (!json_array_size(comments)) {
+		json_decref(comments);
+		return NULL;
+	}
+	review = json_pack("{s:s, s:s, s:s, s:o}", "commit_id", pr->head_sha,
+			   "event", "COMMENT", "body",
+			   "crs-ci: validated patches for the crashes this "
+			   "change introduces.", "comments", comments);
+	return review;
+}
+
+/* --- REST ----------------------------------------------------------------- */
+
+struct github_http_resp {
+	long status;
+	struct buf body;
+};
+
+static size_t on_body(char *data, size_t size, size_t nmemb, void *ctx)
+{
+	struct buf *b = ctx;
+	size_t n = size * nmemb;
+
+	if (b->len + n > GITHUB_RESPONSE_MAX)
+		return 0;
+	buf_add(b, data, n);
+	return n;
+}
+
+/* owner/name of letters, digits, '.', '-', '_' only (goes in a URL) */
+static int valid_repo(const char *s)
+{
+	size_t slash = 0;
+
+	if (!s || !*s)
+		return 0;
+	for (const char *p = s; *p; p++) {
+		if (*p == '/')
+			slash++;
+		else if (!isalnum((unsigned char)*p) && !strchr(".-_", *p))
+			return 0;
+	}
+	return slash == 1 && *s != '/' && s[strlen(s) - 1] != '/';
+}
+
+/*
+ * One request with a fresh handle: JSON body (or none), token in the
+ * Authorization header, bounded response. 0 with resp filled (any
+ * status), CRS_ETIMEOUT, or CRS_ERR (transport failure).
+ */
+static int github_http(const struct github_env *env, const char *method,
+		       const char *path, const char *body, long timeout_ms,
+		       struct github_http_resp *resp)
+{
+	CURL *h = curl_easy_init();
+	struct curl_slist *hdr = NULL;
+	char errbuf[CURL_ERROR_SIZE] = "";
+	char *url = xasprintf("%s%s", env->api_url, path);
+	char *auth = NULL;
+	CURLcode cc;
+	int r = CRS_ERR;
+
+	if (!h) {
+		r = crs_error_set(CRS_ERR, "github: cannot start libcurl");
+		goto out;
+	}
+	hdr = curl_slist_append(hdr, "Accept: application/vnd.github+json");
+	hdr = curl_slist_append(hdr, "X-GitHub-Api-Version: 2022-11-28");
+	if (body)
+		hdr = curl_slist_append(hdr, "Content-Type: application/json");
+	if (env->token) {
+		auth = xasprintf("Authorization: Bearer %s", env->token);
+		hdr = curl_slist_append(hdr, auth);
+	}
+	curl_easy_setopt(h, CURLOPT_URL, url);
+	curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, method);
+	curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdr);
+	curl_easy_setopt(h, CURLOPT_USERAGENT, "crs-ci");
+	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
+	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, timeout_ms);
+	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS,
+			 timeout_ms < 10000 ? timeout_ms : 10000L);
+	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "https,http");
+	curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
+	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
+	curl_easy_setopt(h, CURLOPT_WRITEDATA, &resp->body);
+	if (body) {
+		curl_easy_setopt(h, CURLOPT_POSTFIELDS, body);
+		curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE,
+				 (curl_off_t)strlen(body));
+	}
+	cc = curl_easy_perform(h);
+	if (cc == CURLE_OPERATION_TIMEDOUT) {
+		r = crs_error_set(CRS_ETIMEOUT, "github: %s %s: no answer in "
+				  "%ld ms", method, path, timeout_ms);
+		goto out;
+	}
+	if (cc != CURLE_OK) {
+		r = crs_error_set(CRS_ERR, "github: %s %s: %s", method, path,
+				  *errbuf ? errbuf : curl_easy_strerror(cc));
+		goto out;
+	}
+	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &resp->status);
+	r = 0;
+out:
+	if (auth) {
+		explicit_bzero(auth, strlen(auth));
+		free(auth);
+	}
+	curl_slist_free_all(hdr);
+	curl_easy_cleanup(h);
+	free(url);
+	return r;
+}
+
+/* CRS_ERR naming the call, the status and GitHub's "message". */
+static int http_error(const char *what, const struct github_http_resp *resp)
+{
+	json_t *j = json_loadb(resp->body.ptr, resp->body.len, 0, NULL);
+	const char *m = jstr(j, "message", NULL, NULL);
+	char q[512];
+	int r;
+
+	r = crs_error_set(CRS_ERR, "github: %s: HTTP %ld%s%s", what,
+			  resp->status, m ? ": " : "",
+			  m ? log_quote(q, sizeof(q), m, strlen(m)) : "");
+	json_decref(j);
+	return r;
+}
+
+static int gzip_base64(char **out, const struct buf *in, const char *name)
+{
+	z_stream z;
+	unsigned char *gz = NULL;
+	size_t cap = compressBound(in->len) + 64;
+	char *b64 = NULL;
+	int r = CRS_ERR;
+
+	*out = NULL;
+	memset(&z, 0, sizeof(z));
+	if (deflateInit2(&z, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
+			 Z_DEFAULT_STRATEGY) != Z_OK)
+		return crs_error_set(CRS_ERR, "%s: cannot start gzip", name);
+	gz = xmalloc(cap);
+	z.next_in = (unsigned char *)in->ptr;
+	z.avail_in = (uInt)in->len;
+	z.next_out = gz;
+	z.avail_out = (uInt)cap;
+	if (deflate(&z, Z_FINISH) != Z_STREAM_END) {
+		r = crs_error_set(CRS_ERR, "%s: gzip failed", name);
+		goto out;
+	}
+	if (z.total_out > GITHUB_SARIF_GZ_MAX) {
+		r = crs_error_set(CRS_EINPUT, "%s: %lu bytes gzipped, GitHub "
+				  "accepts at most 10 MB", name, z.total_out);
+		goto out;
+	}
+	b64 = xmalloc(st_add(4 * ((z.total_out + 2) / 3), 1));
+	EVP_EncodeBlock((unsigned char *)b64, gz, (int)z.total_out);
+	*out = b64;
+	r = 0;
+out:
+	deflateEnd(&z);
+	free(gz);
+	return r;
+}
+
+static void utc_now(char out[32])
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+int github_sarif_upload(char **id_out, const struct github_env *env,
+			const char *sarif_path, const char *checkout_dir,
+			long timeout_ms)
+{
+	struct buf sarif = BUF_INIT;
+	struct github_http_resp resp = { 0, BUF_INIT };
+	char *b64 = NULL, *body = NULL, *path = NULL, *ref = NULL;
+	char *uri = NULL;
+	const char *sha;
+	json_t *req = NULL, *ans = NULL;
+	const json_t *id;	/* borrowed */
+	char now[32];
+	int r = CRS_ERR;
+
+	*id_out = NULL;
+	if (!valid_repo(env->repository)) {
+		r = crs_error_set(CRS_EINPUT, "github: GITHUB_REPOSITORY is "
+				  "not owner/name");
+		goto out;
+	}
+	if (env->has_pr) {
+		ref = xasprintf("refs/pull/%ld/head", env->pr.number);
+		sha = env->pr.head_sha;
+	} else {
+		ref = env->ref ? xstrdup(env->ref) : NULL;
+		sha = env->sha;
+	}
+	if (!ref || !sha || !is_sha(sha)) {
+		r = crs_error_set(CRS_EINPUT, "github: no commit and ref to "
+				  "upload SARIF for (GITHUB_SHA, GITHUB_REF)");
+		goto out;
+	}
+	if ((r = fs_read_file(&sarif, sarif_path, GITHUB_SARIF_MAX)) != 0 ||
+	    (r = gzip_base64(&b64, &sarif, sarif_path)) != 0)
+		goto out;
+	utc_now(now);
+	req = json_pack("{s:s, s:s, s:s, s:s, s:s}", "commit_sha", sha,
+			"ref", ref, "sarif", b64, "tool_name", "crs-ci",
+			"started_at", now);
+	if (checkout_dir && *checkout_dir == '/') {
+		uri = xasprintf("file://%s", checkout_dir);
+		json_object_set_new(req, "checkout_uri", json_string(uri));
+	}
+	body = json_dumps(req, JSON_COMPACT);
+	path = xasprintf("/repos/%s/code-scanning/sarifs", env->repository);
+	if ((r = github_http(env, "POST", path, body, timeout_ms, &resp)))
+		goto out;
+	if (resp.status / 100 != 2) {
+		r = http_error("SARIF upload", &resp);
+		goto out;
+	}
+	ans = json_loadb(resp.body.ptr, resp.body.len, 0, NULL);
+	id = json_object_get(ans, "id");
+	if (!json_is_string(id) ||
+	    strspn(json_string_value(id), "abcdefABCDEF0123456789-") !=
+	    strlen(json_string_value(id)) || !*json_string_value(id)) {
+		r = crs_error_set(CRS_ERR, "github: SARIF upload: the "
+				  "receipt has no valid \"id\"");
+		goto out;
+	}
+	*id_out = xstrdup(json_string_value(id));
+	r = 0;
+out:
+	json_decref(ans);
+	json_decref(req);
+	free(b64);
+	free(body);
+	free(path);
+	free(ref);
+	free(uri);
+	buf_release(&sarif);
+	buf_release(&resp.body);
+	return r;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+int github_sarif_poll(char **status_out, const struct github_env *env,
+		      const char *id, int poll_max, long interval_ms,
+		      long timeout_ms)
+{
+	char *path = NULL, *status = NULL;
+	json_t *ans = NULL;
+	int r = CRS_ERR;
+
+	*status_out = NULL;
+	if (!valid_repo(env->repository) || !id || !*id ||
+	    strspn(id, "abcdefABCDEF0123456789-") != strlen(id))
+		return crs_error_set(CRS_EINPUT, "github: bad repository or "
+				     "SARIF id to poll");
+	path = xasprintf("/repos/%s/code-scanning/sarifs/%s",
+			 env->repository, id);
+	for (int i = 0; i < poll_max; i++) {
+		struct github_http_resp resp = { 0, BUF_INIT };
+		const char *s;
+
+		if (i)
+			sleep_ms(interval_ms);
+		r = github_http(env, "GET", path, NULL, timeout_ms, &resp);
+		if (!r && resp.status / 100 != 2)
+			r = http_error("SARIF processing status", &resp);
+		if (!r) {
+			json_decref(ans);
+			ans = json_loadb(resp.body.ptr, resp.body.len, 0,
+					 NULL);
+		}
+		buf_release(&resp.body);
+		if (r)
+			goto out;
+		s = jstr(ans, "processing_status", NULL, NULL);
+		free(status);
+		status = xstrdup(s ? s : "unknown");
+		if (!strcmp(status, "complete") || !strcmp(status, "failed"))
+			break;
+	}
+	if (!status || !strcmp(status, "pending") ||
+	    !strcmp(status, "unknown")) {
+		r = crs_error_set(CRS_ETIMEOUT, "github: SARIF %s still "
+				  "processing after %d polls", id, poll_max);
+	} else if (!strcmp(status, "failed")) {
+		char *errs = json_dumps(json_object_get(ans, "errors"),
+					JSON_COMPACT | JSON_ENCODE_ANY);
+		char q[1024];
+
+		r = crs_error_set(CRS_ERR, "github: SARIF %s failed "
+				  "processing: %s", id, errs ?
+				  log_quote(q, sizeof(q), errs, strlen(errs)) :
+				  "no errors given");
+		free(errs);
+	} else {
+		r = 0;
+	}
+out:
+	*status_out = status;
+	json_decref(ans);
+	free(path);
+	return r;
+}
+
+int github_review_post(size_t *posted_out, const struct github_env *env,
+		       const struct github_suggestion *s, size_t n,
+		       const struct github_hunks *hunks, long timeout_ms)
+{
+	struct github_http_resp resp = { 0, BUF_INIT };
+	json_t *review = NULL;
+	char *body = NULL, *path = NULL;
+	size_t skipped = 0;
+	int r = CRS_ERR;
+
+	*posted_out = 0;
+	if (!env->has_pr || !env->token || !valid_repo(env->repository))
+		return crs_error_set(CRS_EINPUT, "github: a review needs a "
+				     "pull request, a token and "
+				     "GITHUB_REPOSITORY");
+	review = github_review_json(&env->pr, s, n, hunks, &skipped);
+	if (!review)
+		return 0;
+	body = json_dumps(review, JSON_COMPACT);
+	path = xasprintf("/repos/%s/pulls/%ld/reviews", env->repository,
+			 env->pr.number);
+	if ((r = github_http(env, "POST", path, body, timeout_ms, &resp)))
+		goto out;
+	if (resp.status / 100 != 2) {
+		r = http_error("pull request review", &resp);
+		goto out;
+	}
+	*posted_out = json_array_size(json_object_get(review, "comments"));
+	r = 0;
+out:
+	buf_release(&resp.body);
+	json_decref(review);
+	free(body);
+	free(path);
+	return r;
+}
+
+void github_report_opts_release(struct github_report_opts *o)
+{
+	if (!o)
+		return;
+	free(o->sarif_id);
+	free(o->processing_status);
+	o->sarif_id = NULL;
+	o->processing_status = NULL;
+}
+
+void github_report_opts_env(struct github_report_opts *o)
+{
+	const char *u = getenv("CRS_CI_GITHUB_UPLOAD_SARIF");
+	const char *p = getenv("CRS_CI_GITHUB_POST_SUGGESTIONS");
+
+	o->upload_sarif = u && !strcmp(u, "api");
+	o->post_suggestions = p && !strcmp(p, "true");
+}
+
+/* A ::notice or ::warning with an escaped message, plus a summary note. */
+static void say(FILE *f, const char *kind, struct buf *notes_text,
+		const char *msg)
+{
+	struct buf b = BUF_INIT;
+
+	github_escape_data(&b, msg);
+	fprintf(f, "::%s title=crs-ci::%s\n", kind, b.ptr);
+	buf_adds(notes_text, msg);
+	buf_addch(notes_text, '\0');
+	buf_release(&b);
+}
+
+static void upload(FILE *f, const struct finding_set *fs,
+		   const struct github_env *env, struct github_report_opts *o,
+		   const char *sarif, struct buf *notes)
+{
+	char *msg = NULL;
+	int r;
+
+	if (env->has_pr && env->pr.is_fork) {
+		say(f, "notice", notes, "SARIF upload skipped: this pull "
+		    "request comes from a fork, whose token cannot write "
+		    "code scanning results; findings are in the annotations "
+		    "and this summary");
+		return;
+	}
+	if (!env->token) {
+		say(f, "notice", notes, "SARIF upload skipped: no "
+		    "GITHUB_TOKEN (give the step security-events: write)");
+		return;
+	}
+	r = github_sarif_upload(&o->sarif_id, env, sarif,
+				fs->summary.source_root, o->http_timeout_ms);
+	if (!r)
+		r = github_sarif_poll(&o->processing_status, env, o->sarif_id,
+				      o->poll_max, o->poll_interval_ms,
+				      o->http_timeout_ms);
+	if (r) {
+		msg = xasprintf("SARIF upload did not complete: %s",
+				crs_error_last());
+		crs_error_clear();
+		say(f, "warning", notes, msg);
+	} else {
+		msg = xasprintf("SARIF uploaded to code scanning (id %s, "
+				"processing %s)", o->sarif_id,
+				o->processing_status);
+		say(f, "notice", notes, msg);
+	}
+	free(msg);
+}
+
+int github_report(const struct finding_set *fs, const char *out_dir,
+		  const struct github_env *env, FILE *annotations_out,
+		  struct github_report_opts *o)
+{
+	struct buf notes = BUF_INIT, md = BUF_INIT;
+	const char **nv = NULL;
+	size_t nn = 0, na = 0;
+	char *sarif = o->sarif_path ? xstrdup(o->sarif_path) :
+		xasprintf("%s/results.sarif", out_dir);
+	int r = CRS_ERR;
+
+	o->annotations_dropped = github_annotations(annotations_out, fs,
+						    out_dir);
+	if ((r = github_echo_reports(annotations_out, fs, out_dir,
+				     o->max_reports)) != 0)
+		goto out;
+	if (o->upload_sarif)
+		upload(annotations_out, fs, env, o, sarif, &notes);
+	if (o->post_suggestions) {
+		/* validated patches arrive with issue 5; nothing to post */
+		if (env->has_pr && (env->pr.is_fork || !env->token))
+			say(annotations_out, "notice", &notes, "review "
+			    "suggestions skipped: a fork pull request or no "
+			    "token cannot post reviews");
+		else
+			buf_adds(&notes, "no validated patches to suggest"),
+			buf_addch(&notes, '\0');
+	}
+	if (o->annotations_dropped) {
+		char *m = xasprintf("%zu finding(s) were not annotated "
+				    "(GitHub's per-step cap); all are in the "
+				    "table above", o->annotations_dropped);
+
+		buf_adds(&notes, m);
+		buf_addch(&notes, '\0');
+		free(m);
+	}
+	for (size_t off = 0; off < notes.len; off += strlen(notes.ptr + off)
+	     + 1) {
+		ALLOC_GROW(nv, nn + 1, na);
+		nv[nn++] = notes.ptr + off;
+	}
+	if (env->step_summary) {
+		github_summary(&md, fs, out_dir, nv, nn);
+		if ((r = github_append_file(env->step_summary, md.ptr,
+					    md.len)) != 0)
+			goto out;
+	}
+	if (env->output &&
+	    (r = github_outputs_write(env->output, fs, sarif)) != 0)
+		goto out;
+	if (fflush(annotations_out) || ferror(annotations_out)) {
+		r = crs_error_set(CRS_ERR, "cannot write the workflow log: %s",
+				  strerror(errno));
+		goto out;
+	}
+	r = 0;
+out:
+	free(nv);
+	free(sarif);
+	buf_release(&md);
+	buf_release(&notes);
+	return r;
+}

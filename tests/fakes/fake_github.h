@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * fake_github.h - a test fake of the GitHub REST API endpoints crs-ci uses
+ *
+ * An in-process libmicrohttpd server on 127.0.0.1 (any free port) that
+ * answers POST /repos/{o}/{r}/code-scanning/sarifs (202 with a receipt),
+ * GET /repos/{o}/{r}/code-scanning/sarifs/{id} ("pending" for the first
+ * `pending_polls` polls, then "complete", or "failed" with errors) and
+ * POST /repos/{o}/{r}/pulls/{n}/reviews (200), requiring
+ * "Authorization: Bearer <token>" (401 "Bad credentials" otherwise), and
+ * records what it was sent. Tests include fake_github.c directly (the
+ * Makefile builds only tests/unit/test_*.c); the product never ships it.
+ */
+#ifndef CRS_TESTS_FAKES_FAKE_GITHUB_H
+#define CRS_TESTS_FAKES_FAKE_GITHUB_H
+
+#include <pthread.h>
+
+struct MHD_Daemon;
+
+struct fake_github {
+	struct MHD_Daemon *d;
+	unsigned port;
+	pthread_mutex_t lock;
+
+	/* behaviour: set before requests arrive */
+	const char *token;	/* required bearer token */
+	int pending_polls;	/* polls answered "pending" first */
+	int fail_processing;	/* then "failed" instead of "complete" */
+	int upload_status;	/* 0: 202; else that status with a message */
+
+	/* records: read after the requests finished */
+	int requests;
+	int uploads, polls, reviews;
+	char *upload_body;	/* last upload's JSON body */
+	char *upload_path;
+	char *review_body;	/* last review's JSON body */
+	char *review_path;
+	char *last_auth;	/* last Authorization header */
+	char *last_accept;	/* last Accept header */
+	char *last_api_version;	/* last X-GitHub-Api-Version header */
+};
+
+/* Start on 127.0.0.1; 0 or -1. */
+int fake_github_start(struct fake_github **out, const char *token);
+/* Stop and free. Accepts NULL. */
+void fake_github_stop(struct fake_github *f);
+
+#endif
