@@ -26,7 +26,7 @@ packages=(
 	build-essential gcc make pkg-config file git ca-certificates
 	libyaml-dev libjansson-dev libcurl4-openssl-dev libgit2-dev libssl-dev
 	libxml2-dev libmicrohttpd-dev libarchive-dev libcmocka-dev
-	mmdebstrap busybox-static
+	zlib1g-dev mmdebstrap busybox-static
 )
 # The engine: docker.io, unless the host already has an engine (dockerd on
 # PATH, or Docker's own docker-ce / moby packages, which conflict with it).
