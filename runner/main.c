@@ -31,6 +31,8 @@ static const struct cmd cmds[] = {	/* sorted by name */
 	{ "build-target", cmd_build_target,
 	  "build the target image, the head build and each CRS build step" },
 	{ "check", cmd_check, "validate crs-compose.yaml, crs.yaml and project.yaml" },
+	{ "gateway", cmd_gateway,
+	  "serve CRSs' LLM requests within a dollar budget per CRS" },
 	{ "help", cmd_help, "show commands, or one command's usage" },
 	{ "hook", cmd_hook, "install or remove the git pre-push hook" },
 	{ "pre-push", cmd_pre_push, "scan the refs git is pushing (the hook)" },
@@ -50,16 +52,6 @@ void cmd_list(FILE *f)
 		"the policy (--fail-on),\n2 usage or configuration error, "
 		"3 infrastructure error (engine, build).\n"
 		"'crs-ci help <command>' shows a command's options.\n");
-}
-
-int exit_code_for(int r)
-{
-	switch (r) {
-	case 0: return EXIT_OK;
-	case CRS_ECONFIG:
-	case CRS_EINPUT: return EXIT_USAGE;
-	default: return EXIT_INFRA;
-	}
 }
 
 static void check_fds(void)

@@ -766,28 +766,21 @@ out:
 	return r;
 }
 
-int docker_image_import(struct docker_client *d, const char *tar_path,
-			const char *repo, const char *tag,
-			const char *const *changes)
+/*
+ * POST a tar file to `path` (import, load) and read the JSON stream the
+ * engine answers with: an "error" in it is a failure too.
+ */
+static int docker_post_tar(struct docker_client *d, const char *path,
+			   const char *tar_path, const char *what)
 {
 	struct http_response resp = HTTP_RESPONSE_INIT;
 	struct docker_stream s = { BUF_INIT, BUF_INIT, BUF_INIT, NULL, 0, -1,
 				   NULL };
-	struct buf path = BUF_INIT;
 	struct http_request req = { .method = "POST" };
-	char what[300], sid[256], msg[DOCKER_MSG_MAX];
+	char msg[DOCKER_MSG_MAX];
 	int r;
 
-	snprintf(what, sizeof(what), "import '%s'",
-		 docker_short(sid, sizeof(sid), repo));
-	docker_path(&path, "/images/create", NULL, NULL);
-	docker_query(&path, "fromSrc", "-");
-	docker_query(&path, "repo", repo);
-	if (tag)
-		docker_query(&path, "tag", tag);
-	for (; changes && *changes; changes++)
-		docker_query(&path, "changes", *changes);
-	req.path = path.ptr;
+	req.path = path;
 	req.content_type = "application/x-tar";
 	req.body_file = tar_path;
 	req.timeout_ms = DOCKER_LONG_TIMEOUT_MS;
@@ -811,6 +804,27 @@ int docker_image_import(struct docker_client *d, const char *tar_path,
 out:
 	docker_stream_release(&s);
 	http_response_release(&resp);
+	return r;
+}
+
+int docker_image_import(struct docker_client *d, const char *tar_path,
+			const char *repo, const char *tag,
+			const char *const *changes)
+{
+	struct buf path = BUF_INIT;
+	char what[300], sid[256];
+	int r;
+
+	snprintf(what, sizeof(what), "import '%s'",
+		 docker_short(sid, sizeof(sid), repo));
+	docker_path(&path, "/images/create", NULL, NULL);
+	docker_query(&path, "fromSrc", "-");
+	docker_query(&path, "repo", repo);
+	if (tag)
+		docker_query(&path, "tag", tag);
+	for (; changes && *changes; changes++)
+		docker_query(&path, "changes", *changes);
+	r = docker_post_tar(d, path.ptr, tar_path, what);
 	buf_release(&path);
 	return r;
 }
@@ -878,40 +892,12 @@ out:
 
 int docker_image_load(struct docker_client *d, const char *tar_path)
 {
-	struct http_response resp = HTTP_RESPONSE_INIT;
-	struct docker_stream s = { BUF_INIT, BUF_INIT, BUF_INIT, NULL, 0, -1,
-				   NULL };
-	struct http_request req = { .method = "POST" };
 	struct buf path = BUF_INIT;
-	char msg[DOCKER_MSG_MAX];
 	int r;
 
 	docker_path(&path, "/images/load", NULL, NULL);
 	docker_query(&path, "quiet", "1");
-	req.path = path.ptr;
-	req.content_type = "application/x-tar";
-	req.body_file = tar_path;
-	req.timeout_ms = DOCKER_LONG_TIMEOUT_MS;
-	req.max_response = (size_t)1 << 20;
-	if ((r = d->t->request(d->t, &req, &resp)) != 0)
-		goto out;
-	if (resp.status != 200) {
-		r = docker_status_error(&resp, NULL, NULL, "load images");
-		goto out;
-	}
-	if ((r = docker_stream_feed(resp.body.ptr, resp.body.len, &s)) != 0 ||
-	    (r = docker_stream_finish(&s)) != 0)
-		goto out;
-	if (s.error.len) {
-		r = crs_error_set(CRS_EENGINE, "load images: %s",
-				  log_quote(msg, sizeof(msg), s.error.ptr,
-					    s.error.len));
-		goto out;
-	}
-	r = 0;
-out:
-	docker_stream_release(&s);
-	http_response_release(&resp);
+	r = docker_post_tar(d, path.ptr, tar_path, "load images");
 	buf_release(&path);
 	return r;
 }

@@ -190,8 +190,8 @@ int gw_money_parse(int64_t *out, const char *s)
 	*out = v;
 	return 0;
 bad:
-	return crs_error_set(CRS_EINPUT, "\"%.40s\" is not an amount of dollars",
-			     s);
+	return crs_error_set(CRS_EINPUT, "\"%.40s\" is not an amount of "
+			     "dollars", s);
 }
 
 char *gw_money_format(char *out, size_t outsz, int64_t pusd)

@@ -1,0 +1,376 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * cmd_gateway.c - crs-ci gateway: the budgeted LLM proxy for CRSs
+ *
+ * Run inside a container that joins every CRS network and one egress
+ * network: the only path from a CRS to a model. Issues one key per CRS
+ * into --keys-dir, serves until SIGTERM/SIGINT, and keeps the spend
+ * report at --report current (every --report-interval seconds, on
+ * SIGUSR1, and once more after the last request settled). The llm_config
+ * mode "disabled" means no gateway is run: this command refuses it.
+ */
+#include "runner/cmd.h"
+#include "runner/gateway/gw_config.h"
+#include "runner/gateway/gw_keys.h"
+#include "runner/gateway/gw_ledger.h"
+#include "runner/gateway/gw_price.h"
+#include "runner/gateway/gw_report.h"
+#include "runner/gateway/gw_server.h"
+#include "common/error.h"
+#include "common/log.h"
+#include "common/xalloc.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const char gateway_usage[] =
+"usage: crs-ci gateway --keys-dir DIR --budget CRS=DOLLARS... \n"
+"                      [--config FILE] [--mode internal|external]\n"
+"                      [--listen HOST:PORT] [--report FILE] [options]\n"
+"\n"
+"options:\n"
+"  --listen HOST:PORT      where CRSs connect (default 0.0.0.0:4000;\n"
+"                          port 0 picks a free one)\n"
+"  --mode MODE             internal (default): models from --config;\n"
+"                          external: every request to --external-url;\n"
+"                          disabled: no gateway (refused)\n"
+"  --config FILE           LiteLLM-style model_list (internal: required;\n"
+"                          external: optional, for prices)\n"
+"  --external-url URL      the endpoint of external mode\n"
+"  --external-key-env NAME environment variable holding its key\n"
+"  --keys-dir DIR          one <CRS>.key per CRS, mode 0600 (made if absent)\n"
+"  --budget CRS=DOLLARS    a CRS and its budget, e.g. crsA=1.50 or\n"
+"                          crsA=unlimited (repeatable, at least one)\n"
+"  --report FILE           spend report JSON\n"
+"  --report-interval SEC   rewrite it every SEC seconds (default 5; 0: only\n"
+"                          on SIGUSR1 and at exit)\n"
+"  --max-tokens-cap N      output limit sent and reserved when a request\n"
+"                          names none (default 4096)\n"
+"  --timeout SEC           provider timeout per request (default 600)\n"
+"  -h, --help              this text\n";
+
+enum {
+	OPT_LISTEN = 256, OPT_MODE, OPT_CONFIG, OPT_EXT_URL, OPT_EXT_KEY_ENV,
+	OPT_KEYS_DIR, OPT_BUDGET, OPT_REPORT, OPT_REPORT_INTERVAL,
+	OPT_MAX_TOKENS_CAP, OPT_TIMEOUT,
+};
+
+static const struct option gateway_long_opts[] = {
+	{ "listen", required_argument, NULL, OPT_LISTEN },
+	{ "mode", required_argument, NULL, OPT_MODE },
+	{ "config", required_argument, NULL, OPT_CONFIG },
+	{ "external-url", required_argument, NULL, OPT_EXT_URL },
+	{ "external-key-env", required_argument, NULL, OPT_EXT_KEY_ENV },
+	{ "keys-dir", required_argument, NULL, OPT_KEYS_DIR },
+	{ "budget", required_argument, NULL, OPT_BUDGET },
+	{ "report", required_argument, NULL, OPT_REPORT },
+	{ "report-interval", required_argument, NULL, OPT_REPORT_INTERVAL },
+	{ "max-tokens-cap", required_argument, NULL, OPT_MAX_TOKENS_CAP },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct gateway_budget {
+	char *crs;
+	int64_t pusd;
+};
+
+struct gateway_opts {
+	const char *listen, *mode, *config, *ext_url, *ext_key_env;
+	const char *keys_dir, *report;
+	struct gateway_budget *budgets;
+	size_t budgets_nr, budgets_alloc;
+	long report_interval, max_tokens_cap, timeout;
+};
+
+/* SIGUSR1: write the report now. The only state a handler may touch. */
+static volatile sig_atomic_t report_requested;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	report_requested = 1;
+}
+
+static int usage_error(struct runner_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int usage_error(struct runner_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(ctx->err, "crs-ci gateway: ");
+	va_start(ap, fmt);
+	vfprintf(ctx->err, fmt, ap);
+	va_end(ap);
+	fprintf(ctx->err, "\n%s", gateway_usage);
+	return EXIT_USAGE;
+}
+
+static int parse_long(const char *s, long min, long max, long *out)
+{
+	char *end = NULL;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int add_budget(struct gateway_opts *o, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	struct gateway_budget b = { NULL, 0 };
+
+	if (!eq || eq == arg)
+		return crs_error_set(CRS_EINPUT, "--budget \"%.100s\" is not "
+				     "CRS=DOLLARS", arg);
+	if (!strcmp(eq + 1, "unlimited"))
+		b.pusd = GW_BUDGET_UNLIMITED;
+	else if (gw_money_parse(&b.pusd, eq + 1) != 0)
+		return crs_error_prefix("--budget %.*s", (int)(eq - arg), arg);
+	b.crs = xstrndup(arg, (size_t)(eq - arg));
+	if (!gw_keys_valid_name(b.crs)) {
+		free(b.crs);
+		return crs_error_set(CRS_EINPUT, "--budget: \"%.64s\" is not a "
+				     "CRS name", arg);
+	}
+	ALLOC_GROW(o->budgets, o->budgets_nr + 1, o->budgets_alloc);
+	o->budgets[o->budgets_nr++] = b;
+	return 0;
+}
+
+static void opts_release(struct gateway_opts *o)
+{
+	for (size_t i = 0; i < o->budgets_nr; i++)
+		free(o->budgets[i].crs);
+	free(o->budgets);
+}
+
+/* 0, 1 for --help (printed), or an exit code > 1 (message printed). */
+static int parse_opts(struct gateway_opts *o, int argc, char **argv,
+		      struct runner_ctx *ctx)
+{
+	int c;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+h", gateway_long_opts, NULL))
+	       != -1) {
+		switch (c) {
+		case OPT_LISTEN: o->listen = optarg; break;
+		case OPT_MODE: o->mode = optarg; break;
+		case OPT_CONFIG: o->config = optarg; break;
+		case OPT_EXT_URL: o->ext_url = optarg; break;
+		case OPT_EXT_KEY_ENV: o->ext_key_env = optarg; break;
+		case OPT_KEYS_DIR: o->keys_dir = optarg; break;
+		case OPT_REPORT: o->report = optarg; break;
+		case OPT_BUDGET:
+			if (add_budget(o, optarg) != 0)
+				return usage_error(ctx, "%s", crs_error_last());
+			break;
+		case OPT_REPORT_INTERVAL:
+			if (parse_long(optarg, 0, 86400, &o->report_interval))
+				return usage_error(ctx, "--report-interval: "
+						   "\"%s\" is not 0 to 86400 "
+						   "seconds", optarg);
+			break;
+		case OPT_MAX_TOKENS_CAP:
+			if (parse_long(optarg, 1, 10000000, &o->max_tokens_cap))
+				return usage_error(ctx, "--max-tokens-cap: "
+						   "\"%s\" is not 1 to "
+						   "10000000", optarg);
+			break;
+		case OPT_TIMEOUT:
+			if (parse_long(optarg, 1, 86400, &o->timeout))
+				return usage_error(ctx, "--timeout: \"%s\" is "
+						   "not 1 to 86400 seconds",
+						   optarg);
+			break;
+		case 'h':
+			fputs(gateway_usage, ctx->out);
+			return 1;
+		default:
+			return usage_error(ctx, "unknown or incomplete option "
+					   "'%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return usage_error(ctx, "unexpected argument '%s'",
+				   argv[optind]);
+	if (!strcmp(o->mode, "disabled"))
+		return usage_error(ctx, "mode 'disabled' runs no gateway: CRSs "
+				   "get no LLM URL and no key");
+	if (strcmp(o->mode, "internal") && strcmp(o->mode, "external"))
+		return usage_error(ctx, "--mode: '%s' is not one of internal, "
+				   "external, disabled", o->mode);
+	if (!strcmp(o->mode, "internal") && !o->config)
+		return usage_error(ctx, "mode internal needs --config");
+	if (!strcmp(o->mode, "internal") && (o->ext_url || o->ext_key_env))
+		return usage_error(ctx, "options '--external-url' and '--mode "
+				   "internal' cannot be used together");
+	if (!strcmp(o->mode, "external") && !o->ext_url)
+		return usage_error(ctx, "mode external needs --external-url");
+	if (!o->keys_dir)
+		return usage_error(ctx, "--keys-dir is required");
+	if (!o->budgets_nr)
+		return usage_error(ctx, "at least one --budget CRS=DOLLARS is "
+				   "required");
+	return 0;
+}
+
+static int load_config(struct gw_config **out, const struct gateway_opts *o)
+{
+	struct gw_config *cfg = NULL;
+	int r;
+
+	*out = NULL;
+	if (o->config)
+		r = gw_config_load(&cfg, o->config);
+	else {
+		cfg = gw_config_new();
+		r = 0;
+	}
+	if (r != 0)
+		return r;
+	if (!strcmp(o->mode, "external"))
+		r = gw_config_set_external(cfg, o->ext_url, o->ext_key_env);
+	else if (!cfg->models_nr)
+		r = crs_error_set(CRS_ECONFIG, "%s: model_list names no model",
+				  o->config);
+	if (r != 0) {
+		gw_config_free(cfg);
+		return r;
+	}
+	if (o->max_tokens_cap)
+		cfg->settings.max_tokens_cap = o->max_tokens_cap;
+	if (o->timeout)
+		cfg->settings.request_timeout_s = o->timeout;
+	*out = cfg;
+	return 0;
+}
+
+/* The ready line on stdout: where to connect and where each key is. */
+static void print_ready(struct runner_ctx *ctx, const struct gateway_opts *o,
+			unsigned port)
+{
+	json_t *keys = json_object(), *j;
+	char *s;
+
+	for (size_t i = 0; i < o->budgets_nr; i++) {
+		char *p = gw_keys_path(o->keys_dir, o->budgets[i].crs);
+
+		json_object_set_new(keys, o->budgets[i].crs, json_string(p));
+		free(p);
+	}
+	j = json_pack("{s:s, s:i, s:o}", "listen", o->listen, "port",
+		      (int)port, "key_files", keys);
+	s = j ? json_dumps(j, JSON_COMPACT) : NULL;
+	if (s)
+		fprintf(ctx->out, "%s\n", s);
+	fflush(ctx->out);
+	free(s);
+	json_decref(j);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int write_report(struct gw_ledger *l, const char *path)
+{
+	int r = gw_report_write(l, path);
+
+	if (r != 0)
+		log_error("spend report: %s", crs_error_last());
+	return r;
+}
+
+int cmd_gateway(int argc, char **argv, struct runner_ctx *ctx)
+{
+	struct gateway_opts o = {
+		.listen = "0.0.0.0:4000", .mode = "internal",
+		.report_interval = 5,
+	};
+	struct gw_config *cfg = NULL;
+	struct gw_ledger *ledger = gw_ledger_new();
+	struct gw_keys *keys = gw_keys_new();
+	struct gw_server *srv = NULL;
+	struct sigaction sa, old_usr1;
+	volatile int local_stop = 0;
+	volatile int *stop = ctx->interrupted ? ctx->interrupted : &local_stop;
+	double last = 0;
+	int rc, r, have_old = 0;
+	size_t id;
+
+	if ((rc = parse_opts(&o, argc, argv, ctx)) != 0) {
+		rc = rc == 1 ? EXIT_OK : rc;
+		goto out;
+	}
+	if ((r = load_config(&cfg, &o)) != 0)
+		goto fail;
+	for (size_t i = 0; i < o.budgets_nr; i++)
+		if ((r = gw_ledger_add(ledger, &id, o.budgets[i].crs,
+				       o.budgets[i].pusd)) != 0 ||
+		    (r = gw_keys_issue(keys, o.keys_dir, o.budgets[i].crs,
+				       id)) != 0)
+			goto fail;
+	if ((r = gw_server_start(&srv, o.listen, cfg, ledger, keys)) != 0)
+		goto fail;
+	log_info("gateway (%s) listening on %s, port %u: %zu model(s), %zu "
+		 "CRS(s)", o.mode, o.listen, gw_server_port(srv),
+		 cfg->models_nr, o.budgets_nr);
+	print_ready(ctx, &o, gw_server_port(srv));
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_usr1;
+	sigemptyset(&sa.sa_mask);
+	have_old = sigaction(SIGUSR1, &sa, &old_usr1) == 0;
+	report_requested = 0;
+	last = now_s();
+	rc = EXIT_OK;
+	while (!*stop) {
+		struct timespec ts = { 0, 100 * 1000 * 1000 };
+		int due = o.report_interval &&
+			  now_s() - last >= (double)o.report_interval;
+
+		nanosleep(&ts, NULL);
+		if (o.report && (report_requested || due)) {
+			report_requested = 0;
+			last = now_s();
+			write_report(ledger, o.report);
+		}
+	}
+	log_info("gateway stopping");
+	gw_server_free(srv);	/* settles every request in flight */
+	srv = NULL;
+	if (o.report && write_report(ledger, o.report) != 0)
+		rc = EXIT_INFRA;
+	goto out;
+fail:
+	fprintf(ctx->err, "crs-ci gateway: %s\n", crs_error_last());
+	rc = exit_code_for(r);
+out:
+	if (have_old)
+		sigaction(SIGUSR1, &old_usr1, NULL);
+	gw_server_free(srv);
+	gw_keys_free(keys);
+	gw_ledger_free(ledger);
+	gw_config_free(cfg);
+	opts_release(&o);
+	return rc;
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * gw_forward.h - one CRS request: check, reserve, forward, settle
+ *
+ * The HTTP server has already matched the route and the CRS's key; this
+ * part reads the body, picks the provider, reserves the worst case in the
+ * ledger, calls the provider and turns its answer (or its failure) into a
+ * reply. Streamed answers are settled when the stream is freed.
+ */
+#ifndef CRS_RUNNER_GATEWAY_GW_FORWARD_H
+#define CRS_RUNNER_GATEWAY_GW_FORWARD_H
+
+#include <stddef.h>
+
+struct gw_config;
+struct gw_ledger;
+struct gw_reply;
+struct gw_upstream_share;
+
+enum gw_endpoint {
+	GW_EP_CHAT,		/* /v1/chat/completions */
+	GW_EP_COMPLETIONS,	/* /v1/completions */
+	GW_EP_EMBEDDINGS,	/* /v1/embeddings */
+	GW_EP_MESSAGES,		/* /v1/messages (Anthropic) */
+	GW_EP_RESPONSES,	/* /v1/responses (OpenAI Responses API) */
+	GW_EP_MODELS,		/* GET /v1/models */
+};
+
+/* What every request shares; borrowed, and outlives the server. */
+struct gw_forward_env {
+	const struct gw_config *cfg;
+	struct gw_ledger *ledger;
+	struct gw_upstream_share *share;
+	volatile int *stopping;	/* set when the server stops */
+};
+
+struct gw_forward_req {
+	enum gw_endpoint ep;
+	const char *path;	/* as sent: "/v1/chat/completions" */
+	size_t crs;		/* ledger account */
+	const char *body;	/* untrusted */
+	size_t body_len;
+	const char *anthropic_version;	/* the CRS's headers, or NULL */
+	const char *anthropic_beta;
+};
+
+/*
+ * Serve one request into `out` (GW_REPLY_INIT on entry). Cannot fail:
+ * every failure becomes an error reply (400 bad body, 404 unknown model,
+ * 429 over budget, 502 provider failed, 504 provider timed out, ...).
+ */
+void gw_forward(struct gw_reply *out, const struct gw_forward_env *env,
+		const struct gw_forward_req *req);
+
+#endif

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * gw_report.h - the spend report: per CRS requests, tokens, dollars
+ *
+ * JSON shaped like OSS-CRS's litellm-spend-report.json ({totals, crs:
+ * {<name>: {credits_used}}, updated_at}) with crs-ci's fields beside it:
+ * budget, tokens in/out, refusals, errors, unmetered requests, overruns.
+ * It names CRSs and amounts only: no key of any kind.
+ */
+#ifndef CRS_RUNNER_GATEWAY_GW_REPORT_H
+#define CRS_RUNNER_GATEWAY_GW_REPORT_H
+
+#include <jansson.h>
+
+struct gw_ledger;
+
+/* The report as a new JSON object (caller json_decref()s). Cannot fail. */
+json_t *gw_report_json(struct gw_ledger *l);
+
+/*
+ * Write the report to `path` atomically (temp file and rename), so a
+ * reader never sees half a report. 0 or CRS_ERR (message names path).
+ */
+int gw_report_write(struct gw_ledger *l, const char *path);
+
+#endif
