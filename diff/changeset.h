@@ -1,28 +1,52 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * changeset.h - what a change touched, by file and head-side line
+ * changeset.h - what a change touched, by file, line and function
  *
  * A ChangeSet comes from two commits of a git repository (three-dot: the
- * merge-base of base and head against head) or from a unified diff. For
- * each file it records the head-side lines the change added or modified,
- * which is what blame-on-the-change needs. Knows nothing of Docker/SARIF.
+ * merge-base of base and head against head), from a unified diff (git
+ * diff, git format-patch mbox, plain diff -u) or from pre-push refs (see
+ * prepush.h). For each file it records the status, the head-side lines
+ * the change added or modified, the base-side lines it removed and a map
+ * from unchanged head lines to base lines. Knows nothing of Docker/SARIF.
  */
 #ifndef CRS_DIFF_CHANGESET_H
 #define CRS_DIFF_CHANGESET_H
 
+#include <limits.h>
 #include <stddef.h>
 
+struct buf;
+
+/* Append-only: values are never renumbered. */
 enum diff_status {
 	DIFF_ADDED, DIFF_MODIFIED, DIFF_DELETED, DIFF_RENAMED, DIFF_OTHER,
+	DIFF_COPIED,		/* path is a copy of old_path (similarity) */
+	DIFF_MODE_CHANGED,	/* only the file mode changed */
+	DIFF_TYPECHANGE,	/* e.g. a regular file became a symlink */
 };
+
+/* Unchanged head lines [head, head + len) are base lines [base, ...). */
+struct diff_run {
+	int head;
+	int base;
+	int len;		/* DIFF_RUN_OPEN: to the end of the file */
+};
+#define DIFF_RUN_OPEN INT_MAX
 
 struct diff_file {
 	char *path;		/* head-side path, repo-relative */
-	char *old_path;		/* base-side path */
+	char *old_path;		/* base-side path (== path unless renamed) */
 	enum diff_status status;
-	int binary;
+	int binary;		/* no line information for binary files */
 	int *lines;		/* head lines added or modified, ascending */
 	size_t lines_nr, lines_alloc;
+	int similarity;		/* percent, for DIFF_RENAMED/DIFF_COPIED */
+	unsigned old_mode;	/* git modes (0100644, 0100755, 0120000 ...); */
+	unsigned new_mode;	/* 0: no such side, or unknown (plain diff) */
+	int *removed;		/* base lines removed, ascending */
+	size_t removed_nr, removed_alloc;
+	struct diff_run *runs;	/* the line map, ascending; none for added, */
+	size_t runs_nr, runs_alloc; /* deleted and binary files */
 };
 
 struct diff_changeset {
@@ -30,27 +54,101 @@ struct diff_changeset {
 	char *head_commit;	/* or NULL for --diff input */
 	struct diff_file *files;
 	size_t nr, alloc;
-	char *patch;		/* the unified diff text (NUL-terminated) */
+	char *patch;		/* git-style unified diff (NUL-terminated) */
 	size_t patch_len;
 };
 
 /*
- * Compare merge-base(base, head)..head in the repository at `repo_path`.
- * CRS_EINPUT when a revision does not resolve (message names it).
+ * Compare merge-base(base, head)..head in the repository at `repo_path`
+ * (head NULL: HEAD), with rename detection. CRS_EINPUT when the
+ * repository does not open or a revision does not resolve (the message
+ * names it), CRS_ERR when libgit2 fails otherwise. The caller owns *out.
  */
 int diff_changeset_from_git(struct diff_changeset **out,
 			    const char *repo_path, const char *base,
 			    const char *head);
-/* Parse a unified diff (git diff / format-patch output) from memory. */
+
+/*
+ * Parse a unified diff from memory: git diff output, git format-patch
+ * output (one mail or an mbox of several: they are combined, later
+ * patches applying on top of earlier ones) or plain `diff -u` / `diff
+ * -ruN` output. `name` names the input in messages. CRS_EINPUT when the
+ * diff is malformed; the message is "NAME:LINE: what is wrong" with the
+ * 1-based input line, e.g. "change.diff:14: hunk header '@@ -3,4 +3,5
+ * @@' promises 5 new lines, found 3". The caller owns *out; its `patch`
+ * is the git-style text (mail parts dropped, plain-diff headers turned
+ * into `diff --git` ones), patches of an mbox concatenated in order.
+ */
 int diff_changeset_from_patch(struct diff_changeset **out, const char *buf,
 			      size_t len, const char *name);
+
+/* Frees everything; NULL is fine. */
 void diff_changeset_free(struct diff_changeset *cs);
 
 /* 1 when head line `line` of `path` was added or modified by the change. */
 int diff_changeset_touches(const struct diff_changeset *cs,
 			   const char *path, int line);
-/* The file entry for a head path, borrowed, or NULL. */
+/* The entry for head path `path` (deleted files excluded), borrowed. */
 const struct diff_file *diff_changeset_file(const struct diff_changeset *cs,
 					    const char *path);
+
+/* 1 when head line `head_line` of `f` was added or modified. */
+int diff_file_changed(const struct diff_file *f, int head_line);
+/*
+ * The base line that unchanged head line `head_line` was, or 0 when the
+ * line is new (added, modified, or the file is added or binary).
+ */
+int diff_file_base_line(const struct diff_file *f, int head_line);
+/* The head line that base line `base_line` became, or 0 if removed. */
+int diff_file_head_line(const struct diff_file *f, int base_line);
+/* "added", "modified", ...: a constant string. Cannot fail. */
+const char *diff_status_name(enum diff_status s);
+
+/*
+ * Reads the head-side content of repo-relative `path` into `out` (which
+ * is empty on entry). Returns 0, CRS_ENOTFOUND when the file does not
+ * exist (the file is then skipped), or another CRS_E* code (propagated).
+ * The path comes from the diff as written: the reader must confine it
+ * (it may hold "..", or be absolute in a hand-made diff).
+ */
+typedef int (*diff_read_fn)(struct buf *out, const char *path,
+			    void *payload);
+
+struct diff_touched_fn {
+	char *path;		/* head path */
+	char *name;		/* "parse", "ns::Class::method", "Cls.method" */
+	int start, end;		/* head lines of the definition */
+	int changed;		/* head lines changed inside it (0: only
+				   removals inside it) */
+};
+
+struct diff_touched {
+	struct diff_touched_fn *v;	/* by file, then by start line */
+	size_t nr, alloc;
+};
+
+/*
+ * Which functions the change touched: for each C, C++ or Java file (by
+ * extension; see func_spans.h) the functions that contain a changed head
+ * line or a removal between two of their lines. Head files are read from
+ * the head commit's blobs when `repo_path` is given and the ChangeSet has
+ * a head commit; otherwise through `read` (which may be NULL only in the
+ * first case). Deleted, binary and oversized files are skipped. Returns
+ * 0, CRS_EINPUT when there is no way to read head files, CRS_ERR on a
+ * libgit2 failure or the reader's code. The caller owns *out.
+ */
+int diff_changeset_touched_functions(struct diff_touched **out,
+				     const struct diff_changeset *cs,
+				     const char *repo_path,
+				     diff_read_fn read, void *payload);
+void diff_touched_free(struct diff_touched *t);
+/* The touched function of `path` containing head `line`, borrowed. */
+const struct diff_touched_fn *diff_touched_at(const struct diff_touched *t,
+					      const char *path, int line);
+/* The first touched function named `name` (in `path`, or anywhere when
+ * path is NULL), borrowed, or NULL. */
+const struct diff_touched_fn *diff_touched_find(const struct diff_touched *t,
+						const char *path,
+						const char *name);
 
 #endif

@@ -18,6 +18,7 @@
 #include "runner/scan_opts.h"
 #include "runner/source_export.h"
 #include "runner/phase/phase.h"
+#include "diff/prepush.h"
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/log.h"
@@ -74,25 +75,6 @@ out:
 	git_buf_dispose(&v);
 	git_config_free(cfg);
 	return r;
-}
-
-static int all_zero(const char *oid)
-{
-	if (!*oid)
-		return 0;
-	for (; *oid; oid++)
-		if (*oid != '0')
-			return 0;
-	return 1;
-}
-
-static int is_oid(const char *s)
-{
-	size_t n = strlen(s);
-
-	if (n != 40 && n != 64)
-		return 0;
-	return strspn(s, "0123456789abcdef") == n;
 }
 
 /* A base for a new branch: where it left the remote's default branch. */
@@ -158,8 +140,8 @@ int cmd_pre_push(int argc, char **argv, struct runner_ctx *ctx)
 	const char *remote = argc > 1 ? argv[1] : "origin";
 	const char *from = getenv("PRE_COMMIT_FROM_REF");
 	const char *to = getenv("PRE_COMMIT_TO_REF");
+	struct diff_prepush *refs = NULL;
 	int r, blocked = 0, scanned = 0;
-	char *save = NULL, *line;
 
 	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
 		fputs("usage: crs-ci pre-push REMOTE [URL] < ref lines\n"
@@ -174,7 +156,17 @@ int cmd_pre_push(int argc, char **argv, struct runner_ctx *ctx)
 	if ((r = read_cfg(&pc, repo)) != 0)
 		goto out;
 	if (from && to && *from && *to) {
-		buf_printf(&in, "%s %s %s %s\n", to, to, from, from);
+		/* the pre-commit framework: refs in the environment */
+		const char *path = git_repository_path(repo);
+		char *fhex = NULL, *thex = NULL;
+
+		if ((r = source_resolve(&thex, path, to)) == 0 &&
+		    (r = source_resolve(&fhex, path, from)) == 0)
+			buf_printf(&in, "%s %s %s %s\n", to, thex, from, fhex);
+		free(fhex);
+		free(thex);
+		if (r != 0)
+			goto out;
 	} else {
 		char chunk[4096];
 		ssize_t n;
@@ -189,47 +181,32 @@ int cmd_pre_push(int argc, char **argv, struct runner_ctx *ctx)
 			buf_add(&in, chunk, (size_t)n);
 		}
 	}
-	for (line = strtok_r(in.ptr, "\n", &save); line && r == 0;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char lref[1024], loid[80], rref[1024], roid[80];
-		char *base = NULL, *lhex = NULL, *rhex = NULL;
+	if ((r = diff_prepush_parse(in.ptr, in.len, &refs)) != 0)
+		goto out;
+	for (size_t i = 0; i < refs->nr && r == 0; i++) {
+		const struct diff_prepush_ref *ref = &refs->v[i];
+		char *base = NULL;
 		int code = 0;
 
-		if (sscanf(line, "%1023s %79s %1023s %79s", lref, loid, rref,
-			   roid) != 4) {
-			r = crs_error_set(CRS_EINPUT, "pre-push: stdin: '%.80s' "
-					  "is not '<local ref> <local oid> "
-					  "<remote ref> <remote oid>'", line);
-			break;
+		if (ref->is_delete) {
+			log_info("pre-push: %s is deleted: nothing to scan",
+				 ref->remote_ref);
+			continue;
 		}
-		if (!is_oid(loid) && !is_oid(roid)) {	/* pre-commit: refs */
-			const char *path = git_repository_path(repo);
-
-			if ((r = source_resolve(&lhex, path, loid)) != 0 ||
-			    (r = source_resolve(&rhex, path, roid)) != 0) {
-				free(lhex);
-				break;
-			}
-		} else {
-			lhex = xstrdup(loid);
-			rhex = xstrdup(roid);
-		}
-		if (all_zero(lhex)) {
-			log_info("pre-push: %s is deleted: nothing to scan", rref);
-		} else if (all_zero(rhex) &&
-			   !(base = new_branch_base(repo, remote, lhex))) {
+		if (ref->is_new &&
+		    !(base = new_branch_base(repo, remote, ref->local_oid))) {
 			log_warn("pre-push: new branch %s has no merge-base with "
-				 "%s's default branch: not scanned", lref, remote);
-		} else {
-			r = scan_range(ctx, &pc, git_repository_path(repo),
-				       git_repository_workdir(repo),
-				       base ? base : rhex, lhex, &code);
-			scanned++;
-			blocked |= code != 0;
+				 "%s's default branch: not scanned",
+				 ref->local_ref, remote);
+			continue;
 		}
+		r = scan_range(ctx, &pc, git_repository_path(repo),
+			       git_repository_workdir(repo),
+			       base ? base : ref->remote_oid, ref->local_oid,
+			       &code);
+		scanned++;
+		blocked |= code != 0;
 		free(base);
-		free(lhex);
-		free(rhex);
 	}
 out:
 	if (r == 0 && blocked)
@@ -239,6 +216,7 @@ out:
 		log_info("pre-push: %d range(s) scanned, nothing blocks the "
 			 "push", scanned);
 	buf_release(&in);
+	diff_prepush_free(refs);
 	git_repository_free(repo);
 	free(pc.compose);
 	free(pc.project);

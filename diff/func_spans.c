@@ -1,0 +1,1223 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * func_spans.c - function definitions of C, C++ and Java by shape
+ *
+ * A lexer drops comments, literals, preprocessor lines and #else/#elif
+ * branches (and #if 0 bodies), then a brace scanner keeps a stack of
+ * scopes: declaration scopes (the file, namespaces, classes, extern "C")
+ * where definitions may start, function bodies and other blocks. At a
+ * '{' in a declaration scope, the tokens since the last ';' '{' or '}'
+ * decide: a name followed by a parameter list makes a function (last
+ * such name wins, so a macro call before it does not), '=' before it
+ * makes an initializer. K&R headers are recognised by the identifier-only
+ * parameter list followed by declarations. Source is untrusted text:
+ * nothing here trusts nesting or lengths.
+ */
+#include "diff/func_spans.h"
+#include "common/buf.h"
+#include "common/xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define PP_DEPTH_MAX 64
+#define DECL_TOKENS_MAX 65536	/* a declaration longer than this is junk */
+#define RAW_DELIM_MAX 16	/* C++ raw string delimiter limit */
+
+enum tok_kind { T_EOF, T_IDENT, T_PUNCT, T_ASSIGN, T_SCOPE, T_LIT };
+
+struct tok {
+	enum tok_kind kind;
+	char c;			/* T_PUNCT */
+	int line;
+	const char *s;		/* T_IDENT: points into the source */
+	int len;
+};
+
+struct lexer {
+	const char *p, *start, *end;
+	int line;
+	int bol;			/* only blanks since the newline */
+	enum diff_lang lang;
+	struct {
+		unsigned char skip;	/* this branch is dropped */
+		unsigned char taken;	/* a branch of this #if was kept */
+		int branch;		/* 0 for the #if, then #elif/#else */
+		size_t id;		/* which #if of the file, in order */
+	} cond[PP_DEPTH_MAX];
+	int depth, overflow, skipping;
+	/*
+	 * First pass: keep the first branch of each #if, count the
+	 * branches of each. Second pass (last_branch): keep the last one.
+	 */
+	int last_branch;
+	int *branches;
+	size_t ifs, ifs_alloc;
+};
+
+/* --- lexer ------------------------------------------------------------- */
+
+static char peek(const struct lexer *lx, size_t off)
+{
+	return (size_t)(lx->end - lx->p) > off ? lx->p[off] : '\0';
+}
+
+static int is_ident_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_' || c == '$' ||
+	       (unsigned char)c >= 0x80;
+}
+
+/* Backslash-newline (or backslash-CR-LF) at p: its length, else 0. */
+static int splice_len(const struct lexer *lx)
+{
+	if (peek(lx, 0) != '\\')
+		return 0;
+	if (peek(lx, 1) == '\n')
+		return 2;
+	if (peek(lx, 1) == '\r' && peek(lx, 2) == '\n')
+		return 3;
+	return 0;
+}
+
+static void skip_line_comment(struct lexer *lx)
+{
+	while (lx->p < lx->end && *lx->p != '\n') {
+		int n = lx->lang != DIFF_LANG_JAVA ? splice_len(lx) : 0;
+
+		if (n) {
+			lx->p += n;
+			lx->line++;
+		} else {
+			lx->p++;
+		}
+	}
+}
+
+static void skip_block_comment(struct lexer *lx)
+{
+	lx->p += 2;
+	while (lx->p < lx->end) {
+		if (*lx->p == '*' && peek(lx, 1) == '/') {
+			lx->p += 2;
+			return;
+		}
+		if (*lx->p == '\n')
+			lx->line++;
+		lx->p++;
+	}
+}
+
+/* A '...' or "..." literal; an unterminated one ends at the newline. */
+static void skip_quoted(struct lexer *lx)
+{
+	char q = *lx->p++;
+
+	while (lx->p < lx->end) {
+		char c = *lx->p;
+
+		if (c == '\\') {
+			if (peek(lx, 1) == '\n')
+				lx->line++;
+			lx->p += lx->p + 1 < lx->end ? 2 : 1;
+			continue;
+		}
+		if (c == '\n')
+			return;
+		lx->p++;
+		if (c == q)
+			return;
+	}
+}
+
+/* Java text block """...""" */
+static void skip_text_block(struct lexer *lx)
+{
+	lx->p += 3;
+	while (lx->p < lx->end) {
+		if (*lx->p == '\\') {
+			if (peek(lx, 1) == '\n')
+				lx->line++;
+			lx->p += lx->p + 1 < lx->end ? 2 : 1;
+			continue;
+		}
+		if (*lx->p == '"' && peek(lx, 1) == '"' && peek(lx, 2) == '"') {
+			lx->p += 3;
+			return;
+		}
+		if (*lx->p == '\n')
+			lx->line++;
+		lx->p++;
+	}
+}
+
+/* C++ R"delim( ... )delim" with p at the quote; 0 if not a raw string. */
+static int skip_raw_string(struct lexer *lx)
+{
+	const char *d = lx->p + 1, *q;
+	size_t n = 0;
+
+	while (d + n < lx->end && n <= RAW_DELIM_MAX && d[n] != '(') {
+		if (d[n] == ' ' || d[n] == ')' || d[n] == '\\' ||
+		    d[n] == '\n' || d[n] == '"')
+			return 0;
+		n++;
+	}
+	if (d + n >= lx->end || n > RAW_DELIM_MAX)
+		return 0;
+	for (q = d + n + 1; q < lx->end; q++) {
+		if (*q == '\n')
+			lx->line++;
+		if (*q == ')' && (size_t)(lx->end - q) > n + 1 &&
+		    !memcmp(q + 1, d, n) && q[n + 1] == '"') {
+			lx->p = q + n + 2;
+			return 1;
+		}
+	}
+	lx->p = lx->end;
+	return 1;
+}
+
+static int word_is(const char *s, size_t n, const char *w)
+{
+	return strlen(w) == n && !memcmp(s, w, n);
+}
+
+/* "#if 0": the expression is the digit 0 alone (comments allowed). */
+static int expr_is_zero(const struct lexer *lx)
+{
+	const char *p = lx->p;
+
+	while (p < lx->end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p >= lx->end || *p != '0')
+		return 0;
+	p++;
+	return p >= lx->end || !is_ident_char(*p);
+}
+
+static void pp_conditional(struct lexer *lx, const char *w, size_t n)
+{
+	int top = lx->depth - 1;
+
+	if (word_is(w, n, "if") || word_is(w, n, "ifdef") ||
+	    word_is(w, n, "ifndef")) {
+		int skip = word_is(w, n, "if") && expr_is_zero(lx);
+		size_t id = lx->ifs++;
+
+		if (!lx->last_branch) {
+			ALLOC_GROW(lx->branches, lx->ifs, lx->ifs_alloc);
+			lx->branches[id] = 1;
+		} else if (id < lx->ifs_alloc && lx->branches[id] > 1) {
+			skip = 1;
+		}
+		if (lx->depth >= PP_DEPTH_MAX) {
+			lx->overflow++;
+			return;
+		}
+		lx->cond[lx->depth].skip = (unsigned char)skip;
+		lx->cond[lx->depth].taken = (unsigned char)!skip;
+		lx->cond[lx->depth].branch = 0;
+		lx->cond[lx->depth].id = id;
+		lx->skipping += skip;
+		lx->depth++;
+	} else if (word_is(w, n, "elif") || word_is(w, n, "else") ||
+		   word_is(w, n, "elifdef") || word_is(w, n, "elifndef")) {
+		size_t id;
+		int skip;
+
+		if (lx->overflow || top < 0)
+			return;
+		id = lx->cond[top].id;
+		lx->cond[top].branch++;
+		if (!lx->last_branch) {
+			lx->branches[id]++;
+			skip = lx->cond[top].taken;
+		} else {
+			skip = lx->cond[top].branch != lx->branches[id] - 1;
+		}
+		lx->skipping -= lx->cond[top].skip;
+		lx->cond[top].skip = (unsigned char)skip;
+		lx->cond[top].taken |= (unsigned char)!skip;
+		lx->skipping += skip;
+	} else if (word_is(w, n, "endif")) {
+		if (lx->overflow) {
+			lx->overflow--;
+		} else if (top >= 0) {
+			lx->skipping -= lx->cond[top].skip;
+			lx->depth--;
+		}
+	}
+}
+
+/* A preprocessor line, with p at '#'; stops before its final newline. */
+static void directive(struct lexer *lx)
+{
+	const char *w;
+	size_t n = 0;
+
+	lx->p++;
+	while (lx->p < lx->end && (*lx->p == ' ' || *lx->p == '\t'))
+		lx->p++;
+	w = lx->p;
+	while (w + n < lx->end && is_ident_char(w[n]))
+		n++;
+	lx->p += n;
+	pp_conditional(lx, w, n);
+	while (lx->p < lx->end && *lx->p != '\n') {
+		int sl = splice_len(lx);
+
+		if (sl) {
+			lx->p += sl;
+			lx->line++;
+		} else if (*lx->p == '/' && peek(lx, 1) == '*') {
+			skip_block_comment(lx);
+		} else if (*lx->p == '/' && peek(lx, 1) == '/') {
+			skip_line_comment(lx);
+		} else if (*lx->p == '"' || *lx->p == '\'') {
+			skip_quoted(lx);
+		} else {
+			lx->p++;
+		}
+	}
+}
+
+static void skip_blanks(struct lexer *lx)
+{
+	while (lx->p < lx->end && (*lx->p == ' ' || *lx->p == '\t'))
+		lx->p++;
+}
+
+/* Java "@Name(...)": dropped; "@interface" reads as "interface". */
+static int annotation(struct lexer *lx, struct tok *t)
+{
+	const char *s;
+	int depth = 0;
+
+	lx->p++;
+	skip_blanks(lx);
+	s = lx->p;
+	while (lx->p < lx->end && (is_ident_char(*lx->p) || *lx->p == '.'))
+		lx->p++;
+	if (word_is(s, (size_t)(lx->p - s), "interface")) {
+		t->kind = T_IDENT;
+		t->s = s;
+		t->len = 9;
+		return 1;
+	}
+	skip_blanks(lx);
+	if (peek(lx, 0) != '(')
+		return 0;
+	do {
+		char c = *lx->p;
+
+		if (c == '"' || c == '\'') {
+			skip_quoted(lx);
+			continue;
+		}
+		if (c == '/' && (peek(lx, 1) == '*' || peek(lx, 1) == '/')) {
+			if (peek(lx, 1) == '*')
+				skip_block_comment(lx);
+			else
+				skip_line_comment(lx);
+			continue;
+		}
+		depth += (c == '(') - (c == ')');
+		if (c == '\n')
+			lx->line++;
+		lx->p++;
+	} while (depth > 0 && lx->p < lx->end);
+	return 0;
+}
+
+static int is_raw_prefix(const char *s, size_t n)
+{
+	return word_is(s, n, "R") || word_is(s, n, "LR") ||
+	       word_is(s, n, "uR") || word_is(s, n, "UR") ||
+	       word_is(s, n, "u8R");
+}
+
+static int is_literal_prefix(const char *s, size_t n)
+{
+	return word_is(s, n, "L") || word_is(s, n, "u") ||
+	       word_is(s, n, "U") || word_is(s, n, "u8");
+}
+
+/* One token into *t; 0 at the end. Dropped #if branches yield nothing. */
+static int lex(struct lexer *lx, struct tok *t)
+{
+	for (;;) {
+		char c, n1;
+		int sl;
+
+		if (lx->p >= lx->end) {
+			t->kind = T_EOF;
+			t->line = lx->line;
+			return 0;
+		}
+		c = *lx->p;
+		n1 = peek(lx, 1);
+		if (c == '\n') {
+			lx->line++;
+			lx->bol = 1;
+			lx->p++;
+			continue;
+		}
+		if (c == ' ' || c == '\t' || c == '\r' || c == '\f' ||
+		    c == '\v') {
+			lx->p++;
+			continue;
+		}
+		if ((sl = splice_len(lx)) != 0) {
+			lx->p += sl;
+			lx->line++;
+			continue;
+		}
+		if (c == '/' && n1 == '/') {
+			skip_line_comment(lx);
+			continue;
+		}
+		if (c == '/' && n1 == '*') {
+			skip_block_comment(lx);
+			continue;
+		}
+		if (c == '#' && lx->bol && lx->lang != DIFF_LANG_JAVA) {
+			directive(lx);
+			continue;
+		}
+		lx->bol = 0;
+		memset(t, 0, sizeof(*t));
+		t->line = lx->line;
+		if (c == '"' || c == '\'') {
+			if (lx->lang == DIFF_LANG_JAVA && c == '"' &&
+			    n1 == '"' && peek(lx, 2) == '"')
+				skip_text_block(lx);
+			else
+				skip_quoted(lx);
+			t->kind = T_LIT;
+		} else if ((c >= '0' && c <= '9') ||
+			   (c == '.' && n1 >= '0' && n1 <= '9')) {
+			char prev = 0;
+
+			while (lx->p < lx->end &&
+			       (is_ident_char(*lx->p) || *lx->p == '.' ||
+				*lx->p == '\'' ||
+				((*lx->p == '+' || *lx->p == '-') &&
+				 (prev == 'e' || prev == 'E' || prev == 'p' ||
+				  prev == 'P'))))
+				prev = *lx->p++;
+			t->kind = T_LIT;
+		} else if (is_ident_char(c)) {
+			const char *s = lx->p;
+			size_t n = 0;
+
+			while (lx->p < lx->end && is_ident_char(*lx->p))
+				lx->p++, n++;
+			if (lx->lang != DIFF_LANG_JAVA && peek(lx, 0) == '"' &&
+			    is_raw_prefix(s, n) && skip_raw_string(lx)) {
+				t->kind = T_LIT;
+			} else if (lx->lang != DIFF_LANG_JAVA &&
+				   (peek(lx, 0) == '"' ||
+				    peek(lx, 0) == '\'') &&
+				   is_literal_prefix(s, n)) {
+				continue;	/* the literal comes next */
+			} else {
+				t->kind = T_IDENT;
+				t->s = s;
+				t->len = (int)n;
+			}
+		} else if (c == '@' && lx->lang == DIFF_LANG_JAVA) {
+			if (!annotation(lx, t))
+				continue;
+		} else if (c == ':' && n1 == ':') {
+			lx->p += 2;
+			t->kind = T_SCOPE;
+		} else {
+			char prev = lx->p > lx->start ? lx->p[-1] : ' ';
+
+			lx->p++;
+			t->kind = T_PUNCT;
+			t->c = c;
+			if (c == '=' && n1 != '=' &&
+			    !strchr("=!<>+-*/%&|^", prev))
+				t->kind = T_ASSIGN;
+		}
+		if (!lx->skipping)
+			return 1;
+	}
+}
+
+/* --- declarations ------------------------------------------------------ */
+
+enum scope_kind { SK_DECL, SK_FUNC, SK_OTHER };
+
+struct scope {
+	enum scope_kind kind;
+	char *name;		/* SK_DECL: namespace/class name or NULL */
+	size_t span;		/* SK_FUNC: index into out->v */
+};
+
+struct scanner {
+	struct lexer lx;
+	struct diff_func_spans *out;
+	struct scope *st;
+	size_t nr, alloc;
+	struct tok *decl;
+	size_t dn, dalloc;
+	int paren;		/* '(' depth inside the declaration */
+	int inner_brace;	/* '{' opened inside its parentheses */
+	int init_list;		/* "f(...) :" a constructor's initializers */
+	char *kr_name;		/* a K&R header "f(a, b) int a;" was seen */
+	int kr_start;
+};
+
+struct cand {
+	size_t first;		/* first token of the qualified name */
+	size_t last;		/* last token of the name (before '(') */
+	size_t start;		/* first token of the definition */
+	size_t paren;		/* the parameter list's '(' */
+};
+
+static int is_punct(const struct tok *t, char c)
+{
+	return t->kind == T_PUNCT && t->c == c;
+}
+
+static int ident_is(const struct tok *t, const char *w)
+{
+	return t->kind == T_IDENT && word_is(t->s, (size_t)t->len, w);
+}
+
+static int in_list(const struct tok *t, const char *const *list)
+{
+	for (size_t i = 0; list[i]; i++)
+		if (ident_is(t, list[i]))
+			return 1;
+	return 0;
+}
+
+/* Identifiers that are never the name of a defined function. */
+static const char *const not_names[] = {
+	"if", "else", "while", "for", "do", "switch", "case", "return",
+	"sizeof", "alignof", "_Alignof", "typeof", "__typeof__", "__typeof",
+	"decltype", "__attribute__", "__attribute", "__declspec", "alignas",
+	"_Alignas", "noexcept", "throw", "_Static_assert", "static_assert",
+	"asm", "__asm__", "__asm", "catch", "synchronized", "defined", "void",
+	"int", "char", "short", "long", "unsigned", "signed", "float",
+	"double", "bool", "_Bool", "const", "volatile", "static", "extern",
+	"inline", "register", "auto", "struct", "union", "enum", "class",
+	"typename", "template", "public", "private", "protected", "virtual",
+	"explicit", "friend", "__extension__", "_Generic", "requires",
+	"assert", "__pragma", "_Pragma", NULL,
+};
+
+static const char *const java_modifiers[] = {
+	"public", "private", "protected", "static", "final", "abstract",
+	"synchronized", "native", "strictfp", "default", "transient",
+	"volatile", "sealed", "non", NULL,
+};
+
+static int is_name_tok(const struct tok *t)
+{
+	return t->kind == T_IDENT && !in_list(t, not_names);
+}
+
+/* From the '<' at i, the index of its '>' (or n when unbalanced). */
+static size_t match_angle(const struct tok *d, size_t n, size_t i)
+{
+	int depth = 0, paren = 0;
+
+	for (; i < n; i++) {
+		if (is_punct(&d[i], '(') || is_punct(&d[i], '['))
+			paren++;
+		else if ((is_punct(&d[i], ')') || is_punct(&d[i], ']')) &&
+			 paren)
+			paren--;
+		else if (paren)
+			continue;
+		else if (is_punct(&d[i], '<'))
+			depth++;
+		else if (is_punct(&d[i], '>') && --depth == 0)
+			return i;
+		else if (is_punct(&d[i], ';') || is_punct(&d[i], '{'))
+			return n;
+	}
+	return n;
+}
+
+/* From the '>' at i back to its '<' (or (size_t)-1). */
+static size_t match_angle_back(const struct tok *d, size_t i)
+{
+	int depth = 0;
+
+	for (;; i--) {
+		if (is_punct(&d[i], '>'))
+			depth++;
+		else if (is_punct(&d[i], '<') && --depth == 0)
+			return i;
+		if (i == 0)
+			return (size_t)-1;
+	}
+}
+
+/* Walk back from name token k over "~", "A::", "B<T>::", "::". */
+static size_t qual_start(const struct tok *d, size_t k)
+{
+	size_t j = k;
+
+	if (j > 0 && is_punct(&d[j - 1], '~'))
+		j--;
+	while (j >= 2 && d[j - 1].kind == T_SCOPE) {
+		size_t p = j - 2;
+
+		if (is_punct(&d[p], '>')) {
+			p = match_angle_back(d, p);
+			if (p == (size_t)-1 || p == 0)
+				break;
+			p--;
+		}
+		if (d[p].kind != T_IDENT)
+			break;
+		j = p;
+	}
+	if (j >= 1 && d[j - 1].kind == T_SCOPE)
+		j--;
+	return j;
+}
+
+/* From "operator" at i: the index of the parameter list's '(' or 0. */
+static size_t operator_paren(const struct tok *d, size_t n, size_t i)
+{
+	size_t j = i + 1;
+
+	if (j + 1 < n && is_punct(&d[j], '(') && is_punct(&d[j + 1], ')'))
+		j += 2;		/* operator() */
+	for (; j < n; j++)
+		if (is_punct(&d[j], '('))
+			return j;
+		else if (is_punct(&d[j], ';') || is_punct(&d[j], '{'))
+			return 0;
+	return 0;
+}
+
+/* A Java member with no type before its name must be a constructor. */
+static int java_typeless(const struct tok *d, size_t from, size_t to)
+{
+	for (size_t i = from; i < to; i++) {
+		if (in_list(&d[i], java_modifiers) || is_punct(&d[i], '-'))
+			continue;
+		if (is_punct(&d[i], '<')) {
+			i = match_angle(d, to, i);
+			continue;
+		}
+		return 0;
+	}
+	return 1;
+}
+
+static const char *innermost_name(const struct scanner *sc)
+{
+	for (size_t i = sc->nr; i-- > 0;)
+		if (sc->st[i].kind == SK_DECL)
+			return sc->st[i].name;
+	return NULL;
+}
+
+static int all_caps(const struct tok *t)
+{
+	for (int i = 0; i < t->len; i++)
+		if (t->s[i] >= 'a' && t->s[i] <= 'z')
+			return 0;
+	return 1;
+}
+
+/*
+ * Not a definition's name: one after a member access, inside template
+ * arguments, or an ALL_CAPS macro right after a parameter list and its
+ * qualifiers ("f() const LOCKS_EXCLUDED(mu)" is an attribute there, but
+ * in "NORETURN PRINTF_LIKE(1, 2) die(...)" the later name is the one).
+ */
+static int accept(const struct scanner *sc, struct cand *c, size_t close,
+		  const struct cand *prev)
+{
+	static const char *const post[] = {
+		"const", "volatile", "override", "final", "noexcept",
+		"mutable", NULL,
+	};
+	const struct tok *d = sc->decl;
+	const struct tok *before = c->first ? &d[c->first - 1] : NULL;
+	const char *cls;
+	size_t i;
+
+	if (before && (is_punct(before, '.') || is_punct(before, '<') ||
+		       is_punct(before, ',') || before->kind == T_ASSIGN))
+		return 0;
+	if (close != (size_t)-1 && close < c->first) {
+		for (i = close + 1; i < c->first; i++)
+			if (!in_list(&d[i], post) && !is_punct(&d[i], '&'))
+				break;
+		if (i == c->first && prev && all_caps(&sc->decl[c->last]) &&
+		    !all_caps(&sc->decl[prev->last]))
+			return 0;
+	}
+	if (sc->lx.lang == DIFF_LANG_JAVA &&
+	    java_typeless(d, c->start, c->first)) {
+		cls = innermost_name(sc);
+		return cls && c->first == c->last &&
+		       word_is(d[c->last].s, (size_t)d[c->last].len, cls);
+	}
+	return 1;
+}
+
+/*
+ * Does the declaration (sc->decl) have the shape of a function head?
+ * Fills *out with the last acceptable name before a parameter list.
+ */
+static int find_function(const struct scanner *sc, struct cand *out)
+{
+	static const char *const java_types[] = {
+		"class", "interface", "enum", "record", NULL,
+	};
+	static const char *const heads[] = {
+		"namespace", "class", "struct", "union", "enum", "extern",
+		"typedef", NULL,
+	};
+	const struct tok *d = sc->decl;
+	size_t n = sc->dn, op_paren = (size_t)-1, macro_end = 0;
+	size_t close = (size_t)-1;	/* the last ')' at depth 0 */
+	int depth = 0, found = 0, params_closed = 0, fnptr = 0;
+	int group_macro = 0;
+	struct cand c, fp;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct tok *t = &d[i];
+
+		if (sc->lx.lang == DIFF_LANG_JAVA && depth == 0 &&
+		    in_list(t, java_types) && i + 1 < n &&
+		    d[i + 1].kind == T_IDENT &&
+		    !(i && is_punct(&d[i - 1], '.')))
+			return 0;
+		if (ident_is(t, "template") && i + 1 < n &&
+		    is_punct(&d[i + 1], '<')) {
+			i = match_angle(d, n, i + 1);
+			continue;
+		}
+		if (depth == 0 && ident_is(t, "operator")) {
+			size_t j = operator_paren(d, n, i);
+
+			if (!j)
+				return 0;
+			c.first = qual_start(d, i);
+			c.last = j - 1;
+			c.paren = j;
+			c.start = macro_end <= c.first ? macro_end : 0;
+			if (accept(sc, &c, close, found ? out : NULL)) {
+				*out = c;
+				found = 1;
+				params_closed = 0;
+			}
+			op_paren = j;
+			i = j - 1;
+			continue;
+		}
+		if (is_punct(t, '(')) {
+			if (depth == 0 && i != op_paren && i > 0 &&
+			    is_name_tok(&d[i - 1])) {
+				c.last = i - 1;
+				c.first = qual_start(d, i - 1);
+				c.paren = i;
+				c.start = macro_end <= c.first ? macro_end : 0;
+				/* "MACRO(x)" standing where a declaration
+				 * starts is not part of the next one */
+				group_macro = c.first == macro_end;
+				if (accept(sc, &c, close, found ? out : NULL)) {
+					*out = c;
+					found = 1;
+					params_closed = 0;
+				}
+			} else if (depth == 0) {
+				group_macro = 0;
+			} else if (depth == 1 && i >= 3 &&
+				   is_punct(&d[i - 2], '*') &&
+				   is_punct(&d[i - 3], '(') &&
+				   is_name_tok(&d[i - 1])) {
+				fp.first = fp.last = i - 1;
+				fp.paren = i;
+				fp.start = macro_end <= i - 3 ? macro_end : 0;
+				fnptr = 1;
+			}
+			depth++;
+		} else if (is_punct(t, ')')) {
+			if (depth > 0 && --depth == 0) {
+				close = i;
+				if (group_macro)
+					macro_end = i + 1;
+				if (found)
+					params_closed = 1;
+			}
+		} else if (t->kind == T_ASSIGN && depth == 0 && !found) {
+			return 0;	/* an initializer */
+		} else if (is_punct(t, ':') && depth == 0 && params_closed) {
+			break;		/* constructor initializer list */
+		} else if (depth == 0 && params_closed && in_list(t, heads)) {
+			found = 0;	/* "MACRO(x) namespace n {" */
+			params_closed = 0;
+		}
+	}
+	if (!found && fnptr) {
+		*out = fp;
+		found = 1;
+	}
+	return found;
+}
+
+/* The qualified name of tokens [first, last], template arguments left out. */
+static void name_text(struct buf *b, const struct tok *d, size_t first,
+		      size_t last)
+{
+	for (size_t i = first; i <= last; i++) {
+		const struct tok *t = &d[i];
+
+		if (t->kind == T_IDENT) {
+			if (b->len && is_ident_char(b->ptr[b->len - 1]))
+				buf_addch(b, ' ');
+			buf_add(b, t->s, (size_t)t->len);
+			if (i < last && is_punct(&d[i + 1], '<') &&
+			    !ident_is(t, "operator"))
+				i = match_angle(d, last + 1, i + 1);
+		} else if (t->kind == T_SCOPE) {
+			buf_adds(b, "::");
+		} else if (t->kind == T_PUNCT) {
+			buf_addch(b, t->c);
+		} else if (t->kind == T_ASSIGN) {
+			buf_addch(b, '=');
+		}
+	}
+}
+
+static char *qualified_name(const struct scanner *sc, const struct cand *c)
+{
+	const char *sep = sc->lx.lang == DIFF_LANG_JAVA ? "." : "::";
+	struct buf b = BUF_INIT;
+
+	for (size_t i = 0; i < sc->nr; i++)
+		if (sc->st[i].kind == SK_DECL && sc->st[i].name) {
+			buf_adds(&b, sc->st[i].name);
+			buf_adds(&b, sep);
+		}
+	name_text(&b, sc->decl, c->first, c->last);
+	return buf_detach(&b, NULL);
+}
+
+/* "f(a, b) int a;": identifiers only in the list, a declaration after. */
+static int kr_header(const struct scanner *sc, const struct cand *c)
+{
+	const struct tok *d = sc->decl;
+	size_t i = c->paren + 1;
+	int want_ident = 1;
+
+	for (; i < sc->dn && !is_punct(&d[i], ')'); i++, want_ident ^= 1)
+		if (want_ident ? d[i].kind != T_IDENT || !is_name_tok(&d[i])
+			       : !is_punct(&d[i], ','))
+			return 0;
+	return i > c->paren + 1 && !want_ident && i + 1 < sc->dn &&
+	       d[i + 1].kind == T_IDENT;
+}
+
+/* The name a namespace/class/struct/enum/interface gives its members. */
+static char *container_name(const struct scanner *sc)
+{
+	static const char *const kw[] = {
+		"class", "struct", "union", "namespace", "interface", "enum",
+		"record", NULL,
+	};
+	const struct tok *d = sc->decl;
+	size_t i, n = sc->dn;
+	struct buf b = BUF_INIT;
+
+	for (i = 0; i < n; i++)	/* "struct s v = {": an initializer */
+		if (d[i].kind == T_ASSIGN)
+			return NULL;
+	for (i = 0; i < n && !in_list(&d[i], kw); i++) {
+		if (is_punct(&d[i], '(')) {	/* a macro call before it */
+			int depth = 0;
+
+			for (; i < n; i++) {
+				depth += is_punct(&d[i], '(') -
+					 is_punct(&d[i], ')');
+				if (!depth)
+					break;
+			}
+			continue;
+		}
+		if (ident_is(&d[i], "template") && i + 1 < n &&
+		    is_punct(&d[i + 1], '<'))
+			i = match_angle(d, n, i + 1);
+	}
+	for (i++; i < n; i++) {
+		if (ident_is(&d[i], "class") || ident_is(&d[i], "struct") ||
+		    ident_is(&d[i], "final"))
+			continue;
+		if (in_list(&d[i], not_names) && i + 1 < n &&
+		    is_punct(&d[i + 1], '(')) {	/* __attribute__((x)) */
+			int depth = 0;
+
+			for (i++; i < n; i++) {
+				depth += is_punct(&d[i], '(') -
+					 is_punct(&d[i], ')');
+				if (!depth)
+					break;
+			}
+			continue;
+		}
+		if (is_punct(&d[i], '[')) {		/* [[attribute]] */
+			while (i < n && !is_punct(&d[i], ']'))
+				i++;
+			while (i + 1 < n && is_punct(&d[i + 1], ']'))
+				i++;
+			continue;
+		}
+		break;
+	}
+	while (i < n && d[i].kind == T_IDENT) {
+		buf_add(&b, d[i].s, (size_t)d[i].len);
+		if (i + 2 < n && d[i + 1].kind == T_SCOPE &&
+		    d[i + 2].kind == T_IDENT) {
+			buf_adds(&b, "::");
+			i += 2;
+		} else {
+			break;
+		}
+	}
+	return b.len ? buf_detach(&b, NULL) : (buf_release(&b), NULL);
+}
+
+/* '{' after these (and no function head) opens a block of code. */
+static int is_initializer(const struct scanner *sc)
+{
+	const struct tok *last;
+
+	if (!sc->dn)
+		return 1;
+	for (size_t i = 0; i < sc->dn; i++)
+		if (sc->decl[i].kind == T_ASSIGN)
+			return 1;
+	last = &sc->decl[sc->dn - 1];
+	if (is_punct(last, '>'))	/* "x -> {": a lambda */
+		return sc->dn >= 2 && is_punct(&sc->decl[sc->dn - 2], '-');
+	return is_punct(last, ',') || is_punct(last, '(') ||
+	       is_punct(last, ')') || is_punct(last, '[') ||
+	       ident_is(last, "return");
+}
+
+/* --- the scope stack --------------------------------------------------- */
+
+static void push_scope(struct scanner *sc, enum scope_kind kind, char *name,
+		       size_t span)
+{
+	ALLOC_GROW(sc->st, sc->nr + 1, sc->alloc);
+	sc->st[sc->nr].kind = kind;
+	sc->st[sc->nr].name = name;
+	sc->st[sc->nr].span = span;
+	sc->nr++;
+}
+
+static void pop_scope(struct scanner *sc, int line)
+{
+	struct scope *s;
+
+	if (sc->nr <= 1)	/* a stray '}' at file level */
+		return;
+	s = &sc->st[--sc->nr];
+	if (s->kind == SK_FUNC)
+		sc->out->v[s->span].end = line;
+	free(s->name);
+}
+
+static void reset_decl(struct scanner *sc)
+{
+	sc->dn = 0;
+	sc->paren = 0;
+	sc->inner_brace = 0;
+	sc->init_list = 0;
+}
+
+/* "Foo() : a{1}, Base<T>{2} {": braces after a member name in an
+ * initializer list are not the body. */
+static int init_brace(const struct scanner *sc)
+{
+	const struct tok *last = sc->dn ? &sc->decl[sc->dn - 1] : NULL;
+
+	return sc->init_list && last &&
+	       (last->kind == T_IDENT || is_punct(last, '>'));
+}
+
+static void clear_kr(struct scanner *sc)
+{
+	free(sc->kr_name);
+	sc->kr_name = NULL;
+}
+
+static void open_function(struct scanner *sc, char *name, int start)
+{
+	struct diff_func_spans *o = sc->out;
+
+	ALLOC_GROW(o->v, o->nr + 1, o->alloc);
+	o->v[o->nr].name = name;
+	o->v[o->nr].start = start;
+	o->v[o->nr].end = 0;
+	push_scope(sc, SK_FUNC, NULL, o->nr);
+	o->nr++;
+}
+
+static void open_brace(struct scanner *sc)
+{
+	struct cand c;
+	char *name;
+
+	if (find_function(sc, &c)) {
+		open_function(sc, qualified_name(sc, &c),
+			      sc->decl[c.start].line);
+	} else if (!sc->dn && sc->kr_name) {
+		open_function(sc, sc->kr_name, sc->kr_start);
+		sc->kr_name = NULL;	/* transferred */
+	} else if ((name = container_name(sc)) != NULL) {
+		push_scope(sc, SK_DECL, name, 0);
+	} else if (is_initializer(sc)) {
+		push_scope(sc, SK_OTHER, NULL, 0);
+	} else {
+		push_scope(sc, SK_DECL, NULL, 0);
+	}
+	reset_decl(sc);
+	clear_kr(sc);
+}
+
+static void end_statement(struct scanner *sc)
+{
+	struct cand c;
+
+	if (sc->dn && find_function(sc, &c)) {
+		clear_kr(sc);
+		if (sc->lx.lang != DIFF_LANG_JAVA && kr_header(sc, &c)) {
+			sc->kr_name = qualified_name(sc, &c);
+			sc->kr_start = sc->decl[c.start].line;
+		}
+	}
+	reset_decl(sc);
+}
+
+static int is_access_label(const struct scanner *sc)
+{
+	return sc->dn == 1 && (ident_is(&sc->decl[0], "public") ||
+			       ident_is(&sc->decl[0], "private") ||
+			       ident_is(&sc->decl[0], "protected"));
+}
+
+static void decl_token(struct scanner *sc, const struct tok *t)
+{
+	if (t->kind == T_PUNCT) {
+		switch (t->c) {
+		case '(':
+			sc->paren++;
+			break;
+		case ')':
+			if (sc->paren)
+				sc->paren--;
+			break;
+		case '{':
+			if (!sc->paren && !init_brace(sc)) {
+				open_brace(sc);
+				return;
+			}
+			sc->inner_brace++;
+			break;
+		case '}':
+			if (!sc->inner_brace) {
+				reset_decl(sc);
+				clear_kr(sc);
+				pop_scope(sc, t->line);
+				return;
+			}
+			sc->inner_brace--;
+			break;
+		case ';':
+			if (!sc->paren) {
+				end_statement(sc);
+				return;
+			}
+			break;
+		case ':':
+			if (!sc->paren && is_access_label(sc)) {
+				reset_decl(sc);
+				return;
+			}
+			if (!sc->paren && sc->dn &&
+			    (is_punct(&sc->decl[sc->dn - 1], ')') ||
+			     ident_is(&sc->decl[sc->dn - 1], "noexcept")))
+				sc->init_list = 1;
+			break;
+		}
+	}
+	if (sc->dn >= DECL_TOKENS_MAX)
+		reset_decl(sc);
+	ALLOC_GROW(sc->decl, sc->dn + 1, sc->dalloc);
+	sc->decl[sc->dn++] = *t;
+}
+
+/* --- API --------------------------------------------------------------- */
+
+enum diff_lang diff_lang_of_path(const char *path)
+{
+	static const struct { const char *ext; enum diff_lang lang; } map[] = {
+		{ "c", DIFF_LANG_C }, { "h", DIFF_LANG_C },
+		{ "cc", DIFF_LANG_CPP }, { "cpp", DIFF_LANG_CPP },
+		{ "cxx", DIFF_LANG_CPP }, { "c++", DIFF_LANG_CPP },
+		{ "C", DIFF_LANG_CPP }, { "hh", DIFF_LANG_CPP },
+		{ "hpp", DIFF_LANG_CPP }, { "hxx", DIFF_LANG_CPP },
+		{ "h++", DIFF_LANG_CPP }, { "H", DIFF_LANG_CPP },
+		{ "inl", DIFF_LANG_CPP }, { "ipp", DIFF_LANG_CPP },
+		{ "tcc", DIFF_LANG_CPP }, { "cu", DIFF_LANG_CPP },
+		{ "java", DIFF_LANG_JAVA },
+	};
+	const char *dot, *slash;
+
+	if (!path)
+		return DIFF_LANG_NONE;
+	dot = strrchr(path, '.');
+	slash = strrchr(path, '/');
+	if (!dot || (slash && dot < slash))
+		return DIFF_LANG_NONE;
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (!strcmp(dot + 1, map[i].ext))
+			return map[i].lang;
+	return DIFF_LANG_NONE;
+}
+
+static struct diff_func_spans *scan(const char *src, size_t len,
+				     enum diff_lang lang, struct lexer *lx)
+{
+	struct scanner sc;
+	struct tok t;
+
+	memset(&sc, 0, sizeof(sc));
+	sc.out = xcalloc(1, sizeof(*sc.out));
+	lx->p = lx->start = src;
+	lx->end = src + len;
+	lx->line = 1;
+	lx->bol = 1;
+	lx->lang = lang;
+	lx->ifs = 0;
+	lx->depth = lx->overflow = lx->skipping = 0;
+	sc.lx = *lx;
+	push_scope(&sc, SK_DECL, NULL, 0);
+	while (lex(&sc.lx, &t)) {
+		if (sc.st[sc.nr - 1].kind == SK_DECL) {
+			decl_token(&sc, &t);
+		} else if (is_punct(&t, '{')) {
+			push_scope(&sc, SK_OTHER, NULL, 0);
+		} else if (is_punct(&t, '}')) {
+			pop_scope(&sc, t.line);
+		}
+	}
+	while (sc.nr > 1)	/* unbalanced: open bodies end at EOF */
+		pop_scope(&sc, len && src[len - 1] == '\n' ? sc.lx.line - 1 :
+			  sc.lx.line);
+	*lx = sc.lx;
+	free(sc.st[0].name);
+	free(sc.st);
+	free(sc.decl);
+	free(sc.kr_name);
+	return sc.out;
+}
+
+/* Add b's spans that overlap none of a's to a (both ascending). */
+static void merge_spans(struct diff_func_spans *a, struct diff_func_spans *b)
+{
+	struct diff_func_spans m;
+	size_t i = 0, j = 0;
+
+	memset(&m, 0, sizeof(m));
+	while (i < a->nr || j < b->nr) {
+		struct diff_func_span *x = i < a->nr ? &a->v[i] : NULL;
+		struct diff_func_span *y = j < b->nr ? &b->v[j] : NULL;
+
+		if (x && y && y->start <= x->end && x->start <= y->end) {
+			free(y->name);		/* overlaps: a's view wins */
+			j++;
+			continue;
+		}
+		ALLOC_GROW(m.v, m.nr + 1, m.alloc);
+		if (x && (!y || x->start <= y->start)) {
+			m.v[m.nr++] = *x;
+			i++;
+		} else {
+			m.v[m.nr++] = *y;
+			j++;
+		}
+	}
+	free(a->v);
+	*a = m;
+	b->nr = 0;
+}
+
+struct diff_func_spans *diff_func_spans_scan(const char *src, size_t len,
+					     enum diff_lang lang)
+{
+	struct diff_func_spans *out, *alt;
+	struct lexer lx;
+	int alternatives = 0;
+
+	if (lang == DIFF_LANG_NONE || !src)
+		return xcalloc(1, sizeof(*out));
+	memset(&lx, 0, sizeof(lx));
+	out = scan(src, len, lang, &lx);
+	for (size_t i = 0; i < lx.ifs && !alternatives; i++)
+		alternatives = lx.branches[i] > 1;
+	if (alternatives) {	/* functions only in #else branches */
+		lx.last_branch = 1;
+		alt = scan(src, len, lang, &lx);
+		merge_spans(out, alt);
+		diff_func_spans_free(alt);
+	}
+	free(lx.branches);
+	return out;
+}
+
+void diff_func_spans_free(struct diff_func_spans *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->nr; i++)
+		free(s->v[i].name);
+	free(s->v);
+	free(s);
+}
+
+const struct diff_func_span *diff_func_span_at(const struct diff_func_spans *s,
+					       int line)
+{
+	size_t lo = 0, hi;
+
+	if (!s)
+		return NULL;
+	hi = s->nr;
+	while (lo < hi) {	/* last span starting at or before line */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->v[mid].start <= line)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || line > s->v[lo - 1].end)
+		return NULL;
+	return &s->v[lo - 1];
+}
+
+const char *diff_function_at(const struct diff_func_spans *s, int line)
+{
+	const struct diff_func_span *sp = diff_func_span_at(s, line);
+
+	return sp ? sp->name : NULL;
+}
