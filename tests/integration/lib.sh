@@ -10,12 +10,15 @@ TMP_ROOT=${TMPDIR:-/tmp}
 fail() { echo "FAIL: $*" >&2; exit 1; }
 note() { echo "  - $*" >&2; }
 
-# A fresh temp dir removed when the test exits.
+# A fresh temp dir in $TMP, removed when the test exits. Call it directly
+# (not in $(...): a trap set in a subshell fires when the subshell ends).
 mktemp_dir() {
-	local d
-	d=$(mktemp -d "$TMP_ROOT/crs-ci-it.XXXXXX")
-	trap "rm -rf '$d'" EXIT
-	echo "$d"
+	TMP=$(mktemp -d "$TMP_ROOT/crs-ci-it.XXXXXX")
+	if [ "$BASH_SUBSHELL" -eq 0 ]; then
+		trap "rm -rf '$TMP'" EXIT
+	else
+		echo "$TMP"	# old style tmp=$(mktemp_dir): not removed
+	fi
 }
 
 # Containers and networks on the engine, for before/after comparisons.

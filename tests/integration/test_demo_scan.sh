@@ -5,7 +5,7 @@
 # a second scan rebuilds no image.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-tmp=$(mktemp_dir)
+mktemp_dir; tmp=$TMP
 eval "$("$ROOT/examples/make-repo.sh" "$tmp/repo")"
 scan() {
 	"$CRS_CI" scan --compose "$ROOT/container/crs/libfuzzer/compose.yaml" \

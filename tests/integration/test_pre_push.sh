@@ -4,7 +4,7 @@
 # finding) and lets a clean branch through; uninstall removes it.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-tmp=$(mktemp_dir)
+mktemp_dir; tmp=$TMP
 eval "$("$ROOT/examples/make-repo.sh" "$tmp/repo")"
 git init -q --bare "$tmp/remote.git"
 cd "$tmp/repo"

@@ -5,7 +5,7 @@
 # default --fail-on new; with --fail-on any the same scan fails.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-tmp=$(mktemp_dir)
+mktemp_dir; tmp=$TMP
 eval "$("$ROOT/examples/make-repo.sh" "$tmp/repo")"
 # a follow-up change on top of the buggy commit that only edits a comment
 git -C "$tmp/repo" -c user.name=t -c user.email=t@example.invalid \

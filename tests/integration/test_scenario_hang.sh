@@ -10,7 +10,7 @@
 # exit 1 (a new hang fails the change under --fail-on new).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-tmp=$(mktemp_dir)
+mktemp_dir; tmp=$TMP
 base='' head=''
 eval "$("$ROOT/tests/fixtures/delta/make-scenario.sh" hang "$tmp/repo")"
 git -C "$tmp/repo" diff -U0 "$base" "$head" -- src/recparse.c >"$tmp/change.diff"

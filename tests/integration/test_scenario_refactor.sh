@@ -6,7 +6,7 @@
 # validates, and no container or network left behind.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-tmp=$(mktemp_dir)
+mktemp_dir; tmp=$TMP
 base='' head=''
 eval "$("$ROOT/tests/fixtures/delta/make-scenario.sh" refactor "$tmp/repo")"
 set +e

@@ -8,7 +8,7 @@
 #   2. the default sanitizer (address) on the same change: nothing, exit 0.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-tmp=$(mktemp_dir)
+mktemp_dir; tmp=$TMP
 base='' head=''
 eval "$("$ROOT/tests/fixtures/delta/make-scenario.sh" ubsan "$tmp/repo")"
 scan() {

@@ -12,7 +12,7 @@
 # log and the test fails) even when images must be built first.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-tmp=$(mktemp_dir)
+mktemp_dir; tmp=$TMP
 eval "$("$ROOT/examples/make-repo.sh" "$tmp/repo")"
 set +e
 "$CRS_CI" scan --compose "$ROOT/container/crs/libfuzzer/compose.yaml" \

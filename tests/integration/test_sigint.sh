@@ -3,7 +3,7 @@
 # and leaves the engine's containers and networks as they were before.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-tmp=$(mktemp_dir)
+mktemp_dir; tmp=$TMP
 eval "$("$ROOT/examples/make-repo.sh" "$tmp/repo")"
 before=$(engine_snapshot)
 "$CRS_CI" scan --compose "$ROOT/container/crs/libfuzzer/compose.yaml" \

@@ -11,7 +11,7 @@ for b in crs-ci libCRS; do
 	grep -q "statically linked" <<<"$f" || fail "$b: $f"
 	note "$f"
 done
-tmp=$(mktemp_dir)
+mktemp_dir; tmp=$TMP
 tag=crs-ci-test/static-scratch:$$
 tar -C build/static -c crs-ci | docker import - "$tag" >/dev/null
 trap "docker rmi -f '$tag' >/dev/null 2>&1; rm -rf '$tmp'" EXIT
