@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cmd_run.c - crs-ci run: select harnesses, run the CRSs against the last
- * build, then triage
+ * build, then triage and patch validation
  */
 #include "runner/cmd.h"
 #include "runner/phase_cmd.h"
@@ -18,7 +18,9 @@ static int run(struct scan *s, int *exit_code)
 	*exit_code = 0;
 	if ((r = phase_select(s)) != 0 || (r = phase_run(s)) != 0)
 		return r;
-	return phase_triage(s);
+	if ((r = phase_triage(s)) != 0)
+		return r;
+	return phase_validate(s);
 }
 
 int cmd_run(int argc, char **argv, struct runner_ctx *ctx)

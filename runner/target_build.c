@@ -38,22 +38,19 @@ static int workdir_ok(const char *wd)
 }
 
 /*
- * The build context of a source image: src/ (the commit's tree,
- * checked out once per commit), proj/ (the project folder, refreshed every
- * time: it is not versioned with the source) and a Dockerfile.
+ * The rest of a source image's build context around its src/ folder:
+ * proj/ (the project folder, refreshed every time: it is not versioned
+ * with the source) and a Dockerfile laying src/ over the target image's
+ * WORKDIR. `label` names the source in the Dockerfile's comment.
  */
-static int make_source_context(struct scan *s, const char *commit,
-			       char **ctx_out)
+static int write_context(struct scan *s, const char *ctx, const char *label)
 {
-	char *ctx = scan_work_path(s, "source/%s", commit);
-	char *src = xasprintf("%s/src", ctx), *proj = xasprintf("%s/proj", ctx);
+	char *proj = xasprintf("%s/proj", ctx);
 	char *df = xasprintf("%s/Dockerfile", ctx);
-	char *src_done = xasprintf("%s/.src-complete", ctx);
 	struct buf d = BUF_INIT;
 	char *wd = NULL;
 	int r;
 
-	*ctx_out = NULL;
 	if ((r = docker_image_workdir(s->docker, s->state.target_image,
 				      &wd)) != 0)
 		goto out;
@@ -66,11 +63,6 @@ static int make_source_context(struct scan *s, const char *commit,
 	}
 	free(s->state.repo_path);
 	s->state.repo_path = xstrdup(wd);
-	if (!fs_exists(src_done) &&
-	    ((r = fs_remove_tree(src)) != 0 ||
-	     (r = source_export(s->source_dir, commit, src)) != 0 ||
-	     (r = fs_write_file_atomic(src_done, "", 0)) != 0))
-		goto out;
 	if ((r = fs_remove_tree(proj)) != 0 ||
 	    (r = fs_copy_tree(s->project->dir, proj)) != 0)
 		goto out;
@@ -80,34 +72,28 @@ static int make_source_context(struct scan *s, const char *commit,
 		   "COPY src/ %s/\n"
 		   "COPY proj/ /OSS_CRS_PROJ_PATH/\n"
 		   "WORKDIR %s\n",
-		   commit, s->state.target_image, wd, wd, wd, wd);
-	if ((r = fs_write_file_atomic(df, d.ptr, d.len)) != 0)
-		goto out;
-	*ctx_out = ctx;
-	ctx = NULL; /* transferred */
+		   label, s->state.target_image, wd, wd, wd, wd);
+	r = fs_write_file_atomic(df, d.ptr, d.len);
 out:
 	buf_release(&d);
 	free(wd);
-	free(ctx);
-	free(src);
 	free(proj);
 	free(df);
-	free(src_done);
 	return r;
 }
 
-int target_source_image(struct scan *s, const char *commit,
-			      const char *which, char **tag_out)
+int target_context_image(struct scan *s, const char *ctx, const char *label,
+			 const char *which, char **tag_out)
 {
 	struct docker_build_opts bo = DOCKER_BUILD_OPTS_INIT;
-	char *ctx = NULL, *tag = NULL, *log = NULL, *what = NULL, hash[65];
+	char *tag = NULL, *log = NULL, *what = NULL, hash[65];
 	int r;
 
 	*tag_out = NULL;
-	if ((r = make_source_context(s, commit, &ctx)) != 0)
+	if ((r = write_context(s, ctx, label)) != 0)
 		return r;
 	if ((r = fs_sha256_tree(hash, ctx)) != 0)
-		goto out;
+		return r;
 	tag = xasprintf("crs-ci-target/%s:src-%.12s", s->project->name, hash);
 	log = scan_work_path(s, "logs/%s-image.log", which);
 	what = xasprintf("%s image", which);
@@ -119,11 +105,45 @@ int target_source_image(struct scan *s, const char *commit,
 		*tag_out = tag;
 		tag = NULL; /* transferred */
 	}
-out:
-	free(ctx);
 	free(tag);
 	free(log);
 	free(what);
+	return r;
+}
+
+int target_source_dir(struct scan *s, const char *commit, char **src_out)
+{
+	char *ctx = scan_work_path(s, "source/%s", commit);
+	char *src = xasprintf("%s/src", ctx);
+	char *src_done = xasprintf("%s/.src-complete", ctx);
+	int r = 0;
+
+	*src_out = NULL;
+	if (!fs_exists(src_done) &&
+	    ((r = fs_remove_tree(src)) != 0 ||
+	     (r = source_export(s->source_dir, commit, src)) != 0 ||
+	     (r = fs_write_file_atomic(src_done, "", 0)) != 0))
+		goto out;
+	*src_out = src;
+	src = NULL; /* transferred */
+out:
+	free(ctx);
+	free(src);
+	free(src_done);
+	return r;
+}
+
+int target_source_image(struct scan *s, const char *commit,
+			const char *which, char **tag_out)
+{
+	char *ctx = scan_work_path(s, "source/%s", commit), *src = NULL;
+	int r;
+
+	*tag_out = NULL;
+	if ((r = target_source_dir(s, commit, &src)) == 0)
+		r = target_context_image(s, ctx, commit, which, tag_out);
+	free(ctx);
+	free(src);
 	return r;
 }
 

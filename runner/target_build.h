@@ -20,6 +20,24 @@ int target_source_image(struct scan *s, const char *commit, const char *which,
 			char **tag_out);
 
 /*
+ * <work>/source/<commit>/src: `commit`'s tree checked out (once per
+ * commit). *src_out is the caller's.
+ */
+int target_source_dir(struct scan *s, const char *commit, char **src_out);
+
+/*
+ * The image of a build context folder `ctx` whose src/ the caller filled
+ * (a commit's tree, or a patched copy of it): the project folder is
+ * copied to ctx/proj and a Dockerfile written that lays src/ over the
+ * target image's WORKDIR (and proj/ at /OSS_CRS_PROJ_PATH); sets
+ * s->state.repo_path. Tagged and cached by the context's content hash.
+ * `label` names the source in the Dockerfile, `which` in progress lines
+ * and the log <work>/logs/<which>-image.log. *tag_out is the caller's.
+ */
+int target_context_image(struct scan *s, const char *ctx, const char *label,
+			 const char *which, char **tag_out);
+
+/*
  * Run `compile` in `image` with SANITIZER=sanitizer (address, undefined,
  * memory, coverage) into <work>/builds/<sanitizer>/<which>/out, on the
  * compose's infra cpuset and memory, without network. Skipped when this

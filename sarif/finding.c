@@ -29,6 +29,14 @@ static const char *const novelty_values[] = {
 };
 static const char *const mode_values[] = { "delta", "full", NULL };
 static const char *const fail_on_values[] = { "new", "any", "none", NULL };
+static const char *const verdict_values[] = {
+	"passed", "failed", "no tests", "skipped", NULL,
+};
+const char *const finding_patch_step_names[] = {
+	"policy", "apply", "build", "povs", "tests", "refuzz", NULL,
+};
+
+#define FINDING_PATCHES_MAX 4096	/* patches accepted on load */
 
 void finding_set_init(struct finding_set *s)
 {
@@ -60,6 +68,29 @@ static void finding_release(struct finding *f)
 	free(f->novelty);
 	free(f->found_by);
 	free(f->report_path);
+	for (size_t i = 0; i < f->fixed_by_nr; i++)
+		free(f->fixed_by[i]);
+	free(f->fixed_by);
+}
+
+static void patch_release(struct finding_patch *p)
+{
+	free(p->sha256);
+	free(p->path);
+	free(p->crs);
+	free(p->harness);
+	free(p->diff);
+	free(p->failed_step);
+	free(p->failure);
+	for (size_t i = 0; i < p->steps_nr; i++) {
+		free(p->steps[i].name);
+		free(p->steps[i].verdict);
+		free(p->steps[i].detail);
+		free(p->steps[i].log_path);
+	}
+	for (size_t i = 0; i < p->fixes_nr; i++)
+		free(p->fixes[i]);
+	free(p->fixes);
 }
 
 static void summary_release(struct scan_summary *m)
@@ -90,6 +121,9 @@ void finding_set_release(struct finding_set *s)
 	for (size_t i = 0; i < s->nr; i++)
 		finding_release(&s->items[i]);
 	free(s->items);
+	for (size_t i = 0; i < s->patches_nr; i++)
+		patch_release(&s->patches[i]);
+	free(s->patches);
 	summary_release(&s->summary);
 	finding_set_init(s);
 }
@@ -111,6 +145,59 @@ struct finding *finding_set_find(struct finding_set *s, const char *id)
 		if (s->items[i].id && !strcmp(s->items[i].id, id))
 			return &s->items[i];
 	return NULL;
+}
+
+struct finding_patch *finding_set_add_patch(struct finding_set *s)
+{
+	struct finding_patch *p;
+
+	ALLOC_GROW(s->patches, s->patches_nr + 1, s->patches_alloc);
+	p = &s->patches[s->patches_nr++];
+	memset(p, 0, sizeof(*p));
+	return p;
+}
+
+const struct finding_patch *finding_set_find_patch(const struct finding_set *s,
+						   const char *sha256)
+{
+	for (size_t i = 0; sha256 && i < s->patches_nr; i++)
+		if (s->patches[i].sha256 &&
+		    !strcmp(s->patches[i].sha256, sha256))
+			return &s->patches[i];
+	return NULL;
+}
+
+void finding_set_clear_patches(struct finding_set *s)
+{
+	for (size_t i = 0; i < s->patches_nr; i++)
+		patch_release(&s->patches[i]);
+	free(s->patches);
+	s->patches = NULL;
+	s->patches_nr = s->patches_alloc = 0;
+	for (size_t i = 0; i < s->nr; i++) {
+		struct finding *f = &s->items[i];
+
+		for (size_t k = 0; k < f->fixed_by_nr; k++)
+			free(f->fixed_by[k]);
+		free(f->fixed_by);
+		f->fixed_by = NULL;
+		f->fixed_by_nr = 0;
+	}
+}
+
+void finding_patch_add_step(struct finding_patch *p, const char *name,
+			    const char *verdict, const char *detail,
+			    const char *log_path)
+{
+	struct finding_patch_step *st;
+
+	if (p->steps_nr >= FINDING_PATCH_STEPS_MAX)
+		return;
+	st = &p->steps[p->steps_nr++];
+	st->name = xstrdup(name);
+	st->verdict = xstrdup(verdict);
+	st->detail = detail ? xstrdup(detail) : NULL;
+	st->log_path = log_path ? xstrdup(log_path) : NULL;
 }
 
 int finding_fails_policy(const struct finding *f, const char *fail_on)
@@ -228,6 +315,31 @@ static json_t *finding_to_json(const struct finding *f)
 			    json_null() : json_real(f->found_after_s));
 	json_object_set_new(o, "duplicates", jsize(f->duplicates));
 	json_object_set_new(o, "report_path", jstr(f->report_path));
+	json_object_set_new(o, "fixed_by", str_array(f->fixed_by,
+						     f->fixed_by_nr));
+	return o;
+}
+
+static json_t *patch_to_json(const struct finding_patch *p)
+{
+	json_t *o = json_object(), *st = json_array();
+
+	json_object_set_new(o, "sha256", jstr(p->sha256));
+	json_object_set_new(o, "path", jstr(p->path));
+	json_object_set_new(o, "crs", jstr(p->crs));
+	json_object_set_new(o, "harness", jstr(p->harness));
+	json_object_set_new(o, "validated", json_boolean(p->validated));
+	json_object_set_new(o, "failed_step", jstr(p->failed_step));
+	json_object_set_new(o, "failure", jstr(p->failure));
+	for (size_t i = 0; i < p->steps_nr; i++)
+		json_array_append_new(st, json_pack("{s:o,s:o,s:o,s:o}",
+			"name", jstr(p->steps[i].name),
+			"verdict", jstr(p->steps[i].verdict),
+			"detail", jstr(p->steps[i].detail),
+			"log_path", jstr(p->steps[i].log_path)));
+	json_object_set_new(o, "steps", st);
+	json_object_set_new(o, "fixes", str_array(p->fixes, p->fixes_nr));
+	json_object_set_new(o, "diff", jstr(p->diff));
 	return o;
 }
 
@@ -242,6 +354,10 @@ json_t *finding_set_to_json(const struct finding_set *s)
 	for (size_t i = 0; i < s->nr; i++)
 		json_array_append_new(a, finding_to_json(&s->items[i]));
 	json_object_set_new(o, "findings", a);
+	a = json_array();
+	for (size_t i = 0; i < s->patches_nr; i++)
+		json_array_append_new(a, patch_to_json(&s->patches[i]));
+	json_object_set_new(o, "patches", a);
 	return o;
 }
 
@@ -549,10 +665,93 @@ static int finding_from_json(struct finding *f, const json_t *o,
 	    (r = get_str(&f->found_by, c, o, "found_by", 0)) ||
 	    (r = get_num(&f->found_after_s, c, o, "found_after_s", -1)) ||
 	    (r = get_size(&f->duplicates, c, o, "duplicates")) ||
-	    (r = get_str(&f->report_path, c, o, "report_path", 0)))
+	    (r = get_str(&f->report_path, c, o, "report_path", 0)) ||
+	    (r = get_str_array(&f->fixed_by, &f->fixed_by_nr, c, o,
+			       "fixed_by")))
 		return r;
 	if (f->reproduced > f->attempts)
 		return bad(c, "reproduced", "larger than attempts");
+	return 0;
+}
+
+static int step_from_json(struct finding_patch_step *st, const json_t *o,
+			  const struct jctx *c)
+{
+	int r;
+
+	if (!json_is_object(o))
+		return crs_error_set(CRS_EINPUT, "%s: %.*s: expected an object",
+				     c->src, (int)strlen(c->at) - 1, c->at);
+	if ((r = get_enum(&st->name, c, o, "name",
+			  finding_patch_step_names)) ||
+	    (r = get_enum(&st->verdict, c, o, "verdict", verdict_values)) ||
+	    (r = get_str(&st->detail, c, o, "detail", 0)) ||
+	    (r = get_str(&st->log_path, c, o, "log_path", 0)))
+		return r;
+	if (!st->name)
+		return bad(c, "name", "missing");
+	if (!st->verdict)
+		return bad(c, "verdict", "missing");
+	return 0;
+}
+
+static int patch_from_json(struct finding_patch *p, const json_t *o,
+			   const struct jctx *c)
+{
+	struct jctx sc = { c->src, "" };
+	json_t *v, *e;
+	size_t i;
+	int r;
+
+	if (!json_is_object(o))
+		return crs_error_set(CRS_EINPUT, "%s: %.*s: expected an object",
+				     c->src, (int)strlen(c->at) - 1, c->at);
+	if ((r = get_str(&p->sha256, c, o, "sha256", 1)) ||
+	    (r = get_str(&p->path, c, o, "path", 0)) ||
+	    (r = get_str(&p->crs, c, o, "crs", 0)) ||
+	    (r = get_str(&p->harness, c, o, "harness", 0)) ||
+	    (r = get_bool(&p->validated, c, o, "validated")) ||
+	    (r = get_enum(&p->failed_step, c, o, "failed_step",
+			  finding_patch_step_names)) ||
+	    (r = get_str(&p->failure, c, o, "failure", 0)) ||
+	    (r = get_str_array(&p->fixes, &p->fixes_nr, c, o, "fixes")) ||
+	    (r = get_str(&p->diff, c, o, "diff", 0)))
+		return r;
+	if (!(v = member(o, "steps")))
+		return 0;
+	if (!json_is_array(v))
+		return bad(c, "steps", "expected an array");
+	if (json_array_size(v) > FINDING_PATCH_STEPS_MAX)
+		return bad(c, "steps", "too many steps");
+	json_array_foreach(v, i, e) {
+		snprintf(sc.at, sizeof(sc.at), "%.64ssteps[%zu].", c->at, i);
+		if ((r = step_from_json(&p->steps[p->steps_nr++], e, &sc)))
+			return r;
+	}
+	return 0;
+}
+
+static int patches_from_json(struct finding_set *s, const json_t *j,
+			     const char *src)
+{
+	struct jctx c = { src, "" };
+	json_t *v = member(j, "patches"), *e;
+	size_t i;
+	int r;
+
+	if (!v)
+		return 0;
+	if (!json_is_array(v))
+		return bad(&c, "patches", "expected an array");
+	if (json_array_size(v) > FINDING_PATCHES_MAX)
+		return bad(&c, "patches", "too many patches");
+	json_array_foreach(v, i, e) {
+		struct finding_patch *p = finding_set_add_patch(s);
+
+		snprintf(c.at, sizeof(c.at), "patches[%zu].", i);
+		if ((r = patch_from_json(p, e, &c)) != 0)
+			return r;
+	}
 	return 0;
 }
 
@@ -637,7 +836,8 @@ int finding_set_from_json(struct finding_set *s, const json_t *j,
 		if ((r = finding_from_json(f, e, &c)) != 0)
 			goto out;
 	}
-	if ((r = check_unique_ids(&tmp, src)) != 0)
+	if ((r = check_unique_ids(&tmp, src)) != 0 ||
+	    (r = patches_from_json(&tmp, j, src)) != 0)
 		goto out;
 	finding_set_release(s);
 	*s = tmp;

@@ -52,6 +52,43 @@ struct finding {
 	double found_after_s;	/* seconds from run start, < 0 unknown */
 	size_t duplicates;	/* other PoVs that collapsed into this one */
 	char *report_path;	/* sanitizer output, relative to out folder */
+	/* sha256 of each validated patch whose build this PoV no longer
+	 * crashes (finding_set.patches) */
+	char **fixed_by;
+	size_t fixed_by_nr;
+};
+
+/* The validation steps of a patch, in order. */
+#define FINDING_PATCH_STEPS_MAX 8
+extern const char *const finding_patch_step_names[];	/* NULL-ended */
+
+/* One step of a patch's validation. */
+struct finding_patch_step {
+	char *name;		/* "policy", "apply", "build", "povs", "tests",
+				   "refuzz" */
+	char *verdict;		/* "passed", "failed", "no tests", "skipped" */
+	char *detail;		/* one line: why, or NULL */
+	char *log_path;		/* relative to the output folder, or NULL */
+};
+
+/*
+ * A patch a CRS submitted, validated by crs-ci itself. validated is 1
+ * only when every step passed ("no tests" counts for tests); only such
+ * patches are shown as fixes.
+ */
+struct finding_patch {
+	char *sha256;		/* of the submitted file */
+	char *path;		/* the diff, relative to the output folder */
+	char *crs;		/* first CRS that submitted it */
+	char *harness;		/* whose SUBMIT_DIR it came from */
+	char *diff;		/* the unified diff text (-p1) */
+	int validated;
+	char *failed_step;	/* name of the first failed step, or NULL */
+	char *failure;		/* that step's message and log tail, or NULL */
+	struct finding_patch_step steps[FINDING_PATCH_STEPS_MAX];
+	size_t steps_nr;
+	char **fixes;		/* ids of the findings it fixes */
+	size_t fixes_nr;
 };
 
 struct scan_summary {
@@ -77,6 +114,8 @@ struct finding_set {
 	struct scan_summary summary;
 	struct finding *items;
 	size_t nr, alloc;
+	struct finding_patch *patches;	/* every submitted patch */
+	size_t patches_nr, patches_alloc;
 };
 
 /*
@@ -94,6 +133,20 @@ void finding_set_release(struct finding_set *s);
 struct finding *finding_set_add(struct finding_set *s);
 /* Find by id; borrowed or NULL. */
 struct finding *finding_set_find(struct finding_set *s, const char *id);
+/*
+ * Append a patch (all fields zero/NULL) and return it (borrowed, valid
+ * until the next add). Cannot fail.
+ */
+struct finding_patch *finding_set_add_patch(struct finding_set *s);
+/* Find a patch by sha256; borrowed or NULL. */
+const struct finding_patch *finding_set_find_patch(const struct finding_set *s,
+						   const char *sha256);
+/* Drop every patch, and every finding's fixed_by. */
+void finding_set_clear_patches(struct finding_set *s);
+/* Append a step to p (at most FINDING_PATCH_STEPS_MAX; more are dropped). */
+void finding_patch_add_step(struct finding_patch *p, const char *name,
+			    const char *verdict, const char *detail,
+			    const char *log_path);
 
 /*
  * results.json as a jansson tree (new reference). Strings that are not

@@ -7,6 +7,7 @@
  * select        harnesses whose seed corpus reaches the change (coverage)
  * run           CRS containers per harness until done or the deadline
  * triage        every PoV reproduced on the head build, parsed, deduplicated
+ * validate      every submitted patch applied, built, checked (validate.c)
  * report        results.json -> SARIF and the verdict
  * Each returns 0 or a CRS_E* code with the message set.
  */
@@ -20,6 +21,13 @@ int phase_build_target(struct scan *s);
 int phase_select(struct scan *s);
 int phase_run(struct scan *s);
 int phase_triage(struct scan *s);
+/*
+ * Every patch the CRSs submitted, validated (policy, apply, build, every
+ * PoV, tests, re-fuzz) and recorded in <out>/results.json with per-step
+ * verdicts; validated ones written as <out>/patches/<sha12>.patch.
+ * Reads and rewrites results.json; nothing to do without patches.
+ */
+int phase_validate(struct scan *s);
 /*
  * Every phase of a scan in order, with the image cache restored first and
  * saved last (cache.h): what `crs-ci scan` and the pre-push hook run.

@@ -16,6 +16,7 @@
 #include "runner/container.h"
 #include "runner/images.h"
 #include "runner/scan.h"
+#include "runner/reproduce.h"
 #include "runner/scan_opts.h"
 #include "runner/cmd.h"
 #include "runner/config/config.h"
@@ -38,7 +39,6 @@
 #include <time.h>
 
 #define POV_MAX_BYTES (16u << 20)
-#define RUN_LOG_MAX (4u << 20)
 
 struct pov {
 	char *path;		/* in the submit dir, or the user's --pov file */
@@ -140,64 +140,6 @@ static void collect_povs(struct scan *s, struct pov_list *l)
 	}
 }
 
-/*
- * N runs of one input. A run that times out (libFuzzer exits 70) costs
- * the whole -timeout, so a timeout PoV gets at most 3 runs.
- */
-static const char reproduce_script[] =
-	"h=\"$1\"; n=\"$2\"; rss=\"$3\"; i=1\n"
-	"while [ \"$i\" -le \"$n\" ]; do\n"
-	"  /out/\"$h\" -runs=1 -timeout=10 -rss_limit_mb=\"$rss\" /testcase "
-	">/triage/run.$i.log 2>&1\n"
-	"  rc=$?; echo $rc >/triage/rc.$i\n"
-	"  if [ \"$rc\" -eq 70 ] && [ \"$n\" -gt 3 ]; then n=3; fi\n"
-	"  i=$((i + 1))\n"
-	"done\n";
-
-/* Run the PoV N times on our `which` ("head" or "base") build. */
-static int reproduce(struct scan *s, const struct pov *p, const char *pov_out,
-		     const char *which, const char *tdir)
-{
-	struct docker_run_opts ro = DOCKER_RUN_OPTS_INIT;
-	struct strvec binds = STRVEC_INIT, cmd = STRVEC_INIT;
-	char *out = scan_work_path(s, "builds/%s/%s/out", s->state.sanitizer,
-				   which);
-	char *n = xasprintf("%d", s->opts->reproduce_runs);
-	int64_t mem = s->compose->infra.memory_bytes;
-	/* libFuzzer must see an OOM before the container's cgroup kills it */
-	long rss_mb = mem > 0 && mem / (1 << 20) * 3 / 4 < 2560 ?
-		(long)(mem / (1 << 20) * 3 / 4) : 2560;
-	char *rss = xasprintf("%ld", rss_mb);
-	char *log = xasprintf("%s/container.log", tdir);
-	int r, code = -1;
-
-	strvec_pushf(&binds, "%s:/out:ro", out);
-	strvec_pushf(&binds, "%s:/testcase:ro", pov_out);
-	strvec_pushf(&binds, "%s:/triage", tdir);
-	strvec_push(&cmd, "/bin/bash");
-	strvec_push(&cmd, "-c");
-	strvec_push(&cmd, reproduce_script);
-	strvec_push(&cmd, "reproduce");
-	strvec_push(&cmd, p->harness);
-	strvec_push(&cmd, n);
-	strvec_push(&cmd, rss);
-	ro.image = BASE_RUNNER_IMAGE;
-	ro.cmd = strvec_list(&cmd);
-	ro.binds = strvec_list(&binds);
-	ro.network = "none";
-	ro.cpuset = s->compose->infra.cpuset;
-	ro.memory = mem;
-	r = container_run(s, &ro, 30.0 * s->opts->reproduce_runs + 60, log,
-			  &code);
-	strvec_release(&binds);
-	strvec_release(&cmd);
-	free(out);
-	free(n);
-	free(rss);
-	free(log);
-	return r;
-}
-
 /* The frame file relative to the repo, or NULL when outside it. */
 static char *repo_relative(const char *file, const char *repo_path)
 {
@@ -240,63 +182,6 @@ static void fill_location(struct finding *f, const struct crash_report *cr,
 	free(prefix);
 }
 
-struct verdict {
-	struct crash_report *report;	/* of the first matching run */
-	char *signature;
-	char *log_path;
-	int reproduced, attempts;
-};
-
-/* Read run.N.log files; pick the signature most runs agree on. */
-static void read_runs(struct verdict *v, const char *tdir, int runs,
-		      const char *harness)
-{
-	char **sigs = xcalloc((size_t)runs, sizeof(char *));
-	int best = -1, best_count = 0;
-
-	for (int i = 1; i <= runs; i++) {
-		char *path = xasprintf("%s/run.%d.log", tdir, i);
-		struct buf b = BUF_INIT;
-		struct crash_report *cr = NULL;
-
-		if (fs_read_file(&b, path, RUN_LOG_MAX) == 0) {
-			v->attempts++;
-			if (crash_report_parse(&cr, b.ptr, b.len) == 0) {
-				sigs[i - 1] = crash_signature(cr, harness);
-				crash_report_free(cr);
-			}
-		}
-		crs_error_clear();
-		buf_release(&b);
-		free(path);
-	}
-	for (int i = 0; i < runs; i++) {
-		int count = 0;
-
-		if (!sigs[i])
-			continue;
-		for (int k = 0; k < runs; k++)
-			count += sigs[k] && !strcmp(sigs[k], sigs[i]);
-		if (count > best_count) {
-			best = i;
-			best_count = count;
-		}
-	}
-	if (best >= 0) {
-		struct buf b = BUF_INIT;
-
-		v->log_path = xasprintf("%s/run.%d.log", tdir, best + 1);
-		if (fs_read_file(&b, v->log_path, RUN_LOG_MAX) == 0)
-			crash_report_parse(&v->report, b.ptr, b.len);
-		buf_release(&b);
-		v->signature = xstrdup(sigs[best]);
-		v->reproduced = best_count;
-	}
-	for (int i = 0; i < runs; i++)
-		free(sigs[i]);
-	free(sigs);
-}
-
 /*
  * Reproduce on the base build to tell whether the change brought the bug:
  * "new" (base does not crash, or has no such harness), "pre-existing"
@@ -309,7 +194,7 @@ static int novelty(struct scan *s, const struct pov *p, const char *pov_out,
 	char *bin = scan_work_path(s, "builds/%s/base/out/%s",
 				   s->state.sanitizer, p->harness);
 	char *bdir = xasprintf("%s/base", tdir);
-	struct verdict v = { 0 };
+	struct repro_verdict v = { 0 };
 	int r = 0;
 
 	*out = NULL;
@@ -320,9 +205,10 @@ static int novelty(struct scan *s, const struct pov *p, const char *pov_out,
 		goto out;
 	}
 	if ((r = fs_mkdir_p(bdir)) != 0 ||
-	    (r = reproduce(s, p, pov_out, "base", bdir)) != 0)
+	    (r = reproduce_run(s, p->harness, pov_out, "base", bdir)) != 0)
 		goto out;
-	read_runs(&v, bdir, s->opts->reproduce_runs, p->harness);
+	reproduce_read_runs(&v, bdir, s->opts->reproduce_runs,
+			    p->harness);
 	if (!v.signature)
 		*out = xstrdup("new");
 	else if (!strcmp(v.signature, head_sig))
@@ -347,7 +233,8 @@ static const char *kind_of(const struct crash_report *cr)
 
 /* A finding from a verdict; `on_head` says whose lines its stack names. */
 static struct finding *add_finding(struct scan *s, struct finding_set *fs,
-				   const struct pov *p, const struct verdict *v,
+				   const struct pov *p,
+				   const struct repro_verdict *v,
 				   const char *id, int on_head,
 				   time_t run_start)
 {
@@ -380,14 +267,6 @@ static struct finding *add_finding(struct scan *s, struct finding_set *fs,
 	return f;
 }
 
-static void verdict_release(struct verdict *v)
-{
-	crash_report_free(v->report);
-	free(v->signature);
-	free(v->log_path);
-	memset(v, 0, sizeof(*v));
-}
-
 /*
  * A PoV the user gave (--pov) that no longer crashes the head: if it
  * crashes the base, the change fixed that bug; say so as a notice.
@@ -399,7 +278,7 @@ static int fixed_by_change(struct scan *s, const struct pov *p,
 	char *bin = scan_work_path(s, "builds/%s/base/out/%s",
 				   s->state.sanitizer, p->harness);
 	char *bdir = xasprintf("%s/base", tdir);
-	struct verdict v = { 0 };
+	struct repro_verdict v = { 0 };
 	struct finding *f;
 	char id[17];
 	int r = 0;
@@ -407,9 +286,10 @@ static int fixed_by_change(struct scan *s, const struct pov *p,
 	if (!s->state.base_image || !fs_exists(bin))
 		goto out;
 	if ((r = fs_mkdir_p(bdir)) != 0 ||
-	    (r = reproduce(s, p, pov_out, "base", bdir)) != 0)
+	    (r = reproduce_run(s, p->harness, pov_out, "base", bdir)) != 0)
 		goto out;
-	read_runs(&v, bdir, s->opts->reproduce_runs, p->harness);
+	reproduce_read_runs(&v, bdir, s->opts->reproduce_runs,
+			    p->harness);
 	if (!v.signature || !v.report)
 		goto out;
 	crash_signature_id(id, v.signature);
@@ -420,7 +300,7 @@ static int fixed_by_change(struct scan *s, const struct pov *p,
 	log_info("triage: PoV %.12s crashes the base (%s) but not the head: "
 		 "fixed by this change", p->sha, f->crash_type);
 out:
-	verdict_release(&v);
+	repro_verdict_release(&v);
 	free(bin);
 	free(bdir);
 	return r;
@@ -432,7 +312,7 @@ static int triage_pov(struct scan *s, const struct pov *p, time_t run_start,
 	char *pov_dir = xasprintf("%s/povs", s->out_dir);
 	char *pov_out = xasprintf("%s/%s", pov_dir, p->sha);
 	char *tdir = scan_work_path(s, "triage/%s-%s", p->harness, p->sha);
-	struct verdict v = { 0 };
+	struct repro_verdict v = { 0 };
 	struct finding *f;
 	char id[17];
 	int r;
@@ -443,9 +323,10 @@ static int triage_pov(struct scan *s, const struct pov *p, time_t run_start,
 		goto out;
 	log_info("triage: PoV %.12s from %s on %s, %d run(s)", p->sha, p->crs,
 		 p->harness, s->opts->reproduce_runs);
-	if ((r = reproduce(s, p, pov_out, "head", tdir)) != 0)
+	if ((r = reproduce_run(s, p->harness, pov_out, "head", tdir)) != 0)
 		goto out;
-	read_runs(&v, tdir, s->opts->reproduce_runs, p->harness);
+	reproduce_read_runs(&v, tdir, s->opts->reproduce_runs,
+			    p->harness);
 	if (!v.signature || !v.report) {
 		if (p->user) {
 			r = fixed_by_change(s, p, pov_out, tdir, fs, run_start);
@@ -478,7 +359,7 @@ static int triage_pov(struct scan *s, const struct pov *p, time_t run_start,
 		 f->function ? f->function : "?", f->file ? f->file : "?",
 		 f->line, f->reproduced, f->attempts);
 out:
-	verdict_release(&v);
+	repro_verdict_release(&v);
 	free(pov_dir);
 	free(pov_out);
 	free(tdir);

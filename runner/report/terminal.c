@@ -19,6 +19,61 @@ static const char *q(char *buf, size_t n, const char *s)
 	return log_quote(buf, n, s, strlen(s));
 }
 
+/* Validated patches first, then the others with the step that failed. */
+static void terminal_patches(FILE *f, const struct finding_set *fs,
+			     const char *out_dir)
+{
+	size_t ok = 0;
+
+	if (!fs->patches_nr)
+		return;
+	for (size_t i = 0; i < fs->patches_nr; i++)
+		ok += fs->patches[i].validated != 0;
+	fprintf(f, "patches: %zu submitted, %zu validated by crs-ci "
+		"(policy, apply, build, every PoV, tests, re-fuzz)\n",
+		fs->patches_nr, ok);
+	for (size_t i = 0; i < fs->patches_nr; i++) {
+		const struct finding_patch *p = &fs->patches[i];
+		const char *tests = "?";
+		char a[512], b[512];
+
+		if (!p->validated)
+			continue;
+		for (size_t k = 0; k < p->steps_nr; k++)
+			if (!strcmp(p->steps[k].name, "tests"))
+				tests = p->steps[k].verdict;
+		fprintf(f, "  [validated] %s/%s from %s fixes",
+			out_dir, q(a, sizeof(a), p->path),
+			q(b, sizeof(b), p->crs));
+		for (size_t k = 0; k < p->fixes_nr; k++)
+			fprintf(f, " %s", q(a, sizeof(a), p->fixes[k]));
+		fprintf(f, " (tests: %s)\n", tests);
+	}
+	for (size_t i = 0; i < fs->patches_nr; i++) {
+		const struct finding_patch *p = &fs->patches[i];
+		const char *detail = NULL, *step = p->failed_step;
+		char a[512], b[512], c[512];
+
+		if (p->validated)
+			continue;
+		for (size_t k = 0; k < p->steps_nr; k++) {
+			const struct finding_patch_step *st = &p->steps[k];
+
+			if ((step && !strcmp(st->name, step)) ||
+			    (!step && !strcmp(st->verdict, "skipped"))) {
+				step = st->name;
+				detail = st->detail;
+				break;
+			}
+		}
+		fprintf(f, "  [rejected] %.12s from %s: %s %s: %s\n",
+			p->sha256 ? p->sha256 : "?", q(a, sizeof(a), p->crs),
+			step ? q(b, sizeof(b), step) : "?",
+			p->failed_step ? "failed" : "skipped",
+			q(c, sizeof(c), detail));
+	}
+}
+
 size_t terminal_report(FILE *f, const struct finding_set *fs,
 		       const char *out_dir)
 {
@@ -62,6 +117,7 @@ size_t terminal_report(FILE *f, const struct finding_set *fs,
 				q(d, sizeof(d), sm->runner_image),
 				q(b, sizeof(b), x->harness));
 	}
+	terminal_patches(f, fs, out_dir);
 	fprintf(f, "verdict: %s\n", failing ? "FAIL" : "PASS");
 	return failing;
 }

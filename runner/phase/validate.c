@@ -1,0 +1,1001 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * validate.c - every patch a CRS submitted, validated by crs-ci itself
+ *
+ * A CRS's patch is a claim, like its PoV. Each distinct patch file in a
+ * SUBMIT_DIR/<harness>/patches/ (read with lstat and a size cap) goes
+ * through these steps, stopping at the first failure:
+ *   policy  a -p1, repo-relative unified diff of source files only (no
+ *           harness, build script, test or project file), at most
+ *           VALIDATE_MAX_LINES changed lines;
+ *   apply   applies to the head commit's tree (libgit2);
+ *   build   the patched tree laid over the target image and compiled
+ *           with the scan's sanitizer, like the head build;
+ *   povs    the PoV of every finding of the run no longer crashes it;
+ *   tests   the project's run_tests.sh or test.sh passes ("no tests"
+ *           when it has none: never "passed");
+ *   refuzz  a short libFuzzer run of each harness with a finding, from
+ *           the run's seeds, its seed corpus and the PoVs, finds nothing.
+ * Every step's verdict and log are recorded in results.json; a patch
+ * that passed them all is written as <out>/patches/<sha12>.patch and
+ * credited on the findings it fixes. Steps that the deadline leaves no
+ * time for are "skipped", and the patch is then not validated.
+ */
+#include "runner/phase/phase.h"
+#include "runner/container.h"
+#include "runner/images.h"
+#include "runner/reproduce.h"
+#include "runner/scan.h"
+#include "runner/scan_opts.h"
+#include "runner/target_build.h"
+#include "runner/config/config.h"
+#include "runner/engine/docker.h"
+#include "sarif/crash.h"
+#include "sarif/finding.h"
+#include "common/buf.h"
+#include "common/error.h"
+#include "common/fsutil.h"
+#include "common/log.h"
+#include "common/strvec.h"
+#include "common/xalloc.h"
+
+#include <dirent.h>
+#include <git2.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define VALIDATE_PATCH_MAX (1u << 20)	/* bytes of a submitted patch */
+#define VALIDATE_MAX_LINES 200		/* added + deleted lines */
+#define VALIDATE_REFUZZ_S 30		/* seconds of fuzzing per harness */
+#define VALIDATE_TESTS_S 600.0		/* the project's tests at most */
+#define VALIDATE_STEP_MIN_S 10.0	/* less left: skip the step */
+#define TESTS_NONE_EXIT 200		/* the test script's "no tests" */
+#define TESTS_NONE_MARK "crs-ci: no tests"
+
+struct submitted {
+	char *path;
+	char *crs, *harness;
+	char sha[65];
+};
+
+struct submitted_list {
+	struct submitted *items;
+	size_t nr, alloc;
+};
+
+/* One patch being validated. */
+struct vpatch {
+	struct scan *s;
+	struct finding_set *fs;
+	struct finding_patch *p;
+	char sha12[13];
+	char *which;		/* "patched-<sha12>": the build's name */
+	char *work;		/* <work>/validate/<sha12> */
+	char *logdir;		/* <out>/patches/logs/<sha12> */
+	git_diff *diff;
+	git_index *index;	/* the head tree with the patch applied */
+	char *image;
+};
+
+static void add_submitted(struct submitted_list *l, const char *path,
+			  const char *crs, const char *harness)
+{
+	struct submitted x = { 0 };
+
+	if (fs_sha256_file(x.sha, path) != 0) {
+		log_warn("patch %s: %s", path, crs_error_last());
+		crs_error_clear();
+		return;
+	}
+	for (size_t i = 0; i < l->nr; i++)
+		if (!strcmp(l->items[i].sha, x.sha))
+			return;
+	x.path = xstrdup(path);
+	x.crs = xstrdup(crs);
+	x.harness = xstrdup(harness);
+	ALLOC_GROW(l->items, l->nr + 1, l->alloc);
+	l->items[l->nr++] = x;
+}
+
+/* SUBMIT_DIR/<harness>/patches/<file> of every CRS of the run. */
+static void collect_patches(struct scan *s, struct submitted_list *l)
+{
+	for (size_t i = 0; i < s->compose->crs_nr; i++) {
+		const char *crs = s->compose->crs[i].name;
+
+		for (size_t k = 0; k < s->state.harnesses_nr; k++) {
+			const char *h = s->state.harnesses[k];
+			char *dir = scan_work_path(s, "runs/%s/crs/%s/SUBMIT_DIR/"
+						   "%s/patches",
+						   s->state.run_id, crs, h);
+			DIR *d = opendir(dir);
+			struct dirent *de;
+
+			while (d && (de = readdir(d))) {
+				char *p = xasprintf("%s/%s", dir, de->d_name);
+				struct stat st;
+
+				if (de->d_name[0] != '.' && lstat(p, &st) == 0 &&
+				    S_ISREG(st.st_mode)) {
+					if (st.st_size > (off_t)VALIDATE_PATCH_MAX)
+						log_warn("patch %s from %s is "
+							 "larger than %u bytes; "
+							 "ignored", de->d_name,
+							 crs, VALIDATE_PATCH_MAX);
+					else
+						add_submitted(l, p, crs, h);
+				}
+				free(p);
+			}
+			if (d)
+				closedir(d);
+			free(dir);
+		}
+	}
+}
+
+/* --- recording steps ---------------------------------------------------- */
+
+/*
+ * Record a step. `log` (absolute, may be NULL) is copied to
+ * <logdir>/<name>.log; a failed step also records its detail and the
+ * log's tail as the patch's failure.
+ */
+static void step(struct vpatch *v, const char *name, const char *verdict,
+		 const char *detail, const char *log)
+{
+	char *dst = xasprintf("%s/%s.log", v->logdir, name);
+	char *rel = NULL;
+
+	if (log && (!strcmp(log, dst) || fs_copy_file(log, dst) == 0))
+		rel = xasprintf("patches/logs/%s/%s.log", v->sha12, name);
+	crs_error_clear();
+	finding_patch_add_step(v->p, name, verdict, detail, rel);
+	if (!strcmp(verdict, "failed")) {
+		char *tail = log ? log_tail(log, 15) : xstrdup("");
+
+		v->p->failed_step = xstrdup(name);
+		v->p->failure = xasprintf("%s%s%s", detail ? detail : "",
+					  *tail ? "\n" : "", tail);
+		log_info("validate: patch %s from %s: %s failed: %s", v->sha12,
+			 v->p->crs, name, detail ? detail : "");
+		free(tail);
+	} else {
+		log_info("validate: patch %s: %s %s%s%s", v->sha12, name,
+			 verdict, detail ? ": " : "", detail ? detail : "");
+	}
+	free(dst);
+	free(rel);
+}
+
+/* --- policy ------------------------------------------------------------- */
+
+static int has_component(const char *path, const char *const *names)
+{
+	const char *p = path;
+
+	while (*p) {
+		size_t n = strcspn(p, "/");
+
+		for (size_t i = 0; names[i]; i++)
+			if (strlen(names[i]) == n && !strncmp(p, names[i], n))
+				return 1;
+		p += n;
+		if (*p == '/')
+			p++;
+	}
+	return 0;
+}
+
+static int is_source_ext(const char *base)
+{
+	static const char *const exts[] = {
+		".c", ".h", ".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp",
+		".hxx", ".inc", ".ipp", NULL,
+	};
+	const char *dot = strrchr(base, '.');
+
+	for (size_t i = 0; dot && exts[i]; i++)
+		if (!strcmp(dot, exts[i]))
+			return 1;
+	return 0;
+}
+
+/* Why `path` may not be patched, or NULL when it may. */
+static const char *path_refused(struct scan *s, const char *path,
+				const char *head_src)
+{
+	static const char *const bad_dirs[] = {
+		"fuzz", "fuzzer", "fuzzers", "fuzzing", "test", "tests",
+		"testing", ".git", ".clusterfuzzlite", "projects", NULL,
+	};
+	static const char *const dots[] = { "..", ".", "", NULL };
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	char *file;
+	struct buf b = BUF_INIT;
+	struct stat st;
+	const char *why = NULL;
+
+	if (path[0] == '/' || has_component(path, dots))
+		return "not a repository-relative path";
+	if (has_component(path, bad_dirs))
+		return "a fuzz harness, test or project file";
+	if (!strcmp(base, "build.sh") || !strcmp(base, "Dockerfile") ||
+	    !strcmp(base, "test.sh") || !strcmp(base, "run_tests.sh") ||
+	    !strcmp(base, "project.yaml"))
+		return "a build or test script";
+	for (size_t i = 0; i < s->state.harnesses_nr; i++) {
+		size_t n = strlen(s->state.harnesses[i]);
+
+		if (!strncmp(base, s->state.harnesses[i], n) &&
+		    base[n] == '.')
+			return "a fuzz harness source";
+	}
+	if (!is_source_ext(base))
+		return "not a C or C++ source file";
+	file = xasprintf("%s/%s", head_src, path);
+	if (lstat(file, &st) == 0 && S_ISREG(st.st_mode) &&
+	    fs_read_file(&b, file, 16u << 20) == 0 &&
+	    memmem(b.ptr, b.len, "LLVMFuzzerTestOneInput", 22))
+		why = "a fuzz harness source (defines LLVMFuzzerTestOneInput)";
+	crs_error_clear();
+	buf_release(&b);
+	free(file);
+	return why;
+}
+
+/* Headers are -p1: "--- a/..." or /dev/null, "+++ b/..." or /dev/null. */
+static const char *headers_refused(const char *text, size_t len)
+{
+	const char *p = text, *end = text + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		if (n >= 4 && !strncmp(p, "--- ", 4) &&
+		    !(n >= 6 && !strncmp(p + 4, "a/", 2)) &&
+		    !(n >= 13 && !strncmp(p + 4, "/dev/null", 9)))
+			return "'---' header is not a/<path> (-p1)";
+		if (n >= 4 && !strncmp(p, "+++ ", 4) &&
+		    !(n >= 6 && !strncmp(p + 4, "b/", 2)) &&
+		    !(n >= 13 && !strncmp(p + 4, "/dev/null", 9)))
+			return "'+++' header is not b/<path> (-p1)";
+		if (n >= 16 && !strncmp(p, "GIT binary patch", 16))
+			return "a binary patch";
+		p += n + 1;
+	}
+	return NULL;
+}
+
+static int check_policy(struct vpatch *v, const char *head_src)
+{
+	struct scan *s = v->s;
+	const char *text = v->p->diff;
+	size_t len = strlen(text), lines = 0;
+	char *log = xasprintf("%s/policy.log", v->logdir);
+	struct buf l = BUF_INIT;
+	const char *why = headers_refused(text, len);
+	char *detail = NULL;
+
+	if (!why && git_diff_from_buffer(&v->diff, text, len) != 0) {
+		const git_error *e = git_error_last();
+
+		buf_printf(&l, "libgit2: %s\n", e ? e->message : "?");
+		why = "not a unified diff";
+	}
+	if (!why && git_diff_num_deltas(v->diff) == 0)
+		why = "an empty diff";
+	for (size_t i = 0; !why && i < git_diff_num_deltas(v->diff); i++) {
+		const git_diff_delta *d = git_diff_get_delta(v->diff, i);
+		const char *path = d->new_file.path ? d->new_file.path :
+			d->old_file.path;
+		git_patch *gp = NULL;
+		size_t adds = 0, dels = 0;
+
+		if (d->status == GIT_DELTA_DELETED)
+			path = d->old_file.path;
+		buf_printf(&l, "%s: ", path ? path : "?");
+		if (!path)
+			why = "a file without a name";
+		else if (d->flags & GIT_DIFF_FLAG_BINARY)
+			why = "a binary change";
+		else if (d->status != GIT_DELTA_MODIFIED &&
+			 d->status != GIT_DELTA_ADDED &&
+			 d->status != GIT_DELTA_DELETED)
+			why = "a rename, copy or mode change";
+		else if (d->old_file.path && d->new_file.path &&
+			 d->status == GIT_DELTA_MODIFIED &&
+			 strcmp(d->old_file.path, d->new_file.path))
+			why = "old and new names differ";
+		else
+			why = path_refused(s, path, head_src);
+		if (!why && git_patch_from_diff(&gp, v->diff, i) == 0 &&
+		    git_patch_line_stats(NULL, &adds, &dels, gp) == 0)
+			lines += adds + dels;
+		git_patch_free(gp);
+		buf_printf(&l, "%s (+%zu -%zu)\n", why ? why : "ok", adds,
+			   dels);
+		if (why) {
+			detail = xasprintf("%s: %s", path ? path : "?", why);
+			why = detail;
+		}
+	}
+	if (!why && lines > VALIDATE_MAX_LINES) {
+		detail = xasprintf("%zu changed lines, more than %d", lines,
+				   VALIDATE_MAX_LINES);
+		why = detail;
+	}
+	if (!why)
+		buf_printf(&l, "%zu changed line(s), at most %d: ok\n", lines,
+			   VALIDATE_MAX_LINES);
+	else
+		buf_printf(&l, "refused: %s\n", why);
+	fs_write_file_atomic(log, l.ptr, l.len);
+	crs_error_clear();
+	step(v, "policy", why ? "failed" : "passed", why ? why : NULL, log);
+	free(detail);
+	free(log);
+	buf_release(&l);
+	return why ? -1 : 0;
+}
+
+/* --- apply -------------------------------------------------------------- */
+
+/* Write the patched files of the index over a copy of the head tree. */
+static int write_patched_tree(struct vpatch *v, git_repository *repo,
+			      const char *head_src, const char *src)
+{
+	int r;
+
+	if ((r = fs_remove_tree(src)) != 0 ||
+	    (r = fs_copy_tree(head_src, src)) != 0)
+		return r;
+	for (size_t i = 0; i < git_diff_num_deltas(v->diff); i++) {
+		const git_diff_delta *d = git_diff_get_delta(v->diff, i);
+		const git_index_entry *e;
+		git_blob *blob = NULL;
+		char *file, *slash;
+
+		if (d->status == GIT_DELTA_DELETED) {
+			file = xasprintf("%s/%s", src, d->old_file.path);
+			unlink(file);
+			free(file);
+			continue;
+		}
+		e = git_index_get_bypath(v->index, d->new_file.path, 0);
+		if (!e || git_blob_lookup(&blob, repo, &e->id) != 0)
+			return crs_error_set(CRS_ERR, "patched %s: not in the "
+					     "patched tree", d->new_file.path);
+		file = xasprintf("%s/%s", src, d->new_file.path);
+		slash = strrchr(file, '/');
+		*slash = '\0';
+		r = fs_mkdir_p(file);
+		*slash = '/';
+		if (r == 0)
+			r = fs_write_file_atomic(file,
+					git_blob_rawcontent(blob),
+					(size_t)git_blob_rawsize(blob));
+		git_blob_free(blob);
+		free(file);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+static int apply_patch(struct vpatch *v, const char *head_src,
+		       const char *ctx)
+{
+	struct scan *s = v->s;
+	git_repository *repo = NULL;
+	git_commit *commit = NULL;
+	git_tree *tree = NULL;
+	git_oid oid;
+	char *log = xasprintf("%s/apply.log", v->logdir);
+	char *src = xasprintf("%s/src", ctx);
+	char *detail = NULL;
+	struct buf l = BUF_INIT;
+	int r = -1;
+
+	if (git_repository_open(&repo, s->source_dir) != 0 ||
+	    git_oid_fromstr(&oid, s->state.head_commit) != 0 ||
+	    git_commit_lookup(&commit, repo, &oid) != 0 ||
+	    git_commit_tree(&tree, commit) != 0) {
+		const git_error *e = git_error_last();
+
+		detail = xasprintf("cannot read head %.12s: %s",
+				   s->state.head_commit, e ? e->message : "?");
+	} else if (git_apply_to_tree(&v->index, repo, tree, v->diff,
+				     NULL) != 0) {
+		const git_error *e = git_error_last();
+
+		detail = xasprintf("does not apply to head %.12s: %s",
+				   s->state.head_commit, e ? e->message : "?");
+	} else if (fs_remove_tree(ctx) != 0 || fs_mkdir_p(ctx) != 0 ||
+		   write_patched_tree(v, repo, head_src, src) != 0) {
+		detail = xasprintf("cannot write the patched tree: %s",
+				   crs_error_last());
+		crs_error_clear();
+	} else {
+		r = 0;
+	}
+	buf_printf(&l, "git_apply_to_tree on %s: %s\n", s->state.head_commit,
+		   detail ? detail : "applied");
+	if (r == 0)
+		buf_printf(&l, "patched tree: %s\n", src);
+	fs_write_file_atomic(log, l.ptr, l.len);
+	crs_error_clear();
+	step(v, "apply", r ? "failed" : "passed", detail, log);
+	git_tree_free(tree);
+	git_commit_free(commit);
+	git_repository_free(repo);
+	buf_release(&l);
+	free(detail);
+	free(log);
+	free(src);
+	return r;
+}
+
+/* --- build -------------------------------------------------------------- */
+
+/* -1: the step failed; CRS_EINTR: stop everything. */
+static int build_patched(struct vpatch *v, const char *ctx)
+{
+	struct scan *s = v->s;
+	char *label = xasprintf("patch %s on %s", v->sha12,
+				s->state.head_commit);
+	char *ilog = scan_work_path(s, "logs/%s-image.log", v->which);
+	char *blog = scan_work_path(s, "logs/%s-%s-build.log", v->which,
+				    s->state.sanitizer);
+	int r;
+
+	r = target_context_image(s, ctx, label, v->which, &v->image);
+	if (r == 0)
+		r = target_compile(s, v->image, s->state.sanitizer, v->which);
+	if (r == CRS_EINTR)
+		goto out;
+	if (r == 0) {
+		step(v, "build", "passed", NULL, blog);
+	} else {
+		char *first = xstrdup(crs_error_last());
+		char *nl = strchr(first, '\n');
+
+		if (nl)
+			*nl = '\0';
+		if (*first && first[strlen(first) - 1] == ':')
+			first[strlen(first) - 1] = '\0';
+		crs_error_clear();
+		step(v, "build", "failed", first, v->image ? blog : ilog);
+		free(first);
+		r = -1;
+	}
+out:
+	free(label);
+	free(ilog);
+	free(blog);
+	return r;
+}
+
+/* --- povs --------------------------------------------------------------- */
+
+/* A finding whose PoV a patch must stop: it crashes the head build. */
+static int pov_applies(const struct finding *f)
+{
+	return f->pov_path && f->harness &&
+		!(f->novelty && !strcmp(f->novelty, "fixed-by-change"));
+}
+
+static int check_povs(struct vpatch *v, struct strvec *fixed)
+{
+	struct scan *s = v->s;
+	char *log = xasprintf("%s/povs.log", v->logdir);
+	struct buf l = BUF_INIT;
+	char *detail = NULL;
+	size_t checked = 0;
+	int r = 0;
+
+	for (size_t i = 0; i < v->fs->nr && !detail; i++) {
+		const struct finding *f = &v->fs->items[i];
+		char *bin, *pov, *tdir;
+		struct repro_verdict rv = { 0 };
+
+		if (!pov_applies(f))
+			continue;
+		bin = scan_work_path(s, "builds/%s/%s/out/%s",
+				     s->state.sanitizer, v->which, f->harness);
+		pov = xasprintf("%s/%s", s->out_dir, f->pov_path);
+		tdir = xasprintf("%s/povs/%s", v->work, f->id);
+		if (!fs_exists(bin)) {
+			detail = xasprintf("harness %s is not in the patched "
+					   "build", f->harness);
+		} else if ((r = fs_remove_tree(tdir)) != 0 ||
+			   (r = fs_mkdir_p(tdir)) != 0 ||
+			   (r = reproduce_run(s, f->harness, pov, v->which,
+					      tdir)) != 0) {
+			if (r != CRS_EINTR) {
+				detail = xasprintf("PoV of %s: %s", f->id,
+						   crs_error_last());
+				crs_error_clear();
+				r = 0;
+			}
+		} else {
+			reproduce_read_runs(&rv, tdir,
+					    s->opts->reproduce_runs,
+					    f->harness);
+			checked++;
+			buf_printf(&l, "finding %s (%s, %s): %s in %d/%d "
+				   "run(s)\n", f->id, f->harness,
+				   f->crash_type, rv.signature ?
+				   "still crashes" : "no crash",
+				   rv.reproduced, rv.attempts);
+			if (rv.attempts == 0)
+				detail = xasprintf("PoV of %s: no run "
+						   "completed", f->id);
+			else if (rv.signature) {
+				struct buf rl = BUF_INIT;
+
+				detail = xasprintf("PoV of finding %s still "
+					"crashes the patched build: %s "
+					"(%d/%d runs)", f->id,
+					rv.report && rv.report->crash_type ?
+					rv.report->crash_type : "crash",
+					rv.reproduced, rv.attempts);
+				if (fs_read_file(&rl, rv.log_path,
+						 REPRODUCE_LOG_MAX) == 0) {
+					buf_adds(&l, "\n");
+					buf_add(&l, rl.ptr, rl.len);
+				}
+				crs_error_clear();
+				buf_release(&rl);
+			} else {
+				strvec_push(fixed, f->id);
+			}
+		}
+		repro_verdict_release(&rv);
+		free(bin);
+		free(pov);
+		free(tdir);
+		if (r)
+			break;
+	}
+	if (r == 0 && !detail && checked == 0)
+		detail = xstrdup("the run has no PoV to check the patch with");
+	if (r == 0) {
+		fs_write_file_atomic(log, l.ptr, l.len);
+		crs_error_clear();
+		if (!detail) {
+			char *ok = xasprintf("%zu PoV(s) no longer crash",
+					     checked);
+
+			step(v, "povs", "passed", ok, log);
+			free(ok);
+		} else {
+			step(v, "povs", "failed", detail, log);
+			r = -1;
+		}
+	}
+	buf_release(&l);
+	free(detail);
+	free(log);
+	return r;
+}
+
+/* --- tests -------------------------------------------------------------- */
+
+static const char tests_script[] =
+	"for t in \"${SRC:-/src}/run_tests.sh\" \"${SRC:-/src}/test.sh\" "
+	"/OSS_CRS_PROJ_PATH/run_tests.sh /OSS_CRS_PROJ_PATH/test.sh; do\n"
+	"  if [ -f \"$t\" ]; then echo \"crs-ci: running $t\"; "
+	"exec bash \"$t\"; fi\n"
+	"done\n"
+	"echo '" TESTS_NONE_MARK " (no run_tests.sh or test.sh in $SRC or "
+	"the project)'\n"
+	"exit 200\n";
+
+static double time_for(const struct scan *s, double want)
+{
+	double left = scan_remaining(s) - VALIDATE_STEP_MIN_S / 2;
+
+	return left < want ? left : want;
+}
+
+static int run_tests(struct vpatch *v)
+{
+	struct scan *s = v->s;
+	struct docker_run_opts ro = DOCKER_RUN_OPTS_INIT;
+	struct strvec env = STRVEC_INIT, binds = STRVEC_INIT;
+	static const char *const cmd[] = { "/bin/bash", "-c", tests_script,
+					   NULL };
+	char *log = xasprintf("%s/tests.log", v->logdir);
+	char *out = scan_work_path(s, "builds/%s/%s/out", s->state.sanitizer,
+				   v->which);
+	struct buf b = BUF_INIT;
+	int r, code = -1;
+
+	strvec_pushf(&env, "SANITIZER=%s", s->state.sanitizer);
+	strvec_push(&env, "FUZZING_ENGINE=libfuzzer");
+	strvec_push(&env, "ARCHITECTURE=x86_64");
+	strvec_pushf(&env, "FUZZING_LANGUAGE=%s", s->state.language);
+	strvec_pushf(&env, "PROJECT_NAME=%s", s->state.project);
+	strvec_pushf(&binds, "%s:/out:ro", out);
+	ro.image = v->image;
+	ro.cmd = cmd;
+	ro.env = strvec_list(&env);
+	ro.binds = strvec_list(&binds);
+	ro.network = "none";
+	ro.shm_size = 2LL << 30;
+	ro.cpuset = s->compose->infra.cpuset;
+	ro.memory = s->compose->infra.memory_bytes;
+	r = container_run(s, &ro, time_for(s, VALIDATE_TESTS_S), log, &code);
+	if (r == CRS_EINTR)
+		goto out;
+	if (r == 0 && code == TESTS_NONE_EXIT &&
+	    fs_read_file(&b, log, 1u << 20) == 0 &&
+	    memmem(b.ptr, b.len, TESTS_NONE_MARK, strlen(TESTS_NONE_MARK))) {
+		step(v, "tests", "no tests", "the project has no "
+		     "run_tests.sh or test.sh", log);
+	} else if (r == 0 && code == 0) {
+		step(v, "tests", "passed", NULL, log);
+	} else {
+		char *d = r ? xasprintf("the tests did not finish: %s",
+					crs_error_last()) :
+			xasprintf("the project's tests failed (exit %d)", code);
+
+		step(v, "tests", "failed", d, log);
+		free(d);
+		r = -1;
+	}
+	crs_error_clear();
+out:
+	buf_release(&b);
+	strvec_release(&env);
+	strvec_release(&binds);
+	free(log);
+	free(out);
+	return r;
+}
+
+/* --- refuzz ------------------------------------------------------------- */
+
+static const char refuzz_script[] =
+	"h=\"$1\"; t=\"$2\"; rss=\"$3\"\n"
+	"mkdir -p /tmp/corpus /tmp/art\n"
+	"if [ -d /seeds ]; then cp -r /seeds/. /tmp/corpus/ 2>/dev/null; fi\n"
+	"cp -r /povs/. /tmp/corpus/ 2>/dev/null\n"
+	"if [ -f \"/out/${h}_seed_corpus.zip\" ]; then\n"
+	"  unzip -o -q -j \"/out/${h}_seed_corpus.zip\" -d /tmp/corpus\n"
+	"fi\n"
+	"echo \"crs-ci: $(ls /tmp/corpus | wc -l) input(s), ${t}s\"\n"
+	"exec \"/out/$h\" -max_total_time=\"$t\" -timeout=10 "
+	"-rss_limit_mb=\"$rss\" -artifact_prefix=/tmp/art/ /tmp/corpus\n";
+
+static int refuzz_one(struct vpatch *v, const char *h, int secs,
+		      char **detail)
+{
+	struct scan *s = v->s;
+	struct docker_run_opts ro = DOCKER_RUN_OPTS_INIT;
+	struct strvec binds = STRVEC_INIT, cmd = STRVEC_INIT;
+	char *out = scan_work_path(s, "builds/%s/%s/out", s->state.sanitizer,
+				   v->which);
+	char *seeds = scan_work_path(s, "runs/%s/EXCHANGE_DIR/%s/seeds",
+				     s->state.run_id, h);
+	char *povs = xasprintf("%s/refuzz/%s/povs", v->work, h);
+	char *log = xasprintf("%s/refuzz/%s/fuzz.log", v->work, h);
+	char *t = xasprintf("%d", secs);
+	int64_t mem = s->compose->infra.memory_bytes;
+	long rss_mb = mem > 0 && mem / (1 << 20) * 3 / 4 < 2560 ?
+		(long)(mem / (1 << 20) * 3 / 4) : 2560;
+	char *rss = xasprintf("%ld", rss_mb);
+	struct buf b = BUF_INIT;
+	int r, code = -1;
+
+	*detail = NULL;
+	if ((r = fs_remove_tree(povs)) != 0 || (r = fs_mkdir_p(povs)) != 0)
+		goto out;
+	for (size_t i = 0; i < v->fs->nr; i++) {
+		const struct finding *f = &v->fs->items[i];
+		char *src, *dst;
+
+		if (!pov_applies(f) || strcmp(f->harness, h))
+			continue;
+		src = xasprintf("%s/%s", s->out_dir, f->pov_path);
+		dst = xasprintf("%s/pov-%s", povs, f->id);
+		fs_copy_file(src, dst);
+		crs_error_clear();
+		free(src);
+		free(dst);
+	}
+	strvec_pushf(&binds, "%s:/out:ro", out);
+	strvec_pushf(&binds, "%s:/povs:ro", povs);
+	if (fs_exists(seeds))
+		strvec_pushf(&binds, "%s:/seeds:ro", seeds);
+	strvec_push(&cmd, "/bin/bash");
+	strvec_push(&cmd, "-c");
+	strvec_push(&cmd, refuzz_script);
+	strvec_push(&cmd, "refuzz");
+	strvec_push(&cmd, h);
+	strvec_push(&cmd, t);
+	strvec_push(&cmd, rss);
+	ro.image = BASE_RUNNER_IMAGE;
+	ro.cmd = strvec_list(&cmd);
+	ro.binds = strvec_list(&binds);
+	ro.network = "none";
+	ro.cpuset = s->compose->infra.cpuset;
+	ro.memory = mem;
+	log_info("validate: patch %s: fuzzing %s for %ds", v->sha12, h, secs);
+	r = container_run(s, &ro, secs + 60.0, log, &code);
+	if (r == CRS_EINTR)
+		goto out;
+	if (r != 0) {
+		*detail = xasprintf("%s: %s", h, crs_error_last());
+		crs_error_clear();
+		r = 0;
+	} else if (code != 0) {
+		struct crash_report *cr = NULL;
+
+		if (fs_read_file(&b, log, REPRODUCE_LOG_MAX) == 0 &&
+		    crash_report_parse(&cr, b.ptr, b.len) == 0)
+			*detail = xasprintf("%s: new crash in %ds: %s", h,
+					    secs, cr->crash_type ?
+					    cr->crash_type : "crash");
+		else
+			*detail = xasprintf("%s: libFuzzer exited %d", h,
+					    code);
+		crs_error_clear();
+		crash_report_free(cr);
+	}
+out:
+	buf_release(&b);
+	strvec_release(&binds);
+	strvec_release(&cmd);
+	free(out);
+	free(seeds);
+	free(povs);
+	free(log);
+	free(t);
+	free(rss);
+	return r;
+}
+
+static int refuzz(struct vpatch *v)
+{
+	struct scan *s = v->s;
+	struct strvec done = STRVEC_INIT;
+	char *log = xasprintf("%s/refuzz.log", v->logdir);
+	struct buf l = BUF_INIT;
+	char *detail = NULL;
+	int r = 0, skipped = 0;
+
+	for (size_t i = 0; i < v->fs->nr && !detail && !r; i++) {
+		const struct finding *f = &v->fs->items[i];
+		const char *h = f->harness;
+		char *hl;
+		double left;
+		size_t k;
+
+		if (!pov_applies(f))
+			continue;
+		for (k = 0; k < done.nr && strcmp(done.v[k], h); k++)
+			;
+		if (k < done.nr)
+			continue;
+		strvec_push(&done, h);
+		left = time_for(s, VALIDATE_REFUZZ_S + 60.0) - 60.0;
+		if (left < 5) {
+			skipped = 1;
+			break;
+		}
+		if ((r = refuzz_one(v, h, (int)left, &detail)) != 0)
+			break;
+		hl = xasprintf("%s/refuzz/%s/fuzz.log", v->work, h);
+		buf_printf(&l, "== %s: %s\n", h, detail ? detail : "no crash");
+		{
+			struct buf fl = BUF_INIT;
+
+			if (fs_read_file(&fl, hl, 1u << 20) == 0)
+				buf_add(&l, fl.ptr, fl.len);
+			crs_error_clear();
+			buf_release(&fl);
+		}
+		free(hl);
+	}
+	if (r == 0) {
+		fs_write_file_atomic(log, l.ptr, l.len);
+		crs_error_clear();
+		if (detail) {
+			step(v, "refuzz", "failed", detail, log);
+			r = -1;
+		} else if (skipped) {
+			step(v, "refuzz", "skipped", "deadline", NULL);
+			r = -1;
+		} else {
+			char *ok = xasprintf("%zu harness(es) fuzzed for up to "
+					     "%ds: no crash", done.nr,
+					     VALIDATE_REFUZZ_S);
+
+			step(v, "refuzz", "passed", ok, log);
+			free(ok);
+		}
+	}
+	strvec_release(&done);
+	buf_release(&l);
+	free(detail);
+	free(log);
+	return r;
+}
+
+/* --- one patch ---------------------------------------------------------- */
+
+static void skip_rest(struct vpatch *v, size_t from, const char *why)
+{
+	for (size_t i = from; finding_patch_step_names[i]; i++)
+		step(v, finding_patch_step_names[i], "skipped", why, NULL);
+}
+
+/* Write the diff to its place in the output folder; sets p->path. */
+static int write_patch_file(struct vpatch *v)
+{
+	struct scan *s = v->s;
+	const char *rel_dir = v->p->validated ? "patches" : "patches/rejected";
+	char *dir = xasprintf("%s/%s", s->out_dir, rel_dir);
+	char *path = xasprintf("%s/%s.patch", dir, v->sha12);
+	int r;
+
+	if ((r = fs_mkdir_p(dir)) == 0 &&
+	    (r = fs_write_file_atomic(path, v->p->diff,
+				      strlen(v->p->diff))) == 0)
+		v->p->path = xasprintf("%s/%s.patch", rel_dir, v->sha12);
+	free(dir);
+	free(path);
+	return r;
+}
+
+static int validate_one(struct scan *s, struct finding_set *fs,
+			const struct submitted *in, const char *head_src)
+{
+	struct vpatch v = { 0 };
+	struct strvec fixed = STRVEC_INIT;
+	struct buf text = BUF_INIT;
+	char *ctx;
+	size_t at = 0;
+	int r = 0;
+
+	v.s = s;
+	v.fs = fs;
+	v.p = finding_set_add_patch(fs);
+	memcpy(v.sha12, in->sha, 12);
+	v.p->sha256 = xstrdup(in->sha);
+	v.p->crs = xstrdup(in->crs);
+	v.p->harness = xstrdup(in->harness);
+	v.which = xasprintf("patched-%s", v.sha12);
+	v.work = scan_work_path(s, "validate/%s", v.sha12);
+	v.logdir = xasprintf("%s/patches/logs/%s", s->out_dir, v.sha12);
+	ctx = scan_work_path(s, "patched/%s", v.sha12);
+	if ((r = fs_remove_tree(v.logdir)) != 0 ||
+	    (r = fs_mkdir_p(v.logdir)) != 0 ||
+	    (r = fs_remove_tree(v.work)) != 0 ||
+	    (r = fs_mkdir_p(v.work)) != 0 ||
+	    (r = fs_read_file(&text, in->path, VALIDATE_PATCH_MAX)) != 0)
+		goto out;
+	v.p->diff = xstrndup(text.ptr, text.len);
+	log_info("validate: patch %s from %s (%s)", v.sha12, in->crs,
+		 in->harness);
+	if (strlen(v.p->diff) != text.len) {
+		step(&v, "policy", "failed", "contains a NUL byte", NULL);
+		at = 1;
+		goto done;
+	}
+	at = 1;
+	if (check_policy(&v, head_src) != 0)
+		goto done;
+	at = 2;
+	if (scan_remaining(s) < VALIDATE_STEP_MIN_S)
+		goto deadline;
+	if (apply_patch(&v, head_src, ctx) != 0)
+		goto done;
+	at = 3;
+	if (scan_remaining(s) < VALIDATE_STEP_MIN_S)
+		goto deadline;
+	if ((r = build_patched(&v, ctx)) != 0)
+		goto done;
+	at = 4;
+	if (scan_remaining(s) < VALIDATE_STEP_MIN_S)
+		goto deadline;
+	if ((r = check_povs(&v, &fixed)) != 0)
+		goto done;
+	at = 5;
+	if (scan_remaining(s) < VALIDATE_STEP_MIN_S)
+		goto deadline;
+	if ((r = run_tests(&v)) != 0)
+		goto done;
+	at = 6;
+	if (scan_remaining(s) < VALIDATE_STEP_MIN_S)
+		goto deadline;
+	if ((r = refuzz(&v)) != 0)
+		goto done;
+	v.p->validated = 1;
+	goto done;
+deadline:
+	skip_rest(&v, at - 1, "deadline");
+done:
+	if (r == -1 || (r == 0 && v.p->failed_step))
+		skip_rest(&v, v.p->steps_nr, "an earlier step failed");
+	if (r == -1)
+		r = 0;		/* a failed step, recorded */
+	if (r)
+		goto out;
+	if (v.p->validated) {
+		v.p->fixes = xcalloc(fixed.nr + 1, sizeof(char *));
+		for (size_t i = 0; i < fixed.nr; i++) {
+			struct finding *f = finding_set_find(fs, fixed.v[i]);
+
+			v.p->fixes[v.p->fixes_nr++] = xstrdup(fixed.v[i]);
+			if (!f)
+				continue;
+			f->fixed_by = xrealloc(f->fixed_by, st_mult(
+				f->fixed_by_nr + 1, sizeof(char *)));
+			f->fixed_by[f->fixed_by_nr++] = xstrdup(in->sha);
+		}
+		log_info("validate: patch %s from %s is validated: fixes %zu "
+			 "finding(s)", v.sha12, in->crs, fixed.nr);
+	}
+	r = write_patch_file(&v);
+out:
+	git_diff_free(v.diff);
+	git_index_free(v.index);
+	strvec_release(&fixed);
+	buf_release(&text);
+	free(v.which);
+	free(v.work);
+	free(v.logdir);
+	free(v.image);
+	free(ctx);
+	return r;
+}
+
+int phase_validate(struct scan *s)
+{
+	struct submitted_list l = { 0 };
+	struct finding_set fs;
+	char *results = xasprintf("%s/results.json", s->out_dir);
+	char *head_src = NULL;
+	int r;
+
+	finding_set_init(&fs);
+	if (!s->state.run_id || !s->state.head_commit) {
+		r = crs_error_set(CRS_ENOTFOUND, "no run in %s: run the run "
+				  "phase first", s->work_dir);
+		goto out;
+	}
+	if ((r = finding_set_load(&fs, results)) != 0)
+		goto out;
+	collect_patches(s, &l);
+	if (!l.nr && !fs.patches_nr)
+		goto out;
+	log_info("validate: %zu distinct patch(es) submitted", l.nr);
+	if ((r = target_source_dir(s, s->state.head_commit, &head_src)) != 0)
+		goto out;
+	finding_set_clear_patches(&fs);	/* an earlier validation's */
+	for (size_t i = 0; i < l.nr && r == 0; i++) {
+		r = validate_one(s, &fs, &l.items[i], head_src);
+		if (r == 0 && scan_interrupted(s))
+			r = crs_error_set(CRS_EINTR, "interrupted");
+	}
+	if (r == 0)
+		r = finding_set_save(&fs, results);
+out:
+	for (size_t i = 0; i < l.nr; i++) {
+		free(l.items[i].path);
+		free(l.items[i].crs);
+		free(l.items[i].harness);
+	}
+	free(l.items);
+	finding_set_release(&fs);
+	free(head_src);
+	free(results);
+	return r;
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * reproduce.h - run one input N times on one of crs-ci's own builds
+ *
+ * Shared by triage (is a PoV a bug?) and patch validation (does a PoV
+ * still crash the patched build?): the runs happen in a fresh base-runner
+ * container without network, on the compose's infra cpuset and memory.
+ */
+#ifndef CRS_RUNNER_REPRODUCE_H
+#define CRS_RUNNER_REPRODUCE_H
+
+struct scan;
+struct crash_report;
+
+#define REPRODUCE_LOG_MAX (4u << 20)	/* bytes of one run's log parsed */
+
+/* What N runs of one input showed. */
+struct repro_verdict {
+	struct crash_report *report;	/* of the first matching run */
+	char *signature;	/* the one most runs agree on; NULL: no crash */
+	char *log_path;		/* that run's log */
+	int reproduced, attempts;
+};
+
+/*
+ * Run `testcase` s->opts->reproduce_runs times (3 at most when it times
+ * out) with <work>/builds/<sanitizer>/<which>/out/<harness>; each run's
+ * output goes to <tdir>/run.<i>.log (tdir must exist). 0, or the
+ * container_run error (CRS_ETIMEOUT, CRS_EINTR, CRS_EENGINE).
+ */
+int reproduce_run(struct scan *s, const char *harness, const char *testcase,
+		  const char *which, const char *tdir);
+
+/*
+ * Read <tdir>/run.1..runs.log into *v (zeroed first): the signature most
+ * runs agree on and how many runs showed it. Cannot fail.
+ */
+void reproduce_read_runs(struct repro_verdict *v, const char *tdir, int runs,
+			 const char *harness);
+
+/* Free the verdict's fields and zero it. */
+void repro_verdict_release(struct repro_verdict *v);
+
+#endif
