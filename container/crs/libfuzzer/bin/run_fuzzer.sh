@@ -8,7 +8,10 @@
 # Steps:
 #   1. libCRS download-build-output build /out (the build step's $OUT);
 #   2. corpus = /out/HARNESS_seed_corpus.zip, plus `libCRS fetch seed` from
-#      OSS_CRS_FETCH_DIR before every run;
+#      OSS_CRS_FETCH_DIR before every run, plus a `libCRS register-fetch-dir
+#      seed` daemon that copies every seed another CRS shares into the
+#      corpus as it arrives, where libFuzzer (-reload=1, its default) picks
+#      it up within a second; shared seeds are never submitted back;
 #   3. libFuzzer runs one after another until FUZZ_TIME seconds have passed;
 #      each stops at its first crash, timeout or out-of-memory, whose artifact
 #      is submitted at once (`libCRS submit pov`) unless its DEDUP_TOKEN was
@@ -16,7 +19,8 @@
 #      run (`libCRS submit seed`);
 #   4. with STOP_ON_FIRST_POV=1, exit 0 right after the first submitted PoV.
 # Environment: FUZZ_TIME (seconds, default 3600), STOP_ON_FIRST_POV (0),
-# OSS_CRS_LOG_DIR (libFuzzer output goes to fuzzer.log there, else stderr),
+# OSS_CRS_LOG_DIR (libFuzzer output goes to fuzzer.log there, else stderr;
+# the fetch daemon's log to fetch-seeds.log there),
 # FUZZER_EXTRA_ARGS (more libFuzzer flags, split on spaces).
 # Exit: 0 when the time ran out or after the first PoV (STOP_ON_FIRST_POV),
 # 1 when the harness keeps failing without an artifact or libCRS fails,
@@ -50,8 +54,10 @@ mkdir -p "$out" "$povs" "$corpus" "$known" "$done_povs"
 touch "$tokens"
 
 log=/dev/stderr
+fetch_log=/dev/null
 if [ -n "${OSS_CRS_LOG_DIR:-}" ] && mkdir -p "$OSS_CRS_LOG_DIR" 2>/dev/null; then
 	log=$OSS_CRS_LOG_DIR/fuzzer.log
+	fetch_log=$OSS_CRS_LOG_DIR/fetch-seeds.log
 fi
 
 start=$SECONDS
@@ -88,6 +94,22 @@ mark_corpus_known() {
 	done
 }
 fetch_seeds
+
+# Seeds other CRSs share from now on reach the corpus as they arrive.
+fetch_daemon=
+# shellcheck disable=SC2317  # run by the EXIT trap
+stop_fetch_daemon() {
+	[ -n "$fetch_daemon" ] && kill -TERM "$fetch_daemon" 2>/dev/null
+	fetch_daemon=
+}
+if [ -n "${OSS_CRS_FETCH_DIR:-}" ]; then
+	if line=$(libCRS register-fetch-dir --log "$fetch_log" seed "$corpus"); then
+		fetch_daemon=${line##* }
+		trap stop_fetch_daemon EXIT
+	else
+		say "warning: libCRS register-fetch-dir seed failed"
+	fi
+fi
 
 dict=()
 if [ -f "$out/$harness.dict" ]; then
@@ -131,6 +153,11 @@ submit_seeds() {
 		[ -f "$f" ] || continue
 		name=${f##*/}
 		[ -e "$known/$name" ] && continue
+		if [ -n "${OSS_CRS_FETCH_DIR:-}" ] &&
+		    [ -e "$OSS_CRS_FETCH_DIR/seeds/$name" ]; then
+			touch "$known/$name"	# shared by a CRS: not ours
+			continue
+		fi
 		if libCRS submit seed "$f" >/dev/null; then
 			touch "$known/$name"
 			n=$((n + 1))
@@ -168,7 +195,8 @@ while [ "$stop" = 0 ]; do
 		failures=0
 		if [ "$stop_on_first" = 1 ]; then
 			submit_seeds
-			say "STOP_ON_FIRST_POV=1: stopping after the first PoV"
+			say "STOP_ON_FIRST_POV=1: stopping after the first PoV" \
+				"($((SECONDS - start)) s)"
 			exit 0
 		fi
 	elif [ "$rc" -ne 0 ] && [ "$stop" = 0 ] &&
