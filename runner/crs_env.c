@@ -89,12 +89,18 @@ void crs_env_build(struct strvec *env, const struct scan *s,
 		env_set(&m, "OSS_CRS_RUN_ID", a->run_id ? a->run_id : "");
 		env_set(&m, "OSS_CRS_CPUSET", a->crs->res.cpuset);
 		env_set(&m, "OSS_CRS_MEMORY_LIMIT", a->crs->res.memory);
-		env_set(&m, "OSS_CRS_REBUILD_OUT_DIR", "/OSS_CRS_REBUILD_OUT_DIR");
+		env_set(&m, "OSS_CRS_REBUILD_OUT_DIR",
+			"/OSS_CRS_REBUILD_OUT_DIR");
 		env_set(&m, "OSS_CRS_SUBMIT_DIR", "/OSS_CRS_SUBMIT_DIR");
 		env_set(&m, "OSS_CRS_SHARED_DIR", "/OSS_CRS_SHARED_DIR");
 		env_set(&m, "OSS_CRS_LOG_DIR", "/OSS_CRS_LOG_DIR");
 		env_set(&m, "BUILDER_MODULE", "builder-sidecar");
 		env_set(&m, "CPUSET_CPUS", a->crs->res.cpuset);
+		if (a->llm_api_url) {
+			env_set(&m, "OSS_CRS_LLM_API_URL", a->llm_api_url);
+			env_set(&m, "OSS_CRS_LLM_API_KEY_FILE",
+				CRS_ENV_LLM_KEY_FILE);
+		}
 	}
 	for (size_t i = 0; i < m.nr; i++) {
 		strvec_pushf(env, "%s=%s", m.keys[i], m.vals[i]);

@@ -26,7 +26,13 @@ struct crs_env_args {
 	const char *build_id;			/* build-target */
 	const char *run_id;			/* run */
 	int has_fetch_dir;
+	const char *llm_api_url;	/* run: the LLM gateway's URL, or
+					 * NULL when the compose has no
+					 * llm_config (no OSS_CRS_LLM_*) */
 };
+
+/* Where a run module finds its own LLM key (mounted read-only there). */
+#define CRS_ENV_LLM_KEY_FILE "/run/secrets/oss_crs_llm_api_key"
 
 /* Fill `env` with KEY=VALUE strings. Cannot fail. */
 void crs_env_build(struct strvec *env, const struct scan *s,

@@ -18,6 +18,7 @@
 #include "common/xalloc.h"
 
 #include <dirent.h>
+#include <stdio.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -54,18 +55,22 @@ struct exchange {
 	unsigned copied[EXCHANGE_TYPES];
 };
 
-static int seen_before(struct exchange *x, int type, const char *sha)
+static int seen_before(const struct exchange *x, int type, const char *sha)
 {
-	char *key = xasprintf("%d:%s", type, sha);
+	char key[80];
 
+	snprintf(key, sizeof(key), "%d:%s", type, sha);
 	for (size_t i = 0; i < x->seen_nr; i++)
-		if (!strcmp(x->seen[i], key)) {
-			free(key);
+		if (!strcmp(x->seen[i], key))
 			return 1;
-		}
-	ALLOC_GROW(x->seen, x->seen_nr + 1, x->seen_alloc);
-	x->seen[x->seen_nr++] = key;
 	return 0;
+}
+
+/* Remember content that reached the exchange (after, not before, it did). */
+static void mark_seen(struct exchange *x, int type, const char *sha)
+{
+	ALLOC_GROW(x->seen, x->seen_nr + 1, x->seen_alloc);
+	x->seen[x->seen_nr++] = xasprintf("%d:%s", type, sha);
 }
 
 /* Read a submitted file without following links, bounded. */
@@ -133,6 +138,7 @@ static void copy_one(struct exchange *x, const struct watch *w,
 		crs_error_clear();
 		goto out;
 	}
+	mark_seen(x, w->type, sha);
 	x->copied[w->type]++;
 	log_debug("exchange: %s/%s%s%s from %s", types[w->type], w->rel,
 		  *w->rel ? "/" : "", name, w->crs);

@@ -109,6 +109,8 @@ static void summary_release(struct scan_summary *m)
 	for (size_t i = 0; i < m->crs_nr; i++)
 		free(m->crs[i]);
 	free(m->crs);
+	free(m->crs_povs);
+	free(m->crs_first_pov_s);
 	free(m->started_at);
 	free(m->finished_at);
 	free(m->fail_on);
@@ -261,6 +263,16 @@ static json_t *summary_to_json(const struct scan_summary *m)
 	json_object_set_new(o, "harnesses",
 			    str_array(m->harnesses, m->harnesses_nr));
 	json_object_set_new(o, "crs", str_array(m->crs, m->crs_nr));
+	if (m->crs_povs && m->crs_first_pov_s) {
+		json_t *st = json_object();
+
+		for (size_t i = 0; i < m->crs_nr; i++)
+			json_object_set_new(st, m->crs[i], json_pack(
+				"{s:o,s:o}", "povs", jsize(m->crs_povs[i]),
+				"first_pov_after_s", m->crs_first_pov_s[i] < 0 ?
+				json_null() : json_real(m->crs_first_pov_s[i])));
+		json_object_set_new(o, "crs_stats", st);
+	}
 	json_object_set_new(o, "started_at", jstr(m->started_at));
 	json_object_set_new(o, "finished_at", jstr(m->finished_at));
 	json_object_set_new(o, "duration_s", json_real(m->duration_s));
@@ -511,6 +523,32 @@ static int get_num(double *out, const struct jctx *c, const json_t *o,
 	return 0;
 }
 
+/* summary.crs_stats (optional): {"<crs>": {povs, first_pov_after_s}} */
+static int get_crs_stats(struct scan_summary *m, const struct jctx *c,
+			 const json_t *o)
+{
+	const json_t *st = json_object_get(o, "crs_stats");	/* borrowed */
+
+	if (!st || json_is_null(st))
+		return 0;
+	if (!json_is_object(st))
+		return bad(c, "crs_stats", "not an object");
+	m->crs_povs = xcalloc(m->crs_nr ? m->crs_nr : 1, sizeof(size_t));
+	m->crs_first_pov_s = xcalloc(m->crs_nr ? m->crs_nr : 1,
+				     sizeof(double));
+	for (size_t i = 0; i < m->crs_nr; i++) {
+		const json_t *e = json_object_get(st, m->crs[i]);
+		const json_t *p = json_object_get(e, "povs");
+		const json_t *t = json_object_get(e, "first_pov_after_s");
+
+		m->crs_povs[i] = json_is_integer(p) && json_integer_value(p) > 0 ?
+			(size_t)json_integer_value(p) : 0;
+		m->crs_first_pov_s[i] = json_is_number(t) ?
+			json_number_value(t) : -1;
+	}
+	return 0;
+}
+
 static int get_str_array(char ***out, size_t *nr, const struct jctx *c,
 			 const json_t *o, const char *key)
 {
@@ -577,7 +615,7 @@ static int summary_from_json(struct scan_summary *m, const json_t *o,
 		      "povs_not_reproduced")) ||
 	    (r = get_enum(&m->fail_on, &c, o, "fail_on", fail_on_values)))
 		return r;
-	return 0;
+	return get_crs_stats(m, &c, o);
 }
 
 static int frame_from_json(struct finding_frame *f, const json_t *o,

@@ -103,6 +103,10 @@ struct scan_summary {
 	size_t harnesses_nr;
 	char **crs;
 	size_t crs_nr;
+	/* per CRS (aligned with crs[], NULL when unknown): PoVs it submitted
+	 * and seconds from the run's start to its first, < 0 for none */
+	size_t *crs_povs;
+	double *crs_first_pov_s;
 	char *started_at, *finished_at;	/* RFC 3339 UTC */
 	double duration_s;
 	int timed_out;

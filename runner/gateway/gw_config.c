@@ -13,6 +13,7 @@
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/log.h"
+#include "common/strvec.h"
 #include "common/xalloc.h"
 
 #include <errno.h>
@@ -583,4 +584,71 @@ int gw_config_set_external(struct gw_config *c, const char *url,
 	c->external_key_env = key_env ? xstrdup(key_env) : NULL;
 	c->external = 1;
 	return 0;
+}
+
+/* Push NAME of every "os.environ/NAME" scalar among `params`' values. */
+static void params_env_names(struct yaml_doc *d, const yaml_node_t *params,
+			     struct strvec *names)
+{
+	if (!params || params->type != YAML_MAPPING_NODE)
+		return;
+	for (yaml_node_pair_t *p = params->data.mapping.pairs.start;
+	     p < params->data.mapping.pairs.top; p++) {
+		const yaml_node_t *v = YAML_DOC_VALUE(d, p);
+		const char *s = v && v->type == YAML_SCALAR_NODE
+				? yaml_doc_scalar(v) : NULL;
+		const char *name;
+		int seen = 0;
+
+		if (!s || strncmp(s, ENV_PREFIX, strlen(ENV_PREFIX)))
+			continue;
+		name = s + strlen(ENV_PREFIX);
+		for (size_t i = 0; i < names->nr && !seen; i++)
+			seen = !strcmp(names->v[i], name);
+		if (!seen && *name)
+			strvec_push(names, name);
+	}
+}
+
+int gw_config_env_names(const char *path, struct strvec *names)
+{
+	struct yaml_doc d;
+	struct buf b = BUF_INIT;
+	const yaml_node_t *root;
+	int r;
+
+	memset(&d, 0, sizeof(d));
+	if ((r = yaml_doc_read_file(&b, path)) != 0 ||
+	    (r = yaml_doc_parse(&d, b.ptr, b.len, path)) != 0)
+		goto out;
+	root = yaml_doc_root(&d);
+	if (!root || root->type != YAML_MAPPING_NODE)
+		goto out;
+	for (yaml_node_pair_t *p = root->data.mapping.pairs.start;
+	     p < root->data.mapping.pairs.top; p++) {
+		const yaml_node_t *v = YAML_DOC_VALUE(&d, p);
+
+		if (strcmp(yaml_doc_scalar(YAML_DOC_KEY(&d, p)),
+			   "model_list") || v->type != YAML_SEQUENCE_NODE)
+			continue;
+		for (yaml_node_item_t *it = v->data.sequence.items.start;
+		     it < v->data.sequence.items.top; it++) {
+			const yaml_node_t *m = yaml_doc_node(&d, *it);
+
+			if (!m || m->type != YAML_MAPPING_NODE)
+				continue;
+			for (yaml_node_pair_t *q = m->data.mapping.pairs.start;
+			     q < m->data.mapping.pairs.top; q++)
+				if (!strcmp(yaml_doc_scalar(YAML_DOC_KEY(&d,
+									 q)),
+					    "litellm_params"))
+					params_env_names(&d,
+							 YAML_DOC_VALUE(&d, q),
+							 names);
+		}
+	}
+out:
+	yaml_doc_release(&d);
+	buf_release(&b);
+	return r;
 }

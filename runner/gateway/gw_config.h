@@ -17,6 +17,8 @@
 
 #include "runner/gateway/gw_price.h"
 
+struct strvec;
+
 /* How a provider is spoken to. */
 enum gw_style {
 	GW_STYLE_OPENAI,	/* <api_base>/chat/completions, Bearer key */
@@ -103,5 +105,15 @@ const struct gw_model *gw_config_model(const struct gw_config *c,
  */
 int gw_config_external_price(struct gw_price *out,
 			     const struct gw_config *c, const char *model);
+
+/*
+ * The names NAME of every "os.environ/NAME" value in the litellm_params of
+ * the config file at `path` (api_key, api_base), each once, in file order,
+ * appended to `names`. Only reads the YAML: the variables need not be set
+ * (the orchestrator uses it to pass exactly these into the gateway's
+ * container). 0, or CRS_ECONFIG/CRS_ENOTFOUND for an unreadable file or
+ * bad YAML.
+ */
+int gw_config_env_names(const char *path, struct strvec *names);
 
 #endif

@@ -7,14 +7,20 @@
  * over. For one harness all CRS modules run at once, each CRS on its own
  * internal network with its compose cpuset and memory, and the mounts and
  * environment of oss-crs-contract.md §3.2. A harness's run ends when every
- * module has exited, at its time share, at the deadline, or on Ctrl-C; the
- * containers and networks are removed on every one of those paths.
+ * module has exited, at its time share, at the deadline, or on Ctrl-C; its
+ * containers are removed on every one of those paths.
+ *
+ * The CRS networks, and the LLM gateway when the compose has an
+ * llm_config, live for the whole phase: created before the first harness,
+ * removed after the last one (or on the error or Ctrl-C that ends the
+ * phase early; scan_close's docker_remove_owned is the safety net).
  */
 #include "runner/phase/phase.h"
 #include "runner/container.h"
 #include "runner/cache.h"
 #include "runner/crs_env.h"
 #include "runner/exchange.h"
+#include "runner/llm_gateway.h"
 #include "runner/scan.h"
 #include "runner/scan_opts.h"
 #include "runner/config/config.h"
@@ -47,10 +53,16 @@ struct running {
 	char *log_path;
 };
 
+/* What the run phase sets up once for all of its harnesses. */
+struct run_infra {
+	struct strvec net_names;	/* compose->crs[i]'s network */
+	struct strvec net_ids;		/* the ones created so far */
+	struct llm_gateway *llm;	/* NULL without llm_config */
+};
+
 struct harness_run {
 	struct running *c;
 	size_t nr, alloc;
-	struct strvec networks;
 	struct exchange *exchange;
 	long share_s;		/* seconds this harness's run may take */
 };
@@ -93,7 +105,8 @@ static int make_dirs(struct scan *s, const char *h)
 		free(p);
 	}
 	if (r == 0) {
-		p = scan_work_path(s, "runs/%s/REBUILD_OUT_DIR", s->state.run_id);
+		p = scan_work_path(s, "runs/%s/REBUILD_OUT_DIR",
+				   s->state.run_id);
 		r = fs_mkdir_p(p);
 		free(p);
 	}
@@ -118,16 +131,19 @@ static int make_dirs(struct scan *s, const char *h)
 }
 
 static int start_module(struct scan *s, struct harness_run *hr,
-			const struct compose_crs *c,
-			const struct crs_run_module *mod, const char *h,
-			const char *net)
+			const struct run_infra *ri, size_t crs_idx,
+			const struct crs_run_module *mod, const char *h)
 {
+	const struct compose_crs *c = &s->compose->crs[crs_idx];
+	const char *key_file = llm_gateway_key_file(ri->llm, c->name);
 	struct docker_run_opts ro = DOCKER_RUN_OPTS_INIT;
 	struct strvec env = STRVEC_INIT, binds = STRVEC_INIT;
 	struct strvec labels = STRVEC_INIT, aliases = STRVEC_INIT;
 	struct crs_env_args ea = { .phase = CRS_ENV_RUN, .crs = c,
 				   .layer = &mod->env, .module = mod->name,
-				   .harness = h, .run_id = s->state.run_id };
+				   .harness = h, .run_id = s->state.run_id,
+				   .llm_api_url = key_file ? LLM_GATEWAY_URL
+							   : NULL };
 	char *key = xasprintf("%s/%s", c->name, mod->name);
 	const char *image = scan_image(s, key);
 	char *run = scan_work_path(s, "runs/%s", s->state.run_id);
@@ -159,6 +175,10 @@ static int start_module(struct scan *s, struct harness_run *hr,
 			     exchange_types[i], exchange_types[i]);
 	strvec_pushf(&binds, "%s:/OSS_CRS_FUZZ_PROJ:ro", s->project->dir);
 	strvec_pushf(&binds, "%s:/OSS_CRS_TARGET_SOURCE:ro", src);
+	/* its own LLM key only */
+	if (key_file)
+		strvec_pushf(&binds, "%s:" CRS_ENV_LLM_KEY_FILE ":ro",
+			     key_file);
 	crs_env_build(&env, s, &ea);
 	if (!s->opts->keep_going)
 		strvec_push(&env, "STOP_ON_FIRST_POV=1");
@@ -176,7 +196,7 @@ static int start_module(struct scan *s, struct harness_run *hr,
 	ro.cpuset = c->res.cpuset;
 	ro.memory = c->res.memory_bytes;
 	ro.shm_size = 2LL << 30;
-	ro.network = net;
+	ro.network = ri->net_names.v[crs_idx];
 	ro.aliases = strvec_list(&aliases);
 	if ((r = docker_container_create(s->docker, &ro, &id)) != 0)
 		goto out;
@@ -220,15 +240,16 @@ static int wait_modules(struct scan *s, struct harness_run *hr,
 		size_t alive = 0;
 
 		for (size_t i = 0; i < hr->nr; i++) {
-			int rr = docker_container_running(s->docker, hr->c[i].id);
+			int rr = docker_container_running(s->docker,
+							  hr->c[i].id);
 
 			if (rr < 0)
 				return rr;
 			alive += rr > 0;
 		}
 		if (!alive) {
-			log_info("run %s: every CRS module finished after %.0fs",
-				 h, scan_elapsed(s) - start);
+			log_info("run %s: every CRS module finished after "
+				 "%.0fs", h, scan_elapsed(s) - start);
 			return 0;
 		}
 		if (scan_interrupted(s))
@@ -260,8 +281,8 @@ static void stop_modules(struct scan *s, struct harness_run *hr)
 			size_t alive = 0;
 
 			for (size_t i = 0; i < hr->nr; i++)
-				alive += docker_container_running(s->docker,
-								  hr->c[i].id) > 0;
+				alive += docker_container_running(
+					s->docker, hr->c[i].id) > 0;
 			if (!alive)
 				break;
 			wait_tick(hr->exchange);
@@ -298,11 +319,7 @@ static void harness_run_end(struct scan *s, struct harness_run *hr)
 		free(hr->c[i].label);
 		free(hr->c[i].log_path);
 	}
-	for (size_t i = 0; i < hr->networks.nr; i++)
-		if (docker_network_remove(s->docker, hr->networks.v[i]) != 0)
-			log_warn("removing network: %s", crs_error_last());
 	free(hr->c);
-	strvec_release(&hr->networks);
 	memset(hr, 0, sizeof(*hr));
 }
 
@@ -328,11 +345,10 @@ static int start_exchange(struct scan *s, struct harness_run *hr,
 	return r;
 }
 
-static int run_harness(struct scan *s, const char *h, double share_s,
-		       double reserve_s)
+static int run_harness(struct scan *s, const struct run_infra *ri,
+		       const char *h, double share_s, double reserve_s)
 {
 	struct harness_run hr = { .share_s = (long)share_s };
-	struct strvec labels = STRVEC_INIT;
 	char *logs = scan_work_path(s, "runs/%s/logs", s->state.run_id);
 	char *seeds;
 	int r;
@@ -342,41 +358,82 @@ static int run_harness(struct scan *s, const char *h, double share_s,
 	if ((r = make_dirs(s, h)) != 0 || (r = fs_mkdir_p(logs)) != 0 ||
 	    (r = cache_corpus_in(s, h, seeds)) != 0)
 		goto out;
-	container_labels(&labels, s);
 	if ((r = start_exchange(s, &hr, h)) != 0)
 		goto out;
 	log_info("run %s: %zu CRS(s) for up to %.0fs", h, s->compose->crs_nr,
 		 share_s);
 	for (size_t i = 0; i < s->compose->crs_nr && r == 0; i++) {
-		const struct compose_crs *c = &s->compose->crs[i];
-		char *net = xasprintf("%s-%s", s->owner, c->name);
-		char *nid = NULL;
+		const struct crs_manifest *m = s->compose->crs[i].manifest;
 
-		r = docker_network_create(s->docker, net, 1,
-					  strvec_list(&labels), &nid);
-		if (r == 0) {
-			strvec_push(&hr.networks, nid);
-			for (size_t k = 0; k < c->manifest->modules_nr && r == 0; k++)
-				r = start_module(s, &hr, c,
-						 &c->manifest->modules[k], h, net);
-		}
-		free(net);
-		free(nid);
+		for (size_t k = 0; k < m->modules_nr && r == 0; k++)
+			r = start_module(s, &hr, ri, i, &m->modules[k], h);
 	}
 	if (r == 0)
 		r = wait_modules(s, &hr, share_s, reserve_s, h);
 out:
-	harness_run_end(s, &hr);
+	if (r != 0) {
+		/* stopping clears errors: keep the message of this one */
+		char *msg = xstrdup(crs_error_last());
+
+		harness_run_end(s, &hr);
+		crs_error_set(r, "%s", msg);
+		free(msg);
+	} else {
+		harness_run_end(s, &hr);
+	}
 	if (r == 0)
 		r = cache_corpus_out(s, h, seeds);
-	strvec_release(&labels);
 	free(logs);
 	free(seeds);
 	return r;
 }
 
+/* One internal network per CRS, then the LLM gateway on all of them. */
+static int run_infra_start(struct scan *s, struct run_infra *ri)
+{
+	struct strvec labels = STRVEC_INIT;
+	char *dir;
+	int r = 0;
+
+	container_labels(&labels, s);
+	for (size_t i = 0; i < s->compose->crs_nr; i++)
+		strvec_pushf(&ri->net_names, "%s-%s", s->owner,
+			     s->compose->crs[i].name);
+	for (size_t i = 0; i < s->compose->crs_nr && r == 0; i++) {
+		char *nid = NULL;
+
+		r = docker_network_create(s->docker, ri->net_names.v[i], 1,
+					  strvec_list(&labels), &nid);
+		if (r == 0)
+			strvec_push(&ri->net_ids, nid);
+		free(nid);
+	}
+	strvec_release(&labels);
+	if (r != 0)
+		return r;
+	dir = scan_work_path(s, "runs/%s/llm", s->state.run_id);
+	r = llm_gateway_start(&ri->llm, s, dir, strvec_list(&ri->net_names));
+	free(dir);
+	return r;
+}
+
+/* The gateway first: it is attached to every CRS network. */
+static void run_infra_end(struct scan *s, struct run_infra *ri)
+{
+	llm_gateway_stop(ri->llm, s);
+	ri->llm = NULL;
+	for (size_t i = 0; i < ri->net_ids.nr; i++)
+		if (docker_network_remove(s->docker, ri->net_ids.v[i]) != 0) {
+			log_warn("removing network: %s", crs_error_last());
+			crs_error_clear();
+		}
+	strvec_release(&ri->net_names);
+	strvec_release(&ri->net_ids);
+}
+
 int phase_run(struct scan *s)
 {
+	struct run_infra ri = { STRVEC_INIT, STRVEC_INIT, NULL };
 	double reserve = triage_reserve(s);
 	char *stamp = NULL, *path = NULL;
 	int r = 0;
@@ -399,6 +456,8 @@ int phase_run(struct scan *s)
 	if ((r = fs_write_file_atomic(path, stamp, strlen(stamp))) != 0 ||
 	    (r = scan_state_save(s)) != 0)
 		goto out;
+	if (s->state.harnesses_nr && (r = run_infra_start(s, &ri)) != 0)
+		goto out;
 	for (size_t i = 0; i < s->state.harnesses_nr && r == 0; i++) {
 		double left = scan_remaining(s) - reserve;
 		double share = left / (double)(s->state.harnesses_nr - i);
@@ -408,9 +467,19 @@ int phase_run(struct scan *s)
 				 s->state.harnesses[i]);
 			continue;
 		}
-		r = run_harness(s, s->state.harnesses[i], share, reserve);
+		r = run_harness(s, &ri, s->state.harnesses[i], share, reserve);
 	}
 out:
+	if (r != 0) {
+		/* cleaning up may clear the message of what went wrong */
+		char *msg = xstrdup(crs_error_last());
+
+		run_infra_end(s, &ri);
+		crs_error_set(r, "%s", msg);
+		free(msg);
+	} else {
+		run_infra_end(s, &ri);
+	}
 	free(stamp);
 	free(path);
 	return r;

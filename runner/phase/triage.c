@@ -46,13 +46,30 @@ struct pov {
 	char *crs;
 	char *harness;
 	char sha[65];
-	time_t mtime;
+	double mtime;		/* seconds since the epoch, with nanoseconds */
 };
 
 struct pov_list {
 	struct pov *items;
 	size_t nr, alloc;
+	/* per compose CRS: PoVs it submitted, the earliest one's mtime */
+	size_t *crs_povs;
+	double *crs_first;
 };
+
+static double mtime_of(const struct stat *st)
+{
+	return (double)st->st_mtim.tv_sec + (double)st->st_mtim.tv_nsec / 1e9;
+}
+
+/* Earliest first: the first PoV triaged for a bug is its first finder's. */
+static int cmp_mtime(const void *a, const void *b)
+{
+	double x = ((const struct pov *)a)->mtime;
+	double y = ((const struct pov *)b)->mtime;
+
+	return (x > y) - (x < y);
+}
 
 static void add_pov(struct pov_list *l, const char *path, const char *crs,
 		    const char *harness, const struct stat *st)
@@ -67,17 +84,17 @@ static void add_pov(struct pov_list *l, const char *path, const char *crs,
 	for (size_t i = 0; i < l->nr; i++)
 		if (!strcmp(l->items[i].sha, p.sha) &&
 		    !strcmp(l->items[i].harness, harness)) {
-			if (st->st_mtime < l->items[i].mtime) {
+			if (mtime_of(st) < l->items[i].mtime) {
 				free(l->items[i].crs);
 				l->items[i].crs = xstrdup(crs);
-				l->items[i].mtime = st->st_mtime;
+				l->items[i].mtime = mtime_of(st);
 			}
 			return;
 		}
 	p.path = xstrdup(path);
 	p.crs = xstrdup(crs);
 	p.harness = xstrdup(harness);
-	p.mtime = st->st_mtime;
+	p.mtime = mtime_of(st);
 	ALLOC_GROW(l->items, l->nr + 1, l->alloc);
 	l->items[l->nr++] = p;
 }
@@ -128,8 +145,14 @@ static void collect_povs(struct scan *s, struct pov_list *l)
 							 "than %u bytes; ignored",
 							 de->d_name, crs,
 							 POV_MAX_BYTES);
-					else
+					else {
 						add_pov(l, p, crs, h, &st);
+						l->crs_povs[i]++;
+						if (l->crs_first[i] < 0 ||
+						    mtime_of(&st) < l->crs_first[i])
+							l->crs_first[i] =
+								mtime_of(&st);
+					}
 				}
 				free(p);
 			}
@@ -258,7 +281,7 @@ static struct finding *add_finding(struct scan *s, struct finding_set *fs,
 	f->reproduced = v->reproduced;
 	f->attempts = v->attempts;
 	f->found_by = xstrdup(p->crs);
-	f->found_after_s = p->user ? -1 : difftime(p->mtime, run_start);
+	f->found_after_s = p->user ? -1 : (p->mtime - (double)run_start);
 	if (fs_mkdir_p(rdir) == 0 && fs_copy_file(v->log_path, rp) == 0)
 		f->report_path = xasprintf("reports/%s.txt", id);
 	crs_error_clear();
@@ -340,7 +363,7 @@ static int triage_pov(struct scan *s, const struct pov *p, time_t run_start,
 	}
 	crash_signature_id(id, v.signature);
 	if ((f = finding_set_find(fs, id))) {
-		double after = difftime(p->mtime, run_start);
+		double after = (p->mtime - (double)run_start);
 
 		f->duplicates++;
 		if (!p->user &&
@@ -381,7 +404,7 @@ static time_t read_run_start(struct scan *s)
 }
 
 static void fill_summary(struct scan *s, struct finding_set *fs,
-			 size_t submitted)
+			 const struct pov_list *l, time_t run_start)
 {
 	struct scan_summary *sm = &fs->summary;
 	char when[32];
@@ -401,15 +424,21 @@ static void fill_summary(struct scan *s, struct finding_set *fs,
 		sm->harnesses[sm->harnesses_nr++] =
 			xstrdup(s->state.harnesses[i]);
 	sm->crs = xcalloc(s->compose->crs_nr + 1, sizeof(char *));
-	for (size_t i = 0; i < s->compose->crs_nr; i++)
+	sm->crs_povs = xcalloc(s->compose->crs_nr + 1, sizeof(size_t));
+	sm->crs_first_pov_s = xcalloc(s->compose->crs_nr + 1, sizeof(double));
+	for (size_t i = 0; i < s->compose->crs_nr; i++) {
+		sm->crs_povs[i] = l->crs_povs[i];
+		sm->crs_first_pov_s[i] = l->crs_first[i] < 0 ? -1 :
+			l->crs_first[i] - (double)run_start;
 		sm->crs[sm->crs_nr++] = xstrdup(s->compose->crs[i].name);
+	}
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ",
 		 gmtime(&s->started_wall));
 	sm->started_at = xstrdup(when);
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	sm->finished_at = xstrdup(when);
 	sm->duration_s = scan_elapsed(s);
-	sm->povs_submitted = submitted;
+	sm->povs_submitted = l->nr;
 	sm->fail_on = xstrdup(s->opts->fail_on);
 }
 
@@ -430,16 +459,22 @@ int phase_triage(struct scan *s)
 	if ((r = fs_mkdir_p(s->out_dir)) != 0)
 		goto out;
 	run_start = read_run_start(s);
+	l.crs_povs = xcalloc(s->compose->crs_nr + 1, sizeof(size_t));
+	l.crs_first = xcalloc(s->compose->crs_nr + 1, sizeof(double));
+	for (size_t i = 0; i < s->compose->crs_nr; i++)
+		l.crs_first[i] = -1;
 	if ((r = collect_user_povs(s, &l)) != 0)
 		goto out;
 	collect_povs(s, &l);
+	if (l.nr)
+		qsort(l.items, l.nr, sizeof(*l.items), cmp_mtime);
 	log_info("triage: %zu distinct PoV(s) submitted", l.nr);
 	for (size_t i = 0; i < l.nr && r == 0; i++) {
 		r = triage_pov(s, &l.items[i], run_start, &fs);
 		if (scan_interrupted(s) && r == 0)
 			r = crs_error_set(CRS_EINTR, "interrupted");
 	}
-	fill_summary(s, &fs, l.nr);
+	fill_summary(s, &fs, &l, run_start);
 	if (r == 0)
 		r = finding_set_save(&fs, results);
 out:
@@ -449,6 +484,8 @@ out:
 		free(l.items[i].harness);
 	}
 	free(l.items);
+	free(l.crs_povs);
+	free(l.crs_first);
 	finding_set_release(&fs);
 	free(results);
 	return r;

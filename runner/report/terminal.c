@@ -87,6 +87,19 @@ size_t terminal_report(FILE *f, const struct finding_set *fs,
 		"(%zu PoV(s) submitted, %zu not reproduced, %.0fs)\n",
 		sm->project ? sm->project : "scan", fs->nr, failing, policy,
 		sm->povs_submitted, sm->povs_not_reproduced, sm->duration_s);
+	if (sm->crs_povs && sm->crs_first_pov_s && sm->crs_nr) {
+		fprintf(f, "  PoVs per CRS:");
+		for (size_t i = 0; i < sm->crs_nr; i++) {
+			char a[256];
+
+			fprintf(f, "%s %s %zu", i ? "," : "",
+				q(a, sizeof(a), sm->crs[i]), sm->crs_povs[i]);
+			if (sm->crs_first_pov_s[i] >= 0)
+				fprintf(f, " (first after %.1fs)",
+					sm->crs_first_pov_s[i]);
+		}
+		fputc('\n', f);
+	}
 	for (size_t i = 0; i < fs->nr; i++) {
 		const struct finding *x = &fs->items[i];
 		char a[512], b[512], c[512], d[512];

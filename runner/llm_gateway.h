@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * llm_gateway.h - the run phase's LLM gateway container
+ *
+ * When the compose has an llm_config (mode internal or external), the run
+ * phase starts `crs-ci gateway` in a container (DESIGN.md decisions 3 and
+ * 5): a static crs-ci bind-mounted into BASE_RUNNER_IMAGE, on one egress
+ * network, connected to every CRS's internal network under the alias
+ * litellm.oss-crs. Each CRS gets its own key file and budget; provider keys
+ * go into the gateway container's environment only.
+ *
+ * Environment: CRS_CI_LLM_NETWORK=NAME makes the gateway use the existing
+ * network NAME for its way out instead of a network of its own (a network
+ * where a self-hosted model server answers, say); crs-ci neither creates
+ * nor removes it.
+ */
+#ifndef CRS_RUNNER_LLM_GATEWAY_H
+#define CRS_RUNNER_LLM_GATEWAY_H
+
+struct scan;
+struct llm_gateway;
+
+/* The URL CRS containers get as OSS_CRS_LLM_API_URL (OSS-CRS's name). */
+#define LLM_GATEWAY_ALIAS "litellm.oss-crs"
+#define LLM_GATEWAY_URL "http://" LLM_GATEWAY_ALIAS ":4000"
+
+/*
+ * Start the gateway unless the compose has no llm_config (then *out is
+ * NULL and 0 is returned). `crs_networks[i]` names compose->crs[i]'s
+ * internal network, which must exist. Files live in `dir` (created):
+ * config.yaml (a copy of the LiteLLM config), keys/<crs>.key,
+ * spend.json, gateway.log (its output). Returns once the gateway serves
+ * and every key file exists (at most about 15 s). Errors: CRS_ECONFIG
+ * (no static crs-ci; a provider key variable the config names, url_env or
+ * key_env unset; a bad LiteLLM config), CRS_EENGINE and others from the
+ * engine, CRS_ETIMEOUT with the gateway's log tail when it did not become
+ * ready. On error everything
+ * started is removed again and *out is NULL.
+ */
+int llm_gateway_start(struct llm_gateway **out, struct scan *s,
+		      const char *dir, const char *const *crs_networks);
+
+/* Host path of `crs`'s key file, or NULL for an unknown CRS. Borrowed. */
+const char *llm_gateway_key_file(const struct llm_gateway *g,
+				 const char *crs);
+
+/*
+ * SIGTERM the gateway and wait for it (at most 10 s; it writes the final
+ * spend report), save its output as <dir>/gateway.log, remove the
+ * container, its egress network and the key files, copy the report to
+ * <out>/llm-spend.json and log each CRS's spend. Problems are logged, not
+ * returned. Frees g; accepts NULL.
+ */
+void llm_gateway_stop(struct llm_gateway *g, struct scan *s);
+
+/*
+ * 1 when the ELF file at `path` is static (it has no PT_INTERP program
+ * header), 0 when dynamic; CRS_ERR when it cannot be read or is not ELF.
+ */
+int llm_gateway_elf_static(const char *path);
+
+/*
+ * The static crs-ci to mount into the gateway: /proc/self/exe when it is
+ * static, else <folder of the exe>/static/crs-ci when present and static
+ * (made by `make static`); caller frees. CRS_ECONFIG otherwise.
+ */
+int llm_gateway_static_exe(char **out);
+
+#endif
