@@ -14,6 +14,7 @@
 #include "common/strvec.h"
 #include "common/xalloc.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,6 +63,17 @@ void crs_env_build(struct strvec *env, const struct scan *s,
 	env_set(&m, "ARCHITECTURE", "x86_64");
 	env_set(&m, "FUZZING_LANGUAGE", st->language ? st->language : "c");
 	env_set(&m, "PROJECT_NAME", st->project ? st->project : "");
+	if (a->phase == CRS_ENV_RUN) {
+		char t[32];
+
+		/* crs-libfuzzer's knobs: defaults, the compose may override */
+		if (a->stop_on_first_pov)
+			env_set(&m, "STOP_ON_FIRST_POV", "1");
+		if (a->time_limit_s > 0) {
+			snprintf(t, sizeof(t), "%ld", a->time_limit_s);
+			env_set(&m, "FUZZ_TIME", t);
+		}
+	}
 	/* user layers */
 	env_layer(&m, a->layer);
 	env_layer(&m, &a->crs->env);
@@ -96,6 +108,12 @@ void crs_env_build(struct strvec *env, const struct scan *s,
 		env_set(&m, "OSS_CRS_LOG_DIR", "/OSS_CRS_LOG_DIR");
 		env_set(&m, "BUILDER_MODULE", "builder-sidecar");
 		env_set(&m, "CPUSET_CPUS", a->crs->res.cpuset);
+		if (a->time_limit_s > 0) {
+			char t[32];
+
+			snprintf(t, sizeof(t), "%ld", a->time_limit_s);
+			env_set(&m, "CRS_CI_TIME_LIMIT", t);
+		}
 		if (a->llm_api_url) {
 			env_set(&m, "OSS_CRS_LLM_API_URL", a->llm_api_url);
 			env_set(&m, "OSS_CRS_LLM_API_KEY_FILE",

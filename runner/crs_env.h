@@ -26,6 +26,10 @@ struct crs_env_args {
 	const char *build_id;			/* build-target */
 	const char *run_id;			/* run */
 	int has_fetch_dir;
+	/* run: defaults a compose's additional_env may override */
+	int stop_on_first_pov;			/* STOP_ON_FIRST_POV=1 */
+	long time_limit_s;			/* FUZZ_TIME, and the framework's
+						   CRS_CI_TIME_LIMIT */
 	const char *llm_api_url;	/* run: the LLM gateway's URL, or
 					 * NULL when the compose has no
 					 * llm_config (no OSS_CRS_LLM_*) */

@@ -179,12 +179,9 @@ static int start_module(struct scan *s, struct harness_run *hr,
 	if (key_file)
 		strvec_pushf(&binds, "%s:" CRS_ENV_LLM_KEY_FILE ":ro",
 			     key_file);
+	ea.stop_on_first_pov = !s->opts->keep_going;
+	ea.time_limit_s = hr->share_s;
 	crs_env_build(&env, s, &ea);
-	if (!s->opts->keep_going)
-		strvec_push(&env, "STOP_ON_FIRST_POV=1");
-	/* the time it has: crs-libfuzzer's knob, and ours for any CRS */
-	strvec_pushf(&env, "FUZZ_TIME=%ld", hr->share_s);
-	strvec_pushf(&env, "CRS_CI_TIME_LIMIT=%ld", hr->share_s);
 	container_labels(&labels, s);
 	strvec_pushf(&aliases, "%s.%s", mod->name, c->name);
 	name = xasprintf("%s-%s-%s-%s", s->owner, c->name, mod->name, h);
