@@ -2,7 +2,7 @@
 #
 # Sources are found by folder, so adding a .c file needs no edit here:
 #   common/ diff/ sarif/ runner/**  -> build/libcrsci.a (+ runner/main.c -> crs-ci)
-#   libcrs/                         -> build/libcrs.a   (+ libcrs/main.c -> libCRS)
+#   libcrs/                         -> build/libcrs.a   (+ libcrs/cli.c -> libCRS)
 #   tests/unit/test_*.c             -> one cmocka binary each
 # BUILD selects the output folder; the test and sanitizer builds use their
 # own folders (build/test, build/asan) and define UNIT_TESTS.
@@ -21,7 +21,7 @@ LIBS := $(PKG_LIBS) -lpthread
 COMMON_SRC := $(wildcard common/*.c)
 CORE_SRC := $(COMMON_SRC) $(wildcard diff/*.c sarif/*.c) \
 	$(filter-out runner/main.c,$(wildcard runner/*.c runner/*/*.c))
-LIBCRS_SRC := $(filter-out libcrs/main.c,$(wildcard libcrs/*.c))
+LIBCRS_SRC := $(filter-out libcrs/cli.c,$(wildcard libcrs/*.c))
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
@@ -52,7 +52,7 @@ $(BUILD)/crs-ci: $(call obj,runner/main.c) $(BUILD)/libcrsci.a $(BUILD)/libcrs.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
 
 # libCRS is always static: it is mounted into CRS images of any distribution.
-$(BUILD)/libCRS: $(call obj,libcrs/main.c) $(BUILD)/libcrs.a
+$(BUILD)/libCRS: $(call obj,libcrs/cli.c) $(BUILD)/libcrs.a
 	$(CC) $(CFLAGS) $(if $(SAN),,-static) -o $@ $^ -lcrypto $(if $(SAN),,-lpthread -ldl)
 
 # crs-ci finds libCRS and its install step beside itself (prepare phase).

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * main.c - the libCRS command line, compatible with OSS-CRS's libCRS
+ * cli.c - the libCRS command line, compatible with OSS-CRS's libCRS
  *
  * A thin client of libcrs.h, linked statically and bind-mounted into
  * every CRS container. Command names, arguments, the daemon's
