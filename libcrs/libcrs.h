@@ -7,7 +7,7 @@
  * section 3). This API copies build outputs in and out, submits artifacts
  * (PoVs, seeds, patches, ...) under content-addressed names, fetches what
  * other CRSs shared, and runs the directory watchers behind the daemons of
- * the libCRS command line (libcrs/main.c). It links only libc and
+ * the libCRS command line (libcrs/cli.c). It links only libc and
  * libcrypto, so the CLI can be linked statically.
  *
  * Conventions: every function returns 0 or a negative CRS_E* code
