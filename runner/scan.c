@@ -12,6 +12,7 @@
 #include "runner/config/config.h"
 #include "runner/engine/docker.h"
 #include "diff/changeset.h"
+#include "sarif/sarif_read.h"
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"
@@ -64,6 +65,32 @@ static int load_change(struct scan *s)
 	return r;
 }
 
+/* Each --sarif file parses, and no two share a name in bug-candidates/. */
+static int check_sarifs(const struct scan_opts *o)
+{
+	int r = 0;
+
+	for (size_t i = 0; i < o->sarifs_nr && r == 0; i++) {
+		struct sarif_candidates c = SARIF_CANDIDATES_INIT;
+		const char *bi = strrchr(o->sarifs[i], '/');
+
+		bi = bi ? bi + 1 : o->sarifs[i];
+		for (size_t k = 0; k < i && r == 0; k++) {
+			const char *bk = strrchr(o->sarifs[k], '/');
+
+			if (strcmp(bk ? bk + 1 : o->sarifs[k], bi))
+				continue;
+			r = crs_error_set(CRS_EINPUT, "--sarif: '%s' and '%s' "
+					  "have the same file name",
+					  o->sarifs[k], o->sarifs[i]);
+		}
+		if (r == 0)
+			r = sarif_candidates_load(o->sarifs[i], &c);
+		sarif_candidates_release(&c);
+	}
+	return r;
+}
+
 int scan_open(struct scan **out, const struct scan_opts *o,
 	      struct runner_ctx *ctx, unsigned needs)
 {
@@ -96,6 +123,8 @@ int scan_open(struct scan **out, const struct scan_opts *o,
 	if (s->compose && (r = config_check(s->compose, s->project, 0)) != 0)
 		goto out;
 	if ((needs & SCAN_NEED_CHANGE) && (r = load_change(s)) != 0)
+		goto out;
+	if ((r = check_sarifs(o)) != 0)
 		goto out;
 	if (needs & SCAN_NEED_ENGINE) {
 		char *logs = scan_work_path(s, "logs");

@@ -25,6 +25,9 @@ const char scan_opts_help[] =
 "  --pov FILE         a known crashing input (repeatable): reproduced on head\n"
 "                     and base, handed to CRSs; one that crashes only the\n"
 "                     base is reported as fixed by the change\n"
+"  --sarif FILE       a static analyser's SARIF 2.1.0 log (repeatable): its\n"
+"                     results go to CRSs as bug-candidates/ and are marked\n"
+"                     confirmed when a proved crash passes their location\n"
 "  --sanitizer NAME   address, undefined or memory (default: project.yaml's,\n"
 "                     address when listed)\n"
 "  --timeout DUR      deadline for the whole scan: 900, 90s, 15m, 1h (default 15m)\n"
@@ -41,7 +44,7 @@ enum {
 	OPT_COMPOSE = 256, OPT_PROJECT, OPT_SOURCE, OPT_BASE, OPT_HEAD,
 	OPT_DIFF, OPT_HARNESS, OPT_TIMEOUT, OPT_OUT, OPT_WORK_DIR,
 	OPT_CACHE_DIR, OPT_FAIL_ON, OPT_REPRODUCE, OPT_KEEP_GOING, OPT_POV,
-	OPT_SANITIZER,
+	OPT_SANITIZER, OPT_SARIF,
 };
 
 static const struct option long_opts[] = {
@@ -61,6 +64,7 @@ static const struct option long_opts[] = {
 	{ "keep-going", no_argument, NULL, OPT_KEEP_GOING },
 	{ "pov", required_argument, NULL, OPT_POV },
 	{ "sanitizer", required_argument, NULL, OPT_SANITIZER },
+	{ "sarif", required_argument, NULL, OPT_SARIF },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -100,7 +104,7 @@ static int usage_error(FILE *err, const char *usage, int r)
 int scan_opts_parse(struct scan_opts *o, int argc, char **argv,
 		    const char *usage, FILE *out, FILE *err)
 {
-	size_t alloc = 0, povs_alloc = 0;
+	size_t alloc = 0, povs_alloc = 0, sarifs_alloc = 0;
 	long n;
 	int c;
 
@@ -152,6 +156,10 @@ int scan_opts_parse(struct scan_opts *o, int argc, char **argv,
 			ALLOC_GROW(o->povs, o->povs_nr + 1, povs_alloc);
 			o->povs[o->povs_nr++] = optarg;
 			break;
+		case OPT_SARIF:
+			ALLOC_GROW(o->sarifs, o->sarifs_nr + 1, sarifs_alloc);
+			o->sarifs[o->sarifs_nr++] = optarg;
+			break;
 		case OPT_SANITIZER:
 			if (strcmp(optarg, "address") &&
 			    strcmp(optarg, "undefined") &&
@@ -193,4 +201,7 @@ void scan_opts_release(struct scan_opts *o)
 	free(o->povs);
 	o->povs = NULL;
 	o->povs_nr = 0;
+	free(o->sarifs);
+	o->sarifs = NULL;
+	o->sarifs_nr = 0;
 }

@@ -23,6 +23,8 @@ struct scan_opts {
 	size_t harnesses_nr;
 	const char **povs;	/* --pov, repeatable: known crashing inputs */
 	size_t povs_nr;
+	const char **sarifs;	/* --sarif, repeatable: bug-candidate logs */
+	size_t sarifs_nr;
 	const char *sanitizer;	/* --sanitizer, overrides project.yaml */
 	long timeout_s;		/* whole scan */
 	const char *out_dir;
@@ -39,7 +41,8 @@ struct scan_opts {
 /*
  * Parse argv (argv[0] is the command name). On -h prints `usage` to
  * ctx_out and returns 1; on a bad option prints it to ctx_err and returns
- * CRS_EINPUT; 0 on success. `o->harnesses` and `o->povs` are allocated
+ * CRS_EINPUT; 0 on success. `o->harnesses`, `o->povs` and `o->sarifs` are
+ * allocated
  * (scan_opts_release).
  */
 int scan_opts_parse(struct scan_opts *o, int argc, char **argv,

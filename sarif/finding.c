@@ -37,6 +37,13 @@ const char *const finding_patch_step_names[] = {
 };
 
 #define FINDING_PATCHES_MAX 4096	/* patches accepted on load */
+#define FINDING_CANDIDATES_MAX 100000	/* candidates accepted on load */
+static const char *const level_values[] = {
+	"none", "note", "warning", "error", NULL,
+};
+static const char *const status_values[] = {
+	"confirmed", "unconfirmed", NULL,
+};
 
 void finding_set_init(struct finding_set *s)
 {
@@ -93,6 +100,20 @@ static void patch_release(struct finding_patch *p)
 	free(p->fixes);
 }
 
+void finding_candidate_release(struct finding_candidate *c)
+{
+	free(c->source);
+	free(c->rule_id);
+	free(c->level);
+	free(c->message);
+	free(c->file);
+	free(c->function);
+	free(c->status);
+	free(c->finding_id);
+	free(c->pov_path);
+	memset(c, 0, sizeof(*c));
+}
+
 static void summary_release(struct scan_summary *m)
 {
 	free(m->tool_version);
@@ -126,6 +147,9 @@ void finding_set_release(struct finding_set *s)
 	for (size_t i = 0; i < s->patches_nr; i++)
 		patch_release(&s->patches[i]);
 	free(s->patches);
+	for (size_t i = 0; i < s->candidates_nr; i++)
+		finding_candidate_release(&s->candidates[i]);
+	free(s->candidates);
 	summary_release(&s->summary);
 	finding_set_init(s);
 }
@@ -157,6 +181,16 @@ struct finding_patch *finding_set_add_patch(struct finding_set *s)
 	p = &s->patches[s->patches_nr++];
 	memset(p, 0, sizeof(*p));
 	return p;
+}
+
+struct finding_candidate *finding_set_add_candidate(struct finding_set *s)
+{
+	struct finding_candidate *c;
+
+	ALLOC_GROW(s->candidates, s->candidates_nr + 1, s->candidates_alloc);
+	c = &s->candidates[s->candidates_nr++];
+	memset(c, 0, sizeof(*c));
+	return c;
 }
 
 const struct finding_patch *finding_set_find_patch(const struct finding_set *s,
@@ -355,6 +389,25 @@ static json_t *patch_to_json(const struct finding_patch *p)
 	return o;
 }
 
+static json_t *candidate_to_json(const struct finding_candidate *c)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "source", jstr(c->source));
+	json_object_set_new(o, "index", jsize(c->index));
+	json_object_set_new(o, "rule_id", jstr(c->rule_id));
+	json_object_set_new(o, "level", jstr(c->level));
+	json_object_set_new(o, "message", jstr(c->message));
+	json_object_set_new(o, "file", jstr(c->file));
+	json_object_set_new(o, "start_line", json_integer(c->start_line));
+	json_object_set_new(o, "end_line", json_integer(c->end_line));
+	json_object_set_new(o, "function", jstr(c->function));
+	json_object_set_new(o, "status", jstr(c->status));
+	json_object_set_new(o, "finding_id", jstr(c->finding_id));
+	json_object_set_new(o, "pov_path", jstr(c->pov_path));
+	return o;
+}
+
 json_t *finding_set_to_json(const struct finding_set *s)
 {
 	json_t *o = json_object(), *a = json_array();
@@ -370,6 +423,10 @@ json_t *finding_set_to_json(const struct finding_set *s)
 	for (size_t i = 0; i < s->patches_nr; i++)
 		json_array_append_new(a, patch_to_json(&s->patches[i]));
 	json_object_set_new(o, "patches", a);
+	a = json_array();
+	for (size_t i = 0; i < s->candidates_nr; i++)
+		json_array_append_new(a, candidate_to_json(&s->candidates[i]));
+	json_object_set_new(o, "candidates", a);
 	return o;
 }
 
@@ -793,6 +850,54 @@ static int patches_from_json(struct finding_set *s, const json_t *j,
 	return 0;
 }
 
+static int candidate_from_json(struct finding_candidate *k, const json_t *o,
+			       const struct jctx *c)
+{
+	int r;
+
+	if (!json_is_object(o))
+		return crs_error_set(CRS_EINPUT, "%s: %.*s: expected an object",
+				     c->src, (int)strlen(c->at) - 1, c->at);
+	if ((r = get_str(&k->source, c, o, "source", 1)) ||
+	    (r = get_size(&k->index, c, o, "index")) ||
+	    (r = get_str(&k->rule_id, c, o, "rule_id", 0)) ||
+	    (r = get_enum(&k->level, c, o, "level", level_values)) ||
+	    (r = get_str(&k->message, c, o, "message", 0)) ||
+	    (r = get_str(&k->file, c, o, "file", 0)) ||
+	    (r = get_int(&k->start_line, c, o, "start_line", 0)) ||
+	    (r = get_int(&k->end_line, c, o, "end_line", 0)) ||
+	    (r = get_str(&k->function, c, o, "function", 0)) ||
+	    (r = get_enum(&k->status, c, o, "status", status_values)) ||
+	    (r = get_str(&k->finding_id, c, o, "finding_id", 0)) ||
+	    (r = get_str(&k->pov_path, c, o, "pov_path", 0)))
+		return r;
+	return 0;
+}
+
+static int candidates_from_json(struct finding_set *s, const json_t *j,
+				const char *src)
+{
+	struct jctx c = { src, "" };
+	json_t *v = member(j, "candidates"), *e;
+	size_t i;
+	int r;
+
+	if (!v)
+		return 0;
+	if (!json_is_array(v))
+		return bad(&c, "candidates", "expected an array");
+	if (json_array_size(v) > FINDING_CANDIDATES_MAX)
+		return bad(&c, "candidates", "too many candidates");
+	json_array_foreach(v, i, e) {
+		struct finding_candidate *k = finding_set_add_candidate(s);
+
+		snprintf(c.at, sizeof(c.at), "candidates[%zu].", i);
+		if ((r = candidate_from_json(k, e, &c)) != 0)
+			return r;
+	}
+	return 0;
+}
+
 struct id_pos {
 	const char *id;
 	size_t pos;
@@ -875,7 +980,8 @@ int finding_set_from_json(struct finding_set *s, const json_t *j,
 			goto out;
 	}
 	if ((r = check_unique_ids(&tmp, src)) != 0 ||
-	    (r = patches_from_json(&tmp, j, src)) != 0)
+	    (r = patches_from_json(&tmp, j, src)) != 0 ||
+	    (r = candidates_from_json(&tmp, j, src)) != 0)
 		goto out;
 	finding_set_release(s);
 	*s = tmp;

@@ -91,6 +91,26 @@ struct finding_patch {
 	size_t fixes_nr;
 };
 
+/*
+ * A bug candidate: one result of a --sarif file (a static analyser's
+ * claim), confirmed when a proved finding's stack passes its location.
+ */
+struct finding_candidate {
+	char *source;		/* basename of the SARIF file */
+	size_t index;		/* position among the file's results, from 0 */
+	char *rule_id;		/* or NULL */
+	char *level;		/* "none", "note", "warning", "error" */
+	char *message;		/* message.text, at most 1024 bytes */
+	char *file;		/* repo-relative when it lies in the source, or
+				   NULL when the result names no file */
+	int start_line, end_line;	/* 1-based; 0 unknown */
+	char *function;		/* logicalLocations kind=function, or NULL */
+	char *status;		/* "confirmed", "unconfirmed", or NULL (not
+				   yet checked) */
+	char *finding_id;	/* the finding that confirms it, or NULL */
+	char *pov_path;		/* that finding's PoV, or NULL */
+};
+
 struct scan_summary {
 	char *tool_version;
 	char *project;		/* OSS-Fuzz project name */
@@ -120,6 +140,8 @@ struct finding_set {
 	size_t nr, alloc;
 	struct finding_patch *patches;	/* every submitted patch */
 	size_t patches_nr, patches_alloc;
+	struct finding_candidate *candidates;	/* from --sarif files */
+	size_t candidates_nr, candidates_alloc;
 };
 
 /*
@@ -145,6 +167,13 @@ struct finding_patch *finding_set_add_patch(struct finding_set *s);
 /* Find a patch by sha256; borrowed or NULL. */
 const struct finding_patch *finding_set_find_patch(const struct finding_set *s,
 						   const char *sha256);
+/*
+ * Append a candidate (all fields zero/NULL) and return it (borrowed, valid
+ * until the next add). Cannot fail.
+ */
+struct finding_candidate *finding_set_add_candidate(struct finding_set *s);
+/* Free a candidate's strings and zero it. */
+void finding_candidate_release(struct finding_candidate *c);
 /* Drop every patch, and every finding's fixed_by. */
 void finding_set_clear_patches(struct finding_set *s);
 /* Append a step to p (at most FINDING_PATCH_STEPS_MAX; more are dropped). */

@@ -630,9 +630,34 @@ static void message_text(struct buf *b, const struct finding *f,
 		buf_printf(b, " Harness: %s.", f->harness);
 }
 
-static json_t *result_properties(const struct finding *f)
+/* "<sarif file>#<index>: <ruleId>" of each --sarif candidate f confirms. */
+static json_t *confirmed_candidates(const struct finding *f,
+				    const struct finding_set *s)
 {
-	json_t *p = json_object();
+	json_t *a = json_array();
+
+	for (size_t i = 0; f->id && i < s->candidates_nr; i++) {
+		const struct finding_candidate *k = &s->candidates[i];
+		char *text;
+
+		if (!k->status || strcmp(k->status, "confirmed") ||
+		    !k->finding_id || strcmp(k->finding_id, f->id))
+			continue;
+		text = k->rule_id ? xasprintf("%s#%zu: %s", k->source ?
+					      k->source : "?", k->index,
+					      k->rule_id) :
+			xasprintf("%s#%zu", k->source ? k->source : "?",
+				  k->index);
+		json_array_append_new(a, jstr(text));
+		free(text);
+	}
+	return a;
+}
+
+static json_t *result_properties(const struct finding *f,
+				 const struct finding_set *s)
+{
+	json_t *p = json_object(), *cands = confirmed_candidates(f, s);
 
 	if (f->novelty)
 		json_object_set_new(p, "novelty", jstr(f->novelty));
@@ -663,6 +688,10 @@ static json_t *result_properties(const struct finding *f)
 		json_object_set_new(p, "crashSignature", jstr(f->signature));
 	if (f->report_path)
 		json_object_set_new(p, "reportPath", jstr(f->report_path));
+	if (json_array_size(cands))
+		json_object_set_new(p, "confirmsCandidates", cands);
+	else
+		json_decref(cands);
 	return p;
 }
 
@@ -941,7 +970,7 @@ static json_t *result_json(const struct finding *f, struct rule_list *rules,
 		json_decref(related);
 	if ((bs = baseline_state(f->novelty)))
 		json_object_set_new(res, "baselineState", json_string(bs));
-	json_object_set_new(res, "properties", result_properties(f));
+	json_object_set_new(res, "properties", result_properties(f, s));
 	if ((fixes = fixes_json(f, s)))
 		json_object_set_new(res, "fixes", fixes);
 	buf_release(&msg);

@@ -261,7 +261,7 @@ static int crs_build_step(struct scan *s, const struct compose_crs *c,
 	strvec_pushf(&binds, "%s:/OSS_CRS_BUILD_OUT_DIR", outdir);
 	strvec_pushf(&binds, "%s:/OSS_CRS_FUZZ_PROJ:ro", s->project->dir);
 	strvec_pushf(&binds, "%s:/OSS_CRS_TARGET_SOURCE:ro", src);
-	if (s->change) {
+	if (s->change || s->opts->sarifs_nr) {
 		fetch = scan_work_path(s, "builds/%s/FETCH_DIR",
 				       s->state.sanitizer);
 		strvec_pushf(&binds, "%s:/OSS_CRS_FETCH_DIR:ro", fetch);
@@ -326,17 +326,38 @@ static int crs_runner_images(struct scan *s, const struct compose_crs *c)
 	return r;
 }
 
-/* diffs/ref.diff for build steps, as OSS-CRS stages it (§7.1). */
+/*
+ * diffs/ref.diff and bug-candidates/<name> (each --sarif file) for build
+ * steps, as OSS-CRS stages them (§7.1).
+ */
 static int stage_fetch_dir(struct scan *s)
 {
 	char *dir, *path;
-	int r;
+	int r = 0;
 
-	if (!s->change)
+	if (!s->change && !s->opts->sarifs_nr)
 		return 0;
+	dir = scan_work_path(s, "builds/%s/FETCH_DIR/bug-candidates",
+			     s->state.sanitizer);
+	/* last scan's candidates must not linger */
+	if ((r = fs_remove_tree(dir)) == 0 && s->opts->sarifs_nr)
+		r = fs_mkdir_p(dir);
+	for (size_t i = 0; i < s->opts->sarifs_nr && r == 0; i++) {
+		const char *name = strrchr(s->opts->sarifs[i], '/');
+
+		path = xasprintf("%s/%s", dir, name ? name + 1 :
+				 s->opts->sarifs[i]);
+		r = fs_copy_file(s->opts->sarifs[i], path);
+		free(path);
+	}
+	free(dir);
+	if (r != 0)
+		return r;
 	dir = scan_work_path(s, "builds/%s/FETCH_DIR/diffs", s->state.sanitizer);
 	path = xasprintf("%s/ref.diff", dir);
-	if ((r = fs_mkdir_p(dir)) == 0)
+	if (!s->change)		/* a full scan: no last scan's diff either */
+		r = fs_remove_tree(dir);
+	else if ((r = fs_mkdir_p(dir)) == 0)
 		r = fs_write_file_atomic(path, s->change->patch,
 					 s->change->patch_len);
 	free(dir);

@@ -15,12 +15,19 @@
 #define CRS_RUNNER_PHASE_PHASE_H
 
 struct scan;
+struct finding_set;
 
 int phase_prepare(struct scan *s);
 int phase_build_target(struct scan *s);
 int phase_select(struct scan *s);
 int phase_run(struct scan *s);
 int phase_triage(struct scan *s);
+/*
+ * End of triage: read each --sarif file into fs->candidates, marked
+ * confirmed or unconfirmed against fs's findings (candidates.c).
+ * 0, or CRS_EINPUT naming the file and field of a bad SARIF file.
+ */
+int phase_triage_candidates(struct scan *s, struct finding_set *fs);
 /*
  * Every patch the CRSs submitted, validated (policy, apply, build, every
  * PoV, tests, re-fuzz) and recorded in <out>/results.json with per-step

@@ -120,6 +120,16 @@ static int make_dirs(struct scan *s, const char *h)
 		r = fs_copy_file(s->opts->povs[i], p);
 		free(p);
 	}
+	/* --sarif files as bug-candidates/, as OSS-CRS stages them */
+	for (size_t i = 0; i < s->opts->sarifs_nr && r == 0; i++) {
+		const char *name = strrchr(s->opts->sarifs[i], '/');
+
+		name = name ? name + 1 : s->opts->sarifs[i];
+		p = scan_work_path(s, "runs/%s/EXCHANGE_DIR/%s/bug-candidates/"
+				   "%s", s->state.run_id, h, name);
+		r = fs_copy_file(s->opts->sarifs[i], p);
+		free(p);
+	}
 	if (r == 0 && s->change) {
 		p = scan_work_path(s, "runs/%s/EXCHANGE_DIR/%s/diffs/ref.diff",
 				   s->state.run_id, h);

@@ -476,6 +476,8 @@ int phase_triage(struct scan *s)
 	}
 	fill_summary(s, &fs, &l, run_start);
 	if (r == 0)
+		r = phase_triage_candidates(s, &fs);
+	if (r == 0)
 		r = finding_set_save(&fs, results);
 out:
 	for (size_t i = 0; i < l.nr; i++) {

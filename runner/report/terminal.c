@@ -74,6 +74,34 @@ static void terminal_patches(FILE *f, const struct finding_set *fs,
 	}
 }
 
+/* --sarif candidates: each confirmed one, and how many were not. */
+static void terminal_candidates(FILE *f, const struct finding_set *fs,
+				const char *out_dir)
+{
+	size_t unconfirmed = 0;
+
+	if (!fs->candidates_nr)
+		return;
+	for (size_t i = 0; i < fs->candidates_nr; i++) {
+		const struct finding_candidate *k = &fs->candidates[i];
+		char a[512], b[512], c[512], d[512], e[512];
+
+		if (!k->status || strcmp(k->status, "confirmed")) {
+			unconfirmed++;
+			continue;
+		}
+		fprintf(f, "  [confirmed] %s#%zu %s at %s:%d by finding %s, "
+			"PoV %s/%s\n", q(a, sizeof(a), k->source), k->index,
+			k->rule_id ? q(b, sizeof(b), k->rule_id) : "(no rule)",
+			q(c, sizeof(c), k->file), k->start_line,
+			q(d, sizeof(d), k->finding_id), out_dir,
+			q(e, sizeof(e), k->pov_path));
+	}
+	fprintf(f, "  SARIF candidates: %zu confirmed, %zu unconfirmed (no "
+		"PoV passes their location)\n",
+		fs->candidates_nr - unconfirmed, unconfirmed);
+}
+
 size_t terminal_report(FILE *f, const struct finding_set *fs,
 		       const char *out_dir)
 {
@@ -130,6 +158,7 @@ size_t terminal_report(FILE *f, const struct finding_set *fs,
 				q(d, sizeof(d), sm->runner_image),
 				q(b, sizeof(b), x->harness));
 	}
+	terminal_candidates(f, fs, out_dir);
 	terminal_patches(f, fs, out_dir);
 	fprintf(f, "verdict: %s\n", failing ? "FAIL" : "PASS");
 	return failing;
