@@ -229,6 +229,7 @@ static int crs_build_step(struct scan *s, const struct compose_crs *c,
 	struct crs_env_args ea = { .phase = CRS_ENV_BUILD_TARGET, .crs = c,
 				   .layer = &b->env };
 	char *tag = NULL, *log = NULL, *what = NULL, *id = NULL, *bid = NULL;
+	char fetch_hash[65] = "no-inputs";
 	char *outdir = NULL, *marker = NULL, *fetch = NULL, *src = NULL;
 	int r, code = -1;
 
@@ -246,7 +247,15 @@ static int crs_build_step(struct scan *s, const struct compose_crs *c,
 	}
 	outdir = scan_work_path(s, "builds/%s/crs/%s/BUILD_OUT_DIR",
 				s->state.sanitizer, c->name);
-	marker = xasprintf("%s/.%s.%.19s.cache", outdir, b->name, id);
+	if (s->change || s->opts->sarifs_nr) {
+		fetch = scan_work_path(s, "builds/%s/FETCH_DIR",
+				       s->state.sanitizer);
+		/* the inputs are part of what the step built from */
+		if ((r = fs_sha256_tree(fetch_hash, fetch)) != 0)
+			goto out;
+	}
+	marker = xasprintf("%s/.%s.%.19s.%.12s.cache", outdir, b->name, id,
+			   fetch_hash);
 	if (fs_exists(marker)) {
 		log_info("%s: reusing its outputs", what);
 		r = check_outputs(b, outdir, c->name);
@@ -261,9 +270,7 @@ static int crs_build_step(struct scan *s, const struct compose_crs *c,
 	strvec_pushf(&binds, "%s:/OSS_CRS_BUILD_OUT_DIR", outdir);
 	strvec_pushf(&binds, "%s:/OSS_CRS_FUZZ_PROJ:ro", s->project->dir);
 	strvec_pushf(&binds, "%s:/OSS_CRS_TARGET_SOURCE:ro", src);
-	if (s->change || s->opts->sarifs_nr) {
-		fetch = scan_work_path(s, "builds/%s/FETCH_DIR",
-				       s->state.sanitizer);
+	if (fetch) {
 		strvec_pushf(&binds, "%s:/OSS_CRS_FETCH_DIR:ro", fetch);
 		ea.has_fetch_dir = 1;
 	}
