@@ -13,8 +13,9 @@ int cmd_help(int argc, char **argv, struct runner_ctx *ctx)
 		int (*fn)(int, char **, struct runner_ctx *);
 	} with_usage[] = {
 		{ "build-target", cmd_build_target }, { "check", cmd_check },
-		{ "gateway", cmd_gateway },
-		{ "prepare", cmd_prepare }, { "report", cmd_report },
+		{ "gateway", cmd_gateway }, { "merge", cmd_merge },
+		{ "plan", cmd_plan }, { "prepare", cmd_prepare },
+		{ "report", cmd_report },
 		{ "run", cmd_run }, { "scan", cmd_scan },
 	};
 

@@ -7,6 +7,7 @@
 #include "runner/phase_cmd.h"
 #include "runner/scan.h"
 #include "runner/scan_opts.h"
+#include "runner/shard.h"
 #include "runner/phase/phase.h"
 
 #include <stdio.h>
@@ -16,7 +17,8 @@ static int run(struct scan *s, int *exit_code)
 	int r;
 
 	*exit_code = 0;
-	if ((r = phase_select(s)) != 0 || (r = phase_run(s)) != 0)
+	if ((r = phase_select(s)) != 0 || (r = phase_shard(s)) != 0 ||
+	    (r = phase_run(s)) != 0)
 		return r;
 	if ((r = phase_triage(s)) != 0)
 		return r;

@@ -6,6 +6,7 @@
  * parse so commands can run in-process one after another (tests do).
  */
 #include "runner/scan_opts.h"
+#include "runner/shard.h"
 #include "common/error.h"
 #include "common/xalloc.h"
 
@@ -38,13 +39,15 @@ const char scan_opts_help[] =
 "                     any: every finding; none: never fail\n"
 "  --reproduce N      runs of each PoV during triage (default 5)\n"
 "  --keep-going       let CRSs fuzz to the deadline after their first PoV\n"
+"  --shard I/N        fuzz only shard I of N of the selected harnesses (the\n"
+"                     sorted list, round-robin; see crs-ci plan, crs-ci merge)\n"
 "  -h, --help         this text\n";
 
 enum {
 	OPT_COMPOSE = 256, OPT_PROJECT, OPT_SOURCE, OPT_BASE, OPT_HEAD,
 	OPT_DIFF, OPT_HARNESS, OPT_TIMEOUT, OPT_OUT, OPT_WORK_DIR,
 	OPT_CACHE_DIR, OPT_FAIL_ON, OPT_REPRODUCE, OPT_KEEP_GOING, OPT_POV,
-	OPT_SANITIZER, OPT_SARIF,
+	OPT_SANITIZER, OPT_SARIF, OPT_SHARD,
 };
 
 static const struct option long_opts[] = {
@@ -65,6 +68,7 @@ static const struct option long_opts[] = {
 	{ "pov", required_argument, NULL, OPT_POV },
 	{ "sanitizer", required_argument, NULL, OPT_SANITIZER },
 	{ "sarif", required_argument, NULL, OPT_SARIF },
+	{ "shard", required_argument, NULL, OPT_SHARD },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -170,6 +174,13 @@ int scan_opts_parse(struct scan_opts *o, int argc, char **argv,
 				return usage_error(err, usage, CRS_EINPUT);
 			}
 			o->sanitizer = optarg;
+			break;
+		case OPT_SHARD:
+			if (shard_parse(optarg, &o->shard_index,
+					&o->shard_count) != 0) {
+				crs_error_prefix("--shard");
+				return usage_error(err, usage, CRS_EINPUT);
+			}
 			break;
 		case 'h':
 			fputs(usage, out);

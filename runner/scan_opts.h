@@ -33,6 +33,8 @@ struct scan_opts {
 	const char *fail_on;	/* new | any | none */
 	int reproduce_runs;
 	int keep_going;		/* do not stop a CRS at its first PoV */
+	unsigned shard_index;	/* --shard i/N: 1-based i, 0 without */
+	unsigned shard_count;	/* N, 0 without --shard */
 };
 #define SCAN_OPTS_INIT { .source = ".", .timeout_s = 900, \
 	.out_dir = "crs-ci-out", .work_dir = "crs-ci-work", \

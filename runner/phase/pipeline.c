@@ -2,13 +2,14 @@
 /*
  * pipeline.c - the phases of one scan, in order
  *
- * prepare -> build-target -> select -> run -> triage -> validate ->
- * report, between restoring and saving the image cache. The run phase keeps a reserve of
- * the deadline for triage and the report, so what was proved before the
- * deadline is still reported.
+ * prepare -> build-target -> select -> shard -> run -> triage ->
+ * validate -> report, between restoring and saving the image cache. The
+ * run phase keeps a reserve of the deadline for triage and the report,
+ * so what was proved before the deadline is still reported.
  */
 #include "runner/phase/phase.h"
 #include "runner/cache.h"
+#include "runner/shard.h"
 
 int phase_scan_all(struct scan *s, int *exit_code_out)
 {
@@ -16,7 +17,8 @@ int phase_scan_all(struct scan *s, int *exit_code_out)
 
 	if ((r = cache_restore_images(s)) != 0 || (r = phase_prepare(s)) != 0 ||
 	    (r = phase_build_target(s)) != 0 || (r = phase_select(s)) != 0 ||
-	    (r = phase_run(s)) != 0 || (r = phase_triage(s)) != 0 ||
+	    (r = phase_shard(s)) != 0 || (r = phase_run(s)) != 0 ||
+	    (r = phase_triage(s)) != 0 ||
 	    (r = phase_validate(s)) != 0 ||
 	    (r = phase_report(s, exit_code_out)) != 0)
 		return r;

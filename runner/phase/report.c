@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * report.c - the report phase: results.json -> SARIF and the verdict
+ * report.c - the report phase: results.json -> SARIF, report.html and
+ * the verdict
  *
  * Reads only results.json, so it can be re-run alone (crs-ci report).
  * In a GitHub Actions job (GITHUB_ACTIONS=true) it also writes
@@ -14,6 +15,7 @@
 #include "runner/scan_opts.h"
 #include "runner/report/github.h"
 #include "runner/report/gitlab.h"
+#include "runner/report/html.h"
 #include "runner/report/terminal.h"
 #include "sarif/finding.h"
 #include "sarif/sarif_write.h"
@@ -40,6 +42,8 @@ int phase_report(struct scan *s, int *exit_code_out)
 	if ((r = sarif_write_file(&fs, fs.summary.source_root, sarif)) != 0)
 		goto out;
 	log_info("report: wrote %s", sarif);
+	if ((r = html_report_write(&fs, s->out_dir)) != 0)
+		goto out;
 	if (terminal_report(s->ctx->out, &fs, s->out_dir) > 0)
 		*exit_code_out = EXIT_FINDINGS;
 	if (getenv("GITHUB_ACTIONS") && !strcmp(getenv("GITHUB_ACTIONS"), "true")) {

@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * cmd_merge.c - crs-ci merge: one result from the shards of a scan
+ *
+ * Loads each shard's results.json, folds them together (runner/merge.c),
+ * copies each shard's evidence (PoVs, sanitizer reports, patches and
+ * their step logs; content-addressed names, so equal names are equal
+ * files) into --out, and writes results.json, results.sarif and
+ * report.html there before printing the verdict. Shard folders are CI
+ * artifacts: paths in them are taken only when relative and inside the
+ * folder, and only regular files (not symlinks) are copied.
+ */
+#include "runner/cmd.h"
+#include "runner/merge.h"
+#include "runner/report/html.h"
+#include "runner/report/terminal.h"
+#include "sarif/finding.h"
+#include "sarif/sarif_write.h"
+#include "common/error.h"
+#include "common/fsutil.h"
+#include "common/log.h"
+#include "common/xalloc.h"
+
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char merge_usage[] =
+"usage: crs-ci merge --out DIR [--fail-on new|any|none] RESULTS_DIR...\n"
+"\nJoin the outputs of `crs-ci scan --shard i/N` jobs (each a --out\n"
+"folder with results.json) into DIR: results.json, results.sarif,\n"
+"report.html, and the PoVs, reports and patches they name. Prints one\n"
+"verdict; the exit status is that of the merged scan.\n"
+"\noptions:\n"
+"  --out DIR          where the merged results go (required)\n"
+"  --fail-on WHAT     new, any or none (default: the shards' policy)\n"
+"  -h, --help         this text\n";
+
+enum { OPT_OUT = 256, OPT_FAIL_ON };
+
+static const struct option merge_long_opts[] = {
+	{ "out", required_argument, NULL, OPT_OUT },
+	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int merge_usage_error(struct runner_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int merge_usage_error(struct runner_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(ctx->err, "crs-ci merge: ");
+	va_start(ap, fmt);
+	vfprintf(ctx->err, fmt, ap);
+	va_end(ap);
+	fprintf(ctx->err, "\n%s", merge_usage);
+	return EXIT_USAGE;
+}
+
+/* A relative path without ".." components. */
+static int merge_path_ok(const char *p)
+{
+	if (!p || !*p || *p == '/')
+		return 0;
+	while (*p) {
+		size_t n = strcspn(p, "/");
+
+		if (n == 2 && p[0] == '.' && p[1] == '.')
+			return 0;
+		p += n;
+		if (*p == '/')
+			p++;
+	}
+	return 1;
+}
+
+/*
+ * Copy <from>/<rel> to <out>/<rel> unless it is there already. A missing
+ * or unusual source is logged and skipped: the finding stands without it.
+ */
+static int merge_copy(const char *from, const char *out, const char *rel)
+{
+	char *src = NULL, *dst = NULL, *dir = NULL, *slash;
+	char q[512];
+	struct stat st;
+	int r = 0;
+
+	if (!rel)
+		return 0;
+	log_quote(q, sizeof(q), rel, strlen(rel));
+	if (!merge_path_ok(rel)) {
+		log_warn("merge: %s: path '%s' leaves the folder; not copied",
+			 from, q);
+		return 0;
+	}
+	src = xasprintf("%s/%s", from, rel);
+	dst = xasprintf("%s/%s", out, rel);
+	if (lstat(src, &st) != 0 || !S_ISREG(st.st_mode)) {
+		log_warn("merge: %s: '%s' is missing or not a regular file; "
+			 "not copied", from, q);
+		goto out;
+	}
+	if (fs_exists(dst))
+		goto out;
+	dir = xstrdup(dst);
+	if ((slash = strrchr(dir, '/')))
+		*slash = '\0';
+	if ((r = fs_mkdir_p(dir)) != 0 || (r = fs_copy_file(src, dst)) != 0)
+		goto out;
+out:
+	free(src);
+	free(dst);
+	free(dir);
+	return r;
+}
+
+/* Every file `fs` (as loaded from `from`) names. */
+static int merge_copy_all(const struct finding_set *fs, const char *from,
+			  const char *out)
+{
+	int r = 0;
+
+	for (size_t i = 0; i < fs->nr && r == 0; i++)
+		if ((r = merge_copy(from, out, fs->items[i].pov_path)) == 0)
+			r = merge_copy(from, out, fs->items[i].report_path);
+	for (size_t i = 0; i < fs->patches_nr && r == 0; i++) {
+		const struct finding_patch *p = &fs->patches[i];
+
+		r = merge_copy(from, out, p->path);
+		for (size_t k = 0; k < p->steps_nr && r == 0; k++)
+			r = merge_copy(from, out, p->steps[k].log_path);
+	}
+	return r;
+}
+
+/* Load, copy and fold one shard's results into `into`. */
+static int merge_one(struct finding_set *into, const char *from,
+		     const char *out)
+{
+	struct finding_set fs;
+	char *path = xasprintf("%s/results.json", from);
+	int r;
+
+	finding_set_init(&fs);
+	if ((r = finding_set_load(&fs, path)) != 0 ||
+	    (r = merge_copy_all(&fs, from, out)) != 0 ||
+	    (r = merge_finding_sets(into, &fs, path)) != 0)
+		goto out;
+	log_info("merge: %s", path);
+out:
+	finding_set_release(&fs);
+	free(path);
+	return r;
+}
+
+int cmd_merge(int argc, char **argv, struct runner_ctx *ctx)
+{
+	struct finding_set fs;
+	const char *out = NULL, *fail_on = NULL;
+	char *results = NULL, *sarif = NULL;
+	int c, r = 0, code = EXIT_USAGE;
+
+	finding_set_init(&fs);
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+h", merge_long_opts,
+				NULL)) != -1) {
+		switch (c) {
+		case OPT_OUT: out = optarg; break;
+		case OPT_FAIL_ON:
+			if (strcmp(optarg, "new") && strcmp(optarg, "any") &&
+			    strcmp(optarg, "none")) {
+				code = merge_usage_error(ctx, "--fail-on: '%s' "
+							 "is not one of new, "
+							 "any, none", optarg);
+				goto out;
+			}
+			fail_on = optarg;
+			break;
+		case 'h':
+			fputs(merge_usage, ctx->out);
+			code = EXIT_OK;
+			goto out;
+		default:
+			code = merge_usage_error(ctx, "unknown or incomplete "
+						 "option '%s'",
+						 argv[optind - 1]);
+			goto out;
+		}
+	}
+	if (!out) {
+		code = merge_usage_error(ctx, "--out is required");
+		goto out;
+	}
+	if (optind >= argc) {
+		code = merge_usage_error(ctx, "give at least one RESULTS_DIR");
+		goto out;
+	}
+	if ((r = fs_mkdir_p(out)) != 0)
+		goto out;
+	for (int i = optind; i < argc && r == 0; i++)
+		r = merge_one(&fs, argv[i], out);
+	if (r != 0)
+		goto out;
+	merge_sort(&fs);
+	if (fail_on || !fs.summary.fail_on) {
+		free(fs.summary.fail_on);
+		fs.summary.fail_on = xstrdup(fail_on ? fail_on : "new");
+	}
+	results = xasprintf("%s/results.json", out);
+	sarif = xasprintf("%s/results.sarif", out);
+	if ((r = finding_set_save(&fs, results)) != 0 ||
+	    (r = sarif_write_file(&fs, fs.summary.source_root, sarif)) != 0 ||
+	    (r = html_report_write(&fs, out)) != 0)
+		goto out;
+	log_info("merge: %d shard(s), %zu finding(s) -> %s", argc - optind,
+		 fs.nr, out);
+	code = terminal_report(ctx->out, &fs, out) > 0 ? EXIT_FINDINGS :
+		EXIT_OK;
+out:
+	if (r != 0) {
+		log_error("%s", crs_error_last());
+		/* a shard folder without results.json: a wrong argument */
+		code = r == CRS_ENOTFOUND ? EXIT_USAGE : exit_code_for(r);
+	}
+	finding_set_release(&fs);
+	free(results);
+	free(sarif);
+	return code;
+}

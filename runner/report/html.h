@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * html.h - the scan as one self-contained HTML page (<out>/report.html)
+ *
+ * Verdict, scan summary (CRSs, PoVs, LLM spend), findings with their
+ * stacks, sanitizer report excerpts and the patches as diffs. Built with
+ * libxml2's HTML tree API: every string from the finding set becomes a
+ * text node, never markup. Inline CSS only; no script, no external
+ * resource, so the file can be attached as a CI artifact and opened
+ * anywhere.
+ */
+#ifndef CRS_RUNNER_REPORT_HTML_H
+#define CRS_RUNNER_REPORT_HTML_H
+
+#include <stddef.h>
+
+struct finding_set;
+struct _xmlDoc;
+
+#define HTML_REPORT_NAME "report.html"
+#define HTML_EXCERPT_MAX (32u << 10)	/* sanitizer report bytes shown */
+#define HTML_DIFF_MAX (256u << 10)	/* patch bytes shown */
+
+/*
+ * The page as a libxml2 HTML document (free with xmlFreeDoc). `out_dir`
+ * (may be NULL) is where the sanitizer reports (report_path, relative;
+ * only regular files, no symlink, no "..") and llm-spend.json are read;
+ * a missing or malformed file is left out. Every string is made valid
+ * UTF-8 without control characters first. Cannot fail (out-of-memory
+ * exits).
+ */
+struct _xmlDoc *html_build(const struct finding_set *fs, const char *out_dir);
+
+/*
+ * Build and write <out_dir>/report.html via a temporary file and
+ * rename(2). 0, or CRS_ERR with a message naming the path.
+ */
+int html_report_write(const struct finding_set *fs, const char *out_dir);
+
+#endif

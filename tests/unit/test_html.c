@@ -1,0 +1,330 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * test_html.c - report.html (runner/report/html.c)
+ *
+ * Writes the page for a finding set full of hostile strings (markup,
+ * quotes, ampersands, control bytes, invalid UTF-8) with a sanitizer
+ * report and an LLM spend file beside it, parses it back with libxml2's
+ * HTML parser and checks: no <script> element, the hostile text present
+ * as text, in-change frames and diff lines carrying their classes, the
+ * verdict, the spend, and that a symlinked report is not followed.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "runner/report/html.h"
+#include "sarif/finding.h"
+#include "common/buf.h"
+#include "common/fsutil.h"
+#include "common/xalloc.h"
+
+#include <libxml/HTMLparser.h>
+#include <libxml/tree.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define HOSTILE "<script>alert(\"x\")</script> & 'q' \x1b[31m \xff\xfe end"
+
+struct ctx {
+	char dir[64];
+	struct finding_set fs;
+	struct buf raw;
+	htmlDocPtr doc;
+};
+
+static void frame(struct finding_frame *fr, const char *func,
+		  const char *file, int line, int proj, int chg)
+{
+	fr->func = xstrdup(func);
+	fr->file = file ? xstrdup(file) : NULL;
+	fr->line = line;
+	fr->in_project = proj;
+	fr->in_change = chg;
+}
+
+static void build_set(struct finding_set *s)
+{
+	struct finding *f;
+	struct finding_patch *p;
+
+	finding_set_init(s);
+	s->summary.project = xstrdup("tiny" HOSTILE);
+	s->summary.fail_on = xstrdup("new");
+	s->summary.base = xstrdup("4b825dc6");
+	s->summary.head = xstrdup("9fceb02d");
+	s->summary.mode = xstrdup("delta");
+	s->summary.duration_s = 61;
+	s->summary.harnesses = xcalloc(1, sizeof(char *));
+	s->summary.harnesses[0] = xstrdup("fuzz_parse");
+	s->summary.harnesses_nr = 1;
+	s->summary.crs = xcalloc(1, sizeof(char *));
+	s->summary.crs[0] = xstrdup("crsA");
+	s->summary.crs_nr = 1;
+	s->summary.crs_povs = xcalloc(1, sizeof(size_t));
+	s->summary.crs_povs[0] = 3;
+	s->summary.crs_first_pov_s = xcalloc(1, sizeof(double));
+	s->summary.crs_first_pov_s[0] = 12.5;
+
+	f = finding_set_add(s);
+	f->id = xstrdup("07b256e0bc4a2f9f");
+	f->crash_type = xstrdup("Heap-buffer-overflow WRITE 4");
+	f->signature = xstrdup("Heap-buffer-overflow WRITE 4\nparse");
+	f->description = xstrdup("ERROR: " HOSTILE);
+	f->function = xstrdup("parse" HOSTILE);
+	f->file = xstrdup("parse.c");
+	f->line = 20;
+	f->in_change = 1;
+	f->harness = xstrdup("fuzz_parse");
+	f->reproduced = f->attempts = 5;
+	f->novelty = xstrdup("new");
+	f->found_by = xstrdup("crsA");
+	f->found_after_s = 12.5;
+	f->pov_path = xstrdup("povs/abc");
+	f->report_path = xstrdup("reports/07b256e0bc4a2f9f.txt");
+	f->stack = xcalloc(3, sizeof(*f->stack));
+	frame(&f->stack[0], "__asan_memcpy", NULL, 0, 0, 0);
+	frame(&f->stack[1], "changed_fn", "parse.c", 20, 1, 1);
+	frame(&f->stack[2], "LLVMFuzzerTestOneInput", "fuzz.c", 9, 1, 0);
+	f->stack_nr = 3;
+
+	f = finding_set_add(s);
+	f->id = xstrdup("1111111111111111");
+	f->crash_type = xstrdup("Null-dereference READ");
+	f->signature = xstrdup("Null-dereference READ\nx");
+	f->harness = xstrdup("fuzz_parse");
+	f->reproduced = 2;
+	f->attempts = 5;
+	f->novelty = xstrdup("pre-existing");
+	f->report_path = xstrdup("../../etc/passwd");
+
+	p = finding_set_add_patch(s);
+	p->sha256 = xstrdup("aaaaaaaaaaaaaaaaaaaa");
+	p->path = xstrdup("patches/aaaaaaaaaaaa.patch");
+	p->crs = xstrdup("crsA");
+	p->validated = 1;
+	p->diff = xstrdup("--- a/parse.c\n+++ b/parse.c\n@@ -1,2 +1,2 @@\n"
+			  " keep\n-old line\n+fixed line " HOSTILE "\n");
+	finding_patch_add_step(p, "build", "passed", NULL, NULL);
+	p = finding_set_add_patch(s);
+	p->sha256 = xstrdup("bbbbbbbbbbbbbbbbbbbbbbbbbbbb");
+	p->crs = xstrdup("crsB" HOSTILE);
+	p->failed_step = xstrdup("build");
+	p->failure = xstrdup("cc: error " HOSTILE);
+	finding_patch_add_step(p, "policy", "passed", NULL, NULL);
+	finding_patch_add_step(p, "build", "failed", "does not compile", NULL);
+}
+
+static void write_file(const char *dir, const char *rel, const char *text)
+{
+	char *path = xasprintf("%s/%s", dir, rel);
+
+	assert_int_equal(fs_write_file_atomic(path, text, strlen(text)), 0);
+	free(path);
+}
+
+static int setup(void **state)
+{
+	struct ctx *c = xcalloc(1, sizeof(*c));
+	char *sub;
+
+	strcpy(c->dir, "/tmp/crs-ci-test-html.XXXXXX");
+	assert_non_null(mkdtemp(c->dir));
+	sub = xasprintf("%s/reports", c->dir);
+	assert_int_equal(fs_mkdir_p(sub), 0);
+	free(sub);
+	write_file(c->dir, "reports/07b256e0bc4a2f9f.txt",
+		   "==1==ERROR: AddressSanitizer: heap-buffer-overflow\n"
+		   "READ of " HOSTILE "\n");
+	write_file(c->dir, "llm-spend.json",
+		   "{\"totals\":{\"dollars\":0.00214,\"requests\":2},"
+		   "\"crs\":{\"crsA\":{\"dollars\":0.00214,"
+		   "\"budget_dollars\":1.5}}}");
+	build_set(&c->fs);
+	buf_init(&c->raw);
+	*state = c;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct ctx *c = *state;
+
+	xmlFreeDoc(c->doc);
+	buf_release(&c->raw);
+	finding_set_release(&c->fs);
+	fs_remove_tree(c->dir);
+	free(c);
+	return 0;
+}
+
+static void render(struct ctx *c)
+{
+	char *path = xasprintf("%s/%s", c->dir, HTML_REPORT_NAME);
+
+	assert_int_equal(html_report_write(&c->fs, c->dir), 0);
+	assert_int_equal(fs_read_file(&c->raw, path, 1u << 24), 0);
+	free(path);
+	c->doc = htmlReadMemory(c->raw.ptr, (int)c->raw.len, NULL, "UTF-8",
+				HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
+				HTML_PARSE_NONET);
+	assert_non_null(c->doc);
+}
+
+/* Elements named `tag` anywhere under n. */
+static size_t count_tag(xmlNodePtr n, const char *tag)
+{
+	size_t k = 0;
+
+	for (; n; n = n->next) {
+		if (n->type == XML_ELEMENT_NODE &&
+		    !xmlStrcasecmp(n->name, BAD_CAST tag))
+			k++;
+		k += count_tag(n->children, tag);
+	}
+	return k;
+}
+
+/* First element with a class word `cls` whose text contains `text`. */
+static int has_class_text(xmlNodePtr n, const char *cls, const char *text)
+{
+	for (; n; n = n->next) {
+		if (n->type == XML_ELEMENT_NODE) {
+			xmlChar *c = xmlGetProp(n, BAD_CAST "class");
+			int hit = 0;
+
+			if (c) {
+				char *dup = xstrdup((const char *)c);
+				char *save = NULL;
+
+				for (char *w = strtok_r(dup, " ", &save); w;
+				     w = strtok_r(NULL, " ", &save))
+					hit |= !strcmp(w, cls);
+				free(dup);
+				xmlFree(c);
+			}
+			if (hit) {
+				xmlChar *t = xmlNodeGetContent(n);
+
+				hit = t && strstr((const char *)t, text);
+				xmlFree(t);
+				if (hit)
+					return 1;
+			}
+		}
+		if (has_class_text(n->children, cls, text))
+			return 1;
+	}
+	return 0;
+}
+
+static int text_has(struct ctx *c, const char *s)
+{
+	xmlChar *t = xmlNodeGetContent(xmlDocGetRootElement(c->doc));
+	int yes = t && strstr((const char *)t, s);
+
+	xmlFree(t);
+	return yes;
+}
+
+static void test_hostile_strings_stay_text(void **state)
+{
+	struct ctx *c = *state;
+	xmlNodePtr root;
+
+	render(c);
+	root = xmlDocGetRootElement(c->doc);
+	assert_int_equal(count_tag(root, "script"), 0);
+	assert_null(strstr(c->raw.ptr, "<script"));
+	assert_non_null(strstr(c->raw.ptr, "&lt;script&gt;"));
+	assert_null(memchr(c->raw.ptr, 0x1b, c->raw.len));
+	assert_null(memchr(c->raw.ptr, 0xff, c->raw.len));
+	/* the text survives as text, quotes and & included */
+	assert_true(text_has(c, "parse<script>alert(\"x\")</script> & 'q'"));
+	assert_true(text_has(c, "ERROR: <script>"));
+	/* from the sanitizer report, inside a <pre> */
+	assert_true(has_class_text(root, "report", "READ of <script>"));
+	/* no external resource, no event handler */
+	assert_int_equal(count_tag(root, "link"), 0);
+	assert_int_equal(count_tag(root, "img"), 0);
+	assert_int_equal(count_tag(root, "iframe"), 0);
+	assert_null(strstr(c->raw.ptr, "onerror"));
+}
+
+static void test_classes_and_content(void **state)
+{
+	struct ctx *c = *state;
+	xmlNodePtr root;
+
+	render(c);
+	root = xmlDocGetRootElement(c->doc);
+	assert_true(has_class_text(root, "verdict", "FAIL: 2 finding(s), "
+				   "1 failing"));
+	assert_true(has_class_text(root, "fail", "FAIL"));
+	assert_true(has_class_text(root, "in-change", "changed_fn"));
+	assert_false(has_class_text(root, "in-change", "LLVMFuzzerTest"));
+	assert_true(has_class_text(root, "in-project", "LLVMFuzzerTest"));
+	assert_false(has_class_text(root, "in-project", "__asan_memcpy"));
+	assert_true(has_class_text(root, "frame", "__asan_memcpy"));
+	assert_true(has_class_text(root, "add", "+fixed line <script>"));
+	assert_true(has_class_text(root, "del", "-old line"));
+	assert_false(has_class_text(root, "add", "+++ b/parse.c"));
+	assert_true(has_class_text(root, "rejected", "build failed"));
+	assert_true(has_class_text(root, "rejected", "cc: error <script>"));
+	assert_true(text_has(c, "$0.0021 of $1.50"));
+	assert_true(text_has(c, "12.5s"));
+	assert_true(text_has(c, "4b825dc6..9fceb02d"));
+	assert_true(text_has(c, "2/5 (flaky)"));
+	/* a report path leaving the output folder is not read */
+	assert_true(text_has(c, "(not readable)"));
+}
+
+static void test_symlink_and_bad_spend(void **state)
+{
+	struct ctx *c = *state;
+	char *link = xasprintf("%s/reports/07b256e0bc4a2f9f.txt", c->dir);
+	char *secret = xasprintf("%s/secret", c->dir);
+
+	write_file(c->dir, "secret", "TOP-SECRET");
+	unlink(link);
+	assert_int_equal(symlink(secret, link), 0);
+	write_file(c->dir, "llm-spend.json", "{\"totals\": [1, 2");
+	render(c);
+	assert_false(text_has(c, "TOP-SECRET"));
+	assert_false(text_has(c, "LLM spend"));
+	assert_true(text_has(c, "changed_fn"));
+	free(link);
+	free(secret);
+}
+
+static void test_empty_set_passes(void **state)
+{
+	struct ctx *c = *state;
+
+	finding_set_release(&c->fs);
+	finding_set_init(&c->fs);
+	render(c);
+	assert_true(has_class_text(xmlDocGetRootElement(c->doc), "pass",
+				   "PASS: 0 finding(s)"));
+	assert_true(text_has(c, "No crash reproduced."));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_hostile_strings_stay_text,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_classes_and_content,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_symlink_and_bad_spend,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_empty_set_passes,
+						setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
