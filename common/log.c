@@ -11,6 +11,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 static enum log_level log_level = LOG_INFO;
 static log_handler_fn log_handler;
@@ -43,10 +45,25 @@ static const char *level_name(enum log_level level)
 	return "?";
 }
 
+/* "mm:ss" since the first message of the process. */
+static const char *elapsed(char *out, size_t n)
+{
+	static struct timespec t0;
+	struct timespec now;
+	long s;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (!t0.tv_sec && !t0.tv_nsec)
+		t0 = now;
+	s = (long)(now.tv_sec - t0.tv_sec);
+	snprintf(out, n, "%02ld:%02ld", s / 60, s % 60);
+	return out;
+}
+
 void log_msg(enum log_level level, const char *file, const char *func,
 	     int line, const char *fmt, ...)
 {
-	char msg[4096];
+	char msg[4096], stamp[32];
 	va_list ap;
 
 	if (level > log_level)
@@ -58,6 +75,9 @@ void log_msg(enum log_level level, const char *file, const char *func,
 		log_handler(level, file, func, line, msg, log_handler_ctx);
 		return;
 	}
+	/* on a terminal, progress lines carry the elapsed time */
+	if (isatty(STDERR_FILENO))
+		fprintf(stderr, "[%s] ", elapsed(stamp, sizeof(stamp)));
 	if (log_level >= LOG_DEBUG)
 		fprintf(stderr, "crs-ci: %s: %s (%s:%d)\n", level_name(level),
 			msg, file, line);
