@@ -40,4 +40,5 @@ if grep -q "building image" "$tmp/log2.txt"; then
 fi
 grep -q "corpus file(s) of fuzz_records handed to the CRSs" "$tmp/log2.txt" \
 	|| fail "cached corpus not handed to the CRSs"
+sarif_validate "$tmp/out/results.sarif" >"$tmp/validate.txt" 2>&1 || { cat "$tmp/validate.txt" >&2; fail "SARIF does not validate"; }
 note "a removed image came back from the cache; the corpus was reused"

@@ -147,3 +147,5 @@ if af < 35 or af < lf + 20:
     fail(f"crs-aflpp ran {af} s, crs-libfuzzer {lf} s")
 note(f"crs-libfuzzer exited after {lf} s; crs-aflpp fuzzed on to {af} s")
 PY
+sarif_validate "$tmp/out/results.sarif" >"$tmp/validate.txt" 2>&1 || { cat "$tmp/validate.txt" >&2; fail "SARIF does not validate"; }
+note "results.sarif validates"

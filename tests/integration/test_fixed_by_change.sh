@@ -40,4 +40,5 @@ assert len(fixed) == 1, res
 assert fixed[0]["level"] == "note", fixed[0]
 assert fixed[0]["baselineState"] == "absent", fixed[0]
 PY
+sarif_validate "$tmp/out2/results.sarif" >"$tmp/validate.txt" 2>&1 || { cat "$tmp/validate.txt" >&2; fail "SARIF does not validate"; }
 note "the known PoV crashes base only: fixed-by-change notice, exit 0"

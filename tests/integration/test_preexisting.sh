@@ -39,4 +39,5 @@ set +e
 code=$?
 set -e
 [ "$code" -eq 1 ] || fail "report --fail-on any: exit $code, want 1"
+sarif_validate "$tmp/out/results.sarif" >"$tmp/validate.txt" 2>&1 || { cat "$tmp/validate.txt" >&2; fail "SARIF does not validate"; }
 note "pre-existing bug reported, change passes; --fail-on any fails it"

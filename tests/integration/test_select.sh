@@ -67,3 +67,5 @@ owner=crs-ci-$(python3 -c 'import json,sys;print(json.load(open(sys.argv[1]))["r
 left=$(docker ps -aq --filter "label=io.crs-ci.owner=$owner"; docker network ls -q --filter "label=io.crs-ci.owner=$owner")
 [ -z "$left" ] || fail "containers or networks of $owner left behind: $left"
 note "$(grep -o 'select: [0-9]* of [0-9]* harness(es) to fuzz ([0-9.]*s)' "$tmp/log.txt")"
+sarif_validate "$tmp/out/results.sarif" >"$tmp/validate.txt" 2>&1 || { cat "$tmp/validate.txt" >&2; fail "SARIF does not validate"; }
+note "results.sarif validates"
