@@ -38,6 +38,8 @@ fi
 # and read JSON with python3.
 command -v npm >/dev/null || packages+=(npm)
 command -v python3 >/dev/null || packages+=(python3)
+# gitlab-ci-local (test_gitlab_ci_local.sh, from npm) copies with rsync.
+command -v rsync >/dev/null || packages+=(rsync)
 
 installed() {
 	dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'

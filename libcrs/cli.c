@@ -396,9 +396,12 @@ static int cmd_sidecar(struct cli *cli, const struct crs_env *env)
 	(void)env;
 	if (!resp && cli->npos >= 2)
 		resp = cli->pos[1];
-	snprintf(msg, sizeof(msg), "libCRS: '%s' needs the builder sidecar, "
+	/* the contract routes run-pov to the runner sidecar, the rest to the
+	 * builder sidecar */
+	snprintf(msg, sizeof(msg), "libCRS: '%s' needs the %s sidecar, "
 		 "which this crs-ci version does not provide yet",
-		 cli->cmd->name);
+		 cli->cmd->name, strcmp(cli->cmd->name, "run-pov") ?
+		 "builder" : "runner");
 	fprintf(stderr, "%s\n", msg);
 	if (resp && crs_response_write(resp, 1, NULL, msg) != 0)
 		fprintf(stderr, "libCRS: %s: %s\n", cli->cmd->name,

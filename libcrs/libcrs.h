@@ -165,10 +165,11 @@ int crs_source_download(const struct crs_env *env, enum crs_source which,
  * accepted. The file is written under a hidden temporary name and renamed
  * without replacing, so concurrent submitters never clobber each other.
  *
- * CRS_TYPE_REPORT: a report file keeps its base name (leading dots
- * dropped), with "_1", "_2", ... before the suffix on a collision, and
- * *existed is always 0. Report directories are refused (CRS_EINPUT,
- * not supported yet: OSS-CRS tars them).
+ * CRS_TYPE_REPORT: a report file or folder becomes a gzip tar (the file,
+ * or the folder's contents, at its root) named "<file stem>.tar.gz" or
+ * "<folder>.tar.gz", with "_1", "_2", ... before ".tar.gz" on a
+ * collision, as OSS-CRS names them; *existed is always 0. It is made by
+ * the image's `tar` (CRS_ERR "no tar in this image" without one).
  *
  * Returns 0; CRS_EINPUT when the type cannot be submitted or path is not a
  * regular file; CRS_ENOTFOUND when path does not exist; CRS_ECONFIG when

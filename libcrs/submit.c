@@ -15,8 +15,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /*
@@ -79,6 +81,10 @@ static int place_report(int dirfd, const char *tmp, const char *base,
 	if (!*base)
 		base = "report";
 	suffix = name_suffix(base);
+	/* "x.tar.gz" collides as "x_1.tar.gz", as OSS-CRS names it */
+	if (!strcmp(suffix, ".gz") && suffix - base > 4 &&
+	    !strncmp(suffix - 4, ".tar", 4))
+		suffix -= 4;
 	stem = (size_t)(suffix - base);
 	if (strlen(base) + 6 > NAME_LIMIT)
 		return crs_error_set(CRS_EINPUT, "report name '%.32s...' is "
@@ -147,6 +153,87 @@ out:
 	return r;
 }
 
+/*
+ * A report (file or folder) as OSS-CRS submits it: a gzip tar, the file or
+ * the folder's contents at its root, written by the image's own `tar`
+ * (libCRS stays a small static binary without an archive library). No
+ * shell is involved: names go to tar as separate arguments, after "--".
+ */
+static int report_tarball(const char *path, int is_dir, int *fd_out)
+{
+	char tmp[] = "/tmp/.libcrs-report-XXXXXX";
+	char parent[LCRS_PATH_MAX], base[NAME_LIMIT + 1];
+	int fd = mkstemp(tmp), status = 0, r;
+	pid_t pid;
+
+	*fd_out = -1;
+	if (fd < 0)
+		return crs_error_set(CRS_ERR, "report: temporary file: %s",
+				     strerror(errno));
+	if (lcrs_base_name(base, sizeof(base), path) != 0 ||
+	    snprintf(parent, sizeof(parent), "%s", path) >= (int)sizeof(parent)) {
+		r = crs_error_set(CRS_EINPUT, "'%s': name too long", path);
+		goto out;
+	}
+	if (strrchr(parent, '/'))
+		*strrchr(parent, '/') = '\0';
+	else
+		strcpy(parent, ".");
+	if (!*parent)
+		strcpy(parent, "/");
+	if ((pid = fork()) < 0) {
+		r = crs_error_set(CRS_ERR, "report: fork: %s", strerror(errno));
+		goto out;
+	}
+	if (pid == 0) {
+		if (is_dir)
+			execlp("tar", "tar", "-czf", tmp, "-C", path, "--",
+			       ".", (char *)NULL);
+		else
+			execlp("tar", "tar", "-czf", tmp, "-C", parent, "--",
+			       base, (char *)NULL);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		r = crs_error_set(CRS_ERR, "report '%s': tar failed (exit %d%s)",
+				  path, WIFEXITED(status) ?
+				  WEXITSTATUS(status) : -1,
+				  WIFEXITED(status) && WEXITSTATUS(status) == 127 ?
+				  ": no tar in this image" : "");
+		goto out;
+	}
+	*fd_out = fd;
+	fd = -1; /* transferred */
+	r = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp);	/* the open descriptor keeps the content */
+	return r;
+}
+
+/* report: <file stem>.tar.gz or <folder name>.tar.gz */
+static int submit_report(const struct crs_env *env, const char *path,
+			 int is_dir, char name_out[CRS_NAME_MAX])
+{
+	char base[NAME_LIMIT + 1], name[NAME_LIMIT + 16];
+	const char *suffix;
+	int fd = -1, existed = 0, r;
+
+	if (lcrs_base_name(base, sizeof(base), path) != 0)
+		return crs_error_set(CRS_EINPUT, "'%s': name too long", path);
+	suffix = is_dir ? base + strlen(base) : name_suffix(base);
+	snprintf(name, sizeof(name), "%.*s.tar.gz", (int)(suffix - base), base);
+	if ((r = report_tarball(path, is_dir, &fd)) != 0)
+		return r;
+	r = lcrs_submit_fd(env->submit_dir, CRS_TYPE_REPORT, fd, name,
+			   name_out, &existed);
+	close(fd);
+	return r;
+}
+
 int crs_submit(const struct crs_env *env, enum crs_type type,
 	       const char *path, char name_out[CRS_NAME_MAX], int *existed)
 {
@@ -165,10 +252,9 @@ int crs_submit(const struct crs_env *env, enum crs_type type,
 	if (stat(path, &st) != 0)
 		return crs_error_set(errno == ENOENT ? CRS_ENOTFOUND : CRS_ERR,
 				     "'%s': %s", path, strerror(errno));
-	if (S_ISDIR(st.st_mode) && type == CRS_TYPE_REPORT)
-		return crs_error_set(CRS_EINPUT, "'%s': report directories "
-				     "are not supported yet (submit a report "
-				     "file)", path);
+	if (type == CRS_TYPE_REPORT &&
+	    (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)))
+		return submit_report(env, path, S_ISDIR(st.st_mode), name_out);
 	if (!S_ISREG(st.st_mode))
 		return crs_error_set(CRS_EINPUT, "'%s': not a regular file",
 				     path);

@@ -99,6 +99,21 @@ static char *slurp(const char *path)
 	return buf_detach(&b, NULL);
 }
 
+/* `tar -tzf` of `path` lists exactly `want` (names in order). */
+static void assert_tar_lists(const char *path, const char *want)
+{
+	char cmd[4096], got[4096];
+	size_t n;
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "tar -tzf '%s' | LC_ALL=C sort", path);
+	assert_non_null(f = popen(cmd, "r"));
+	n = fread(got, 1, sizeof(got) - 1, f);
+	got[n] = '\0';
+	assert_int_equal(pclose(f), 0);
+	assert_string_equal(got, want);
+}
+
 static void assert_file(const char *path, const char *content)
 {
 	char *s = slurp(path);
@@ -441,20 +456,25 @@ static void test_api_submit(void **state)
 	put(pathf(p, "%s/in/x.tar.gz", T), "", 0644);
 	assert_int_equal(crs_submit(&env, CRS_TYPE_SEED, p, name, &existed), 0);
 	assert_string_equal(name, MD5_EMPTY ".gz");	/* empty accepted */
-	/* Reports keep their name, numbered on a collision. */
+	/* Reports become <stem>.tar.gz, numbered on a collision (OSS-CRS). */
 	put(pathf(p, "%s/in/report.txt", T), "r1", 0644);
 	assert_int_equal(crs_submit(&env, CRS_TYPE_REPORT, p, name, &existed),
 			 0);
-	assert_string_equal(name, "report.txt");
+	assert_string_equal(name, "report.tar.gz");
 	assert_int_equal(crs_submit(&env, CRS_TYPE_REPORT, p, name, &existed),
 			 0);
-	assert_string_equal(name, "report_1.txt");
+	assert_string_equal(name, "report_1.tar.gz");
 	assert_int_equal(existed, 0);
-	assert_file(pathf(q, "%s/submit/reports/report_1.txt", T), "r1");
+	assert_tar_lists(pathf(q, "%s/submit/reports/report_1.tar.gz", T),
+			 "report.txt\n");
+	/* a folder: its contents at the tar's root, named after it */
+	put(pathf(p, "%s/in/fuzz-report/summary.txt", T), "s", 0644);
 	assert_int_equal(crs_submit(&env, CRS_TYPE_REPORT,
-				    pathf(p, "%s/in", T), name, &existed),
-			 CRS_EINPUT);
-	assert_non_null(strstr(crs_error_last(), "not supported yet"));
+				    pathf(p, "%s/in/fuzz-report", T), name,
+				    &existed), 0);
+	assert_string_equal(name, "fuzz-report.tar.gz");
+	assert_tar_lists(pathf(q, "%s/submit/reports/fuzz-report.tar.gz", T),
+			 "./\n./summary.txt\n");
 	/* Refusals. */
 	assert_int_equal(crs_submit(&env, CRS_TYPE_DIFF,
 				    pathf(p, "%s/in/crash.bin", T), name,
@@ -770,11 +790,10 @@ static void test_cli_submit(void **state)
 	assert_int_equal(CLI(&r, "submit", "report", p), 0);
 	run_release(&r);
 	assert_int_equal(CLI(&r, "submit", "report", p), 0);
-	assert_file(pathf(q, "%s/submit/reports/notes.md", T), "# report");
-	assert_file(pathf(q, "%s/submit/reports/notes_1.md", T), "# report");
-	run_release(&r);
-	assert_int_equal(CLI(&r, "submit", "report", T), 2);
-	assert_non_null(strstr(r.err, "directories are not supported yet"));
+	assert_tar_lists(pathf(q, "%s/submit/reports/notes.tar.gz", T),
+			 "notes.md\n");
+	assert_tar_lists(pathf(q, "%s/submit/reports/notes_1.tar.gz", T),
+			 "notes.md\n");
 	run_release(&r);
 	assert_int_equal(CLI(&r, "submit", "seed", pathf(p, "%s/nope", T)), 1);
 	assert_non_null(strstr(r.err, "libCRS: submit: "));
@@ -1184,9 +1203,9 @@ static void test_cli_sidecar_commands(void **state)
 		else
 			CLI(&r, cmds[i], p, resp);
 		assert_int_equal(r.code, 1);
-		snprintf(want, sizeof(want), "libCRS: '%s' needs the builder "
+		snprintf(want, sizeof(want), "libCRS: '%s' needs the %s "
 			 "sidecar, which this crs-ci version does not provide "
-			 "yet", cmds[i]);
+			 "yet", cmds[i], i == 2 ? "runner" : "builder");
 		assert_non_null(strstr(r.err, want));
 		run_release(&r);
 		assert_file(pathf(p, "%s/retcode", resp), "1");

@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# test_libcrs_compat.sh - libCRS inside a CRS container against the
+# OSS-CRS contract (reference/oss-crs-contract.md §4.3, §4.4; issue 4).
+# The crs-compat fixture (tests/fixtures/crs-compat) installs libCRS as
+# OSS-CRS CRSs do; its build step runs submit-build-output and
+# skip-build-output, its run module every other non-sidecar command and
+# the three sidecar commands, logging `<command> exit=<n> ...` lines.
+# Asserts from the host: BUILD_OUT_DIR/build and .skipped.skip; submitted
+# files named <md5><suffix> in SUBMIT_DIR/<harness>/<type dir>/ (md5
+# computed here), a duplicate submit not doubled, a report as the
+# contract's <stem>.tar.gz; a file dropped into a register-submit-dir
+# folder submitted; its own seed fetched back through the exchange (fetch
+# and register-fetch-dir); the register-shared-dir / register-log-dir
+# links and targets; get-service-domain's NAME.<crs>; submit-harness's
+# layout; the sidecar commands' exit 1, RESP/retcode 1 and
+# RESP/stderr.log; no container or network of the scan left.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+mktemp_dir; tmp=$TMP
+eval "$("$ROOT/examples/make-repo.sh" "$tmp/repo")"
+fixture=$ROOT/tests/fixtures/crs-compat
+t0=$SECONDS
+set +e
+"$CRS_CI" scan --compose "$fixture/compose.yaml" \
+	--project "$ROOT/examples/projects/recparse" --source "$tmp/repo" \
+	--base "$base" --head "$head" --harness fuzz_records --timeout 10m \
+	--work-dir "$tmp/work" --out "$tmp/out" \
+	>"$tmp/verdict.txt" 2>"$tmp/log.txt"
+code=$?
+set -e
+note "scan took $((SECONDS - t0))s"
+# its PoV crashes nothing: no finding
+[ "$code" -eq 0 ] || { cat "$tmp/log.txt" >&2; fail "exit $code, want 0"; }
+run=$(python3 -c 'import json,sys;print(json.load(open(sys.argv[1]))["run_id"])' "$tmp/work/scan.json")
+clog=$tmp/work/runs/$run/crs/crs-compat/LOG_DIR/fuzz_records/compat.log
+[ -f "$clog" ] || { cat "$tmp/log.txt" >&2; fail "no compat.log"; }
+cat "$clog" >&2
+python3 - "$tmp/work" "$run" "$fixture/files" "$clog" <<'PY'
+import gzip, hashlib, io, json, os, re, sys, tarfile
+work, run, files, clog = sys.argv[1:]
+log = {}
+for line in open(clog):
+    m = re.match(r"(\S+) exit=(\d+) ?(.*)", line.rstrip("\n"))
+    assert m, line
+    log[m.group(1)] = (int(m.group(2)), m.group(3))
+errors = []
+def check(cond, what):
+    if not cond:
+        errors.append(what)
+def ok(cmd, want=0):
+    check(cmd in log, "%s: not run" % cmd)
+    if cmd in log:
+        check(log[cmd][0] == want, "%s: exit %d, want %d (%s)"
+              % (cmd, log[cmd][0], want, log[cmd][1]))
+    return log.get(cmd, (None, ""))[1]
+def md5(p):
+    return hashlib.md5(open(p, "rb").read()).hexdigest()
+crs = "%s/runs/%s/crs/crs-compat" % (work, run)
+sub = crs + "/SUBMIT_DIR/fuzz_records"
+shared = crs + "/SHARED_DIR/fuzz_records"
+logd = crs + "/LOG_DIR/fuzz_records"
+# build step: submit-build-output $OUT build, skip-build-output skipped
+bo = work + "/builds/address/crs/crs-compat/BUILD_OUT_DIR"
+check(os.access(bo + "/build/fuzz_records", os.X_OK), "BUILD_OUT_DIR/build/fuzz_records")
+check(os.path.isfile(bo + "/.skipped.skip") and
+      open(bo + "/.skipped.skip").read().strip() == "skip", "BUILD_OUT_DIR/.skipped.skip")
+check(not os.path.exists(bo + "/skipped"), "skipped output exists")
+# download-build-output, download-source
+check("harness=present" in ok("download-build-output"), "download-build-output: no harness")
+check("build.sh=present" in ok("download-source-fuzz-proj"), "download-source fuzz-proj")
+m = re.search(r"files=(\d+)", ok("download-source-target-source"))
+check(m and int(m.group(1)) > 0, "download-source target-source: no files")
+# submit: <md5><suffix> in SUBMIT_DIR/<type dir>/
+for t, d, f in (("pov", "povs", "pov.bin"), ("seed", "seeds", "seed.txt"),
+                ("bug-candidate", "bug-candidates", "candidate.sarif"),
+                ("patch", "patches", "fix.patch")):
+    ok("submit-" + t)
+    name = md5(os.path.join(files, f)) + os.path.splitext(f)[1]
+    p = os.path.join(sub, d, name)
+    check(os.path.isfile(p) and md5(p) == md5(os.path.join(files, f)),
+          "submit %s: no %s/%s (have %s)" % (t, d, name,
+          sorted(os.listdir(os.path.join(sub, d))) if os.path.isdir(os.path.join(sub, d)) else None))
+ok("submit-report")
+# report: a gzip tar named <file stem>.tar.gz, the file at its root
+rep = os.path.join(sub, "reports", "report.tar.gz")
+if os.path.isfile(rep):
+    with tarfile.open(rep, "r:gz") as tf:
+        names = [n.lstrip("./") for n in tf.getnames()]
+        check("report.txt" in names, "report.tar.gz holds %s" % names)
+else:
+    check(False, "submit report: no reports/report.tar.gz (have %s)"
+          % sorted(os.listdir(os.path.join(sub, "reports"))))
+# duplicate not doubled: seeds = the seed + the watched-dir file
+ok("submit-seed-duplicate")
+seeds = sorted(os.listdir(sub + "/seeds"))
+check(len(seeds) == 2, "seeds/: %s, want the seed and the dropped file" % seeds)
+# register-submit-dir
+check(re.search(r"Started daemon with PID: \d+", ok("register-submit-dir")),
+      "register-submit-dir: no 'Started daemon with PID'")
+w = ok("register-submit-dir-file")
+want = hashlib.md5(b"compat watched seed\n").hexdigest() + ".bin"
+check("name=" + want in w and "timeout" not in w and
+      os.path.isfile(os.path.join(sub, "seeds", want)), "register-submit-dir: " + w)
+# fetch and register-fetch-dir, through the exchange
+seed = md5(os.path.join(files, "seed.txt")) + ".txt"
+check("timeout" not in ok("exchange-seed"), "own seed never in FETCH_DIR/seeds")
+check(seed in ok("fetch").split("printed=")[1].split(" ")[0].split(","),
+      "fetch did not print " + seed)
+check(re.search(r"Started daemon with PID: \d+", ok("register-fetch-dir")),
+      "register-fetch-dir: no 'Started daemon with PID'")
+check("timeout" not in ok("register-fetch-dir-file"), "register-fetch-dir: seed not copied")
+# register-shared-dir / register-log-dir: symlinks to the mounted dirs
+check(os.readlink(logd + "/shared-link") == "/OSS_CRS_SHARED_DIR/compat-shared"
+      if os.path.islink(logd + "/shared-link") else False,
+      "shared link: %s" % ok("register-shared-dir"))
+check(os.path.isfile(shared + "/compat-shared/note.txt"), "no file through the shared link")
+ok("register-shared-dir-exists", 1)
+check(os.readlink(shared + "/compat-logs") == "/OSS_CRS_LOG_DIR/compat-logs"
+      if os.path.islink(shared + "/compat-logs") else False,
+      "log link: %s" % ok("register-log-dir"))
+check(os.path.isfile(logd + "/compat-logs/note.txt"), "no file through the log link")
+# get-service-domain
+check(ok("get-service-domain").startswith("output=fuzzer.crs-compat"),
+      "get-service-domain: " + log.get("get-service-domain", (0, ""))[1])
+# submit-harness
+ok("submit-harness")
+check(os.path.isfile(sub + "/harnesses/compat-harness/fuzz-proj/build.sh"),
+      "submit-harness: no fuzz-proj/build.sh")
+check(os.path.isdir(sub + "/harnesses/compat-harness/target-source"),
+      "submit-harness: no target-source/")
+# sidecar commands: exit 1, RESP/retcode "1", RESP/stderr.log
+for c in ("apply-patch-build", "run-pov", "apply-patch-test"):
+    ok(c, 1)
+    r = "%s/resp-%s" % (logd, c)
+    check(os.path.isfile(r + "/retcode") and
+          open(r + "/retcode").read().strip() == "1", c + ": retcode")
+    check(os.path.isfile(r + "/stderr.log") and os.path.getsize(r + "/stderr.log") > 0,
+          c + ": stderr.log")
+    check(not os.path.exists(r + "/rebuild_id"), c + ": rebuild_id written")
+ok("done")
+res = json.load(open(os.path.join(work, "..", "out", "results.json")))
+check(res["findings"] == [], "findings: %s" % res["findings"])
+if errors:
+    print("\n".join("contract: " + e for e in errors), file=sys.stderr)
+    sys.exit(1)
+PY
+owner=crs-ci-${run#*-}
+left=$(docker ps -aq --filter "label=io.crs-ci.owner=$owner"; docker network ls -q --filter "label=io.crs-ci.owner=$owner")
+[ -z "$left" ] || fail "containers or networks of $owner left behind: $left"
+note "every libCRS command matches the contract"
