@@ -17,6 +17,7 @@
 #include "runner/report/gitlab.h"
 #include "runner/report/html.h"
 #include "runner/report/terminal.h"
+#include "diff/changeset.h"
 #include "sarif/finding.h"
 #include "sarif/sarif_write.h"
 #include "common/error.h"
@@ -53,6 +54,7 @@ int phase_report(struct scan *s, int *exit_code_out)
 		if ((r = github_env_load(&env)) == 0) {
 			github_report_opts_env(&go);
 			go.sarif_path = sarif;
+			go.pr_diff = s->change ? s->change->patch : NULL;
 			r = github_report(&fs, s->out_dir, &env, s->ctx->out,
 					  &go);
 		} else {

@@ -20,6 +20,7 @@
 #include <curl/curl.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <git2.h>
 #include <jansson.h>
 #include <openssl/evp.h>
 #include <stdlib.h>
@@ -1237,6 +1238,144 @@ out:
 	return r;
 }
 
+void github_suggestions_release(struct github_suggestions *s)
+{
+	for (size_t i = 0; i < s->nr; i++) {
+		free((char *)s->v[i].path);
+		free((char *)s->v[i].replacement);
+		free((char *)s->v[i].message);
+	}
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}
+
+struct hunk_walk {
+	struct github_suggestions *out;
+	const struct finding_patch *patch;
+	struct buf text;	/* new side of the current hunk */
+	int open;
+};
+
+static void hunk_close(struct hunk_walk *w)
+{
+	if (w->open) {
+		struct github_suggestion *g = &w->out->v[w->out->nr - 1];
+
+		g->replacement = buf_detach(&w->text, NULL);
+		w->open = 0;
+	}
+}
+
+static int on_hunk(const git_diff_delta *d, const git_diff_hunk *h, void *p)
+{
+	struct hunk_walk *w = p;
+	struct github_suggestion *g;
+
+	hunk_close(w);
+	if (h->old_lines < 1)
+		return 0;	/* a pure insertion has no line to anchor on */
+	ALLOC_GROW(w->out->v, w->out->nr + 1, w->out->alloc);
+	g = &w->out->v[w->out->nr++];
+	memset(g, 0, sizeof(*g));
+	g->path = xstrdup(d->old_file.path);
+	g->start_line = h->old_start;
+	g->end_line = h->old_start + h->old_lines - 1;
+	g->message = xasprintf("crs-ci validated this fix (%.12s, from %s): it "
+			       "builds, stops every PoV of the scan and passed "
+			       "its tests and a re-fuzz.", w->patch->sha256,
+			       w->patch->crs ? w->patch->crs : "a CRS");
+	w->open = 1;
+	return 0;
+}
+
+static int on_line(const git_diff_delta *d, const git_diff_hunk *h,
+		   const git_diff_line *l, void *p)
+{
+	struct hunk_walk *w = p;
+
+	(void)d;
+	(void)h;
+	if (w->open && (l->origin == GIT_DIFF_LINE_CONTEXT ||
+			l->origin == GIT_DIFF_LINE_ADDITION))
+		buf_add(&w->text, l->content, l->content_len);
+	return 0;
+}
+
+int github_suggestions_from_patches(struct github_suggestions *out,
+				    const struct finding_set *fs)
+{
+	int r = 0;
+
+	for (size_t i = 0; i < fs->patches_nr && r == 0; i++) {
+		const struct finding_patch *p = &fs->patches[i];
+		struct hunk_walk w = { out, p, BUF_INIT, 0 };
+		git_diff *diff = NULL;
+
+		if (!p->validated || !p->diff)
+			continue;
+		if (git_diff_from_buffer(&diff, p->diff, strlen(p->diff)) != 0 ||
+		    git_diff_foreach(diff, NULL, NULL, on_hunk, on_line,
+				     &w) != 0)
+			r = crs_error_set(CRS_EINPUT, "patch %.12s: not a diff "
+					  "libgit2 can read", p->sha256);
+		hunk_close(&w);
+		buf_release(&w.text);
+		git_diff_free(diff);
+	}
+	return r;
+}
+
+static void say(FILE *f, const char *kind, struct buf *notes_text,
+		const char *msg);
+
+/* One review with a suggestion per validated hunk inside the PR's diff. */
+static void post_suggestions(FILE *f, const struct finding_set *fs,
+			     const struct github_env *env,
+			     struct github_report_opts *o, struct buf *notes)
+{
+	struct github_suggestions sg = { 0 };
+	struct github_hunks hunks = { 0 };
+	char *m = NULL;
+
+	if (env->has_pr && (env->pr.is_fork || !env->token)) {
+		say(f, "notice", notes, "review suggestions skipped: a fork "
+		    "pull request or no token cannot post reviews");
+		return;
+	}
+	if (github_suggestions_from_patches(&sg, fs) != 0 || !sg.nr) {
+		crs_error_clear();
+		buf_adds(notes, "no validated patches to suggest");
+		buf_addch(notes, '\0');
+		goto out;
+	}
+	if (!o->pr_diff ||
+	    github_hunks_parse(&hunks, o->pr_diff, strlen(o->pr_diff)) != 0) {
+		crs_error_clear();
+		buf_adds(notes, "validated patches are attached above; the "
+			 "pull request's diff is unknown, so none is posted "
+			 "as a suggestion");
+		buf_addch(notes, '\0');
+		goto out;
+	}
+	if (github_review_post(&o->suggestions_posted, env, sg.v, sg.nr,
+			       &hunks, o->http_timeout_ms) != 0) {
+		m = xasprintf("posting review suggestions failed: %s",
+			      crs_error_last());
+		crs_error_clear();
+		say(f, "warning", notes, m);
+		goto out;
+	}
+	m = xasprintf("%zu validated suggestion(s) posted as a review; %zu "
+		      "outside the pull request's diff are attached above",
+		      o->suggestions_posted, sg.nr - o->suggestions_posted);
+	buf_adds(notes, m);
+	buf_addch(notes, '\0');
+out:
+	free(m);
+	github_hunks_release(&hunks);
+	github_suggestions_release(&sg);
+}
+
 void github_report_opts_release(struct github_report_opts *o)
 {
 	if (!o)
@@ -1326,16 +1465,8 @@ int github_report(const struct finding_set *fs, const char *out_dir,
 		goto out;
 	if (o->upload_sarif)
 		upload(annotations_out, fs, env, o, sarif, &notes);
-	if (o->post_suggestions) {
-		/* validated patches arrive with issue 5; nothing to post */
-		if (env->has_pr && (env->pr.is_fork || !env->token))
-			say(annotations_out, "notice", &notes, "review "
-			    "suggestions skipped: a fork pull request or no "
-			    "token cannot post reviews");
-		else
-			buf_adds(&notes, "no validated patches to suggest"),
-			buf_addch(&notes, '\0');
-	}
+	if (o->post_suggestions)
+		post_suggestions(annotations_out, fs, env, o, &notes);
 	if (o->annotations_dropped) {
 		char *m = xasprintf("%zu finding(s) were not annotated "
 				    "(GitHub's per-step cap); all are in the "

@@ -202,13 +202,16 @@ struct github_report_opts {
 	long poll_interval_ms;	/* between polls */
 	size_t max_reports;	/* sanitizer reports echoed to the log */
 	const char *sarif_path;	/* default out_dir/results.sarif */
+	const char *pr_diff;	/* the change's unified diff: suggestions
+				   must lie inside its hunks; NULL = none */
 	/* set by github_report() */
 	char *sarif_id;		/* upload receipt id, or NULL */
 	char *processing_status;	/* "complete", "failed", "pending" */
 	size_t annotations_dropped;
+	size_t suggestions_posted;
 };
-#define GITHUB_REPORT_OPTS_INIT { 0, 0, 30000, 30, 2000, 20, NULL, \
-				  NULL, NULL, 0 }
+#define GITHUB_REPORT_OPTS_INIT { 0, 0, 30000, 30, 2000, 20, NULL, NULL, \
+				  NULL, NULL, 0, 0 }
 void github_report_opts_release(struct github_report_opts *o);
 /*
  * Fill upload_sarif and post_suggestions from the variables the
@@ -249,6 +252,20 @@ int github_sarif_poll(char **status_out, const struct github_env *env,
 int github_review_post(size_t *posted_out, const struct github_env *env,
 		       const struct github_suggestion *s, size_t n,
 		       const struct github_hunks *hunks, long timeout_ms);
+
+/*
+ * One suggestion per hunk of each validated patch in `fs` (the patch's
+ * old side is the head: replace those head lines by the hunk's new side).
+ * Fills a caller-owned array (github_suggestions_release). 0 or CRS_EINPUT
+ * (a validated patch that libgit2 cannot parse).
+ */
+struct github_suggestions {
+	struct github_suggestion *v;
+	size_t nr, alloc;
+};
+int github_suggestions_from_patches(struct github_suggestions *out,
+				    const struct finding_set *fs);
+void github_suggestions_release(struct github_suggestions *s);
 
 /*
  * Everything for one step: annotations and the echoed reports to

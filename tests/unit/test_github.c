@@ -15,6 +15,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <git2.h>
+
 #include "tests/fakes/fake_github.c"
 #include "runner/report/github.h"
 #include "sarif/finding.h"
@@ -732,6 +734,66 @@ static void test_hunks(void **state)
 	buf_release(&d);
 }
 
+/* A validated patch becomes one suggestion per hunk, against the head. */
+static void test_suggestions_from_patches(void **state)
+{
+	struct finding_set fs;
+	struct finding_patch *p;
+	struct github_suggestions sg = { 0 };
+	struct github_hunks h;
+	struct buf d = BUF_INIT;
+	size_t skipped = 0;
+	json_t *review;
+
+	(void)state;
+	git_libgit2_init();	/* main() does this in the product */
+	finding_set_init(&fs);
+	p = finding_set_add_patch(&fs);
+	p->sha256 = xstrdup("ab12ab12ab12ab12ab12ab12ab12ab12"
+			    "ab12ab12ab12ab12ab12ab12ab12ab12");
+	p->crs = xstrdup("crs-patcher");
+	p->validated = 1;
+	p->diff = xstrdup(
+		"diff --git a/src/parse.c b/src/parse.c\n"
+		"--- a/src/parse.c\n"
+		"+++ b/src/parse.c\n"
+		"@@ -13,2 +13,2 @@ int parse_record(const char *buf, size_t len)\n"
+		"-\tif (len > 4 && buf[0] == 'X')\n"
+		"+\tif (len > 4 && len < 64 && buf[0] == 'X')\n"
+		" \t\treturn parse_ext(buf, len);\n");
+	p = finding_set_add_patch(&fs);		/* rejected: never suggested */
+	p->sha256 = xstrdup("cd34");
+	p->diff = xstrdup(fs.patches[0].diff);
+	assert_int_equal(github_suggestions_from_patches(&sg, &fs), 0);
+	assert_int_equal(sg.nr, 1);
+	assert_string_equal(sg.v[0].path, "src/parse.c");
+	assert_int_equal(sg.v[0].start_line, 13);
+	assert_int_equal(sg.v[0].end_line, 14);
+	assert_string_equal(sg.v[0].replacement,
+			    "\tif (len > 4 && len < 64 && buf[0] == 'X')\n"
+			    "\t\treturn parse_ext(buf, len);\n");
+	/* lines 13-14 are inside the pull request's first hunk */
+	assert_int_equal(fs_read_file(&d, DIFF_FIXTURE, 1 << 20), 0);
+	assert_int_equal(github_hunks_parse(&h, d.ptr, d.len), 0);
+	{
+		struct github_pr pr = { 0 };
+
+		pr.number = 42;
+		pr.head_sha = (char *)HEAD_SHA;
+		review = github_review_json(&pr, sg.v, sg.nr, &h, &skipped);
+	}
+	assert_non_null(review);
+	assert_int_equal(skipped, 0);
+	assert_int_equal(json_array_size(json_object_get(review, "comments")),
+			 1);
+	json_decref(review);
+	github_hunks_release(&h);
+	buf_release(&d);
+	github_suggestions_release(&sg);
+	finding_set_release(&fs);
+	git_libgit2_shutdown();
+}
+
 static void test_review(void **state)
 {
 	struct fake_github *f = NULL;
@@ -957,6 +1019,7 @@ int main(void)
 		cmocka_unit_test(test_sarif_upload),
 		cmocka_unit_test(test_hunks),
 		cmocka_unit_test(test_review),
+		cmocka_unit_test(test_suggestions_from_patches),
 		cmocka_unit_test(test_report_step),
 		cmocka_unit_test(test_fork),
 	};
