@@ -120,6 +120,8 @@ int scan_open(struct scan **out, const struct scan_opts *o,
 	if ((needs & SCAN_NEED_PROJECT) &&
 	    (r = project_config_load(&s->project, o->project)) != 0)
 		goto out;
+	if (s->compose)
+		s->compose->llm_disabled = o->no_llm;
 	if (s->compose && (r = config_check(s->compose, s->project, 0)) != 0)
 		goto out;
 	if ((needs & SCAN_NEED_CHANGE) && (r = load_change(s)) != 0)

@@ -39,6 +39,8 @@ const char scan_opts_help[] =
 "                     any: every finding; none: never fail\n"
 "  --reproduce N      runs of each PoV during triage (default 5)\n"
 "  --keep-going       let CRSs fuzz to the deadline after their first PoV\n"
+"  --no-llm           no LLM gateway (e.g. fork pull requests have no secrets):\n"
+"                     CRSs that declare required_llms are skipped, and said so\n"
 "  --shard I/N        fuzz only shard I of N of the selected harnesses (the\n"
 "                     sorted list, round-robin; see crs-ci plan, crs-ci merge)\n"
 "  -h, --help         this text\n";
@@ -47,7 +49,7 @@ enum {
 	OPT_COMPOSE = 256, OPT_PROJECT, OPT_SOURCE, OPT_BASE, OPT_HEAD,
 	OPT_DIFF, OPT_HARNESS, OPT_TIMEOUT, OPT_OUT, OPT_WORK_DIR,
 	OPT_CACHE_DIR, OPT_FAIL_ON, OPT_REPRODUCE, OPT_KEEP_GOING, OPT_POV,
-	OPT_SANITIZER, OPT_SARIF, OPT_SHARD,
+	OPT_SANITIZER, OPT_SARIF, OPT_SHARD, OPT_NO_LLM,
 };
 
 static const struct option long_opts[] = {
@@ -65,6 +67,7 @@ static const struct option long_opts[] = {
 	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
 	{ "reproduce", required_argument, NULL, OPT_REPRODUCE },
 	{ "keep-going", no_argument, NULL, OPT_KEEP_GOING },
+	{ "no-llm", no_argument, NULL, OPT_NO_LLM },
 	{ "pov", required_argument, NULL, OPT_POV },
 	{ "sanitizer", required_argument, NULL, OPT_SANITIZER },
 	{ "sarif", required_argument, NULL, OPT_SARIF },
@@ -156,6 +159,7 @@ int scan_opts_parse(struct scan_opts *o, int argc, char **argv,
 			o->reproduce_runs = (int)n;
 			break;
 		case OPT_KEEP_GOING: o->keep_going = 1; break;
+		case OPT_NO_LLM: o->no_llm = 1; break;
 		case OPT_POV:
 			ALLOC_GROW(o->povs, o->povs_nr + 1, povs_alloc);
 			o->povs[o->povs_nr++] = optarg;

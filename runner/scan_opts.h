@@ -33,6 +33,7 @@ struct scan_opts {
 	const char *fail_on;	/* new | any | none */
 	int reproduce_runs;
 	int keep_going;		/* do not stop a CRS at its first PoV */
+	int no_llm;		/* no gateway; skip CRSs that need an LLM */
 	unsigned shard_index;	/* --shard i/N: 1-based i, 0 without */
 	unsigned shard_count;	/* N, 0 without --shard */
 };

@@ -132,6 +132,7 @@ struct compose {
 	struct compose_resources infra;
 	struct compose_llm llm;
 	int has_llm;
+	int llm_disabled;	/* --no-llm: CRSs needing an LLM are skipped */
 	struct compose_crs *crs;
 	size_t crs_nr;
 };

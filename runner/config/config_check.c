@@ -615,7 +615,8 @@ int config_check(const struct compose *c, const struct project_config *p,
 		    (r = check_phases(e)) != 0 || (r = check_envs(e)) != 0)
 			return r;
 		/* no llm_config: no gateway, no key, no URL for any CRS */
-		if (e->manifest->required_llms_nr && !c->has_llm)
+		if (e->manifest->required_llms_nr && !c->has_llm &&
+		    !c->llm_disabled)
 			return config_pos_error(&e->pos, e->name, "requires "
 						"LLMs (%s) but the compose has "
 						"no llm_config",

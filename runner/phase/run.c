@@ -372,6 +372,12 @@ static int run_harness(struct scan *s, const struct run_infra *ri,
 	for (size_t i = 0; i < s->compose->crs_nr && r == 0; i++) {
 		const struct crs_manifest *m = s->compose->crs[i].manifest;
 
+		if (s->opts->no_llm && m->required_llms_nr) {
+			log_warn("run %s: CRS %s skipped: it needs an LLM and "
+				 "this scan runs without one (--no-llm)", h,
+				 s->compose->crs[i].name);
+			continue;
+		}
 		for (size_t k = 0; k < m->modules_nr && r == 0; k++)
 			r = start_module(s, &hr, ri, i, &m->modules[k], h);
 	}
@@ -418,6 +424,12 @@ static int run_infra_start(struct scan *s, struct run_infra *ri)
 	strvec_release(&labels);
 	if (r != 0)
 		return r;
+	if (s->opts->no_llm) {
+		if (s->compose->has_llm)
+			log_warn("run: no LLM gateway (--no-llm): CRSs get no "
+				 "LLM key or URL");
+		return 0;
+	}
 	dir = scan_work_path(s, "runs/%s/llm", s->state.run_id);
 	r = llm_gateway_start(&ri->llm, s, dir, strvec_list(&ri->net_names));
 	free(dir);

@@ -22,3 +22,8 @@ for d in broken-*/; do
 	n=$((n + 1))
 done
 [ "$n" -ge 5 ] || fail "only $n broken fixtures"
+# --no-llm (a fork pull request has no secrets): a CRS that needs an LLM is
+# skipped at run time instead of failing the configuration
+"$CRS_CI" check --no-llm --compose broken-7/compose.yaml --project broken-7/project >/dev/null \
+	|| fail "--no-llm did not accept a CRS with required_llms"
+note "--no-llm accepts broken-7 (the CRS is skipped at run time)"
