@@ -7,8 +7,10 @@
  * so that every path, including a timeout or Ctrl-C, removes the container.
  */
 #include "runner/container.h"
+#include "runner/images.h"
 #include "runner/scan.h"
 #include "runner/cmd.h"
+#include "runner/config/config.h"
 #include "runner/engine/docker.h"
 #include "common/buf.h"
 #include "common/error.h"
@@ -66,6 +68,39 @@ out:
 	buf_release(&logs);
 	strvec_release(&labels);
 	return r;
+}
+
+int container_run_script(struct scan *s, const char *script,
+			 const char *const *args, const char *const *binds,
+			 double timeout_s, const char *log_path,
+			 int *exit_code_out)
+{
+	struct docker_run_opts ro = DOCKER_RUN_OPTS_INIT;
+	struct strvec cmd = STRVEC_INIT;
+	int r;
+
+	strvec_push(&cmd, "/bin/bash");
+	strvec_push(&cmd, "-c");
+	strvec_push(&cmd, script);
+	for (; args && *args; args++)
+		strvec_push(&cmd, *args);
+	ro.image = BASE_RUNNER_IMAGE;
+	ro.cmd = strvec_list(&cmd);
+	ro.binds = binds;
+	ro.network = "none";
+	ro.cpuset = s->compose->infra.cpuset;	/* our own work is infra */
+	ro.memory = s->compose->infra.memory_bytes;
+	r = container_run(s, &ro, timeout_s, log_path, exit_code_out);
+	strvec_release(&cmd);
+	return r;
+}
+
+long infra_rss_limit_mb(const struct scan *s)
+{
+	int64_t mem = s->compose->infra.memory_bytes;
+	long mb = (long)(mem / (1 << 20) * 3 / 4);
+
+	return mem > 0 && mb < 2560 ? mb : 2560;
 }
 
 char *log_tail(const char *path, int lines)

@@ -24,6 +24,23 @@ void container_labels(struct strvec *labels, const struct scan *s);
 int container_run(struct scan *s, const struct docker_run_opts *o,
 		  double timeout_s, const char *log_path, int *exit_code_out);
 
+/*
+ * Run `bash -c script` in the base runner image as crs-ci's own work: no
+ * network, the compose's infra cpuset and memory. `args` (NULL-terminated)
+ * become $0, $1, ...; `binds` as for docker_run_opts. As container_run.
+ */
+int container_run_script(struct scan *s, const char *script,
+			 const char *const *args, const char *const *binds,
+			 double timeout_s, const char *log_path,
+			 int *exit_code_out);
+
+/*
+ * libFuzzer's -rss_limit_mb for crs-ci's own runs: 2560 (OSS-Fuzz's), or
+ * 3/4 of the infra memory when that is smaller, so libFuzzer reports an
+ * out-of-memory before the container's cgroup kills it. Cannot fail.
+ */
+long infra_rss_limit_mb(const struct scan *s);
+
 /* The last `lines` lines of a log file, for error messages; caller frees. */
 char *log_tail(const char *path, int lines);
 

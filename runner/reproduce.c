@@ -41,42 +41,23 @@ static const char reproduce_script[] =
 int reproduce_run(struct scan *s, const char *harness, const char *testcase,
 		  const char *which, const char *tdir)
 {
-	struct docker_run_opts ro = DOCKER_RUN_OPTS_INIT;
-	struct strvec binds = STRVEC_INIT, cmd = STRVEC_INIT;
-	char *out = scan_work_path(s, "builds/%s/%s/out", s->state.sanitizer,
-				   which);
-	char *n = xasprintf("%d", s->opts->reproduce_runs);
-	int64_t mem = s->compose->infra.memory_bytes;
-	/* libFuzzer must see an OOM before the container's cgroup kills it */
-	long rss_mb = mem > 0 && mem / (1 << 20) * 3 / 4 < 2560 ?
-		(long)(mem / (1 << 20) * 3 / 4) : 2560;
-	char *rss = xasprintf("%ld", rss_mb);
+	struct strvec binds = STRVEC_INIT, args = STRVEC_INIT;
 	char *log = xasprintf("%s/container.log", tdir);
 	int r, code = -1;
 
-	strvec_pushf(&binds, "%s:/out:ro", out);
+	strvec_pushf(&binds, "%s/builds/%s/%s/out:/out:ro", s->work_dir,
+		     s->state.sanitizer, which);
 	strvec_pushf(&binds, "%s:/testcase:ro", testcase);
 	strvec_pushf(&binds, "%s:/triage", tdir);
-	strvec_push(&cmd, "/bin/bash");
-	strvec_push(&cmd, "-c");
-	strvec_push(&cmd, reproduce_script);
-	strvec_push(&cmd, "reproduce");
-	strvec_push(&cmd, harness);
-	strvec_push(&cmd, n);
-	strvec_push(&cmd, rss);
-	ro.image = BASE_RUNNER_IMAGE;
-	ro.cmd = strvec_list(&cmd);
-	ro.binds = strvec_list(&binds);
-	ro.network = "none";
-	ro.cpuset = s->compose->infra.cpuset;
-	ro.memory = mem;
-	r = container_run(s, &ro, 30.0 * s->opts->reproduce_runs + 60, log,
-			  &code);
+	strvec_push(&args, "reproduce");
+	strvec_push(&args, harness);
+	strvec_pushf(&args, "%d", s->opts->reproduce_runs);
+	strvec_pushf(&args, "%ld", infra_rss_limit_mb(s));
+	r = container_run_script(s, reproduce_script, strvec_list(&args),
+				 strvec_list(&binds),
+				 30.0 * s->opts->reproduce_runs + 60, log, &code);
 	strvec_release(&binds);
-	strvec_release(&cmd);
-	free(out);
-	free(n);
-	free(rss);
+	strvec_release(&args);
 	free(log);
 	return r;
 }

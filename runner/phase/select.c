@@ -292,8 +292,7 @@ static void forget_hits(struct coverage_reach *r,
 static int replay(struct scan *s, struct harness_sel *h, double timeout_s,
 		  const struct coverage_targets *t)
 {
-	struct docker_run_opts ro = DOCKER_RUN_OPTS_INIT;
-	struct strvec binds = STRVEC_INIT, cmd = STRVEC_INIT;
+	struct strvec binds = STRVEC_INIT, args = STRVEC_INIT;
 	char *dir = scan_work_path(s, "select/%s", h->name);
 	char *out = scan_work_path(s, "builds/coverage/head/out");
 	char *bin = xasprintf("%s/%s", out, h->name);
@@ -305,9 +304,6 @@ static int replay(struct scan *s, struct harness_sel *h, double timeout_s,
 	char *log = xasprintf("%s/container.log", dir);
 	char *lcov = xasprintf("%s/coverage.lcov", dir);
 	char *inputs = xasprintf("%s/inputs", dir);
-	int64_t mem = s->compose->infra.memory_bytes;
-	long rss_mb = mem > 0 && mem / (1 << 20) * 3 / 4 < 2560 ?
-		(long)(mem / (1 << 20) * 3 / 4) : 2560;
 	struct coverage *cov = NULL;
 	int r, code = -1;
 
@@ -329,19 +325,11 @@ static int replay(struct scan *s, struct harness_sel *h, double timeout_s,
 		strvec_pushf(&binds, "%s:/corpus/cache:ro", cached);
 		h->cached = 1;
 	}
-	strvec_push(&cmd, "/bin/bash");
-	strvec_push(&cmd, "-c");
-	strvec_push(&cmd, replay_script);
-	strvec_push(&cmd, "select-replay");
-	strvec_push(&cmd, h->name);
-	strvec_pushf(&cmd, "%ld", rss_mb);
-	ro.image = BASE_RUNNER_IMAGE;
-	ro.cmd = strvec_list(&cmd);
-	ro.binds = strvec_list(&binds);
-	ro.network = "none";
-	ro.cpuset = s->compose->infra.cpuset;	/* our own work is infra */
-	ro.memory = mem;
-	r = container_run(s, &ro, timeout_s, log, &code);
+	strvec_push(&args, "select-replay");
+	strvec_push(&args, h->name);
+	strvec_pushf(&args, "%ld", infra_rss_limit_mb(s));
+	r = container_run_script(s, replay_script, strvec_list(&args),
+				 strvec_list(&binds), timeout_s, log, &code);
 	if (r == CRS_ETIMEOUT) {
 		crs_error_clear();
 		set_no_cov(h, xasprintf("replaying its corpus took longer "
@@ -387,7 +375,7 @@ static int replay(struct scan *s, struct harness_sel *h, double timeout_s,
 out:
 	coverage_free(cov);
 	strvec_release(&binds);
-	strvec_release(&cmd);
+	strvec_release(&args);
 	free(dir);
 	free(out);
 	free(bin);

@@ -16,6 +16,7 @@
 #include "runner/container.h"
 #include "runner/images.h"
 #include "runner/scan.h"
+#include "runner/submissions.h"
 #include "runner/reproduce.h"
 #include "runner/scan_opts.h"
 #include "runner/cmd.h"
@@ -31,7 +32,6 @@
 #include "common/strvec.h"
 #include "common/xalloc.h"
 
-#include <dirent.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,46 +121,29 @@ static int collect_user_povs(struct scan *s, struct pov_list *l)
 }
 
 /* SUBMIT_DIR/<harness>/povs/<file> of every CRS of the run. */
+struct pov_walk {
+	struct scan *s;
+	struct pov_list *l;
+};
+
+static void on_pov(const char *path, const struct stat *st,
+		   size_t crs_index, const char *harness, void *ctx)
+{
+	struct pov_walk *w = ctx;
+	struct pov_list *l = w->l;
+
+	add_pov(l, path, w->s->compose->crs[crs_index].name, harness, st);
+	l->crs_povs[crs_index]++;
+	if (l->crs_first[crs_index] < 0 ||
+	    mtime_of(st) < l->crs_first[crs_index])
+		l->crs_first[crs_index] = mtime_of(st);
+}
+
 static void collect_povs(struct scan *s, struct pov_list *l)
 {
-	for (size_t i = 0; i < s->compose->crs_nr; i++) {
-		const char *crs = s->compose->crs[i].name;
+	struct pov_walk w = { s, l };
 
-		for (size_t k = 0; k < s->state.harnesses_nr; k++) {
-			const char *h = s->state.harnesses[k];
-			char *dir = scan_work_path(s, "runs/%s/crs/%s/SUBMIT_DIR/"
-						   "%s/povs", s->state.run_id,
-						   crs, h);
-			DIR *d = opendir(dir);
-			struct dirent *de;
-
-			while (d && (de = readdir(d))) {
-				char *p = xasprintf("%s/%s", dir, de->d_name);
-				struct stat st;
-
-				if (de->d_name[0] != '.' && lstat(p, &st) == 0 &&
-				    S_ISREG(st.st_mode)) {
-					if (st.st_size > (off_t)POV_MAX_BYTES)
-						log_warn("pov %s from %s is larger "
-							 "than %u bytes; ignored",
-							 de->d_name, crs,
-							 POV_MAX_BYTES);
-					else {
-						add_pov(l, p, crs, h, &st);
-						l->crs_povs[i]++;
-						if (l->crs_first[i] < 0 ||
-						    mtime_of(&st) < l->crs_first[i])
-							l->crs_first[i] =
-								mtime_of(&st);
-					}
-				}
-				free(p);
-			}
-			if (d)
-				closedir(d);
-			free(dir);
-		}
-	}
+	submissions_walk(s, "povs", (off_t)POV_MAX_BYTES, "PoV", on_pov, &w);
 }
 
 /* The frame file relative to the repo, or NULL when outside it. */

@@ -26,6 +26,7 @@
 #include "runner/images.h"
 #include "runner/reproduce.h"
 #include "runner/scan.h"
+#include "runner/submissions.h"
 #include "runner/scan_opts.h"
 #include "runner/target_build.h"
 #include "runner/config/config.h"
@@ -39,7 +40,6 @@
 #include "common/strvec.h"
 #include "common/xalloc.h"
 
-#include <dirent.h>
 #include <git2.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -64,6 +64,7 @@ struct submitted {
 struct submitted_list {
 	struct submitted *items;
 	size_t nr, alloc;
+	struct scan *s;		/* borrowed, for the CRS names */
 };
 
 /* One patch being validated. */
@@ -101,40 +102,20 @@ static void add_submitted(struct submitted_list *l, const char *path,
 }
 
 /* SUBMIT_DIR/<harness>/patches/<file> of every CRS of the run. */
+static void on_patch(const char *path, const struct stat *st,
+		     size_t crs_index, const char *harness, void *ctx)
+{
+	struct submitted_list *l = ctx;
+
+	(void)st;
+	add_submitted(l, path, l->s->compose->crs[crs_index].name, harness);
+}
+
 static void collect_patches(struct scan *s, struct submitted_list *l)
 {
-	for (size_t i = 0; i < s->compose->crs_nr; i++) {
-		const char *crs = s->compose->crs[i].name;
-
-		for (size_t k = 0; k < s->state.harnesses_nr; k++) {
-			const char *h = s->state.harnesses[k];
-			char *dir = scan_work_path(s, "runs/%s/crs/%s/SUBMIT_DIR/"
-						   "%s/patches",
-						   s->state.run_id, crs, h);
-			DIR *d = opendir(dir);
-			struct dirent *de;
-
-			while (d && (de = readdir(d))) {
-				char *p = xasprintf("%s/%s", dir, de->d_name);
-				struct stat st;
-
-				if (de->d_name[0] != '.' && lstat(p, &st) == 0 &&
-				    S_ISREG(st.st_mode)) {
-					if (st.st_size > (off_t)VALIDATE_PATCH_MAX)
-						log_warn("patch %s from %s is "
-							 "larger than %u bytes; "
-							 "ignored", de->d_name,
-							 crs, VALIDATE_PATCH_MAX);
-					else
-						add_submitted(l, p, crs, h);
-				}
-				free(p);
-			}
-			if (d)
-				closedir(d);
-			free(dir);
-		}
-	}
+	l->s = s;
+	submissions_walk(s, "patches", (off_t)VALIDATE_PATCH_MAX, "patch",
+			 on_patch, l);
 }
 
 /* --- recording steps ---------------------------------------------------- */
@@ -677,19 +658,13 @@ static int refuzz_one(struct vpatch *v, const char *h, int secs,
 		      char **detail)
 {
 	struct scan *s = v->s;
-	struct docker_run_opts ro = DOCKER_RUN_OPTS_INIT;
-	struct strvec binds = STRVEC_INIT, cmd = STRVEC_INIT;
+	struct strvec binds = STRVEC_INIT, args = STRVEC_INIT;
 	char *out = scan_work_path(s, "builds/%s/%s/out", s->state.sanitizer,
 				   v->which);
 	char *seeds = scan_work_path(s, "runs/%s/EXCHANGE_DIR/%s/seeds",
 				     s->state.run_id, h);
 	char *povs = xasprintf("%s/refuzz/%s/povs", v->work, h);
 	char *log = xasprintf("%s/refuzz/%s/fuzz.log", v->work, h);
-	char *t = xasprintf("%d", secs);
-	int64_t mem = s->compose->infra.memory_bytes;
-	long rss_mb = mem > 0 && mem / (1 << 20) * 3 / 4 < 2560 ?
-		(long)(mem / (1 << 20) * 3 / 4) : 2560;
-	char *rss = xasprintf("%ld", rss_mb);
 	struct buf b = BUF_INIT;
 	int r, code = -1;
 
@@ -713,21 +688,13 @@ static int refuzz_one(struct vpatch *v, const char *h, int secs,
 	strvec_pushf(&binds, "%s:/povs:ro", povs);
 	if (fs_exists(seeds))
 		strvec_pushf(&binds, "%s:/seeds:ro", seeds);
-	strvec_push(&cmd, "/bin/bash");
-	strvec_push(&cmd, "-c");
-	strvec_push(&cmd, refuzz_script);
-	strvec_push(&cmd, "refuzz");
-	strvec_push(&cmd, h);
-	strvec_push(&cmd, t);
-	strvec_push(&cmd, rss);
-	ro.image = BASE_RUNNER_IMAGE;
-	ro.cmd = strvec_list(&cmd);
-	ro.binds = strvec_list(&binds);
-	ro.network = "none";
-	ro.cpuset = s->compose->infra.cpuset;
-	ro.memory = mem;
+	strvec_push(&args, "refuzz");
+	strvec_push(&args, h);
+	strvec_pushf(&args, "%d", secs);
+	strvec_pushf(&args, "%ld", infra_rss_limit_mb(s));
 	log_info("validate: patch %s: fuzzing %s for %ds", v->sha12, h, secs);
-	r = container_run(s, &ro, secs + 60.0, log, &code);
+	r = container_run_script(s, refuzz_script, strvec_list(&args),
+				 strvec_list(&binds), secs + 60.0, log, &code);
 	if (r == CRS_EINTR)
 		goto out;
 	if (r != 0) {
@@ -751,13 +718,11 @@ static int refuzz_one(struct vpatch *v, const char *h, int secs,
 out:
 	buf_release(&b);
 	strvec_release(&binds);
-	strvec_release(&cmd);
+	strvec_release(&args);
 	free(out);
 	free(seeds);
 	free(povs);
 	free(log);
-	free(t);
-	free(rss);
 	return r;
 }
 
