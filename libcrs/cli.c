@@ -9,8 +9,11 @@
  * OSS_CRS_RUN_ENV_TYPE may be unset (taken as local); paths below a root
  * are confined ("/x" re-rooted, ".." refused); fetch copies nested files;
  * the daemons react to inotify at once instead of batching; no DNS lookup
- * in get-service-domain; the sidecar commands fail cleanly (no sidecar
- * yet) instead of waiting for one.
+ * in get-service-domain; apply-patch-build, run-pov and apply-patch-test
+ * go to crs-ci's builder sidecar through the mailbox folder
+ * $OSS_CRS_MAILBOX_DIR instead of HTTP (--builder is ignored), and fail
+ * at once without one (as with an unreachable sidecar); build-project
+ * always fails that way.
  *
  * Exit status: 0 success, 1 runtime failure ("libCRS: <command>: <why>"
  * on stderr), 2 usage error (usage on stderr).
@@ -41,6 +44,7 @@ struct cli {
 	const char *target_source_dir;
 	const char *name;
 	const char *response_dir;
+	const char *harness;
 	char *pos[8];		/* more than any command takes */
 	int npos;
 	int help;
@@ -384,24 +388,25 @@ static int cmd_get_service_domain(struct cli *cli, const struct crs_env *env)
 /* --- sidecar commands ----------------------------------------------------- */
 
 /*
- * No builder or runner sidecar exists yet: answer as OSS-CRS's libCRS does
+ * Without a mailbox (or for build-project) answer as OSS-CRS's libCRS does
  * when its sidecar is unreachable (retcode 1, the reason in stderr.log),
  * so a CRS that checks the response degrades instead of hanging.
  */
-static int cmd_sidecar(struct cli *cli, const struct crs_env *env)
+static int sidecar_missing(struct cli *cli)
 {
 	char msg[256];
 	const char *resp = cli->response_dir;
 
-	(void)env;
 	if (!resp && cli->npos >= 2)
 		resp = cli->pos[1];
 	/* the contract routes run-pov to the runner sidecar, the rest to the
 	 * builder sidecar */
 	snprintf(msg, sizeof(msg), "libCRS: '%s' needs the %s sidecar, "
-		 "which this crs-ci version does not provide yet",
+		 "which this crs-ci run does not provide%s",
 		 cli->cmd->name, strcmp(cli->cmd->name, "run-pov") ?
-		 "builder" : "runner");
+		 "builder" : "runner",
+		 strcmp(cli->cmd->name, "build-project") ?
+		 " (no OSS_CRS_MAILBOX_DIR)" : "");
 	fprintf(stderr, "%s\n", msg);
 	if (resp && crs_response_write(resp, 1, NULL, msg) != 0)
 		fprintf(stderr, "libCRS: %s: %s\n", cli->cmd->name,
@@ -409,18 +414,60 @@ static int cmd_sidecar(struct cli *cli, const struct crs_env *env)
 	return EXIT_FAIL;
 }
 
+/* Seconds to wait for an answer: $OSS_CRS_SIDECAR_TIMEOUT or 1800. */
+static double sidecar_timeout(void)
+{
+	const char *v = getenv("OSS_CRS_SIDECAR_TIMEOUT");
+	char *end;
+	double t;
+
+	if (!v || !*v)
+		return 1800;
+	t = strtod(v, &end);
+	return (*end || t < 0) ? 1800 : t;
+}
+
+/*
+ * apply-patch-build, run-pov, apply-patch-test through the mailbox. The
+ * exit status is the response's retcode, as the contract has it.
+ */
+static int cmd_sidecar(struct cli *cli, const struct crs_env *env)
+{
+	const char *mailbox = getenv("OSS_CRS_MAILBOX_DIR");
+	enum crs_sidecar_kind kind = CRS_SIDECAR_BUILD;
+	int r, code = 1;
+
+	(void)env;
+	if (!mailbox || !*mailbox || !strcmp(cli->cmd->name, "build-project"))
+		return sidecar_missing(cli);
+	if (!strcmp(cli->cmd->name, "run-pov")) {
+		kind = CRS_SIDECAR_POV;
+		if (!cli->harness || !*cli->harness)
+			return usage_error(cli, "--harness is required");
+	} else if (!strcmp(cli->cmd->name, "apply-patch-test")) {
+		kind = CRS_SIDECAR_TEST;
+	}
+	r = crs_sidecar_call(mailbox, kind, cli->pos[0],
+			     kind == CRS_SIDECAR_POV ? cli->harness : NULL,
+			     kind == CRS_SIDECAR_TEST ? NULL : cli->rebuild_id,
+			     sidecar_timeout(), cli->pos[1], &code);
+	if (r != 0)
+		return fail(cli, r);
+	return code;
+}
+
 /* Sorted by name; printed by --help in this order. */
 static const struct cmd cmds[] = {
 	{ "apply-patch-build", cmd_sidecar, opts_patch_build, 2, 2,
 	  "PATCH RESP [--builder S] [--builder-name B] [--rebuild-id N]",
-	  "rebuild with a patch (needs the builder sidecar: not yet)" },
+	  "rebuild with a patch (crs-ci's mailbox sidecar)" },
 	{ "apply-patch-test", cmd_sidecar, opts_patch_test, 2, 2,
 	  "PATCH RESP [--builder S]",
-	  "test a patch (needs the builder sidecar: not yet)" },
+	  "run the project's tests on a patched build (mailbox)" },
 	{ "build-project", cmd_sidecar, opts_build_project, 0, 0,
 	  "--response-dir RESP [--fuzz-proj-dir D] [--target-source-dir T] "
 	  "[--builder S] [--builder-name B] [--rebuild-id N]",
-	  "rebuild changed sources (needs the builder sidecar: not yet)" },
+	  "rebuild changed sources (not supported: fails)" },
 	{ "download-build-output", cmd_download_build_output, opts_rebuild,
 	  2, 2, "SRC DST [--rebuild-id N]",
 	  "copy $OSS_CRS_BUILD_OUT_DIR/SRC (or a rebuild's) to DST" },
@@ -444,7 +491,7 @@ static const struct cmd cmds[] = {
 	  "daemon: submit every file written into DIR" },
 	{ "run-pov", cmd_sidecar, opts_run_pov, 2, 2,
 	  "POV RESP --harness H [--rebuild-id N] [--builder S]",
-	  "run a PoV (needs the runner sidecar: not yet)" },
+	  "run a PoV on the head build or a rebuild (mailbox)" },
 	{ "skip-build-output", cmd_skip_build_output, opts_none, 1, 1, "DST",
 	  "mark build output DST as deliberately absent" },
 	{ "submit", cmd_submit, opts_none, 2, 2, "TYPE PATH",
@@ -472,6 +519,8 @@ static void print_usage(FILE *f)
 	      "OSS_CRS_REBUILD_ID,\n  OSS_CRS_SUBMIT_DIR, OSS_CRS_SHARED_DIR, "
 	      "OSS_CRS_LOG_DIR, OSS_CRS_FETCH_DIR,\n  OSS_CRS_FUZZ_PROJ, "
 	      "OSS_CRS_TARGET_SOURCE,\n"
+	      "  OSS_CRS_MAILBOX_DIR, OSS_CRS_SIDECAR_TIMEOUT (seconds: 1800),"
+	      "\n"
 	      "  LIBCRS_WATCH_POLL=1 (daemons scan every second, no inotify)\n"
 	      "exit status: 0 success, 1 failure, 2 usage error\n", f);
 }
@@ -519,7 +568,8 @@ static int parse_args(struct cli *cli, int argc, char **argv)
 		case 'T': cli->target_source_dir = optarg; break;
 		case 'N': cli->name = optarg; break;
 		case 'D': cli->response_dir = optarg; break;
-		case 'B': case 'b': case 'H': break;	/* sidecar only */
+		case 'H': cli->harness = optarg; break;
+		case 'B': case 'b': break;	/* no HTTP sidecar */
 		case ':':
 			return usage_error(cli, "option '%s' needs a value",
 					   argv[optind - 1]);

@@ -306,4 +306,28 @@ int crs_watch_run(struct crs_watch *w, int stop_fd, crs_event_fn fn,
 /* Close and free a watch; NULL is ignored. */
 void crs_watch_free(struct crs_watch *w);
 
+/* What a sidecar request asks the orchestrator for. */
+enum crs_sidecar_kind {
+	CRS_SIDECAR_BUILD,	/* apply-patch-build: file is the patch */
+	CRS_SIDECAR_POV,	/* run-pov: file is the PoV */
+	CRS_SIDECAR_TEST,	/* apply-patch-test: file is the patch */
+};
+
+/*
+ * Ask crs-ci's builder sidecar through the mailbox folder `mailbox`
+ * ($OSS_CRS_MAILBOX_DIR): requests/<id>/ is written under a hidden name
+ * and renamed into place, holding request.txt ("kind=", "harness=",
+ * "rebuild_id=" lines; the last two may be empty) and a copy of `file`
+ * named "patch" or "pov". Then waits (200 ms polls, at most `timeout_s`)
+ * for responses/<id>/done and copies its retcode, stdout.log, stderr.log
+ * and, when the retcode is 0, rebuild_id into `resp_dir` (created).
+ * *retcode gets the response's retcode. On a timeout resp_dir gets
+ * retcode 1 and "Builder unavailable or timed out" and *retcode is 1.
+ * Returns 0, or CRS_EINPUT / CRS_ERR (nothing was asked).
+ */
+int crs_sidecar_call(const char *mailbox, enum crs_sidecar_kind kind,
+		     const char *file, const char *harness,
+		     const char *rebuild_id, double timeout_s,
+		     const char *resp_dir, int *retcode);
+
 #endif

@@ -10,10 +10,16 @@
  * module has exited, at its time share, at the deadline, or on Ctrl-C; its
  * containers are removed on every one of those paths.
  *
- * The CRS networks, and the LLM gateway when the compose has an
- * llm_config, live for the whole phase: created before the first harness,
- * removed after the last one (or on the error or Ctrl-C that ends the
- * phase early; scan_close's docker_remove_owned is the safety net).
+ * Each CRS also gets its own mailbox (/OSS_CRS_MAILBOX, rw) for libCRS's
+ * apply-patch-build, run-pov and apply-patch-test, answered by the
+ * builder sidecar (sidecar.c) from this loop, and sees only its own
+ * rebuilds under /OSS_CRS_REBUILD_OUT_DIR/<crs> (ro).
+ *
+ * The CRS networks, the sidecar, and the LLM gateway when the compose
+ * has an llm_config, live for the whole phase: created before the first
+ * harness, removed after the last one (or on the error or Ctrl-C that
+ * ends the phase early; scan_close's docker_remove_owned is the safety
+ * net).
  */
 #include "runner/phase/phase.h"
 #include "runner/container.h"
@@ -23,6 +29,7 @@
 #include "runner/llm_gateway.h"
 #include "runner/scan.h"
 #include "runner/scan_opts.h"
+#include "runner/sidecar.h"
 #include "runner/config/config.h"
 #include "runner/engine/docker.h"
 #include "diff/changeset.h"
@@ -58,12 +65,14 @@ struct run_infra {
 	struct strvec net_names;	/* compose->crs[i]'s network */
 	struct strvec net_ids;		/* the ones created so far */
 	struct llm_gateway *llm;	/* NULL without llm_config */
+	struct sidecar *sidecar;	/* every CRS's mailbox */
 };
 
 struct harness_run {
 	struct running *c;
 	size_t nr, alloc;
 	struct exchange *exchange;
+	struct sidecar *sidecar;	/* borrowed from run_infra */
 	long share_s;		/* seconds this harness's run may take */
 };
 
@@ -171,8 +180,11 @@ static int start_module(struct scan *s, struct harness_run *hr,
 	strvec_pushf(&binds, "%s/builds/%s/crs/%s/BUILD_OUT_DIR:"
 		     "/OSS_CRS_BUILD_OUT_DIR:ro", s->work_dir,
 		     s->state.sanitizer, c->name);
-	strvec_pushf(&binds, "%s/REBUILD_OUT_DIR:/OSS_CRS_REBUILD_OUT_DIR:ro",
-		     run);
+	/* its own rebuilds and mailbox only */
+	strvec_pushf(&binds, "%s/REBUILD_OUT_DIR/%s:"
+		     "/OSS_CRS_REBUILD_OUT_DIR/%s:ro", run, c->name, c->name);
+	strvec_pushf(&binds, "%s/crs/%s/MAILBOX:/OSS_CRS_MAILBOX", run,
+		     c->name);
 	strvec_pushf(&binds, "%s/crs/%s/SUBMIT_DIR/%s:/OSS_CRS_SUBMIT_DIR",
 		     run, c->name, h);
 	strvec_pushf(&binds, "%s/crs/%s/SHARED_DIR/%s:/OSS_CRS_SHARED_DIR",
@@ -192,6 +204,7 @@ static int start_module(struct scan *s, struct harness_run *hr,
 	ea.stop_on_first_pov = !s->opts->keep_going;
 	ea.time_limit_s = hr->share_s;
 	crs_env_build(&env, s, &ea);
+	strvec_push(&env, "OSS_CRS_MAILBOX_DIR=/OSS_CRS_MAILBOX");
 	container_labels(&labels, s);
 	strvec_pushf(&aliases, "%s.%s", mod->name, c->name);
 	name = xasprintf("%s-%s-%s-%s", s->owner, c->name, mod->name, h);
@@ -228,13 +241,19 @@ out:
 	return r;
 }
 
-/* Sleep up to POLL_MS, waking early to move submitted artifacts. */
-static void wait_tick(struct exchange *x)
+/*
+ * Sleep up to POLL_MS, waking early to move submitted artifacts; then
+ * answer the mailboxes' requests when `sc` is set (a job blocks the
+ * loop until it ends; Ctrl-C ends it).
+ */
+static void wait_tick(struct exchange *x, struct sidecar *sc)
 {
 	struct pollfd pfd = { .fd = x ? exchange_fd(x) : -1, .events = POLLIN };
 
 	if (poll(&pfd, 1, POLL_MS) > 0 && x)
 		exchange_sync(x);
+	if (sc && sidecar_poll(sc) != 0)
+		crs_error_clear();	/* the loop sees the interrupt */
 }
 
 /* Wait until no module runs, `share_s` passes, or the scan must stop. */
@@ -267,7 +286,7 @@ static int wait_modules(struct scan *s, struct harness_run *hr,
 				 "%zu module(s)", h, share_s, alive);
 			return 0;
 		}
-		wait_tick(hr->exchange);
+		wait_tick(hr->exchange, hr->sidecar);
 	}
 }
 
@@ -292,7 +311,7 @@ static void stop_modules(struct scan *s, struct harness_run *hr)
 					s->docker, hr->c[i].id) > 0;
 			if (!alive)
 				break;
-			wait_tick(hr->exchange);
+			wait_tick(hr->exchange, NULL);
 		}
 	}
 	for (size_t i = 0; i < hr->nr; i++)
@@ -355,7 +374,8 @@ static int start_exchange(struct scan *s, struct harness_run *hr,
 static int run_harness(struct scan *s, const struct run_infra *ri,
 		       const char *h, double share_s, double reserve_s)
 {
-	struct harness_run hr = { .share_s = (long)share_s };
+	struct harness_run hr = { .share_s = (long)share_s,
+				  .sidecar = ri->sidecar };
 	char *logs = scan_work_path(s, "runs/%s/logs", s->state.run_id);
 	char *seeds;
 	int r;
@@ -422,6 +442,8 @@ static int run_infra_start(struct scan *s, struct run_infra *ri)
 		free(nid);
 	}
 	strvec_release(&labels);
+	if (r == 0)
+		r = sidecar_new(&ri->sidecar, s);
 	if (r != 0)
 		return r;
 	if (s->opts->no_llm) {
@@ -441,6 +463,11 @@ static void run_infra_end(struct scan *s, struct run_infra *ri)
 {
 	llm_gateway_stop(ri->llm, s);
 	ri->llm = NULL;
+	if (ri->sidecar)
+		log_info("sidecar: %u request(s) answered",
+			 sidecar_answered(ri->sidecar));
+	sidecar_free(ri->sidecar);
+	ri->sidecar = NULL;
 	for (size_t i = 0; i < ri->net_ids.nr; i++)
 		if (docker_network_remove(s->docker, ri->net_ids.v[i]) != 0) {
 			log_warn("removing network: %s", crs_error_last());
@@ -452,7 +479,7 @@ static void run_infra_end(struct scan *s, struct run_infra *ri)
 
 int phase_run(struct scan *s)
 {
-	struct run_infra ri = { STRVEC_INIT, STRVEC_INIT, NULL };
+	struct run_infra ri = { STRVEC_INIT, STRVEC_INIT, NULL, NULL };
 	double reserve = triage_reserve(s);
 	char *stamp = NULL, *path = NULL;
 	int r = 0;

@@ -24,6 +24,7 @@
 #include "runner/phase/phase.h"
 #include "runner/container.h"
 #include "runner/images.h"
+#include "runner/patch_tree.h"
 #include "runner/reproduce.h"
 #include "runner/scan.h"
 #include "runner/submissions.h"
@@ -52,8 +53,6 @@
 #define VALIDATE_REFUZZ_S 30		/* seconds of fuzzing per harness */
 #define VALIDATE_TESTS_S 600.0		/* the project's tests at most */
 #define VALIDATE_STEP_MIN_S 10.0	/* less left: skip the step */
-#define TESTS_NONE_EXIT 200		/* the test script's "no tests" */
-#define TESTS_NONE_MARK "crs-ci: no tests"
 
 struct submitted {
 	char *path;
@@ -77,7 +76,6 @@ struct vpatch {
 	char *work;		/* <work>/validate/<sha12> */
 	char *logdir;		/* <out>/patches/logs/<sha12> */
 	git_diff *diff;
-	git_index *index;	/* the head tree with the patch applied */
 	char *image;
 };
 
@@ -326,98 +324,27 @@ static int check_policy(struct vpatch *v, const char *head_src)
 
 /* --- apply -------------------------------------------------------------- */
 
-/* Write the patched files of the index over a copy of the head tree. */
-static int write_patched_tree(struct vpatch *v, git_repository *repo,
-			      const char *head_src, const char *src)
-{
-	int r;
-
-	if ((r = fs_remove_tree(src)) != 0 ||
-	    (r = fs_copy_tree(head_src, src)) != 0)
-		return r;
-	for (size_t i = 0; i < git_diff_num_deltas(v->diff); i++) {
-		const git_diff_delta *d = git_diff_get_delta(v->diff, i);
-		const git_index_entry *e;
-		git_blob *blob = NULL;
-		char *file, *slash;
-
-		if (d->status == GIT_DELTA_DELETED) {
-			file = xasprintf("%s/%s", src, d->old_file.path);
-			unlink(file);
-			free(file);
-			continue;
-		}
-		e = git_index_get_bypath(v->index, d->new_file.path, 0);
-		if (!e || git_blob_lookup(&blob, repo, &e->id) != 0)
-			return crs_error_set(CRS_ERR, "patched %s: not in the "
-					     "patched tree", d->new_file.path);
-		file = xasprintf("%s/%s", src, d->new_file.path);
-		slash = strrchr(file, '/');
-		*slash = '\0';
-		r = fs_mkdir_p(file);
-		*slash = '/';
-		if (r == 0)
-			r = fs_write_file_atomic(file,
-					git_blob_rawcontent(blob),
-					(size_t)git_blob_rawsize(blob));
-		git_blob_free(blob);
-		free(file);
-		if (r)
-			return r;
-	}
-	return 0;
-}
-
 static int apply_patch(struct vpatch *v, const char *head_src,
 		       const char *ctx)
 {
 	struct scan *s = v->s;
-	git_repository *repo = NULL;
-	git_commit *commit = NULL;
-	git_tree *tree = NULL;
-	git_oid oid;
 	char *log = xasprintf("%s/apply.log", v->logdir);
-	char *src = xasprintf("%s/src", ctx);
 	char *detail = NULL;
 	struct buf l = BUF_INIT;
-	int r = -1;
+	int r;
 
-	if (git_repository_open(&repo, s->source_dir) != 0 ||
-	    git_oid_fromstr(&oid, s->state.head_commit) != 0 ||
-	    git_commit_lookup(&commit, repo, &oid) != 0 ||
-	    git_commit_tree(&tree, commit) != 0) {
-		const git_error *e = git_error_last();
-
-		detail = xasprintf("cannot read head %.12s: %s",
-				   s->state.head_commit, e ? e->message : "?");
-	} else if (git_apply_to_tree(&v->index, repo, tree, v->diff,
-				     NULL) != 0) {
-		const git_error *e = git_error_last();
-
-		detail = xasprintf("does not apply to head %.12s: %s",
-				   s->state.head_commit, e ? e->message : "?");
-	} else if (fs_remove_tree(ctx) != 0 || fs_mkdir_p(ctx) != 0 ||
-		   write_patched_tree(v, repo, head_src, src) != 0) {
-		detail = xasprintf("cannot write the patched tree: %s",
-				   crs_error_last());
-		crs_error_clear();
-	} else {
-		r = 0;
-	}
+	r = patch_tree_write(s->source_dir, s->state.head_commit, v->diff,
+			     head_src, ctx, &detail);
 	buf_printf(&l, "git_apply_to_tree on %s: %s\n", s->state.head_commit,
 		   detail ? detail : "applied");
 	if (r == 0)
-		buf_printf(&l, "patched tree: %s\n", src);
+		buf_printf(&l, "patched tree: %s/src\n", ctx);
 	fs_write_file_atomic(log, l.ptr, l.len);
 	crs_error_clear();
 	step(v, "apply", r ? "failed" : "passed", detail, log);
-	git_tree_free(tree);
-	git_commit_free(commit);
-	git_repository_free(repo);
 	buf_release(&l);
 	free(detail);
 	free(log);
-	free(src);
 	return r;
 }
 
@@ -567,16 +494,6 @@ static int check_povs(struct vpatch *v, struct strvec *fixed)
 
 /* --- tests -------------------------------------------------------------- */
 
-static const char tests_script[] =
-	"for t in \"${SRC:-/src}/run_tests.sh\" \"${SRC:-/src}/test.sh\" "
-	"/OSS_CRS_PROJ_PATH/run_tests.sh /OSS_CRS_PROJ_PATH/test.sh; do\n"
-	"  if [ -f \"$t\" ]; then echo \"crs-ci: running $t\"; "
-	"exec bash \"$t\"; fi\n"
-	"done\n"
-	"echo '" TESTS_NONE_MARK " (no run_tests.sh or test.sh in $SRC or "
-	"the project)'\n"
-	"exit 200\n";
-
 static double time_for(const struct scan *s, double want)
 {
 	double left = scan_remaining(s) - VALIDATE_STEP_MIN_S / 2;
@@ -589,8 +506,8 @@ static int run_tests(struct vpatch *v)
 	struct scan *s = v->s;
 	struct docker_run_opts ro = DOCKER_RUN_OPTS_INIT;
 	struct strvec env = STRVEC_INIT, binds = STRVEC_INIT;
-	static const char *const cmd[] = { "/bin/bash", "-c", tests_script,
-					   NULL };
+	static const char *const cmd[] = { "/bin/bash", "-c",
+					   patch_tests_script, NULL };
 	char *log = xasprintf("%s/tests.log", v->logdir);
 	char *out = scan_work_path(s, "builds/%s/%s/out", s->state.sanitizer,
 				   v->which);
@@ -614,9 +531,10 @@ static int run_tests(struct vpatch *v)
 	r = container_run(s, &ro, time_for(s, VALIDATE_TESTS_S), log, &code);
 	if (r == CRS_EINTR)
 		goto out;
-	if (r == 0 && code == TESTS_NONE_EXIT &&
+	if (r == 0 && code == PATCH_TESTS_NONE_EXIT &&
 	    fs_read_file(&b, log, 1u << 20) == 0 &&
-	    memmem(b.ptr, b.len, TESTS_NONE_MARK, strlen(TESTS_NONE_MARK))) {
+	    memmem(b.ptr, b.len, PATCH_TESTS_NONE_MARK,
+		   strlen(PATCH_TESTS_NONE_MARK))) {
 		step(v, "tests", "no tests", "the project has no "
 		     "run_tests.sh or test.sh", log);
 	} else if (r == 0 && code == 0) {
@@ -911,7 +829,6 @@ done:
 	r = write_patch_file(&v);
 out:
 	git_diff_free(v.diff);
-	git_index_free(v.index);
 	strvec_release(&fixed);
 	buf_release(&text);
 	free(v.which);

@@ -3,8 +3,7 @@
 # OSS-CRS contract (reference/oss-crs-contract.md §4.3, §4.4; issue 4).
 # The crs-compat fixture (tests/fixtures/crs-compat) installs libCRS as
 # OSS-CRS CRSs do; its build step runs submit-build-output and
-# skip-build-output, its run module every other non-sidecar command and
-# the three sidecar commands, logging `<command> exit=<n> ...` lines.
+# skip-build-output, its run module every other command, logging `<command> exit=<n> ...` lines.
 # Asserts from the host: BUILD_OUT_DIR/build and .skipped.skip; submitted
 # files named <md5><suffix> in SUBMIT_DIR/<harness>/<type dir>/ (md5
 # computed here), a duplicate submit not doubled, a report as the
@@ -12,8 +11,13 @@
 # folder submitted; its own seed fetched back through the exchange (fetch
 # and register-fetch-dir); the register-shared-dir / register-log-dir
 # links and targets; get-service-domain's NAME.<crs>; submit-harness's
-# layout; the sidecar commands' exit 1, RESP/retcode 1 and
-# RESP/stderr.log; no container or network of the scan left.
+# layout; the sidecar commands through crs-ci's mailbox: apply-patch-build
+# of the recparse fix gives retcode 0, rebuild_id 1 and the rebuilt
+# harness under /OSS_CRS_REBUILD_OUT_DIR, run-pov of a crashing PoV gives
+# 1 (the ASan report in stderr.log) on the head and 0 on the rebuild,
+# apply-patch-test 0 with "no tests", a patch that does not apply a
+# non-zero retcode with the reason in stderr.log; no container or network
+# of the scan left.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 mktemp_dir; tmp=$TMP
@@ -128,15 +132,41 @@ check(os.path.isfile(sub + "/harnesses/compat-harness/fuzz-proj/build.sh"),
       "submit-harness: no fuzz-proj/build.sh")
 check(os.path.isdir(sub + "/harnesses/compat-harness/target-source"),
       "submit-harness: no target-source/")
-# sidecar commands: exit 1, RESP/retcode "1", RESP/stderr.log
-for c in ("apply-patch-build", "run-pov", "apply-patch-test"):
-    ok(c, 1)
-    r = "%s/resp-%s" % (logd, c)
-    check(os.path.isfile(r + "/retcode") and
-          open(r + "/retcode").read().strip() == "1", c + ": retcode")
-    check(os.path.isfile(r + "/stderr.log") and os.path.getsize(r + "/stderr.log") > 0,
-          c + ": stderr.log")
-    check(not os.path.exists(r + "/rebuild_id"), c + ": rebuild_id written")
+# sidecar commands through the mailbox (contract 4.4's response dir)
+def resp(name):
+    return "%s/resp-%s" % (logd, name)
+def rd(name, f):
+    p = os.path.join(resp(name), f)
+    return open(p).read() if os.path.isfile(p) else None
+b = ok("apply-patch-build")
+check(rd("apply-patch-build", "retcode") == "0", "apply-patch-build: retcode")
+rid = rd("apply-patch-build", "rebuild_id")
+check(rid == "1", "apply-patch-build: rebuild_id %r, want 1" % rid)
+check("rebuilt=present" in b and "downloaded=present" in b and
+      "patch.diff=same" in b, "apply-patch-build: " + b)
+rb = "%s/runs/%s/REBUILD_OUT_DIR/crs-compat/1" % (work, run)
+check(os.access(rb + "/build/fuzz_records", os.X_OK), "no rebuilt harness on the host")
+check(open(rb + "/exit_code").read().strip() == "0", "rebuild exit_code")
+check(rd("apply-patch-build", "stdout.log") is not None, "apply-patch-build: stdout.log")
+check("heap-buffer-overflow" in ok("run-pov", 1), "run-pov on head: no sanitizer report")
+check(rd("run-pov", "retcode") == "1", "run-pov: retcode")
+check("ERROR: AddressSanitizer" in (rd("run-pov", "stderr.log") or ""),
+      "run-pov: stderr.log lacks the report")
+check(rd("run-pov", "rebuild_id") is None, "run-pov: rebuild_id written")
+ok("run-pov-rebuild", 0)
+check(rd("run-pov-rebuild", "retcode") == "0", "run-pov --rebuild-id: retcode")
+check("no tests" in ok("apply-patch-test"), "apply-patch-test: not 'no tests'")
+check(rd("apply-patch-test", "retcode") == "0", "apply-patch-test: retcode")
+check(rd("apply-patch-test", "rebuild_id") is None, "apply-patch-test: rebuild_id written")
+bad = log.get("apply-patch-build-bad", (None, ""))
+check(bad[0] not in (None, 0), "bad patch: exit %s" % (bad[0],))
+check(rd("apply-patch-build-bad", "retcode") not in (None, "0"), "bad patch: retcode")
+check("does not apply" in (rd("apply-patch-build-bad", "stderr.log") or ""),
+      "bad patch: stderr.log %r" % rd("apply-patch-build-bad", "stderr.log"))
+check(rd("apply-patch-build-bad", "rebuild_id") is None, "bad patch: rebuild_id written")
+# only its own rebuilds and mailbox: one folder each, crs-compat's
+check(os.listdir("%s/runs/%s/REBUILD_OUT_DIR" % (work, run)) == ["crs-compat"],
+      "REBUILD_OUT_DIR holds %s" % os.listdir("%s/runs/%s/REBUILD_OUT_DIR" % (work, run)))
 ok("done")
 res = json.load(open(os.path.join(work, "..", "out", "results.json")))
 check(res["findings"] == [], "findings: %s" % res["findings"])

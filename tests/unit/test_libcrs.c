@@ -1204,8 +1204,8 @@ static void test_cli_sidecar_commands(void **state)
 			CLI(&r, cmds[i], p, resp);
 		assert_int_equal(r.code, 1);
 		snprintf(want, sizeof(want), "libCRS: '%s' needs the %s "
-			 "sidecar, which this crs-ci version does not provide "
-			 "yet", cmds[i], i == 2 ? "runner" : "builder");
+			 "sidecar, which this crs-ci run does not provide",
+			 cmds[i], i == 2 ? "runner" : "builder");
 		assert_non_null(strstr(r.err, want));
 		run_release(&r);
 		assert_file(pathf(p, "%s/retcode", resp), "1");
@@ -1215,6 +1215,56 @@ static void test_cli_sidecar_commands(void **state)
 		free(text);
 		pathf(p, "%s/fix.diff", T);
 	}
+}
+
+/* With a mailbox nobody answers: the request is left whole, and the
+ * contract's "unavailable" answer comes after OSS_CRS_SIDECAR_TIMEOUT. */
+static void test_cli_sidecar_mailbox(void **state)
+{
+	struct run r = { 0 };
+	char p[PATH_MAX], resp[PATH_MAX], mb[PATH_MAX], box[PATH_MAX];
+	char var[PATH_MAX + 32];
+	const char *const env[] = { var, "OSS_CRS_SIDECAR_TIMEOUT=0.3",
+				    NULL };
+	char *text;
+	struct dirent *de;
+	DIR *d;
+	int seen = 0;
+
+	(void)state;
+	put(pathf(p, "%s/fix.diff", T), "diff", 0644);
+	snprintf(var, sizeof(var), "OSS_CRS_MAILBOX_DIR=%s",
+		 pathf(box, "%s/mbox", T));
+	assert_int_equal(mkdir(box, 0755), 0);
+	assert_int_equal(mkdir(pathf(mb, "%s/requests", box), 0755), 0);
+	assert_int_equal(mkdir(pathf(mb, "%s/responses", box), 0755),
+			 0);
+	pathf(resp, "%s/resp-mb", T);
+	assert_int_equal(CLI_ENV(&r, env, "apply-patch-build", p, resp,
+				 "--rebuild-id", "3"), 1);
+	run_release(&r);
+	assert_file(pathf(p, "%s/retcode", resp), "1");
+	text = slurp(pathf(p, "%s/stderr.log", resp));
+	assert_non_null(text);
+	assert_string_equal(text, "Builder unavailable or timed out");
+	free(text);
+	assert_non_null(d = opendir(pathf(mb, "%s/requests", box)));
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		text = slurp(pathf(p, "%s/requests/%s/request.txt", box,
+				   de->d_name));
+		assert_non_null(text);
+		assert_string_equal(text, "kind=apply-patch-build\n"
+				    "harness=\nrebuild_id=3\n");
+		free(text);
+		seen++;
+	}
+	closedir(d);
+	assert_int_equal(seen, 1);
+	/* run-pov needs its harness */
+	assert_int_equal(CLI_ENV(&r, env, "run-pov", p, resp), 2);
+	run_release(&r);
 }
 
 static void test_cli_submit_harness(void **state)
@@ -1301,6 +1351,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_cli_shared_and_log_dirs,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cli_service_domain,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cli_sidecar_mailbox,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cli_sidecar_commands,
 						setup, teardown),

@@ -1,0 +1,816 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * sidecar.c - crs-ci's builder sidecar: requests that travel as files
+ *
+ * The run loop calls sidecar_poll() every tick; each new request in a
+ * CRS's mailbox is read with the hostile-input rules of sidecar.h and
+ * executed on that CRS's cpuset and memory (never the infra's):
+ *   apply-patch-build  the patch applied to the head tree (libgit2, as
+ *                      validation does), laid over the target image and
+ *                      compiled into builds/<san>/rebuild-<crs>-<n>/out,
+ *                      copied to REBUILD_OUT_DIR/<crs>/<n>/build/ with
+ *                      patch.diff, stdout.log, stderr.log and exit_code;
+ *   run-pov            the PoV run on the head build, or on one of this
+ *                      CRS's rebuilds: retcode 0 no crash, 1 crash (the
+ *                      sanitizer report in stderr.log), 124 timed out;
+ *   apply-patch-test   the patched build, then the project's run_tests.sh
+ *                      or test.sh: its exit status, or 0 with "no tests"
+ *                      in stdout.log when the project has none.
+ * Jobs are keyed by (CRS, patch SHA-256): a CRS that sends the same patch
+ * again gets its earlier successful rebuild; another CRS never does.
+ * Rebuild ids are per CRS, from 1, and a test also takes one.
+ * Jobs run one at a time in the caller's thread; container_run stops
+ * them on Ctrl-C and at their time limit, which the scan's deadline caps.
+ */
+#include "runner/sidecar.h"
+#include "runner/container.h"
+#include "runner/patch_tree.h"
+#include "runner/reproduce.h"
+#include "runner/scan.h"
+#include "runner/scan_opts.h"
+#include "runner/target_build.h"
+#include "runner/config/config.h"
+#include "runner/engine/docker.h"
+#include "common/error.h"
+#include "common/fsutil.h"
+#include "common/log.h"
+#include "common/strvec.h"
+#include "common/xalloc.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <git2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define SIDECAR_TESTS_S 600.0		/* the project's tests at most */
+#define SIDECAR_LOG_LINES 200		/* of a build log in stdout.log */
+
+static const char *const kind_names[] = {
+	"apply-patch-build", "run-pov", "apply-patch-test",
+};
+
+/* --- request and response files ------------------------------------------ */
+
+int sidecar_name_ok(const char *name, size_t max)
+{
+	size_t n = strlen(name);
+
+	if (n == 0 || n > max || name[0] == '.')
+		return 0;
+	return strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwx"
+		      "yz0123456789._-") == n;
+}
+
+/* Read the regular file dirfd/name (not a symlink) of at most max bytes. */
+static int read_capped(int dirfd, const char *id, const char *name,
+		       size_t max, struct buf *b)
+{
+	char chunk[65536];
+	struct stat st;
+	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+			O_CLOEXEC);
+	int r = 0;
+
+	if (fd < 0)
+		return crs_error_set(CRS_EINPUT, "request %s: %s: %s", id, name,
+				     strerror(errno));
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    st.st_size > (off_t)max) {
+		close(fd);
+		return crs_error_set(CRS_EINPUT, "request %s: %s: not a "
+				     "regular file of at most %zu bytes", id,
+				     name, max);
+	}
+	for (;;) {
+		ssize_t n = read(fd, chunk, sizeof(chunk));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n < 0)
+				r = crs_error_set(CRS_EINPUT, "request %s: %s: "
+						  "%s", id, name,
+						  strerror(errno));
+			break;
+		}
+		if (b->len + (size_t)n > max) {
+			r = crs_error_set(CRS_EINPUT, "request %s: %s: grew "
+					  "past %zu bytes", id, name, max);
+			break;
+		}
+		buf_add(b, chunk, (size_t)n);
+	}
+	close(fd);
+	return r;
+}
+
+/* One "key=value" line of request.txt into rq. */
+static int parse_line(struct sidecar_request *rq, const char *id,
+		      const char *line, int *have_kind)
+{
+	const char *eq = strchr(line, '=');
+	const char *v = eq ? eq + 1 : NULL;
+	size_t klen = eq ? (size_t)(eq - line) : 0;
+	char *end;
+
+	if (!eq)
+		return crs_error_set(CRS_EINPUT, "request %s: request.txt: "
+				     "'%.40s' is not key=value", id, line);
+	if (klen == 4 && !strncmp(line, "kind", 4)) {
+		for (size_t k = 0; k < 3; k++)
+			if (!strcmp(v, kind_names[k])) {
+				rq->kind = (enum sidecar_kind)k;
+				*have_kind = 1;
+				return 0;
+			}
+		return crs_error_set(CRS_EINPUT, "request %s: request.txt: "
+				     "unknown kind '%.40s'", id, v);
+	}
+	if (klen == 7 && !strncmp(line, "harness", 7)) {
+		if (*v && !sidecar_name_ok(v, SIDECAR_HARNESS_MAX))
+			return crs_error_set(CRS_EINPUT, "request %s: harness "
+					     "'%.40s' is not a plain name", id,
+					     v);
+		strcpy(rq->harness, v);
+		return 0;
+	}
+	if (klen == 10 && !strncmp(line, "rebuild_id", 10)) {
+		if (!*v)
+			return 0;
+		errno = 0;
+		rq->rebuild_id = strtol(v, &end, 10);
+		if (errno || *end || end == v || *v == '-' || *v == '+' ||
+		    rq->rebuild_id < 1 || rq->rebuild_id > 999999)
+			return crs_error_set(CRS_EINPUT, "request %s: rebuild "
+					     "id '%.40s' is not 1..999999", id,
+					     v);
+		return 0;
+	}
+	return crs_error_set(CRS_EINPUT, "request %s: request.txt: unknown "
+			     "key '%.*s'", id, (int)(klen > 40 ? 40 : klen),
+			     line);
+}
+
+void sidecar_request_release(struct sidecar_request *rq)
+{
+	buf_release(&rq->payload);
+}
+
+int sidecar_request_read(int reqfd, const char *id,
+			 struct sidecar_request *rq)
+{
+	struct buf text = BUF_INIT;
+	int dfd = -1, have_kind = 0, r;
+	char *line, *save = NULL;
+
+	memset(rq, 0, sizeof(*rq));
+	buf_init(&rq->payload);
+	rq->rebuild_id = -1;
+	if (!sidecar_name_ok(id, SIDECAR_ID_MAX))
+		return crs_error_set(CRS_EINPUT, "request '%.40s': not a "
+				     "request name", id);
+	dfd = openat(reqfd, id, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+		     O_CLOEXEC);
+	if (dfd < 0) {
+		r = crs_error_set(CRS_EINPUT, "request %s: not a folder: %s",
+				  id, strerror(errno));
+		goto out;
+	}
+	if ((r = read_capped(dfd, id, "request.txt", SIDECAR_REQUEST_MAX,
+			     &text)) != 0)
+		goto out;
+	if (memchr(text.ptr, '\0', text.len)) {
+		r = crs_error_set(CRS_EINPUT, "request %s: request.txt: "
+				  "binary", id);
+		goto out;
+	}
+	for (line = strtok_r(text.ptr, "\n", &save); line && r == 0;
+	     line = strtok_r(NULL, "\n", &save))
+		r = parse_line(rq, id, line, &have_kind);
+	if (r != 0)
+		goto out;
+	if (!have_kind) {
+		r = crs_error_set(CRS_EINPUT, "request %s: request.txt: no "
+				  "kind", id);
+		goto out;
+	}
+	if (rq->kind == SIDECAR_POV && !rq->harness[0]) {
+		r = crs_error_set(CRS_EINPUT, "request %s: run-pov without a "
+				  "harness", id);
+		goto out;
+	}
+	r = read_capped(dfd, id, rq->kind == SIDECAR_POV ? "pov" : "patch",
+			rq->kind == SIDECAR_POV ? SIDECAR_POV_MAX :
+			SIDECAR_PATCH_MAX, &rq->payload);
+	if (r == 0 && rq->kind != SIDECAR_POV && rq->payload.len == 0)
+		r = crs_error_set(CRS_EINPUT, "request %s: empty patch", id);
+out:
+	if (dfd >= 0)
+		close(dfd);
+	buf_release(&text);
+	return r;
+}
+
+static int write_at(int dfd, const char *name, const char *data)
+{
+	int fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+			O_CLOEXEC, 0644);
+	size_t len = strlen(data), off = 0;
+	int r = 0;
+
+	if (fd < 0)
+		return crs_error_set(CRS_ERR, "%s: %s", name, strerror(errno));
+	while (off < len) {
+		ssize_t n = write(fd, data + off, len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			r = crs_error_set(CRS_ERR, "%s: %s", name,
+					  strerror(errno));
+			break;
+		}
+		off += (size_t)n;
+	}
+	if (close(fd) != 0 && r == 0)
+		r = crs_error_set(CRS_ERR, "%s: %s", name, strerror(errno));
+	return r;
+}
+
+int sidecar_response_write(int resfd, const char *id,
+			   const struct sidecar_response *rs)
+{
+	char tmp[SIDECAR_ID_MAX + 16], num[32];
+	int dfd = -1, r;
+
+	if (!sidecar_name_ok(id, SIDECAR_ID_MAX))
+		return crs_error_set(CRS_EINPUT, "response '%.40s': not a "
+				     "request name", id);
+	snprintf(tmp, sizeof(tmp), ".answer-%s", id);
+	if (mkdirat(resfd, tmp, 0755) != 0)
+		return crs_error_set(CRS_ERR, "responses/%s: %s", tmp,
+				     strerror(errno));
+	dfd = openat(resfd, tmp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+		     O_CLOEXEC);
+	if (dfd < 0)
+		return crs_error_set(CRS_ERR, "responses/%s: %s", tmp,
+				     strerror(errno));
+	snprintf(num, sizeof(num), "%d", rs->retcode);
+	r = write_at(dfd, "retcode", num);
+	if (r == 0 && rs->out)
+		r = write_at(dfd, "stdout.log", rs->out);
+	if (r == 0 && rs->err)
+		r = write_at(dfd, "stderr.log", rs->err);
+	if (r == 0 && rs->retcode == 0 && rs->rebuild_id >= 1) {
+		snprintf(num, sizeof(num), "%ld", rs->rebuild_id);
+		r = write_at(dfd, "rebuild_id", num);
+	}
+	if (r == 0)
+		r = write_at(dfd, "done", "");
+	close(dfd);
+	if (r == 0 && renameat2(resfd, tmp, resfd, id, RENAME_NOREPLACE) != 0)
+		r = crs_error_set(CRS_ERR, "responses/%s: %s", id,
+				  strerror(errno));
+	if (r != 0)
+		crs_error_prefix("mailbox response");
+	return r;
+}
+
+/* --- the orchestrator's side ------------------------------------------- */
+
+/* A rebuild this CRS asked for. */
+struct rebuild {
+	long id;
+	char sha[65];		/* of the patch */
+	int ok;			/* built */
+};
+
+struct sidecar_crs {
+	const struct compose_crs *c;
+	char *mailbox;		/* <run>/crs/<crs>/MAILBOX */
+	char *rebuild_dir;	/* <run>/REBUILD_OUT_DIR/<crs> */
+	struct rebuild *rb;
+	size_t rb_nr, rb_alloc;
+	long next_id;
+	struct strvec refused;	/* entries that cannot be answered */
+};
+
+struct sidecar {
+	struct scan *s;
+	struct sidecar_crs *crs;
+	size_t crs_nr;
+	unsigned answered;
+};
+
+/* What one job answers; the strings are owned here. */
+struct job_result {
+	int retcode;
+	struct buf out, err;
+	long rebuild_id;
+};
+
+int sidecar_new(struct sidecar **out, struct scan *s)
+{
+	struct sidecar *sc = xcalloc(1, sizeof(*sc));
+	int r = 0;
+
+	sc->s = s;
+	sc->crs_nr = s->compose->crs_nr;
+	sc->crs = xcalloc(sc->crs_nr ? sc->crs_nr : 1, sizeof(*sc->crs));
+	for (size_t i = 0; i < sc->crs_nr && r == 0; i++) {
+		struct sidecar_crs *k = &sc->crs[i];
+		char *p;
+
+		k->c = &s->compose->crs[i];
+		k->next_id = 1;
+		k->mailbox = scan_work_path(s, "runs/%s/crs/%s/MAILBOX",
+					    s->state.run_id, k->c->name);
+		k->rebuild_dir = scan_work_path(s, "runs/%s/REBUILD_OUT_DIR/"
+						"%s", s->state.run_id,
+						k->c->name);
+		p = xasprintf("%s/requests", k->mailbox);
+		r = fs_mkdir_p(p);
+		free(p);
+		p = xasprintf("%s/responses", k->mailbox);
+		if (r == 0)
+			r = fs_mkdir_p(p);
+		free(p);
+		if (r == 0)
+			r = fs_mkdir_p(k->rebuild_dir);
+	}
+	if (r != 0) {
+		sidecar_free(sc);
+		sc = NULL;
+	}
+	*out = sc;
+	return r;
+}
+
+void sidecar_free(struct sidecar *sc)
+{
+	if (!sc)
+		return;
+	for (size_t i = 0; i < sc->crs_nr; i++) {
+		free(sc->crs[i].mailbox);
+		free(sc->crs[i].rebuild_dir);
+		free(sc->crs[i].rb);
+		strvec_release(&sc->crs[i].refused);
+	}
+	free(sc->crs);
+	free(sc);
+}
+
+unsigned sidecar_answered(const struct sidecar *sc)
+{
+	return sc ? sc->answered : 0;
+}
+
+static struct rebuild *rebuild_find(struct sidecar_crs *k, long id,
+				    const char *sha)
+{
+	for (size_t i = 0; i < k->rb_nr; i++)
+		if ((id > 0 && k->rb[i].id == id) ||
+		    (sha && k->rb[i].ok && !strcmp(k->rb[i].sha, sha)))
+			return &k->rb[i];
+	return NULL;
+}
+
+/*
+ * The job's containers run on the CRS's cpuset and memory: the build and
+ * run helpers take the infra's, so the CRS's stand in for the job.
+ */
+static void resources_swap(struct sidecar *sc, struct sidecar_crs *k,
+			   struct compose_resources *saved)
+{
+	struct compose_resources *infra = &sc->s->compose->infra;
+
+	*saved = *infra;
+	infra->cpuset = k->c->res.cpuset;
+	infra->memory_bytes = k->c->res.memory_bytes;
+}
+
+static void resources_restore(struct sidecar *sc,
+			      const struct compose_resources *saved)
+{
+	sc->s->compose->infra = *saved;
+}
+
+/* Copy the build's out/ and its record into REBUILD_OUT_DIR/<crs>/<n>. */
+static int rebuild_publish(struct sidecar *sc, struct sidecar_crs *k,
+			   long n, const char *which,
+			   const struct sidecar_request *rq,
+			   const struct job_result *jr, int code)
+{
+	char *dir = xasprintf("%s/%ld", k->rebuild_dir, n);
+	char *tmp = xasprintf("%s/.%ld.staging", k->rebuild_dir, n);
+	char *out = scan_work_path(sc->s, "builds/%s/%s/out",
+				   sc->s->state.sanitizer, which);
+	char *p = NULL, num[32];
+	int r;
+
+	snprintf(num, sizeof(num), "%d\n", code);
+	if ((r = fs_remove_tree(tmp)) != 0 || (r = fs_mkdir_p(tmp)) != 0)
+		goto out;
+	if (code == 0) {
+		p = xasprintf("%s/build", tmp);
+		if ((r = fs_copy_tree(out, p)) != 0)
+			goto out;
+		free(p);
+		p = NULL;
+	}
+#define PUT(name, data, len) \
+	do { free(p); p = xasprintf("%s/%s", tmp, name); \
+	     if ((r = fs_write_file_atomic(p, data, len)) != 0) goto out; \
+	} while (0)
+	PUT("patch.diff", rq->payload.ptr, rq->payload.len);
+	PUT("stdout.log", jr->out.ptr ? jr->out.ptr : "", jr->out.len);
+	PUT("stderr.log", jr->err.ptr ? jr->err.ptr : "", jr->err.len);
+	PUT("exit_code", num, strlen(num));
+#undef PUT
+	if ((r = fs_remove_tree(dir)) == 0 && rename(tmp, dir) != 0)
+		r = crs_error_set(CRS_ERR, "%s: %s", dir, strerror(errno));
+out:
+	free(dir);
+	free(tmp);
+	free(out);
+	free(p);
+	return r;
+}
+
+/*
+ * Build the request's patch as rebuild *n_out. 0 with jr->retcode set
+ * (non-zero: the patch did not apply or build, jr->err says why), or
+ * CRS_EINTR / an infrastructure error.
+ */
+static int job_build(struct sidecar *sc, struct sidecar_crs *k,
+		     const struct sidecar_request *rq,
+		     struct job_result *jr, char **which_out, char **image_out)
+{
+	struct scan *s = sc->s;
+	struct compose_resources saved;
+	struct rebuild *rb;
+	git_diff *diff = NULL;
+	char sha[65], *head_src = NULL, *ctx = NULL, *detail = NULL;
+	char *label = NULL, *blog = NULL, *tail = NULL;
+	long n;
+	int r = 0;
+
+	sha256_hex(sha, rq->payload.ptr, rq->payload.len);
+	n = rq->rebuild_id > 0 ? rq->rebuild_id : k->next_id;
+	rb = rebuild_find(k, n, NULL);
+	if (rb && strcmp(rb->sha, sha)) {
+		jr->retcode = 1;
+		buf_printf(&jr->err, "rebuild id %ld is in use by another "
+			   "patch\n", n);
+		goto out;
+	}
+	if (!rb) {
+		ALLOC_GROW(k->rb, k->rb_nr + 1, k->rb_alloc);
+		rb = &k->rb[k->rb_nr++];
+		rb->id = n;
+		memcpy(rb->sha, sha, sizeof(sha));
+	}
+	rb->ok = 0;
+	if (n >= k->next_id)
+		k->next_id = n + 1;
+	jr->rebuild_id = n;
+	*which_out = xasprintf("rebuild-%s-%ld", k->c->name, n);
+	if (git_diff_from_buffer(&diff, rq->payload.ptr,
+				 rq->payload.len) != 0 ||
+	    git_diff_num_deltas(diff) == 0) {
+		jr->retcode = 1;
+		buf_printf(&jr->err, "the patch is not a unified diff\n");
+		goto publish;
+	}
+	if ((r = target_source_dir(s, s->state.head_commit, &head_src)) != 0)
+		goto out;
+	ctx = scan_work_path(s, "sidecar/%s/%ld", k->c->name, n);
+	if (patch_tree_write(s->source_dir, s->state.head_commit, diff,
+			     head_src, ctx, &detail) != 0) {
+		jr->retcode = 1;
+		buf_printf(&jr->err, "patch %s\n", detail);
+		goto publish;
+	}
+	label = xasprintf("%s's patch %.12s on %s", k->c->name, sha,
+			  s->state.head_commit);
+	resources_swap(sc, k, &saved);
+	r = target_context_image(s, ctx, label, *which_out, image_out);
+	if (r == 0)
+		r = target_compile(s, *image_out, s->state.sanitizer,
+				   *which_out);
+	resources_restore(sc, &saved);
+	blog = scan_work_path(s, "logs/%s-%s-build.log", *which_out,
+			      s->state.sanitizer);
+	if ((tail = log_tail(blog, SIDECAR_LOG_LINES)) != NULL)
+		buf_adds(&jr->out, tail);
+	if (r == CRS_EINTR)
+		goto out;
+	if (r != 0) {
+		jr->retcode = 1;
+		buf_printf(&jr->err, "the patched build failed: %s\n",
+			   crs_error_last());
+		crs_error_clear();
+		r = 0;
+	} else {
+		jr->retcode = 0;
+		rb->ok = 1;
+	}
+publish:
+	r = rebuild_publish(sc, k, n, *which_out, rq, jr, jr->retcode);
+out:
+	git_diff_free(diff);
+	free(head_src);
+	free(ctx);
+	free(detail);
+	free(label);
+	free(blog);
+	free(tail);
+	return r;
+}
+
+/* The project's tests on a build made by job_build. */
+static int job_tests(struct sidecar *sc, struct sidecar_crs *k,
+		     const char *which, const char *image,
+		     struct job_result *jr)
+{
+	struct scan *s = sc->s;
+	struct docker_run_opts ro = DOCKER_RUN_OPTS_INIT;
+	struct strvec env = STRVEC_INIT, binds = STRVEC_INIT;
+	static const char *const cmd[] = { "/bin/bash", "-c",
+					   patch_tests_script, NULL };
+	char *out = scan_work_path(s, "builds/%s/%s/out", s->state.sanitizer,
+				   which);
+	char *log = scan_work_path(s, "logs/%s-tests.log", which);
+	double limit = scan_remaining(s) - 5;
+	struct buf b = BUF_INIT;
+	int r, code = -1;
+
+	strvec_pushf(&env, "SANITIZER=%s", s->state.sanitizer);
+	strvec_push(&env, "FUZZING_ENGINE=libfuzzer");
+	strvec_push(&env, "ARCHITECTURE=x86_64");
+	strvec_pushf(&env, "FUZZING_LANGUAGE=%s", s->state.language);
+	strvec_pushf(&env, "PROJECT_NAME=%s", s->state.project);
+	strvec_pushf(&binds, "%s:/out:ro", out);
+	ro.image = image;
+	ro.cmd = cmd;
+	ro.env = strvec_list(&env);
+	ro.binds = strvec_list(&binds);
+	ro.network = "none";
+	ro.shm_size = 2LL << 30;
+	ro.cpuset = k->c->res.cpuset;
+	ro.memory = k->c->res.memory_bytes;
+	r = container_run(s, &ro, limit < SIDECAR_TESTS_S ? limit :
+			  SIDECAR_TESTS_S, log, &code);
+	buf_reset(&jr->out);
+	fs_read_file(&b, log, 1u << 20);
+	crs_error_clear();
+	if (r == CRS_EINTR)
+		goto out;
+	if (r == 0 && code == PATCH_TESTS_NONE_EXIT && b.len &&
+	    memmem(b.ptr, b.len, PATCH_TESTS_NONE_MARK,
+		   strlen(PATCH_TESTS_NONE_MARK))) {
+		jr->retcode = 0;
+		buf_adds(&jr->out, "no tests: the project has no "
+			 "run_tests.sh or test.sh\n");
+	} else if (r == 0) {
+		jr->retcode = code;
+		if (b.len)
+			buf_add(&jr->out, b.ptr, b.len);
+		if (code)
+			buf_printf(&jr->err, "the project's tests failed "
+				   "(exit %d)\n", code);
+	} else {
+		jr->retcode = 1;
+		buf_printf(&jr->err, "the tests did not finish: %s\n",
+			   crs_error_last());
+		crs_error_clear();
+	}
+	r = 0;
+out:
+	buf_release(&b);
+	strvec_release(&env);
+	strvec_release(&binds);
+	free(out);
+	free(log);
+	return r;
+}
+
+static int job_pov(struct sidecar *sc, struct sidecar_crs *k,
+		   const struct sidecar_request *rq, struct job_result *jr)
+{
+	struct scan *s = sc->s;
+	struct compose_resources saved;
+	struct repro_verdict v = { 0 };
+	char sha[65], *which, *bin = NULL, *tdir = NULL, *tc = NULL;
+	struct buf b = BUF_INIT;
+	int r = 0;
+
+	if (rq->rebuild_id > 0) {
+		struct rebuild *rb = rebuild_find(k, rq->rebuild_id, NULL);
+
+		if (!rb || !rb->ok) {
+			jr->retcode = 1;
+			buf_printf(&jr->err, "no successful rebuild %ld of "
+				   "CRS %s\n", rq->rebuild_id, k->c->name);
+			return 0;
+		}
+		which = xasprintf("rebuild-%s-%ld", k->c->name,
+				  rq->rebuild_id);
+	} else {
+		which = xstrdup("head");
+	}
+	bin = scan_work_path(s, "builds/%s/%s/out/%s", s->state.sanitizer,
+			     which, rq->harness);
+	if (!fs_exists(bin)) {
+		jr->retcode = 1;
+		buf_printf(&jr->err, "no harness '%s' in the %s build\n",
+			   rq->harness, which);
+		goto out;
+	}
+	sha256_hex(sha, rq->payload.ptr, rq->payload.len);
+	tdir = scan_work_path(s, "sidecar/%s/pov-%.12s-%s", k->c->name, sha,
+			      which);
+	tc = xasprintf("%s/testcase", tdir);
+	if ((r = fs_remove_tree(tdir)) != 0 || (r = fs_mkdir_p(tdir)) != 0 ||
+	    (r = fs_write_file_atomic(tc, rq->payload.ptr,
+				      rq->payload.len)) != 0)
+		goto out;
+	resources_swap(sc, k, &saved);
+	r = reproduce_run(s, rq->harness, tc, which, tdir);
+	resources_restore(sc, &saved);
+	if (r == CRS_EINTR)
+		goto out;
+	if (r == CRS_ETIMEOUT) {
+		jr->retcode = 124;
+		buf_printf(&jr->err, "the PoV run timed out\n");
+		crs_error_clear();
+		r = 0;
+		goto out;
+	}
+	if (r != 0)
+		goto out;
+	reproduce_read_runs(&v, tdir, s->opts->reproduce_runs, rq->harness);
+	if (v.signature) {
+		jr->retcode = 1;
+		if (v.log_path && fs_read_file(&b, v.log_path, 1u << 20) == 0)
+			buf_add(&jr->err, b.ptr, b.len);
+		crs_error_clear();
+		buf_printf(&jr->out, "crash %s in %d of %d run(s) on the %s "
+			   "build\n", v.signature, v.reproduced, v.attempts,
+			   which);
+	} else {
+		jr->retcode = 0;
+		buf_printf(&jr->out, "no crash in %d run(s) on the %s build\n",
+			   v.attempts, which);
+	}
+out:
+	repro_verdict_release(&v);
+	buf_release(&b);
+	free(which);
+	free(bin);
+	free(tdir);
+	free(tc);
+	return r;
+}
+
+/* Execute one request and answer it. CRS_EINTR stops the poll. */
+static int job_run(struct sidecar *sc, struct sidecar_crs *k, int resfd,
+		   const char *id, const struct sidecar_request *rq)
+{
+	struct job_result jr = { .retcode = 1, .rebuild_id = -1 };
+	struct sidecar_response rs = { 0 };
+	char *which = NULL, *image = NULL;
+	struct rebuild *cached = NULL;
+	int r = 0;
+
+	buf_init(&jr.out);
+	buf_init(&jr.err);
+	log_info("sidecar: %s asks %s%s%s", k->c->name, kind_names[rq->kind],
+		 rq->harness[0] ? " " : "", rq->harness);
+	if (rq->kind == SIDECAR_BUILD) {
+		char sha[65];
+
+		sha256_hex(sha, rq->payload.ptr, rq->payload.len);
+		cached = rebuild_find(k, -1, sha);
+	}
+	if (cached && (rq->rebuild_id < 1 || rq->rebuild_id == cached->id)) {
+		jr.retcode = 0;
+		jr.rebuild_id = cached->id;
+		buf_printf(&jr.out, "the same patch was rebuilt before as "
+			   "rebuild %ld\n", cached->id);
+	} else if (rq->kind == SIDECAR_POV) {
+		r = job_pov(sc, k, rq, &jr);
+	} else {
+		r = job_build(sc, k, rq, &jr, &which, &image);
+		if (r == 0 && rq->kind == SIDECAR_TEST && jr.retcode == 0)
+			r = job_tests(sc, k, which, image, &jr);
+	}
+	if (rq->kind != SIDECAR_BUILD)
+		jr.rebuild_id = -1;
+	if (r != 0) {
+		jr.retcode = 1;
+		buf_printf(&jr.err, "crs-ci could not run the job: %s\n",
+			   crs_error_last());
+	}
+	rs.retcode = jr.retcode;
+	rs.out = jr.out.len ? jr.out.ptr : "";
+	rs.err = jr.err.len ? jr.err.ptr : "";
+	rs.rebuild_id = jr.rebuild_id;
+	if (sidecar_response_write(resfd, id, &rs) != 0) {
+		log_warn("sidecar: %s: %s", k->c->name, crs_error_last());
+		crs_error_clear();
+	} else {
+		sc->answered++;
+		log_info("sidecar: %s's %s answered: retcode %d", k->c->name,
+			 kind_names[rq->kind], jr.retcode);
+	}
+	buf_release(&jr.out);
+	buf_release(&jr.err);
+	free(which);
+	free(image);
+	return r == CRS_EINTR ? r : 0;
+}
+
+static int refused_before(const struct sidecar_crs *k, const char *name)
+{
+	for (size_t i = 0; i < k->refused.nr; i++)
+		if (!strcmp(k->refused.v[i], name))
+			return 1;
+	return 0;
+}
+
+/* Answer the new requests of one CRS's mailbox. */
+static int poll_one(struct sidecar *sc, struct sidecar_crs *k)
+{
+	int mfd = -1, reqfd = -1, resfd = -1, r = 0;
+	struct dirent *de;
+	DIR *d = NULL;
+
+	mfd = open(k->mailbox, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+		   O_CLOEXEC);
+	if (mfd >= 0) {
+		reqfd = openat(mfd, "requests", O_RDONLY | O_DIRECTORY |
+			       O_NOFOLLOW | O_CLOEXEC);
+		resfd = openat(mfd, "responses", O_RDONLY | O_DIRECTORY |
+			       O_NOFOLLOW | O_CLOEXEC);
+	}
+	if (reqfd < 0 || resfd < 0 || !(d = fdopendir(dup(reqfd))))
+		goto out;	/* the CRS broke its own mailbox */
+	while (r == 0 && (de = readdir(d)) != NULL) {
+		struct sidecar_request rq;
+		struct stat st;
+
+		if (de->d_name[0] == '.' ||
+		    fstatat(resfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 ||
+		    refused_before(k, de->d_name))
+			continue;	/* hidden, answered or unanswerable */
+		if (scan_interrupted(sc->s)) {
+			r = CRS_EINTR;
+			break;
+		}
+		if (sidecar_request_read(reqfd, de->d_name, &rq) != 0) {
+			struct sidecar_response rs = { .retcode = 1,
+						       .rebuild_id = -1 };
+			char *err = xasprintf("crs-ci refused the request: "
+					      "%s\n", crs_error_last());
+
+			log_warn("sidecar: %s: %s", k->c->name,
+				 crs_error_last());
+			crs_error_clear();
+			rs.err = err;
+			if (!sidecar_name_ok(de->d_name, SIDECAR_ID_MAX) ||
+			    sidecar_response_write(resfd, de->d_name,
+						   &rs) != 0)
+				strvec_push(&k->refused, de->d_name);
+			crs_error_clear();
+			free(err);
+		} else {
+			r = job_run(sc, k, resfd, de->d_name, &rq);
+		}
+		sidecar_request_release(&rq);
+	}
+out:
+	if (d)
+		closedir(d);
+	if (resfd >= 0)
+		close(resfd);
+	if (reqfd >= 0)
+		close(reqfd);
+	if (mfd >= 0)
+		close(mfd);
+	return r;
+}
+
+int sidecar_poll(struct sidecar *sc)
+{
+	int r = 0;
+
+	for (size_t i = 0; sc && i < sc->crs_nr && r == 0; i++)
+		r = poll_one(sc, &sc->crs[i]);
+	return r;
+}

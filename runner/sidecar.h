@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * sidecar.h - crs-ci's builder sidecar: requests that travel as files
+ *
+ * Each CRS gets <work>/runs/<rid>/crs/<crs>/MAILBOX, mounted rw at
+ * /OSS_CRS_MAILBOX. libCRS writes requests/<id>/ (renamed into place):
+ *   request.txt  "kind=apply-patch-build|run-pov|apply-patch-test",
+ *                "harness=<name>", "rebuild_id=<n>" lines (values may be
+ *                empty; unknown keys refused)
+ *   patch | pov  the patch (build, test) or the PoV (run-pov)
+ * The orchestrator answers in responses/<id>/ (written under a hidden
+ * name, then renamed): retcode, stdout.log, stderr.log, rebuild_id (only
+ * when retcode is 0 and a rebuild was made) and an empty "done".
+ * The folder was writable by the CRS: entries are opened without
+ * following symlinks, must be regular files within a size cap, and ids
+ * are names from readdir of [A-Za-z0-9._-] not starting with '.'.
+ */
+#ifndef CRS_RUNNER_SIDECAR_H
+#define CRS_RUNNER_SIDECAR_H
+
+#include "common/buf.h"
+
+#include <stddef.h>
+
+struct scan;
+
+#define SIDECAR_ID_MAX 96		/* bytes of a request id */
+#define SIDECAR_REQUEST_MAX 4096	/* bytes of request.txt */
+#define SIDECAR_PATCH_MAX (1u << 20)	/* bytes of a patch */
+#define SIDECAR_POV_MAX (16u << 20)	/* bytes of a PoV */
+#define SIDECAR_HARNESS_MAX 128
+
+enum sidecar_kind {
+	SIDECAR_BUILD,		/* apply-patch-build */
+	SIDECAR_POV,		/* run-pov */
+	SIDECAR_TEST,		/* apply-patch-test */
+};
+
+struct sidecar_request {
+	enum sidecar_kind kind;
+	char harness[SIDECAR_HARNESS_MAX + 1];	/* "" when not given */
+	long rebuild_id;			/* -1 when not given */
+	struct buf payload;			/* the patch or the PoV */
+};
+
+struct sidecar_response {
+	int retcode;
+	const char *out, *err;	/* NUL-terminated; NULL: no file */
+	long rebuild_id;	/* written when >= 1 and retcode is 0 */
+};
+
+/* 1 when `name` may be a request id (or a harness name), else 0. */
+int sidecar_name_ok(const char *name, size_t max);
+
+/*
+ * Read request `id` from the requests folder `reqfd` with the rules
+ * above into *rq (initialised here; release it even on failure).
+ * CRS_EINPUT naming the problem when the request is refused.
+ */
+int sidecar_request_read(int reqfd, const char *id,
+			 struct sidecar_request *rq);
+void sidecar_request_release(struct sidecar_request *rq);
+
+/*
+ * Write responses/<id>/ into the responses folder `resfd` atomically
+ * (hidden folder, then rename). CRS_ERR when it exists already or a
+ * write fails.
+ */
+int sidecar_response_write(int resfd, const char *id,
+			   const struct sidecar_response *rs);
+
+struct sidecar;
+
+/*
+ * The sidecar of the run s->state.run_id: creates every CRS's MAILBOX
+ * (requests/, responses/) and REBUILD_OUT_DIR/<crs>/.
+ */
+int sidecar_new(struct sidecar **out, struct scan *s);
+
+/*
+ * Answer every new request of every mailbox, one job at a time. Returns
+ * 0, or CRS_EINTR when the scan was interrupted during a job (the job's
+ * containers are removed; the request is answered with retcode 1).
+ */
+int sidecar_poll(struct sidecar *sc);
+
+/* How many requests were answered so far. */
+unsigned sidecar_answered(const struct sidecar *sc);
+
+void sidecar_free(struct sidecar *sc);
+
+#endif
