@@ -19,8 +19,10 @@
  * Jobs are keyed by (CRS, patch SHA-256): a CRS that sends the same patch
  * again gets its earlier successful rebuild; another CRS never does.
  * Rebuild ids are per CRS, from 1, and a test also takes one.
- * Jobs run one at a time in the caller's thread; container_run stops
- * them on Ctrl-C and at their time limit, which the scan's deadline caps.
+ * Jobs run one at a time in a worker thread, so the run loop keeps
+ * polling; at the end of a harness's run (time share, deadline, Ctrl-C)
+ * sidecar_stop() raises the worker's own interrupt flag, container_run
+ * kills and removes the job's container, and the thread is joined.
  */
 #include "runner/sidecar.h"
 #include "runner/container.h"
@@ -29,6 +31,7 @@
 #include "runner/scan.h"
 #include "runner/scan_opts.h"
 #include "runner/target_build.h"
+#include "runner/cmd.h"
 #include "runner/config/config.h"
 #include "runner/engine/docker.h"
 #include "common/error.h"
@@ -41,6 +44,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <git2.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -300,11 +304,30 @@ struct sidecar_crs {
 	struct strvec refused;	/* entries that cannot be answered */
 };
 
+/* The request the worker thread executes. */
+struct job {
+	struct sidecar_crs *k;
+	char id[SIDECAR_ID_MAX + 1];
+	struct sidecar_request rq;
+};
+
 struct sidecar {
 	struct scan *s;
 	struct sidecar_crs *crs;
 	size_t crs_nr;
-	unsigned answered;
+	unsigned answered;	/* written by the worker, read after join */
+	/* the worker: a copy of the scan whose Ctrl-C flag is `stop`, whose
+	 * compose is its own (the job's resources) and whose repo_path is
+	 * its own (target_context_image replaces it) */
+	struct job job;
+	pthread_t thread;
+	int busy;		/* a worker thread exists */
+	volatile int stop;	/* main -> worker: give up */
+	volatile int finished;	/* worker -> main: join me */
+	pthread_mutex_t lock;
+	struct scan ws;
+	struct runner_ctx wctx;
+	struct compose wcompose;
 };
 
 /* What one job answers; the strings are owned here. */
@@ -320,6 +343,7 @@ int sidecar_new(struct sidecar **out, struct scan *s)
 	int r = 0;
 
 	sc->s = s;
+	pthread_mutex_init(&sc->lock, NULL);
 	sc->crs_nr = s->compose->crs_nr;
 	sc->crs = xcalloc(sc->crs_nr ? sc->crs_nr : 1, sizeof(*sc->crs));
 	for (size_t i = 0; i < sc->crs_nr && r == 0; i++) {
@@ -355,6 +379,8 @@ void sidecar_free(struct sidecar *sc)
 {
 	if (!sc)
 		return;
+	sidecar_stop(sc);
+	pthread_mutex_destroy(&sc->lock);
 	for (size_t i = 0; i < sc->crs_nr; i++) {
 		free(sc->crs[i].mailbox);
 		free(sc->crs[i].rebuild_dir);
@@ -365,9 +391,16 @@ void sidecar_free(struct sidecar *sc)
 	free(sc);
 }
 
-unsigned sidecar_answered(const struct sidecar *sc)
+unsigned sidecar_answered(struct sidecar *sc)
 {
-	return sc ? sc->answered : 0;
+	unsigned n;
+
+	if (!sc)
+		return 0;
+	pthread_mutex_lock(&sc->lock);
+	n = sc->answered;
+	pthread_mutex_unlock(&sc->lock);
+	return n;
 }
 
 static struct rebuild *rebuild_find(struct sidecar_crs *k, long id,
@@ -387,7 +420,7 @@ static struct rebuild *rebuild_find(struct sidecar_crs *k, long id,
 static void resources_swap(struct sidecar *sc, struct sidecar_crs *k,
 			   struct compose_resources *saved)
 {
-	struct compose_resources *infra = &sc->s->compose->infra;
+	struct compose_resources *infra = &sc->ws.compose->infra;
 
 	*saved = *infra;
 	infra->cpuset = k->c->res.cpuset;
@@ -397,7 +430,7 @@ static void resources_swap(struct sidecar *sc, struct sidecar_crs *k,
 static void resources_restore(struct sidecar *sc,
 			      const struct compose_resources *saved)
 {
-	sc->s->compose->infra = *saved;
+	sc->ws.compose->infra = *saved;
 }
 
 /* Copy the build's out/ and its record into REBUILD_OUT_DIR/<crs>/<n>. */
@@ -408,8 +441,8 @@ static int rebuild_publish(struct sidecar *sc, struct sidecar_crs *k,
 {
 	char *dir = xasprintf("%s/%ld", k->rebuild_dir, n);
 	char *tmp = xasprintf("%s/.%ld.staging", k->rebuild_dir, n);
-	char *out = scan_work_path(sc->s, "builds/%s/%s/out",
-				   sc->s->state.sanitizer, which);
+	char *out = scan_work_path(&sc->ws, "builds/%s/%s/out",
+				   sc->ws.state.sanitizer, which);
 	char *p = NULL, num[32];
 	int r;
 
@@ -451,7 +484,7 @@ static int job_build(struct sidecar *sc, struct sidecar_crs *k,
 		     const struct sidecar_request *rq,
 		     struct job_result *jr, char **which_out, char **image_out)
 {
-	struct scan *s = sc->s;
+	struct scan *s = &sc->ws;
 	struct compose_resources saved;
 	struct rebuild *rb;
 	git_diff *diff = NULL;
@@ -538,7 +571,7 @@ static int job_tests(struct sidecar *sc, struct sidecar_crs *k,
 		     const char *which, const char *image,
 		     struct job_result *jr)
 {
-	struct scan *s = sc->s;
+	struct scan *s = &sc->ws;
 	struct docker_run_opts ro = DOCKER_RUN_OPTS_INIT;
 	struct strvec env = STRVEC_INIT, binds = STRVEC_INIT;
 	static const char *const cmd[] = { "/bin/bash", "-c",
@@ -603,7 +636,7 @@ out:
 static int job_pov(struct sidecar *sc, struct sidecar_crs *k,
 		   const struct sidecar_request *rq, struct job_result *jr)
 {
-	struct scan *s = sc->s;
+	struct scan *s = &sc->ws;
 	struct compose_resources saved;
 	struct repro_verdict v = { 0 };
 	char sha[65], *which, *bin = NULL, *tdir = NULL, *tc = NULL;
@@ -678,15 +711,30 @@ out:
 	return r;
 }
 
-/* Execute one request and answer it. CRS_EINTR stops the poll. */
-static int job_run(struct sidecar *sc, struct sidecar_crs *k, int resfd,
-		   const char *id, const struct sidecar_request *rq)
+/* The responses folder of a mailbox, not followed if a symlink; or -1. */
+static int open_responses(const char *mailbox)
+{
+	int mfd = open(mailbox, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+		       O_CLOEXEC);
+	int fd = -1;
+
+	if (mfd >= 0) {
+		fd = openat(mfd, "responses", O_RDONLY | O_DIRECTORY |
+			    O_NOFOLLOW | O_CLOEXEC);
+		close(mfd);
+	}
+	return fd;
+}
+
+/* Execute one request and answer it (in the worker thread). */
+static void job_run(struct sidecar *sc, struct sidecar_crs *k,
+		    const char *id, const struct sidecar_request *rq)
 {
 	struct job_result jr = { .retcode = 1, .rebuild_id = -1 };
 	struct sidecar_response rs = { 0 };
 	char *which = NULL, *image = NULL;
 	struct rebuild *cached = NULL;
-	int r = 0;
+	int r = 0, resfd;
 
 	buf_init(&jr.out);
 	buf_init(&jr.err);
@@ -721,19 +769,96 @@ static int job_run(struct sidecar *sc, struct sidecar_crs *k, int resfd,
 	rs.out = jr.out.len ? jr.out.ptr : "";
 	rs.err = jr.err.len ? jr.err.ptr : "";
 	rs.rebuild_id = jr.rebuild_id;
-	if (sidecar_response_write(resfd, id, &rs) != 0) {
-		log_warn("sidecar: %s: %s", k->c->name, crs_error_last());
+	resfd = open_responses(k->mailbox);
+	if (resfd < 0 || sidecar_response_write(resfd, id, &rs) != 0) {
+		log_warn("sidecar: %s: cannot answer: %s", k->c->name,
+			 resfd < 0 ? "no responses/ folder" :
+			 crs_error_last());
 		crs_error_clear();
 	} else {
+		pthread_mutex_lock(&sc->lock);
 		sc->answered++;
+		pthread_mutex_unlock(&sc->lock);
 		log_info("sidecar: %s's %s answered: retcode %d", k->c->name,
 			 kind_names[rq->kind], jr.retcode);
 	}
+	if (resfd >= 0)
+		close(resfd);
 	buf_release(&jr.out);
 	buf_release(&jr.err);
 	free(which);
 	free(image);
-	return r == CRS_EINTR ? r : 0;
+}
+
+static void *worker(void *arg)
+{
+	struct sidecar *sc = arg;
+	char *repo_path = sc->ws.state.repo_path;
+
+	job_run(sc, sc->job.k, sc->job.id, &sc->job.rq);
+	/* target_context_image may have replaced our copy */
+	if (sc->ws.state.repo_path != repo_path)
+		free(repo_path);
+	free(sc->ws.state.repo_path);
+	sc->ws.state.repo_path = NULL;
+	sidecar_request_release(&sc->job.rq);
+	__atomic_store_n(&sc->finished, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/* Start the worker on a request read by the main thread (rq moved). */
+static int job_start(struct sidecar *sc, struct sidecar_crs *k,
+		     const char *id, struct sidecar_request *rq)
+{
+	const struct scan *s = sc->s;
+	int e;
+
+	sc->ws = *s;
+	sc->wctx = *s->ctx;
+	sc->wctx.interrupted = &sc->stop;
+	sc->ws.ctx = &sc->wctx;
+	sc->wcompose = *s->compose;
+	sc->ws.compose = &sc->wcompose;
+	sc->ws.state.repo_path = s->state.repo_path ?
+		xstrdup(s->state.repo_path) : NULL;
+	sc->job.k = k;
+	/* a request name: at most SIDECAR_ID_MAX bytes (sidecar_name_ok) */
+	memcpy(sc->job.id, id, strnlen(id, SIDECAR_ID_MAX));
+	sc->job.id[strnlen(id, SIDECAR_ID_MAX)] = '\0';
+	sc->job.rq = *rq;
+	buf_init(&rq->payload);	/* moved */
+	sc->finished = 0;
+	sc->stop = 0;
+	if ((e = pthread_create(&sc->thread, NULL, worker, sc)) != 0) {
+		free(sc->ws.state.repo_path);
+		sidecar_request_release(&sc->job.rq);
+		return crs_error_set(CRS_ERR, "sidecar: cannot start a "
+				     "thread: %s", strerror(e));
+	}
+	sc->busy = 1;
+	return 0;
+}
+
+/* Join a worker that finished; 1 when one is still busy. */
+static int job_reap(struct sidecar *sc)
+{
+	if (!sc->busy)
+		return 0;
+	if (!__atomic_load_n(&sc->finished, __ATOMIC_ACQUIRE))
+		return 1;
+	pthread_join(sc->thread, NULL);
+	sc->busy = 0;
+	return 0;
+}
+
+void sidecar_stop(struct sidecar *sc)
+{
+	if (!sc || !sc->busy)
+		return;
+	sc->stop = 1;
+	pthread_join(sc->thread, NULL);
+	sc->busy = 0;
+	sc->stop = 0;
 }
 
 static int refused_before(const struct sidecar_crs *k, const char *name)
@@ -761,7 +886,7 @@ static int poll_one(struct sidecar *sc, struct sidecar_crs *k)
 	}
 	if (reqfd < 0 || resfd < 0 || !(d = fdopendir(dup(reqfd))))
 		goto out;	/* the CRS broke its own mailbox */
-	while (r == 0 && (de = readdir(d)) != NULL) {
+	while (r == 0 && !sc->busy && (de = readdir(d)) != NULL) {
 		struct sidecar_request rq;
 		struct stat st;
 
@@ -790,7 +915,9 @@ static int poll_one(struct sidecar *sc, struct sidecar_crs *k)
 			crs_error_clear();
 			free(err);
 		} else {
-			r = job_run(sc, k, resfd, de->d_name, &rq);
+			r = job_start(sc, k, de->d_name, &rq);
+			sidecar_request_release(&rq);
+			break;	/* one job at a time */
 		}
 		sidecar_request_release(&rq);
 	}
@@ -810,7 +937,9 @@ int sidecar_poll(struct sidecar *sc)
 {
 	int r = 0;
 
-	for (size_t i = 0; sc && i < sc->crs_nr && r == 0; i++)
+	if (!sc || job_reap(sc))
+		return 0;
+	for (size_t i = 0; i < sc->crs_nr && r == 0 && !sc->busy; i++)
 		r = poll_one(sc, &sc->crs[i]);
 	return r;
 }

@@ -78,14 +78,24 @@ struct sidecar;
 int sidecar_new(struct sidecar **out, struct scan *s);
 
 /*
- * Answer every new request of every mailbox, one job at a time. Returns
- * 0, or CRS_EINTR when the scan was interrupted during a job (the job's
- * containers are removed; the request is answered with retcode 1).
+ * Called by the run loop every tick: join the worker thread when its job
+ * ended, then, when none runs, answer refused requests at once and start
+ * the worker on the first valid new request (one job at a time). The job
+ * runs on a copy of the scan whose Ctrl-C flag is the sidecar's own, so
+ * sidecar_stop() ends it. Returns 0, or CRS_EINTR when the scan was
+ * interrupted, or CRS_ERR when no thread could be started.
  */
 int sidecar_poll(struct sidecar *sc);
 
+/*
+ * Stop the running job, if any, and wait for its thread: its container is
+ * killed and removed (container_run), the request answered with retcode
+ * 1. Call it when the harness's run ends (time share, deadline, Ctrl-C).
+ */
+void sidecar_stop(struct sidecar *sc);
+
 /* How many requests were answered so far. */
-unsigned sidecar_answered(const struct sidecar *sc);
+unsigned sidecar_answered(struct sidecar *sc);
 
 void sidecar_free(struct sidecar *sc);
 

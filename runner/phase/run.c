@@ -243,8 +243,8 @@ out:
 
 /*
  * Sleep up to POLL_MS, waking early to move submitted artifacts; then
- * answer the mailboxes' requests when `sc` is set (a job blocks the
- * loop until it ends; Ctrl-C ends it).
+ * let the sidecar (when `sc` is set) take the mailboxes' new requests:
+ * its jobs run in their own thread.
  */
 static void wait_tick(struct exchange *x, struct sidecar *sc)
 {
@@ -321,6 +321,7 @@ static void stop_modules(struct scan *s, struct harness_run *hr)
 
 static void harness_run_end(struct scan *s, struct harness_run *hr)
 {
+	sidecar_stop(hr->sidecar);	/* its job, before its CRS goes */
 	stop_modules(s, hr);
 	if (hr->exchange) {
 		exchange_sync(hr->exchange);

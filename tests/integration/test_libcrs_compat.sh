@@ -27,7 +27,7 @@ t0=$SECONDS
 set +e
 "$CRS_CI" scan --compose "$fixture/compose.yaml" \
 	--project "$ROOT/examples/projects/recparse" --source "$tmp/repo" \
-	--base "$base" --head "$head" --harness fuzz_records --timeout 10m \
+	--base "$base" --head "$head" --harness fuzz_records --timeout 20m \
 	--work-dir "$tmp/work" --out "$tmp/out" \
 	>"$tmp/verdict.txt" 2>"$tmp/log.txt"
 code=$?
