@@ -793,12 +793,9 @@ static void job_run(struct sidecar *sc, struct sidecar_crs *k,
 static void *worker(void *arg)
 {
 	struct sidecar *sc = arg;
-	char *repo_path = sc->ws.state.repo_path;
 
 	job_run(sc, sc->job.k, sc->job.id, &sc->job.rq);
-	/* target_context_image may have replaced our copy */
-	if (sc->ws.state.repo_path != repo_path)
-		free(repo_path);
+	/* our copy, or what target_context_image replaced it with */
 	free(sc->ws.state.repo_path);
 	sc->ws.state.repo_path = NULL;
 	sidecar_request_release(&sc->job.rq);
