@@ -3,6 +3,12 @@
  * patch_tree.c - a patch applied to the head tree, and the tests script
  */
 #include "runner/patch_tree.h"
+#include "runner/container.h"
+#include "runner/scan.h"
+#include "runner/target_build.h"
+#include "runner/engine/docker.h"
+#include "common/buf.h"
+#include "common/strvec.h"
 #include "common/error.h"
 #include "common/fsutil.h"
 #include "common/xalloc.h"
@@ -103,5 +109,55 @@ int patch_tree_write(const char *repo_dir, const char *commit,
 	git_commit_free(c);
 	git_repository_free(repo);
 	free(src);
+	return r;
+}
+
+int patch_tree_run_tests(struct scan *s, const char *image, const char *which,
+			 const char *cpuset, long long memory, double limit_s,
+			 const char *log_path,
+			 enum patch_tests_outcome *outcome_out,
+			 int *exit_code_out)
+{
+	struct docker_run_opts ro = DOCKER_RUN_OPTS_INIT;
+	struct strvec env = STRVEC_INIT, binds = STRVEC_INIT;
+	static const char *const cmd[] = { "/bin/bash", "-c",
+					   patch_tests_script, NULL };
+	struct buf b = BUF_INIT;
+	int r, code = -1;
+
+	*outcome_out = PATCH_TESTS_ERROR;
+	*exit_code_out = -1;
+	target_build_env(&env, s, s->state.sanitizer);
+	strvec_pushf(&binds, "%s/builds/%s/%s/out:/out:ro", s->work_dir,
+		     s->state.sanitizer, which);
+	ro.image = image;
+	ro.cmd = cmd;
+	ro.env = strvec_list(&env);
+	ro.binds = strvec_list(&binds);
+	ro.network = "none";
+	ro.shm_size = 2LL << 30;
+	ro.cpuset = cpuset;
+	ro.memory = memory;
+	r = container_run(s, &ro, limit_s, log_path, &code);
+	if (r == CRS_EINTR)
+		goto out;
+	*exit_code_out = code;
+	if (r != 0)
+		*outcome_out = PATCH_TESTS_ERROR;	/* message kept */
+	else if (code == PATCH_TESTS_NONE_EXIT &&
+		 fs_read_file(&b, log_path, 1u << 20) == 0 &&
+		 memmem(b.ptr, b.len, PATCH_TESTS_NONE_MARK,
+			strlen(PATCH_TESTS_NONE_MARK)))
+		*outcome_out = PATCH_TESTS_NONE;
+	else
+		*outcome_out = code == 0 ? PATCH_TESTS_PASSED :
+			PATCH_TESTS_FAILED;
+	if (*outcome_out != PATCH_TESTS_ERROR)
+		crs_error_clear();
+	r = 0;
+out:
+	buf_release(&b);
+	strvec_release(&env);
+	strvec_release(&binds);
 	return r;
 }

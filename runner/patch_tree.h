@@ -21,6 +21,26 @@
  */
 extern const char patch_tests_script[];
 
+enum patch_tests_outcome {
+	PATCH_TESTS_PASSED,
+	PATCH_TESTS_FAILED,	/* *exit_code_out says how */
+	PATCH_TESTS_NONE,	/* the project has no tests: never "passed" */
+	PATCH_TESTS_ERROR,	/* did not finish: crs_error_last() says why */
+};
+
+struct scan;
+/*
+ * The project's tests (patch_tests_script) in `image` against the build
+ * <work>/builds/<sanitizer>/<which>/out, without network, on `cpuset` and
+ * `memory`, for at most limit_s; output in log_path. Returns 0 with the
+ * outcome, or CRS_EINTR when the scan is interrupted.
+ */
+int patch_tree_run_tests(struct scan *s, const char *image, const char *which,
+			 const char *cpuset, long long memory, double limit_s,
+			 const char *log_path,
+			 enum patch_tests_outcome *outcome_out,
+			 int *exit_code_out);
+
 /*
  * Apply `diff` to the tree of `commit` in the repository `repo_dir`
  * (libgit2, in memory) and write <ctx>/src: a copy of `head_src` with the

@@ -572,63 +572,39 @@ static int job_tests(struct sidecar *sc, struct sidecar_crs *k,
 		     struct job_result *jr)
 {
 	struct scan *s = &sc->ws;
-	struct docker_run_opts ro = DOCKER_RUN_OPTS_INIT;
-	struct strvec env = STRVEC_INIT, binds = STRVEC_INIT;
-	static const char *const cmd[] = { "/bin/bash", "-c",
-					   patch_tests_script, NULL };
-	char *out = scan_work_path(s, "builds/%s/%s/out", s->state.sanitizer,
-				   which);
 	char *log = scan_work_path(s, "logs/%s-tests.log", which);
 	double limit = scan_remaining(s) - 5;
+	enum patch_tests_outcome o;
 	struct buf b = BUF_INIT;
 	int r, code = -1;
 
-	strvec_pushf(&env, "SANITIZER=%s", s->state.sanitizer);
-	strvec_push(&env, "FUZZING_ENGINE=libfuzzer");
-	strvec_push(&env, "ARCHITECTURE=x86_64");
-	strvec_pushf(&env, "FUZZING_LANGUAGE=%s", s->state.language);
-	strvec_pushf(&env, "PROJECT_NAME=%s", s->state.project);
-	strvec_pushf(&binds, "%s:/out:ro", out);
-	ro.image = image;
-	ro.cmd = cmd;
-	ro.env = strvec_list(&env);
-	ro.binds = strvec_list(&binds);
-	ro.network = "none";
-	ro.shm_size = 2LL << 30;
-	ro.cpuset = k->c->res.cpuset;
-	ro.memory = k->c->res.memory_bytes;
-	r = container_run(s, &ro, limit < SIDECAR_TESTS_S ? limit :
-			  SIDECAR_TESTS_S, log, &code);
-	buf_reset(&jr->out);
-	fs_read_file(&b, log, 1u << 20);
-	crs_error_clear();
+	r = patch_tree_run_tests(s, image, which, k->c->res.cpuset,
+				 k->c->res.memory_bytes,
+				 limit < SIDECAR_TESTS_S ? limit :
+				 SIDECAR_TESTS_S, log, &o, &code);
 	if (r == CRS_EINTR)
 		goto out;
-	if (r == 0 && code == PATCH_TESTS_NONE_EXIT && b.len &&
-	    memmem(b.ptr, b.len, PATCH_TESTS_NONE_MARK,
-		   strlen(PATCH_TESTS_NONE_MARK))) {
+	buf_reset(&jr->out);
+	if (o == PATCH_TESTS_NONE) {
 		jr->retcode = 0;
 		buf_adds(&jr->out, "no tests: the project has no "
 			 "run_tests.sh or test.sh\n");
-	} else if (r == 0) {
+	} else if (o == PATCH_TESTS_ERROR) {
+		jr->retcode = 1;
+		buf_printf(&jr->err, "the tests did not finish: %s\n",
+			   crs_error_last());
+	} else {
 		jr->retcode = code;
-		if (b.len)
+		if (fs_read_file(&b, log, 1u << 20) == 0 && b.len)
 			buf_add(&jr->out, b.ptr, b.len);
 		if (code)
 			buf_printf(&jr->err, "the project's tests failed "
 				   "(exit %d)\n", code);
-	} else {
-		jr->retcode = 1;
-		buf_printf(&jr->err, "the tests did not finish: %s\n",
-			   crs_error_last());
-		crs_error_clear();
 	}
+	crs_error_clear();
 	r = 0;
 out:
 	buf_release(&b);
-	strvec_release(&env);
-	strvec_release(&binds);
-	free(out);
 	free(log);
 	return r;
 }

@@ -147,6 +147,16 @@ int target_source_image(struct scan *s, const char *commit,
 	return r;
 }
 
+void target_build_env(struct strvec *env, const struct scan *s,
+		      const char *sanitizer)
+{
+	strvec_pushf(env, "SANITIZER=%s", sanitizer);
+	strvec_push(env, "FUZZING_ENGINE=libfuzzer");
+	strvec_push(env, "ARCHITECTURE=x86_64");
+	strvec_pushf(env, "FUZZING_LANGUAGE=%s", s->state.language);
+	strvec_pushf(env, "PROJECT_NAME=%s", s->state.project);
+}
+
 int target_compile(struct scan *s, const char *image, const char *sanitizer,
 		   const char *which)
 {
@@ -167,11 +177,7 @@ int target_compile(struct scan *s, const char *image, const char *sanitizer,
 	}
 	if ((r = fs_remove_tree(out)) != 0 || (r = fs_mkdir_p(out)) != 0)
 		goto out;
-	strvec_pushf(&env, "SANITIZER=%s", sanitizer);
-	strvec_push(&env, "FUZZING_ENGINE=libfuzzer");
-	strvec_push(&env, "ARCHITECTURE=x86_64");
-	strvec_pushf(&env, "FUZZING_LANGUAGE=%s", s->state.language);
-	strvec_pushf(&env, "PROJECT_NAME=%s", s->state.project);
+	target_build_env(&env, s, sanitizer);
 	strvec_push(&env, "HELPER=True");
 	strvec_pushf(&binds, "%s:/out", out);
 	ro.image = image;

@@ -47,4 +47,10 @@ int target_context_image(struct scan *s, const char *ctx, const char *label,
 int target_compile(struct scan *s, const char *image, const char *sanitizer,
 		   const char *which);
 
+struct strvec;
+/* The OSS-Fuzz build variables (SANITIZER, FUZZING_ENGINE, ARCHITECTURE,
+ * FUZZING_LANGUAGE, PROJECT_NAME) for this scan. Cannot fail. */
+void target_build_env(struct strvec *env, const struct scan *s,
+		      const char *sanitizer);
+
 #endif

@@ -504,44 +504,25 @@ static double time_for(const struct scan *s, double want)
 static int run_tests(struct vpatch *v)
 {
 	struct scan *s = v->s;
-	struct docker_run_opts ro = DOCKER_RUN_OPTS_INIT;
-	struct strvec env = STRVEC_INIT, binds = STRVEC_INIT;
-	static const char *const cmd[] = { "/bin/bash", "-c",
-					   patch_tests_script, NULL };
 	char *log = xasprintf("%s/tests.log", v->logdir);
-	char *out = scan_work_path(s, "builds/%s/%s/out", s->state.sanitizer,
-				   v->which);
-	struct buf b = BUF_INIT;
+	enum patch_tests_outcome o;
 	int r, code = -1;
 
-	strvec_pushf(&env, "SANITIZER=%s", s->state.sanitizer);
-	strvec_push(&env, "FUZZING_ENGINE=libfuzzer");
-	strvec_push(&env, "ARCHITECTURE=x86_64");
-	strvec_pushf(&env, "FUZZING_LANGUAGE=%s", s->state.language);
-	strvec_pushf(&env, "PROJECT_NAME=%s", s->state.project);
-	strvec_pushf(&binds, "%s:/out:ro", out);
-	ro.image = v->image;
-	ro.cmd = cmd;
-	ro.env = strvec_list(&env);
-	ro.binds = strvec_list(&binds);
-	ro.network = "none";
-	ro.shm_size = 2LL << 30;
-	ro.cpuset = s->compose->infra.cpuset;
-	ro.memory = s->compose->infra.memory_bytes;
-	r = container_run(s, &ro, time_for(s, VALIDATE_TESTS_S), log, &code);
-	if (r == CRS_EINTR)
+	r = patch_tree_run_tests(s, v->image, v->which,
+				 s->compose->infra.cpuset,
+				 s->compose->infra.memory_bytes,
+				 time_for(s, VALIDATE_TESTS_S), log, &o, &code);
+	if (r != 0)
 		goto out;
-	if (r == 0 && code == PATCH_TESTS_NONE_EXIT &&
-	    fs_read_file(&b, log, 1u << 20) == 0 &&
-	    memmem(b.ptr, b.len, PATCH_TESTS_NONE_MARK,
-		   strlen(PATCH_TESTS_NONE_MARK))) {
+	if (o == PATCH_TESTS_NONE) {
 		step(v, "tests", "no tests", "the project has no "
 		     "run_tests.sh or test.sh", log);
-	} else if (r == 0 && code == 0) {
+	} else if (o == PATCH_TESTS_PASSED) {
 		step(v, "tests", "passed", NULL, log);
 	} else {
-		char *d = r ? xasprintf("the tests did not finish: %s",
-					crs_error_last()) :
+		char *d = o == PATCH_TESTS_ERROR ?
+			xasprintf("the tests did not finish: %s",
+				  crs_error_last()) :
 			xasprintf("the project's tests failed (exit %d)", code);
 
 		step(v, "tests", "failed", d, log);
@@ -550,11 +531,7 @@ static int run_tests(struct vpatch *v)
 	}
 	crs_error_clear();
 out:
-	buf_release(&b);
-	strvec_release(&env);
-	strvec_release(&binds);
 	free(log);
-	free(out);
 	return r;
 }
 
