@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * crash.c - sanitizer and libFuzzer crash reports: parse, state, signature
+ * crash.c - sanitizer, libFuzzer and Jazzer crash reports: parse, state,
+ * signature
  *
  * Turns the text a fuzz target printed into a crash kind, a ClusterFuzz-
- * like crash type and state, and the crashing stack. Knows nothing of
- * Docker or CI. The text is hostile: input, lines, fields and frames are
- * capped, ANSI escapes are dropped and every kept string is printable
- * UTF-8. Design note: the location never comes from the SUMMARY line,
- * which Debian's runtime fills with "__asan_memcpy" and no file.
+ * like crash type and state, and the crashing stack; Jazzer's Java
+ * exceptions take the same shapes (frames "pkg.Class.method" in
+ * "File.java"). Knows nothing of Docker or CI. The text is hostile:
+ * input, lines, fields and frames are capped, ANSI escapes are dropped
+ * and every kept string is printable UTF-8. Design note: the location
+ * never comes from the SUMMARY line, which Debian's runtime fills with
+ * "__asan_memcpy" and no file.
  */
 #include "sarif/crash.h"
 #include "sarif/cwe.h"
@@ -21,6 +24,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define FIELD_MAX 1024		/* a function, file or module name */
 #define DESC_MAX 512		/* the description line */
@@ -34,7 +38,7 @@ enum parse_stage {
 	ST_DONE,
 };
 
-enum report_class { C_SANITIZER, C_UBSAN, C_LSAN, C_LIBFUZZER };
+enum report_class { C_SANITIZER, C_UBSAN, C_LSAN, C_LIBFUZZER, C_JAZZER };
 
 struct parser {
 	struct crash_report *r;
@@ -50,6 +54,8 @@ struct parser {
 	int leak_direct;	/* LSan: the stack is a direct leak's */
 	char *ub_file;		/* UBSan: location of the runtime error */
 	int ub_line, ub_col;
+	int cause_seen;		/* Jazzer: "Caused by:" was read */
+	int jvm_thread;		/* JVM dump: 1 Thread[main], 2 other */
 };
 
 static int starts_with(const char *s, const char *prefix)
@@ -251,6 +257,210 @@ static int parse_frame(struct crash_frame *f, const char *line)
 	if (end > p)
 		f->func = dup_field(p, (size_t)(end - p));
 	return 1;
+}
+
+static void add_frame(struct parser *ps, struct crash_frame *f);
+static void set_description(struct crash_report *r, const char *line);
+
+/*
+ * Parse a JVM frame, "at [loader//][module@1.2/]pkg.Class.method(Src)"
+ * where Src is "File.java:LINE", "File.java", "Native Method" or
+ * "Unknown Source" (the tab in front is a space by now). The loader and
+ * module prefixes are dropped. Returns 1 and fills *f when it is one.
+ */
+static int java_frame(struct crash_frame *f, const char *line)
+{
+	const char *p = line, *open, *close, *name, *src, *colon;
+	size_t n;
+	int ln = 0;
+
+	memset(f, 0, sizeof(*f));
+	while (*p == ' ')
+		p++;
+	if (!starts_with(p, "at "))
+		return 0;
+	for (p += 3; *p == ' '; p++)
+		;
+	open = strchr(p, '(');
+	if (!open || open == p)
+		return 0;
+	close = strchr(open, ')');
+	if (!close || close[1] != '\0' || memchr(p, ' ', (size_t)(open - p)))
+		return 0;
+	name = memrchr(p, '/', (size_t)(open - p));
+	name = name ? name + 1 : p;
+	if (name == open || !memchr(name, '.', (size_t)(open - name)))
+		return 0;
+	f->func = dup_field(name, (size_t)(open - name));
+	src = open + 1;
+	n = (size_t)(close - src);
+	colon = memrchr(src, ':', n);
+	if (colon && colon > src &&
+	    parse_int(colon + 1, (size_t)(close - colon - 1), &ln)) {
+		f->file = dup_field(src, (size_t)(colon - src));
+		f->line = ln;
+	} else if (n && strncmp(src, "Native Method)", n + 1) &&
+		   strncmp(src, "Unknown Source)", n + 1)) {
+		f->file = dup_field(src, n);
+	}
+	return 1;
+}
+
+static const struct {
+	const char *text;	/* how a Jazzer sanitizer starts its message */
+	const char *type;
+} jazzer_types[] = {
+	{ "OS Command Injection", "OS-command-injection" },
+	{ "Remote Code Execution", "Remote-code-execution" },
+	{ "SQL Injection", "SQL-injection" },
+	{ "LDAP Injection", "LDAP-injection" },
+	{ "XPath Injection", "XPath-injection" },
+	{ "Remote JNDI Lookup", "Remote-JNDI-lookup" },
+	{ "File path traversal", "File-path-traversal" },
+	{ "Server Side Request Forgery", "Server-side-request-forgery" },
+	{ "Regular Expression Injection", "Regular-expression-injection" },
+	{ "Script Engine Injection", "Script-engine-injection" },
+	{ "Expression Language Injection", "Expression-language-injection" },
+	{ "load arbitrary library", "Load-arbitrary-library" },
+	{ "Out of memory", "Out-of-memory" },
+	{ "Stack overflow", "Stack-overflow" },
+	{ "Timeout", "Timeout" },
+};
+
+/*
+ * The crash type of "== Java Exception: <cls>: <msg>". A FuzzerSecurityIssue
+ * is named by its sanitizer's message, or "Security-exception" when the
+ * harness threw it with its own; other throwables are uncaught exceptions,
+ * named by the class's simple name, except assertions, stack overflows
+ * and heap exhaustion, which get the types native code has for them.
+ */
+static char *jazzer_type(const char *cls, const char *msg)
+{
+	const char *simple = strrchr(cls, '.');
+
+	simple = simple ? simple + 1 : cls;
+	if (starts_with(simple, "FuzzerSecurityIssue")) {
+		for (size_t i = 0; i < sizeof(jazzer_types) /
+		     sizeof(*jazzer_types); i++) {
+			size_t l = strlen(jazzer_types[i].text);
+
+			if (!strncasecmp(msg, jazzer_types[i].text, l) &&
+			    (msg[l] == '\0' || msg[l] == ' ' ||
+			     msg[l] == ':' || msg[l] == '('))
+				return xstrdup(jazzer_types[i].type);
+		}
+		return xstrdup("Security-exception");
+	}
+	if (!strcmp(simple, "AssertionError"))
+		return xstrdup("ASSERT");
+	if (!strcmp(simple, "StackOverflowError"))
+		return xstrdup("Stack-overflow");
+	if (!strcmp(simple, "OutOfMemoryError"))
+		return xstrdup("Out-of-memory");
+	return xasprintf("Uncaught-exception %s", simple);
+}
+
+/* "== Java Exception: <class>[: <message>]" or "== Java Assertion Error". */
+static int header_jazzer(struct parser *ps, const char *line)
+{
+	const char *p = strstr(line, "== Java Exception: ");
+	const char *cls, *end, *msg;
+	struct crash_report *r = ps->r;
+
+	if (!p) {
+		if (!(p = strstr(line, "== Java Assertion Error")))
+			return 0;
+		cls = "java.lang.AssertionError";
+		end = cls + strlen(cls);
+		msg = end;
+	} else {
+		for (cls = p + strlen("== Java Exception: "); *cls == ' ';
+		     cls++)
+			;
+		for (end = cls; *end && *end != ':' && *end != ' '; end++)
+			;
+		if (end == cls)
+			return 0;
+		for (msg = *end == ':' ? end + 1 : end; *msg == ' '; msg++)
+			;
+	}
+	ps->cls = C_JAZZER;
+	r->sanitizer = xstrdup("Jazzer");
+	r->kind = dup_field(cls, (size_t)(end - cls));
+	r->crash_type = jazzer_type(r->kind, msg);
+	set_description(r, p);
+	return 1;
+}
+
+/* A Java frame gets its position as index: JVM traces do not number. */
+static void add_java_frame(struct parser *ps, struct crash_frame *f)
+{
+	f->index = (int)ps->r->frames_nr;
+	add_frame(ps, f);
+	frame_release(f);
+}
+
+/*
+ * One line after a Jazzer header: the sanitizer's explanation (before the
+ * first frame), frames, "Caused by:" (whose frames are appended, and
+ * which a reflowed report may follow with a frame on the same line),
+ * "... N more". Anything else after a frame ends the report.
+ */
+static void jazzer_line(struct parser *ps, const char *line)
+{
+	struct crash_report *r = ps->r;
+	const char *p = line;
+	struct crash_frame f;
+
+	while (*p == ' ')
+		p++;
+	if (java_frame(&f, p)) {
+		add_java_frame(ps, &f);
+		ps->st = ST_STACK;
+		return;
+	}
+	if (starts_with(p, "Caused by: ")) {
+		if (!ps->cause_seen)
+			r->top_frames_nr = r->frames_nr;
+		ps->cause_seen = 1;
+		ps->st = ST_STACK;
+		for (const char *a = p; (a = strstr(a, " at ")); a++)
+			if (java_frame(&f, a + 1)) {
+				add_java_frame(ps, &f);
+				break;
+			}
+		return;
+	}
+	if (starts_with(p, "... ") && strstr(p, " more"))
+		return;
+	if (starts_with(p, "DEDUP_TOKEN:") ||
+	    strstr(p, "== libFuzzer crashing input =="))
+		ps->st = ST_DONE;
+	else if (ps->st == ST_STACK)
+		ps->st = ST_DONE;
+}
+
+/*
+ * After a libFuzzer timeout of a JVM target, Jazzer dumps every thread;
+ * the stack of "Thread[main,...]" is the one that ran the input.
+ */
+static void jvm_thread_line(struct parser *ps, const char *p)
+{
+	struct crash_frame f;
+
+	if (starts_with(p, "Thread[")) {
+		if (ps->jvm_thread == 1 && ps->r->frames_nr)
+			ps->st = ST_DONE;
+		else
+			ps->jvm_thread = starts_with(p, "Thread[main,") ? 1 : 2;
+		return;
+	}
+	if (ps->jvm_thread != 1)
+		return;
+	if (java_frame(&f, p))
+		add_java_frame(ps, &f);
+	else if (ps->r->frames_nr)
+		ps->st = ST_DONE;
 }
 
 static void set_str(char **dst, const char *s, size_t n)
@@ -533,6 +743,10 @@ static void wait_line(struct parser *ps, const char *line)
 		ps->st = ST_DONE;
 		return;
 	}
+	if (ps->cls == C_LIBFUZZER) {
+		jvm_thread_line(ps, p);
+		return;
+	}
 	if (ps->cls == C_LSAN) {
 		if (starts_with(p, "Direct leak of") && !ps->leak_direct) {
 			clear_frames(r);
@@ -651,6 +865,8 @@ static void finish(struct parser *ps)
 		free(r->kind);
 		r->kind = xstrdup("crash");
 	}
+	if (!ps->cause_seen)
+		r->top_frames_nr = r->frames_nr;
 	r->is_security = cwe_rule_for(r->crash_type)->is_security;
 }
 
@@ -681,6 +897,10 @@ int crash_report_parse(struct crash_report **out, const char *text,
 
 		clean_line(line, p, (size_t)(le - p));
 		p = nl ? nl + 1 : end;
+		if (ps.st != ST_NONE && ps.cls == C_JAZZER) {
+			jazzer_line(&ps, line);
+			continue;
+		}
 		if (ps.st != ST_NONE && parse_frame(&f, line)) {
 			if (ps.st == ST_WAIT &&
 			    (ps.cls != C_LSAN || ps.leak_armed))
@@ -700,7 +920,8 @@ int crash_report_parse(struct crash_report **out, const char *text,
 				ps.assert_seen = 1;
 			if (header_libfuzzer(&ps, line) ||
 			    header_ubsan(&ps, line) ||
-			    header_sanitizer(&ps, line))
+			    header_sanitizer(&ps, line) ||
+			    header_jazzer(&ps, line))
 				ps.st = ST_WAIT;
 			continue;
 		}
@@ -708,8 +929,9 @@ int crash_report_parse(struct crash_report **out, const char *text,
 			wait_line(&ps, line);
 	}
 	if (ps.st == ST_NONE) {
-		r = crs_error_set(CRS_ENOTFOUND, "no sanitizer or libFuzzer "
-				  "crash report in %zu bytes of output", len);
+		r = crs_error_set(CRS_ENOTFOUND, "no sanitizer, libFuzzer or "
+				  "Jazzer crash report in %zu bytes of output",
+				  len);
 		goto out;
 	}
 	finish(&ps);
@@ -769,6 +991,9 @@ static const char *const ignored_prefixes[] = {
 	"__nptl", "__sigsetjmp", "__longjmp", "__clone", "__printf_chk",
 	"__fprintf_chk", "__sprintf_chk", "__snprintf_chk", "__vsnprintf_chk",
 	"__vfprintf_chk", "__llvm_",
+	/* the JVM: its library, Kotlin's, Jazzer and its honeypot class */
+	"java.", "javax.", "jdk.", "sun.", "com.sun.", "kotlin.",
+	"com.code_intelligence.jazzer.", "jaz.",
 };
 
 /* Paths of runtimes and libraries (Debian's glibc prints relative ones). */
@@ -841,6 +1066,27 @@ int crash_frame_in_project(const struct crash_frame *f, const char *src_root)
 	return !crash_frame_ignored(f);
 }
 
+char *crash_frame_java_path(const struct crash_frame *f)
+{
+	const char *m, *c;
+	char *pkg, *path;
+
+	if (!f->func || !f->file || strchr(f->file, '/') ||
+	    !strchr(f->file, '.') || strchr(f->func, ' ') ||
+	    !(m = strrchr(f->func, '.')) || m == f->func)
+		return NULL;
+	c = memrchr(f->func, '.', (size_t)(m - f->func));
+	if (!c)
+		return xstrdup(f->file);
+	pkg = xstrndup(f->func, (size_t)(c - f->func));
+	for (char *q = pkg; *q; q++)
+		if (*q == '.')
+			*q = '/';
+	path = xasprintf("%s/%s", pkg, f->file);
+	free(pkg);
+	return path;
+}
+
 /* Crash types whose stack says nothing: their state is the harness. */
 static int state_is_harness(const char *crash_type)
 {
@@ -905,22 +1151,78 @@ static void add_state_name(struct buf *b, const char *func)
 	buf_release(&n);
 }
 
+/* The entry point of a fuzz target, C or JVM. */
+static int is_entry_point(const char *func)
+{
+	size_t n = strlen(func), l = strlen(".fuzzerTestOneInput");
+
+	return !strcmp(func, "LLVMFuzzerTestOneInput") ||
+		(n > l && !strcmp(func + n - l, ".fuzzerTestOneInput"));
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * The frames of a Jazzer stack overflow's recursion cycle, that is the
+ * top section, their distinct names sorted: the order in which the cycle
+ * is printed depends on where the stack ran out.
+ */
+static const struct crash_frame **cycle_frames(const struct crash_report *r,
+					       size_t *nr)
+{
+	const struct crash_frame **v;
+	const char **names;
+	size_t n = 0, k = 0, top = r->top_frames_nr;
+
+	*nr = 0;
+	if (!r->sanitizer || strcmp(r->sanitizer, "Jazzer") ||
+	    strcmp(r->crash_type, "Stack-overflow") || !top ||
+	    top > r->frames_nr)
+		return NULL;
+	names = xcalloc(top, sizeof(*names));
+	for (size_t i = 0; i < top; i++)
+		if (r->frames[i].func && !crash_frame_ignored(&r->frames[i]))
+			names[n++] = r->frames[i].func;
+	qsort(names, n, sizeof(*names), cmp_str);
+	v = xcalloc(n ? n : 1, sizeof(*v));
+	for (size_t i = 0; i < n; i++) {
+		if (i && !strcmp(names[i], names[i - 1]))
+			continue;
+		for (size_t j = 0; j < top; j++)
+			if (r->frames[j].func == names[i]) {
+				v[k++] = &r->frames[j];
+				break;
+			}
+	}
+	free(names);
+	*nr = k;
+	return v;
+}
+
 char *crash_state(const struct crash_report *r, const char *harness)
 {
 	struct buf b = BUF_INIT;
+	const struct crash_frame **cycle;
+	size_t cycle_nr, total;
 	int n = 0;
 
 	if (state_is_harness(r->crash_type))
 		return xstrdup(harness ? harness : "NULL");
-	for (size_t i = 0; i < r->frames_nr && n < CRASH_STATE_FRAMES; i++) {
-		const struct crash_frame *f = &r->frames[i];
+	cycle = cycle_frames(r, &cycle_nr);
+	total = cycle_nr ? cycle_nr : r->frames_nr;
+	for (size_t i = 0; i < total && n < CRASH_STATE_FRAMES; i++) {
+		const struct crash_frame *f = cycle_nr ? cycle[i] :
+			&r->frames[i];
 		size_t before = b.len;
 
 		if (!f->func || crash_frame_ignored(f))
 			continue;
 		if (n)
 			buf_addch(&b, '\n');
-		if (harness && !strcmp(f->func, "LLVMFuzzerTestOneInput"))
+		if (harness && is_entry_point(f->func))
 			buf_adds(&b, harness);
 		else
 			add_state_name(&b, f->func);
@@ -931,6 +1233,7 @@ char *crash_state(const struct crash_report *r, const char *harness)
 		}
 		n++;
 	}
+	free(cycle);
 	if (!n) {
 		buf_release(&b);
 		return xstrdup(harness ? harness : "NULL");

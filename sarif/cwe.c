@@ -7,6 +7,8 @@
  * follow CodeQL's habit of the most specific base weakness; severities
  * follow GitHub's bands (>= 9.0 critical, 7.0-8.9 high, 4.0-6.9 medium).
  * Writes and use-after-free are critical, reads high, DoS classes low.
+ * Jazzer's JVM sanitizers (injection, RCE, SSRF...) count as security
+ * classes; a plain uncaught Java exception does not.
  */
 #include "sarif/cwe.h"
 
@@ -21,7 +23,9 @@ enum {
 	R_NULL, R_INTOVF, R_UINTOVF, R_SHIFT, R_INDEX, R_DIV, R_MISALIGN,
 	R_PTROVF, R_INVVAL, R_NONNULL, R_BADCAST, R_CONV, R_UB, R_UNINIT,
 	R_LEAK, R_TIMEOUT, R_OOM, R_STACKOVF, R_ABORT, R_SIGNAL, R_EXIT,
-	R_CONSTIN, R_CRASH,
+	R_CONSTIN, R_OSCMD, R_RCE, R_SQLI, R_LDAPI, R_XPATHI, R_JNDI,
+	R_PATHTRAV, R_SSRF, R_REGEXI, R_SCRIPTI, R_ELI, R_LOADLIB, R_SECEXC,
+	R_UNCAUGHT, R_CRASH,
 };
 
 static const struct cwe_rule rules[] = {
@@ -216,6 +220,69 @@ static const struct cwe_rule rules[] = {
 		"OverwritesConstInput", "Write to read-only input",
 		"The code under test modifies the fuzzer's input buffer, "
 		"which it must treat as read-only.", 471, 0, "2.0", 0 },
+	[R_OSCMD] = { "crs-ci/os-command-injection", "OsCommandInjection",
+		"OS command injection",
+		"Input reaches the command line of a process the program "
+		"starts, so an attacker can run commands of their choice.",
+		78, 0, "9.0", 1 },
+	[R_RCE] = { "crs-ci/remote-code-execution", "RemoteCodeExecution",
+		"Remote code execution",
+		"Input chooses a class to deserialise, instantiate or call "
+		"reflectively, which can run code of the attacker's choice "
+		"depending on the classes on the classpath.", 502, 470, "9.0",
+		1 },
+	[R_SQLI] = { "crs-ci/sql-injection", "SqlInjection", "SQL injection",
+		"Input changes the structure of an SQL statement the program "
+		"runs, letting an attacker read or modify data.", 89, 0,
+		"8.0", 1 },
+	[R_LDAPI] = { "crs-ci/ldap-injection", "LdapInjection",
+		"LDAP injection",
+		"Input changes the structure of an LDAP query or "
+		"distinguished name the program uses.", 90, 0, "8.0", 1 },
+	[R_XPATHI] = { "crs-ci/xpath-injection", "XPathInjection",
+		"XPath injection",
+		"Input changes the structure of an XPath expression the "
+		"program evaluates.", 643, 0, "7.5", 1 },
+	[R_JNDI] = { "crs-ci/jndi-lookup", "RemoteJndiLookup",
+		"Remote JNDI lookup",
+		"Input reaches a JNDI lookup that can fetch and load objects "
+		"or classes from a remote server.", 74, 502, "9.0", 1 },
+	[R_PATHTRAV] = { "crs-ci/path-traversal", "PathTraversal",
+		"File path traversal",
+		"Input controls a file path so that the program opens a file "
+		"outside the directory it meant to use.", 22, 0, "7.5", 1 },
+	[R_SSRF] = { "crs-ci/server-side-request-forgery",
+		"ServerSideRequestForgery", "Server-side request forgery",
+		"Input controls the host or port the program connects to, "
+		"reaching internal services.", 918, 0, "7.5", 1 },
+	[R_REGEXI] = { "crs-ci/regex-injection", "RegexInjection",
+		"Regular expression injection",
+		"Input is compiled as a regular expression, which can be "
+		"invalid or take exponential time to match.", 1333, 0, "4.0",
+		0 },
+	[R_SCRIPTI] = { "crs-ci/script-engine-injection",
+		"ScriptEngineInjection", "Script engine injection",
+		"Input is evaluated as a script by a script engine, running "
+		"code of the attacker's choice.", 94, 0, "9.0", 1 },
+	[R_ELI] = { "crs-ci/expression-language-injection",
+		"ExpressionLanguageInjection", "Expression language injection",
+		"Input is evaluated as an expression language (EL, OGNL, "
+		"MVEL) expression, which can call arbitrary methods.", 917, 0,
+		"9.0", 1 },
+	[R_LOADLIB] = { "crs-ci/load-arbitrary-library",
+		"LoadArbitraryLibrary", "Load of an arbitrary native library",
+		"Input chooses the native library the program loads, which "
+		"runs its code in the process.", 114, 0, "8.0", 1 },
+	[R_SECEXC] = { "crs-ci/security-exception", "SecurityException",
+		"Security issue reported by the fuzz target",
+		"The fuzz target itself reported a security issue "
+		"(a Jazzer FuzzerSecurityIssue thrown by the harness).", 0, 0,
+		"5.0", 1 },
+	[R_UNCAUGHT] = { "crs-ci/uncaught-exception", "UncaughtException",
+		"Uncaught exception",
+		"A JVM exception that the code under test does not declare or "
+		"handle escapes to the caller; callers that do not expect it "
+		"can crash.", 248, 0, "2.0", 0 },
 	[R_CRASH] = { "crs-ci/crash", "Crash", "Crash",
 		"The program crashed on a fuzzer-generated input in a way "
 		"crs-ci does not classify further.", 0, 0, "5.0", 0 },
@@ -302,6 +369,20 @@ static const struct {
 	{ "trap", ANY, R_SIGNAL },
 	{ "unexpected-exit", ANY, R_EXIT },
 	{ "overwrites-const-input", ANY, R_CONSTIN },
+	{ "os-command-injection", ANY, R_OSCMD },
+	{ "remote-code-execution", ANY, R_RCE },
+	{ "sql-injection", ANY, R_SQLI },
+	{ "ldap-injection", ANY, R_LDAPI },
+	{ "xpath-injection", ANY, R_XPATHI },
+	{ "remote-jndi-lookup", ANY, R_JNDI },
+	{ "file-path-traversal", ANY, R_PATHTRAV },
+	{ "server-side-request-forgery", ANY, R_SSRF },
+	{ "regular-expression-injection", ANY, R_REGEXI },
+	{ "script-engine-injection", ANY, R_SCRIPTI },
+	{ "expression-language-injection", ANY, R_ELI },
+	{ "load-arbitrary-library", ANY, R_LOADLIB },
+	{ "security-exception", ANY, R_SECEXC },
+	{ "uncaught-exception", ANY, R_UNCAUGHT },
 };
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

@@ -18,7 +18,8 @@ struct cwe_rule {
 	int cwe;		/* most specific CWE id, 0 when none fits */
 	int cwe_extra;		/* a second CWE tag (787, 125), or 0 */
 	const char *severity;	/* GitHub security-severity, "9.0" */
-	int is_security;	/* memory-safety class (ClusterFuzz's notion) */
+	int is_security;	/* memory-safety class (ClusterFuzz's notion),
+				   or a JVM sanitizer's injection/RCE class */
 };
 
 /*

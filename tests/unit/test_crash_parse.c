@@ -4,7 +4,9 @@
  *
  * The fixtures in tests/fixtures/crash/ are real outputs of clang-14
  * fuzz targets built from tests/fixtures/crash/src-tiny/ (see regen.sh
- * there), plus one hand-trimmed report. Run from the repository root.
+ * there), plus one hand-trimmed report, plus published Jazzer reports
+ * (jazzer_*.txt, sources in SOURCES.md there). Run from the repository
+ * root.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +15,7 @@
 #include <cmocka.h>
 
 #include "sarif/crash.h"
+#include "sarif/cwe.h"
 #include "sarif/utf8.h"
 #include "common/buf.h"
 #include "common/error.h"
@@ -757,6 +760,416 @@ static void test_embedded_nul(void **st)
 	crash_report_free(r);
 }
 
+/* --- Jazzer (JVM) ------------------------------------------------------ */
+
+static void assert_java_frame(const struct crash_frame *f, int index,
+			      const char *func, const char *file, int line)
+{
+	assert_frame(f, index, func, file, line, 0);
+	assert_null(f->module);
+}
+
+static const struct crash_frame *first_kept(const struct crash_report *r)
+{
+	for (size_t i = 0; i < r->frames_nr; i++)
+		if (!crash_frame_ignored(&r->frames[i]))
+			return &r->frames[i];
+	return NULL;
+}
+
+static void test_jazzer_uncaught_exception(void **st)
+{
+	struct crash_report *r = parse_fixture("jazzer_illegal_state.txt");
+	char *state = crash_state(r, "ExampleValueProfileFuzzer");
+	const struct cwe_rule *rule = cwe_rule_for(r->crash_type);
+
+	(void)st;
+	assert_string_equal(r->sanitizer, "Jazzer");
+	assert_string_equal(r->kind, "java.lang.IllegalStateException");
+	assert_string_equal(r->crash_type,
+			    "Uncaught-exception IllegalStateException");
+	assert_false(r->is_security);
+	assert_null(r->access);
+	assert_string_equal(r->description, "== Java Exception: "
+			    "java.lang.IllegalStateException: "
+			    "mustNeverBeCalled has been called");
+	/* DEDUP_TOKEN and the crashing input end the stack */
+	assert_int_equal(r->frames_nr, 2);
+	assert_int_equal(r->top_frames_nr, 2);
+	assert_java_frame(&r->frames[0], 0,
+			  "ExampleValueProfileFuzzer.mustNeverBeCalled",
+			  "ExampleValueProfileFuzzer.java", 51);
+	assert_java_frame(&r->frames[1], 1,
+			  "ExampleValueProfileFuzzer.fuzzerTestOneInput",
+			  "ExampleValueProfileFuzzer.java", 43);
+	assert_false(crash_frame_ignored(&r->frames[0]));
+	/* the JVM entry point is the harness, as LLVMFuzzerTestOneInput */
+	assert_string_equal(state, "ExampleValueProfileFuzzer."
+			    "mustNeverBeCalled\nExampleValueProfileFuzzer");
+	assert_string_equal(rule->rule_id, "crs-ci/uncaught-exception");
+	assert_int_equal(rule->cwe, 248);
+	free(state);
+	crash_report_free(r);
+}
+
+static void test_jazzer_security_exception(void **st)
+{
+	struct crash_report *r = parse_fixture("jazzer_security_medium.txt");
+	const struct cwe_rule *rule = cwe_rule_for(r->crash_type);
+	char *path;
+
+	(void)st;
+	assert_string_equal(r->kind,
+			    "com.code_intelligence.jazzer.api."
+			    "FuzzerSecurityIssueMedium");
+	/* the harness's own message names no Jazzer sanitizer */
+	assert_string_equal(r->crash_type, "Security-exception");
+	assert_true(r->is_security);
+	assert_string_equal(rule->rule_id, "crs-ci/security-exception");
+	/* the exception's frame, then both "Caused by:" sections */
+	assert_int_equal(r->frames_nr, 14);
+	assert_int_equal(r->top_frames_nr, 1);
+	assert_java_frame(&r->frames[0], 0,
+			  "com.example.JsonSanitizerFuzzer.fuzzerTestOneInput",
+			  "JsonSanitizerFuzzer.java", 49);
+	assert_java_frame(&r->frames[1], 1, "com.google.gson.Gson.fromJson",
+			  "Gson.java", 947);
+	assert_java_frame(&r->frames[6], 6,
+			  "com.google.gson.stream.JsonReader.syntaxError",
+			  "JsonReader.java", 1564);
+	assert_java_frame(&r->frames[12], 12, "com.google.gson.internal."
+			  "bind.TypeAdapters$35$1.read", "TypeAdapters.java",
+			  894);
+	/* "... 4 more" is not a frame, the last one is Gson.fromJson */
+	assert_java_frame(&r->frames[13], 13, "com.google.gson.Gson.fromJson",
+			  "Gson.java", 932);
+	path = crash_frame_java_path(&r->frames[6]);
+	assert_string_equal(path, "com/google/gson/stream/JsonReader.java");
+	free(path);
+	path = crash_frame_java_path(&r->frames[12]);
+	assert_string_equal(path, "com/google/gson/internal/bind/"
+			    "TypeAdapters.java");
+	free(path);
+	/* ClusterFuzz's state for this report, harness substituted */
+	assert_state(r, HARNESS "\ncom.google.gson.Gson.fromJson\n"
+		     "com.google.gson.Gson.fromJson");
+	crash_report_free(r);
+}
+
+static void test_jazzer_stack_overflow(void **st)
+{
+	struct crash_report *a = parse_fixture("jazzer_stack_overflow_a.txt");
+	struct crash_report *b = parse_fixture("jazzer_stack_overflow_b.txt");
+	const struct crash_frame *top = first_kept(a);
+
+	(void)st;
+	assert_string_equal(a->crash_type, "Stack-overflow");
+	assert_string_equal(b->crash_type, "Stack-overflow");
+	assert_false(a->is_security);
+	assert_string_equal(cwe_rule_for(a->crash_type)->rule_id,
+			    "crs-ci/stack-overflow");
+	/* Jazzer's cycle above "Caused by:", then the raw frames */
+	assert_int_equal(a->top_frames_nr, 2);
+	assert_int_equal(a->frames_nr, 8);
+	assert_non_null(top);
+	assert_java_frame(top, 0, "org.dom4j.io.DOMReader.readElement",
+			  "DOMReader.java", 237);
+	/* "java.base/" module prefix dropped; JDK frames are ignored */
+	assert_java_frame(&a->frames[2], 2,
+			  "java.nio.charset.CharsetEncoder.<init>",
+			  "CharsetEncoder.java", 233);
+	assert_true(crash_frame_ignored(&a->frames[2]));
+	/* the reporter reflowed b: a frame on the "Caused by:" line */
+	assert_int_equal(b->top_frames_nr, 2);
+	assert_int_equal(b->frames_nr, 13);
+	assert_java_frame(&b->frames[0], 0, "org.dom4j.io.DOMReader.readTree",
+			  "DOMReader.java", 100);
+	assert_java_frame(&b->frames[2], 2,
+			  "java.lang.String.encodeWithEncoder", "String.java",
+			  837);
+	assert_true(crash_frame_ignored(&b->frames[5]));	/* Jazzer */
+	/* the cycle was entered at different points: sorted, one state */
+	assert_state(a, "org.dom4j.io.DOMReader.readElement\n"
+		     "org.dom4j.io.DOMReader.readTree");
+	assert_state(b, "org.dom4j.io.DOMReader.readElement\n"
+		     "org.dom4j.io.DOMReader.readTree");
+	crash_report_free(a);
+	crash_report_free(b);
+}
+
+static void test_jazzer_out_of_memory(void **st)
+{
+	struct crash_report *r = parse_fixture("jazzer_oom.txt");
+	const struct crash_frame *top;
+
+	(void)st;
+	assert_string_equal(r->kind, "com.code_intelligence.jazzer.api."
+			    "FuzzerSecurityIssueLow");
+	assert_string_equal(r->crash_type, "Out-of-memory");
+	assert_false(r->is_security);
+	assert_string_equal(cwe_rule_for(r->crash_type)->rule_id,
+			    "crs-ci/out-of-memory");
+	/* no frame before "Caused by: java.lang.OutOfMemoryError" */
+	assert_int_equal(r->top_frames_nr, 0);
+	assert_int_equal(r->frames_nr, 7);
+	assert_java_frame(&r->frames[0], 0, "java.lang.Object.clone", NULL,
+			  0);
+	assert_true(crash_frame_ignored(&r->frames[0]));
+	top = first_kept(r);
+	assert_non_null(top);
+	assert_java_frame(top, 1, "org.jline.reader.impl.BufferImpl.<init>",
+			  "BufferImpl.java", 42);
+	/* as for libFuzzer's out-of-memory: the state is the harness */
+	assert_state(r, HARNESS);
+	crash_report_free(r);
+}
+
+static void test_jazzer_timeout(void **st)
+{
+	struct crash_report *r = parse_fixture("jazzer_timeout.txt");
+	const struct crash_frame *top;
+	char *path;
+
+	(void)st;
+	assert_string_equal(r->sanitizer, "libFuzzer");
+	assert_string_equal(r->kind, "timeout");
+	assert_string_equal(r->crash_type, "Timeout");
+	assert_string_equal(r->description,
+			    "ERROR: libFuzzer: timeout after 3 seconds");
+	/* only Thread[main]'s stack, not the JVM's other threads */
+	assert_int_equal(r->frames_nr, 2);
+	assert_java_frame(&r->frames[0], 0, "com.code_intelligence.jazzer."
+			  "runtime.TraceDataFlowNativeCallbacks.traceCmpInt",
+			  NULL, 0);
+	assert_true(crash_frame_ignored(&r->frames[0]));
+	top = first_kept(r);
+	assert_non_null(top);
+	/* "app//" class loader prefix dropped */
+	assert_java_frame(top, 1,
+			  "com.example.ExampleFuzzer.fuzzerTestOneInput",
+			  "ExampleFuzzer.java", 28);
+	path = crash_frame_java_path(top);
+	assert_string_equal(path, "com/example/ExampleFuzzer.java");
+	free(path);
+	assert_state(r, HARNESS);
+	crash_report_free(r);
+}
+
+static void test_jazzer_signatures(void **st)
+{
+	static const char *const fixtures[] = {
+		"jazzer_illegal_state.txt", "jazzer_security_medium.txt",
+		"jazzer_stack_overflow_a.txt", "jazzer_oom.txt",
+		"jazzer_timeout.txt", "libfuzzer_timeout.txt",
+	};
+	/* the same bug: other message, line numbers, loader prefix */
+	static const char same[] =
+		"== Java Exception: java.lang.IllegalStateException: other\n"
+		"\tat app//ExampleValueProfileFuzzer.mustNeverBeCalled("
+		"ExampleValueProfileFuzzer.java:60)\n"
+		"\tat ExampleValueProfileFuzzer.fuzzerTestOneInput("
+		"ExampleValueProfileFuzzer.java:44)\n";
+	/* another exception at the same place: another bug */
+	static const char npe[] =
+		"== Java Exception: java.lang.NullPointerException\n"
+		"\tat ExampleValueProfileFuzzer.mustNeverBeCalled("
+		"ExampleValueProfileFuzzer.java:51)\n"
+		"\tat ExampleValueProfileFuzzer.fuzzerTestOneInput("
+		"ExampleValueProfileFuzzer.java:43)\n";
+	char *sig[sizeof(fixtures) / sizeof(*fixtures)];
+	char *so_b = signature_of("jazzer_stack_overflow_b.txt");
+	char *s_same = signature_of_text(same);
+	char *s_npe = signature_of_text(npe);
+	char id_a[17], id_b[17];
+	size_t n = sizeof(fixtures) / sizeof(*fixtures);
+
+	(void)st;
+	for (size_t i = 0; i < n; i++)
+		sig[i] = signature_of(fixtures[i]);
+	assert_string_equal(sig[0], "Uncaught-exception "
+			    "IllegalStateException\nExampleValueProfileFuzzer."
+			    "mustNeverBeCalled\n" HARNESS);
+	assert_string_equal(sig[2], "Stack-overflow\n"
+			    "org.dom4j.io.DOMReader.readElement\n"
+			    "org.dom4j.io.DOMReader.readTree");
+	assert_string_equal(sig[2], so_b);
+	crash_signature_id(id_a, sig[2]);
+	crash_signature_id(id_b, so_b);
+	assert_string_equal(id_a, id_b);
+	assert_string_equal(s_same, sig[0]);
+	assert_string_not_equal(s_npe, sig[0]);
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++)
+			if (i != 4 || j != 5)	/* timeouts: harness */
+				assert_string_not_equal(sig[i], sig[j]);
+	assert_string_equal(sig[4], sig[5]);
+	for (size_t i = 0; i < n; i++)
+		free(sig[i]);
+	free(so_b);
+	free(s_same);
+	free(s_npe);
+}
+
+static void test_jazzer_headers(void **st)
+{
+	static const struct {
+		const char *text, *kind, *type, *rule;
+		int cwe, security;
+	} cases[] = {
+		{ "== Java Exception: com.code_intelligence.jazzer.api."
+		  "FuzzerSecurityIssueCritical: OS Command Injection\n"
+		  "Executing OS commands with attacker-controlled data can "
+		  "lead to remote code execution.\n"
+		  "\tat com.code_intelligence.jazzer.sanitizers."
+		  "OsCommandInjection.processImplStartHook("
+		  "OsCommandInjection.java:63)\n"
+		  "\tat java.base/java.lang.ProcessBuilder.start("
+		  "ProcessBuilder.java:1110)\n"
+		  "\tat com.example.App.run(App.java:17)\n",
+		  "com.code_intelligence.jazzer.api."
+		  "FuzzerSecurityIssueCritical", "OS-command-injection",
+		  "crs-ci/os-command-injection", 78, 1 },
+		{ "== Java Exception: com.code_intelligence.jazzer.api."
+		  "FuzzerSecurityIssueHigh: Remote Code Execution\n",
+		  NULL, "Remote-code-execution",
+		  "crs-ci/remote-code-execution", 502, 1 },
+		{ "== Java Exception: com.code_intelligence.jazzer.api."
+		  "FuzzerSecurityIssueHigh: SQL Injection\n", NULL,
+		  "SQL-injection", "crs-ci/sql-injection", 89, 1 },
+		{ "== Java Exception: com.code_intelligence.jazzer.api."
+		  "FuzzerSecurityIssueCritical: File path traversal\n", NULL,
+		  "File-path-traversal", "crs-ci/path-traversal", 22, 1 },
+		{ "== Java Exception: com.code_intelligence.jazzer.api."
+		  "FuzzerSecurityIssueCritical: Remote JNDI Lookup\n", NULL,
+		  "Remote-JNDI-lookup", "crs-ci/jndi-lookup", 74, 1 },
+		{ "== Java Exception: com.code_intelligence.jazzer.api."
+		  "FuzzerSecurityIssueMedium: Server Side Request Forgery "
+		  "(SSRF)\n", NULL, "Server-side-request-forgery",
+		  "crs-ci/server-side-request-forgery", 918, 1 },
+		{ "== Java Exception: com.code_intelligence.jazzer.api."
+		  "FuzzerSecurityIssueLow: Regular Expression Injection\n",
+		  NULL, "Regular-expression-injection",
+		  "crs-ci/regex-injection", 1333, 0 },
+		{ "== Java Exception: com.code_intelligence.jazzer.api."
+		  "FuzzerSecurityIssueMedium: \n", NULL,
+		  "Security-exception", "crs-ci/security-exception", 0, 1 },
+		{ "== Java Exception: java.lang.AssertionError: expected: "
+		  "<foo> but was: <bar>\n", "java.lang.AssertionError",
+		  "ASSERT", "crs-ci/abort", 617, 0 },
+		{ "INFO: x\n== Java Assertion Error\n== libFuzzer crashing "
+		  "input ==\n", "java.lang.AssertionError", "ASSERT",
+		  "crs-ci/abort", 617, 0 },
+		{ "== Java Exception: java.lang.NullPointerException\n",
+		  "java.lang.NullPointerException",
+		  "Uncaught-exception NullPointerException",
+		  "crs-ci/uncaught-exception", 248, 0 },
+		{ "== Java Exception: java.lang.StackOverflowError\n", NULL,
+		  "Stack-overflow", "crs-ci/stack-overflow", 674, 0 },
+		{ "[fuzzer/x] - == Java Exception: java.lang.OutOfMemoryError: "
+		  "Java heap space\n", NULL, "Out-of-memory",
+		  "crs-ci/out-of-memory", 400, 0 },
+	};
+	static const char bare[] = "== Java Exception: \n";
+	struct crash_report *none = NULL;
+
+	(void)st;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct crash_report *r = NULL;
+		const struct cwe_rule *rule;
+
+		assert_int_equal(crash_report_parse(&r, cases[i].text,
+				 strlen(cases[i].text)), 0);
+		assert_string_equal(r->sanitizer, "Jazzer");
+		if (cases[i].kind)
+			assert_string_equal(r->kind, cases[i].kind);
+		assert_string_equal(r->crash_type, cases[i].type);
+		assert_int_equal(r->is_security, cases[i].security);
+		rule = cwe_rule_for(r->crash_type);
+		assert_string_equal(rule->rule_id, cases[i].rule);
+		assert_int_equal(rule->cwe, cases[i].cwe);
+		assert_true(utf8_is_clean(r->description));
+		if (i == 0) {
+			/* the explanation line is no frame; Jazzer's is */
+			assert_int_equal(r->frames_nr, 3);
+			assert_java_frame(first_kept(r), 2,
+					  "com.example.App.run", "App.java",
+					  17);
+			assert_state(r, "com.example.App.run");
+		}
+		crash_report_free(r);
+	}
+	/* a header without a class is none */
+	assert_int_equal(crash_report_parse(&none, bare, strlen(bare)),
+			 CRS_ENOTFOUND);
+	assert_null(none);
+	crs_error_clear();
+}
+
+static void test_jazzer_odd_frames(void **st)
+{
+	static const char text[] =
+		"== Java Exception: java.lang.IllegalStateException: x\n"
+		"\tat Foo.bar(Foo.kt)\n"
+		"\tat p.Foo.baz(Unknown Source)\n"
+		"\tat p.Foo.qux(Foo.java:99999999999)\n"
+		"\tat p.Foo.lambda$run$0(Foo.java:7)\n"
+		"\tat (Foo.java:1)\n"
+		"\tat p.Foo.x(Foo.java:2)\n";
+	struct crash_frame c = { 0 };
+	struct crash_report *r = NULL;
+	char *path;
+
+	(void)st;
+	assert_int_equal(crash_report_parse(&r, text, strlen(text)), 0);
+	/* the nameless frame ends the stack */
+	assert_int_equal(r->frames_nr, 4);
+	assert_java_frame(&r->frames[0], 0, "Foo.bar", "Foo.kt", 0);
+	assert_java_frame(&r->frames[1], 1, "p.Foo.baz", NULL, 0);
+	assert_java_frame(&r->frames[2], 2, "p.Foo.qux",
+			  "Foo.java:99999999999", 0);
+	assert_java_frame(&r->frames[3], 3, "p.Foo.lambda$run$0", "Foo.java",
+			  7);
+	path = crash_frame_java_path(&r->frames[0]);
+	assert_string_equal(path, "Foo.kt");
+	free(path);
+	assert_null(crash_frame_java_path(&r->frames[1]));
+	crash_report_free(r);
+	/* C frames have no Java path */
+	c.func = "walk";
+	c.file = "/src/tiny/parse.c";
+	assert_null(crash_frame_java_path(&c));
+	c.file = "parse.c";
+	assert_null(crash_frame_java_path(&c));
+}
+
+static void test_jazzer_truncated(void **st)
+{
+	static const char *const fixtures[] = {
+		"jazzer_security_medium.txt", "jazzer_stack_overflow_b.txt",
+		"jazzer_timeout.txt",
+	};
+
+	(void)st;
+	for (size_t i = 0; i < sizeof(fixtures) / sizeof(*fixtures); i++) {
+		size_t len;
+		char *report = fixture_text(fixtures[i], &len);
+
+		for (size_t n = 0; n <= len; n += 3) {
+			struct crash_report *r = NULL;
+
+			if (crash_report_parse(&r, report, n) == 0) {
+				char *sig = crash_signature(r, HARNESS);
+
+				assert_true(r->top_frames_nr <= r->frames_nr);
+				free(sig);
+				crash_report_free(r);
+			}
+			crs_error_clear();
+		}
+		free(report);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -783,6 +1196,15 @@ int main(void)
 		cmocka_unit_test(test_many_frames),
 		cmocka_unit_test(test_garbage_bytes_in_fields),
 		cmocka_unit_test(test_embedded_nul),
+		cmocka_unit_test(test_jazzer_uncaught_exception),
+		cmocka_unit_test(test_jazzer_security_exception),
+		cmocka_unit_test(test_jazzer_stack_overflow),
+		cmocka_unit_test(test_jazzer_out_of_memory),
+		cmocka_unit_test(test_jazzer_timeout),
+		cmocka_unit_test(test_jazzer_signatures),
+		cmocka_unit_test(test_jazzer_headers),
+		cmocka_unit_test(test_jazzer_odd_frames),
+		cmocka_unit_test(test_jazzer_truncated),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
