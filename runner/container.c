@@ -29,8 +29,23 @@ void container_labels(struct strvec *labels, const struct scan *s)
 	strvec_pushf(labels, "%s=%s", CRS_CI_LABEL, s->owner);
 }
 
-int container_run(struct scan *s, const struct docker_run_opts *o,
-		  double timeout_s, const char *log_path, int *exit_code_out)
+/* Commit container `id` as image `ref` ("repo:tag"). */
+static int container_commit(struct scan *s, const char *id, const char *ref)
+{
+	const char *colon = strrchr(ref, ':');
+	char *repo = xstrndup(ref, (size_t)(colon - ref));
+	int r;
+
+	r = docker_container_commit(s->docker, id, repo, colon + 1, NULL);
+	if (r != 0)
+		crs_error_prefix("committing the build as %s", ref);
+	free(repo);
+	return r;
+}
+
+int container_run_commit(struct scan *s, const struct docker_run_opts *o,
+			 double timeout_s, const char *log_path,
+			 const char *commit_ref, int *exit_code_out)
 {
 	struct docker_run_opts opts = *o;
 	struct strvec labels = STRVEC_INIT;
@@ -61,6 +76,8 @@ int container_run(struct scan *s, const struct docker_run_opts *o,
 	}
 	if (r == 0)
 		*exit_code_out = code;
+	if (r == 0 && code == 0 && commit_ref)
+		r = container_commit(s, id, commit_ref);
 out:
 	if (id && docker_container_remove(s->docker, id, 1) != 0 && r == 0)
 		r = crs_error_code();
@@ -68,6 +85,13 @@ out:
 	buf_release(&logs);
 	strvec_release(&labels);
 	return r;
+}
+
+int container_run(struct scan *s, const struct docker_run_opts *o,
+		  double timeout_s, const char *log_path, int *exit_code_out)
+{
+	return container_run_commit(s, o, timeout_s, log_path, NULL,
+				    exit_code_out);
 }
 
 int container_run_script(struct scan *s, const char *script,

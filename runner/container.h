@@ -25,6 +25,15 @@ int container_run(struct scan *s, const struct docker_run_opts *o,
 		  double timeout_s, const char *log_path, int *exit_code_out);
 
 /*
+ * As container_run; when the container exited 0 it is committed as the
+ * image `commit_ref` ("repo:tag", may be NULL) before it is removed, so
+ * its file system (sources, objects, build state) can be started again.
+ */
+int container_run_commit(struct scan *s, const struct docker_run_opts *o,
+			 double timeout_s, const char *log_path,
+			 const char *commit_ref, int *exit_code_out);
+
+/*
  * Run `bash -c script` in the base runner image as crs-ci's own work: no
  * network, the compose's infra cpuset and memory. `args` (NULL-terminated)
  * become $0, $1, ...; `binds` as for docker_run_opts. As container_run.

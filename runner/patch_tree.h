@@ -2,8 +2,7 @@
 /*
  * patch_tree.h - a patch applied to the head tree, and the tests script
  *
- * Shared by patch validation and the builder sidecar: both lay a patched
- * copy of the head commit's tree over the target image and compile it.
+ * Shared by patch validation and the builder sidecar.
  */
 #ifndef CRS_RUNNER_PATCH_TREE_H
 #define CRS_RUNNER_PATCH_TREE_H
@@ -30,16 +29,26 @@ enum patch_tests_outcome {
 
 struct scan;
 /*
- * The project's tests (patch_tests_script) in `image` against the build
+ * The project's tests (patch_tests_script) in the head's snapshot with
+ * the patch at `patch_path` applied, against the build
  * <work>/builds/<sanitizer>/<which>/out, without network, on `cpuset` and
  * `memory`, for at most limit_s; output in log_path. Returns 0 with the
  * outcome, or CRS_EINTR when the scan is interrupted.
  */
-int patch_tree_run_tests(struct scan *s, const char *image, const char *which,
+int patch_tree_run_tests(struct scan *s, const char *snapshot,
+			 const char *patch_path, const char *which,
 			 const char *cpuset, long long memory, double limit_s,
 			 const char *log_path,
 			 enum patch_tests_outcome *outcome_out,
 			 int *exit_code_out);
+
+/*
+ * Whether `diff` applies cleanly to the tree of `commit` in the
+ * repository `repo_dir` (libgit2, in memory): 0, or -1 with *detail (the
+ * caller's) saying why for the log.
+ */
+int patch_tree_check(const char *repo_dir, const char *commit,
+		     git_diff *diff, char **detail);
 
 /*
  * Apply `diff` to the tree of `commit` in the repository `repo_dir`

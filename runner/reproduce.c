@@ -41,12 +41,23 @@ static const char reproduce_script[] =
 int reproduce_run(struct scan *s, const char *harness, const char *testcase,
 		  const char *which, const char *tdir)
 {
+	char *out = scan_work_path(s, "builds/%s/%s/out", s->state.sanitizer,
+				   which);
+	int r = reproduce_run_in(s, harness, testcase, out, tdir);
+
+	free(out);
+	return r;
+}
+
+int reproduce_run_in(struct scan *s, const char *harness,
+		     const char *testcase, const char *out_dir,
+		     const char *tdir)
+{
 	struct strvec binds = STRVEC_INIT, args = STRVEC_INIT;
 	char *log = xasprintf("%s/container.log", tdir);
 	int r, code = -1;
 
-	strvec_pushf(&binds, "%s/builds/%s/%s/out:/out:ro", s->work_dir,
-		     s->state.sanitizer, which);
+	strvec_pushf(&binds, "%s:/out:ro", out_dir);
 	strvec_pushf(&binds, "%s:/testcase:ro", testcase);
 	strvec_pushf(&binds, "%s:/triage", tdir);
 	strvec_push(&args, "reproduce");

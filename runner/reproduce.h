@@ -31,6 +31,11 @@ struct repro_verdict {
 int reproduce_run(struct scan *s, const char *harness, const char *testcase,
 		  const char *which, const char *tdir);
 
+/* As reproduce_run, with the harness in `out_dir` (any build's out/). */
+int reproduce_run_in(struct scan *s, const char *harness,
+		     const char *testcase, const char *out_dir,
+		     const char *tdir);
+
 /*
  * Read <tdir>/run.1..runs.log into *v (zeroed first): the signature most
  * runs agree on and how many runs showed it. Cannot fail.

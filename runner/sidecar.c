@@ -5,9 +5,10 @@
  * The run loop calls sidecar_poll() every tick; each new request in a
  * CRS's mailbox is read with the hostile-input rules of sidecar.h and
  * executed on that CRS's cpuset and memory (never the infra's):
- *   apply-patch-build  the patch applied to the head tree (libgit2, as
- *                      validation does), laid over the target image and
- *                      compiled into builds/<san>/rebuild-<crs>-<n>/out,
+ *   apply-patch-build  the head build's snapshot with the patch applied
+ *                      (git apply, git apply -C1, patch -p1 --fuzz=3)
+ *                      and compiled again into
+ *                      builds/<san>/rebuild-<crs>-<n>/out,
  *                      copied to REBUILD_OUT_DIR/<crs>/<n>/build/ with
  *                      patch.diff, stdout.log, stderr.log and exit_code;
  *   run-pov            the PoV run on the head build, or on one of this
@@ -30,6 +31,7 @@
 #include "runner/reproduce.h"
 #include "runner/scan.h"
 #include "runner/scan_opts.h"
+#include "runner/snapshot.h"
 #include "runner/target_build.h"
 #include "runner/cmd.h"
 #include "runner/config/config.h"
@@ -475,21 +477,31 @@ out:
 	return r;
 }
 
+/* Where job_build keeps the patch of build `which`. */
+static char *patch_file(struct sidecar *sc, struct sidecar_crs *k,
+			const char *which)
+{
+	return scan_work_path(&sc->ws, "sidecar/%s/%s.diff", k->c->name,
+			      which);
+}
+
 /*
- * Build the request's patch as rebuild *n_out. 0 with jr->retcode set
- * (non-zero: the patch did not apply or build, jr->err says why), or
- * CRS_EINTR / an infrastructure error.
+ * Build the request's patch as rebuild *n_out: the head build's snapshot
+ * (runner/snapshot.h), the patch applied the first way that works (git
+ * apply, git apply -C1, patch -p1 --fuzz=3; stdout.log says which), and
+ * `compile` run again on the CRS's cpuset and memory. 0 with jr->retcode
+ * set (non-zero: the patch did not apply or build, jr->err says why), or
+ * CRS_EINTR / an infrastructure error. *snap_out: the snapshot used.
  */
 static int job_build(struct sidecar *sc, struct sidecar_crs *k,
 		     const struct sidecar_request *rq,
-		     struct job_result *jr, char **which_out, char **image_out)
+		     struct job_result *jr, char **which_out, char **snap_out)
 {
 	struct scan *s = &sc->ws;
-	struct compose_resources saved;
+	struct snapshot_job j = SNAPSHOT_JOB_INIT;
 	struct rebuild *rb;
 	git_diff *diff = NULL;
-	char sha[65], *head_src = NULL, *ctx = NULL, *detail = NULL;
-	char *label = NULL, *blog = NULL, *tail = NULL;
+	char sha[65], *patch = NULL, *blog = NULL, *tail = NULL;
 	long n;
 	int r = 0;
 
@@ -520,47 +532,51 @@ static int job_build(struct sidecar *sc, struct sidecar_crs *k,
 		buf_printf(&jr->err, "the patch is not a unified diff\n");
 		goto publish;
 	}
-	if ((r = target_source_dir(s, s->state.head_commit, &head_src)) != 0)
+	patch = patch_file(sc, k, *which_out);
+	*strrchr(patch, '/') = '\0';
+	r = fs_mkdir_p(patch);
+	patch[strlen(patch)] = '/';
+	if (r != 0 ||
+	    (r = fs_write_file_atomic(patch, rq->payload.ptr,
+				      rq->payload.len)) != 0 ||
+	    (r = snapshot_head_ref(s, s->state.sanitizer, snap_out)) != 0 ||
+	    (r = docker_image_exists(s->docker, *snap_out, NULL)) != 0)
 		goto out;
-	ctx = scan_work_path(s, "sidecar/%s/%ld", k->c->name, n);
-	if (patch_tree_write(s->source_dir, s->state.head_commit, diff,
-			     head_src, ctx, &detail) != 0) {
-		jr->retcode = 1;
-		buf_printf(&jr->err, "patch %s\n", detail);
-		goto publish;
-	}
-	label = xasprintf("%s's patch %.12s on %s", k->c->name, sha,
-			  s->state.head_commit);
-	resources_swap(sc, k, &saved);
-	r = target_context_image(s, ctx, label, *which_out, image_out);
-	if (r == 0)
-		r = target_compile(s, *image_out, s->state.sanitizer,
-				   *which_out);
-	resources_restore(sc, &saved);
 	blog = scan_work_path(s, "logs/%s-%s-build.log", *which_out,
 			      s->state.sanitizer);
+	j.image = *snap_out;
+	j.patch_path = patch;
+	j.cpuset = k->c->res.cpuset;
+	j.memory = k->c->res.memory_bytes;
+	j.limit_s = TARGET_BUILD_TIMEOUT_S;
+	j.log_path = blog;
+	if ((r = snapshot_compile(s, &j, s->state.sanitizer,
+				  *which_out)) != 0)
+		goto out;
 	if ((tail = log_tail(blog, SIDECAR_LOG_LINES)) != NULL)
 		buf_adds(&jr->out, tail);
-	if (r == CRS_EINTR)
-		goto out;
-	if (r != 0) {
+	if (j.apply_failed) {
 		jr->retcode = 1;
-		buf_printf(&jr->err, "the patched build failed: %s\n",
-			   crs_error_last());
-		crs_error_clear();
-		r = 0;
+		buf_printf(&jr->err, "the patch does not apply to the head "
+			   "(git apply, git apply -C1 and patch -p1 "
+			   "--fuzz=3 all refused it; stdout.log says why)\n");
+	} else if (j.exit_code != 0) {
+		jr->retcode = 1;
+		buf_printf(&jr->err, "the patched build failed: compile "
+			   "exited %d (applied with %s)\n", j.exit_code,
+			   snapshot_apply_name(j.applied));
 	} else {
 		jr->retcode = 0;
 		rb->ok = 1;
+		buf_printf(&jr->err, "patch applied with %s; rebuilt from "
+			   "%s\n", snapshot_apply_name(j.applied),
+			   *snap_out);
 	}
 publish:
 	r = rebuild_publish(sc, k, n, *which_out, rq, jr, jr->retcode);
 out:
 	git_diff_free(diff);
-	free(head_src);
-	free(ctx);
-	free(detail);
-	free(label);
+	free(patch);
 	free(blog);
 	free(tail);
 	return r;
@@ -568,17 +584,18 @@ out:
 
 /* The project's tests on a build made by job_build. */
 static int job_tests(struct sidecar *sc, struct sidecar_crs *k,
-		     const char *which, const char *image,
+		     const char *which, const char *snap,
 		     struct job_result *jr)
 {
 	struct scan *s = &sc->ws;
 	char *log = scan_work_path(s, "logs/%s-tests.log", which);
+	char *patch = patch_file(sc, k, which);
 	double limit = scan_remaining(s) - 5;
 	enum patch_tests_outcome o;
 	struct buf b = BUF_INIT;
 	int r, code = -1;
 
-	r = patch_tree_run_tests(s, image, which, k->c->res.cpuset,
+	r = patch_tree_run_tests(s, snap, patch, which, k->c->res.cpuset,
 				 k->c->res.memory_bytes,
 				 limit < SIDECAR_TESTS_S ? limit :
 				 SIDECAR_TESTS_S, log, &o, &code);
@@ -606,6 +623,7 @@ static int job_tests(struct sidecar *sc, struct sidecar_crs *k,
 out:
 	buf_release(&b);
 	free(log);
+	free(patch);
 	return r;
 }
 

@@ -158,7 +158,7 @@ void target_build_env(struct strvec *env, const struct scan *s,
 }
 
 int target_compile(struct scan *s, const char *image, const char *sanitizer,
-		   const char *which)
+		   const char *which, const char *snapshot_ref)
 {
 	struct docker_run_opts ro = DOCKER_RUN_OPTS_INIT;
 	struct strvec env = STRVEC_INIT, binds = STRVEC_INIT;
@@ -171,7 +171,8 @@ int target_compile(struct scan *s, const char *image, const char *sanitizer,
 	if ((r = docker_image_exists(s->docker, image, &id)) != 0)
 		goto out;
 	marker = xasprintf("%s/.built-%.19s", dir, id);
-	if (fs_exists(marker)) {
+	if (fs_exists(marker) && (!snapshot_ref ||
+	    docker_image_exists(s->docker, snapshot_ref, NULL) == 0)) {
 		log_info("%s build: reusing %s", which, out);
 		goto out;
 	}
@@ -190,7 +191,9 @@ int target_compile(struct scan *s, const char *image, const char *sanitizer,
 	ro.memory = s->compose->infra.memory_bytes;
 	log_info("%s build: compiling %s with SANITIZER=%s", which,
 		 s->state.project, sanitizer);
-	r = container_run(s, &ro, TARGET_BUILD_TIMEOUT_S, log, &code);
+	crs_error_clear();	/* a missing snapshot */
+	r = container_run_commit(s, &ro, TARGET_BUILD_TIMEOUT_S, log,
+				 snapshot_ref, &code);
 	if (r != 0)
 		goto out;
 	if (code != 0) {

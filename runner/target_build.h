@@ -42,10 +42,12 @@ int target_context_image(struct scan *s, const char *ctx, const char *label,
  * memory, coverage) into <work>/builds/<sanitizer>/<which>/out, on the
  * compose's infra cpuset and memory, without network. Skipped when this
  * image was built there before. CRS_EBUILD with the log's tail when the
- * build fails.
+ * build fails. With `snapshot_ref` (may be NULL) the build's container
+ * is committed as that image (runner/snapshot.h), and the build is not
+ * skipped while that image is missing.
  */
 int target_compile(struct scan *s, const char *image, const char *sanitizer,
-		   const char *which);
+		   const char *which, const char *snapshot_ref);
 
 struct strvec;
 /* The OSS-Fuzz build variables (SANITIZER, FUZZING_ENGINE, ARCHITECTURE,

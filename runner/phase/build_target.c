@@ -16,6 +16,7 @@
 #include "runner/phase/phase.h"
 #include "runner/container.h"
 #include "runner/crs_image.h"
+#include "runner/snapshot.h"
 #include "runner/target_build.h"
 #include "runner/images.h"
 #include "runner/crs_env.h"
@@ -155,19 +156,31 @@ out:
 	return r;
 }
 
+/*
+ * The head, built by crs-ci; the build's container is kept as the
+ * snapshot that patched rebuilds start from (runner/snapshot.h).
+ */
 static int build_head(struct scan *s)
 {
-	char *out;
+	char *out = NULL, *snap = NULL, *key = NULL;
+	const char *san = s->state.sanitizer;
 	int r;
 
 	free(s->state.head_image);
 	if ((r = target_source_image(s, s->state.head_commit, "head",
 				    &s->state.head_image)) != 0 ||
-	    (r = target_compile(s, s->state.head_image, s->state.sanitizer, "head")) != 0)
-		return r;
-	out = scan_work_path(s, "builds/%s/head/out", s->state.sanitizer);
+	    (r = snapshot_head_ref(s, san, &snap)) != 0 ||
+	    (r = target_compile(s, s->state.head_image, san, "head",
+				snap)) != 0)
+		goto out;
+	key = xasprintf("snapshot/head/%s", san);
+	scan_set_image(s, key, snap);
+	out = scan_work_path(s, "builds/%s/head/out", san);
 	r = find_harnesses(s, out);
+out:
 	free(out);
+	free(snap);
+	free(key);
 	return r;
 }
 
@@ -186,7 +199,8 @@ static int build_base(struct scan *s)
 		return 0;
 	if ((r = target_source_image(s, s->state.base_commit, "base",
 				    &s->state.base_image)) == 0 &&
-	    (r = target_compile(s, s->state.base_image, s->state.sanitizer, "base")) == 0)
+	    (r = target_compile(s, s->state.base_image, s->state.sanitizer,
+				"base", NULL)) == 0)
 		return 0;
 	if (r == CRS_EINTR || r == CRS_EENGINE)
 		return r;

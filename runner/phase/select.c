@@ -584,7 +584,8 @@ static int coverage_build(struct scan *s, int *ok)
 			 "SANITIZER=coverage before (log %s)", log);
 		goto out;
 	}
-	r = target_compile(s, s->state.head_image, "coverage", "head");
+	r = target_compile(s, s->state.head_image, "coverage", "head",
+			   NULL);
 	if (r == CRS_EINTR || r == CRS_EENGINE)
 		goto out;
 	if (r != 0) {

@@ -9,9 +9,11 @@
  *           harness, build script, test or project file), at most
  *           VALIDATE_MAX_LINES changed lines;
  *   apply   applies to the head commit's tree (libgit2);
- *   build   the patched tree laid over the target image and compiled
- *           with the scan's sanitizer, like the head build;
- *   povs    the PoV of every finding of the run no longer crashes it;
+ *   build   the head build's snapshot (runner/snapshot.h) with the patch
+ *           applied by plain `git apply`, compiled again, incrementally,
+ *           once for every sanitizer the run's PoVs were found with;
+ *   povs    the PoV of every finding of the run no longer crashes the
+ *           patched build of its sanitizer;
  *   tests   the project's run_tests.sh or test.sh passes ("no tests"
  *           when it has none: never "passed");
  *   refuzz  a short libFuzzer run of each harness with a finding, from
@@ -27,6 +29,7 @@
 #include "runner/patch_tree.h"
 #include "runner/reproduce.h"
 #include "runner/scan.h"
+#include "runner/snapshot.h"
 #include "runner/submissions.h"
 #include "runner/scan_opts.h"
 #include "runner/target_build.h"
@@ -76,7 +79,8 @@ struct vpatch {
 	char *work;		/* <work>/validate/<sha12> */
 	char *logdir;		/* <out>/patches/logs/<sha12> */
 	git_diff *diff;
-	char *image;
+	char *patch_path;	/* <work>/patch.diff: the diff as submitted */
+	char *snapshot;		/* the head's, with the scan's sanitizer */
 };
 
 static void add_submitted(struct submitted_list *l, const char *path,
@@ -324,8 +328,7 @@ static int check_policy(struct vpatch *v, const char *head_src)
 
 /* --- apply -------------------------------------------------------------- */
 
-static int apply_patch(struct vpatch *v, const char *head_src,
-		       const char *ctx)
+static int apply_patch(struct vpatch *v)
 {
 	struct scan *s = v->s;
 	char *log = xasprintf("%s/apply.log", v->logdir);
@@ -333,12 +336,10 @@ static int apply_patch(struct vpatch *v, const char *head_src,
 	struct buf l = BUF_INIT;
 	int r;
 
-	r = patch_tree_write(s->source_dir, s->state.head_commit, v->diff,
-			     head_src, ctx, &detail);
+	r = patch_tree_check(s->source_dir, s->state.head_commit, v->diff,
+			     &detail);
 	buf_printf(&l, "git_apply_to_tree on %s: %s\n", s->state.head_commit,
-		   detail ? detail : "applied");
-	if (r == 0)
-		buf_printf(&l, "patched tree: %s/src\n", ctx);
+		   detail ? detail : "applies cleanly");
 	fs_write_file_atomic(log, l.ptr, l.len);
 	crs_error_clear();
 	step(v, "apply", r ? "failed" : "passed", detail, log);
@@ -350,41 +351,109 @@ static int apply_patch(struct vpatch *v, const char *head_src,
 
 /* --- build -------------------------------------------------------------- */
 
-/* -1: the step failed; CRS_EINTR: stop everything. */
-static int build_patched(struct vpatch *v, const char *ctx)
+/* The sanitizer a finding's PoV crashes with. */
+static const char *pov_sanitizer(const struct vpatch *v,
+				 const struct finding *f)
+{
+	return f->sanitizer ? f->sanitizer : v->s->state.sanitizer;
+}
+
+static int pov_applies(const struct finding *f);
+
+/* The sanitizers the run's PoVs need, the scan's first. */
+static void needed_sanitizers(const struct vpatch *v, struct strvec *sans)
+{
+	strvec_push(sans, v->s->state.sanitizer);
+	for (size_t i = 0; i < v->fs->nr; i++) {
+		const struct finding *f = &v->fs->items[i];
+		const char *san = pov_sanitizer(v, f);
+		size_t k;
+
+		if (!pov_applies(f))
+			continue;
+		for (k = 0; k < sans->nr && strcmp(sans->v[k], san); k++)
+			;
+		if (k == sans->nr)
+			strvec_push(sans, san);
+	}
+}
+
+/*
+ * One patched build: the head's snapshot with `san`, the patch applied
+ * by plain `git apply` (apply proved that it applies), compiled. 0 with
+ * the step passed so far, -1 with *detail, or CRS_EINTR.
+ */
+static int build_one(struct vpatch *v, const char *san, const char *log,
+		     char **detail)
 {
 	struct scan *s = v->s;
-	char *label = xasprintf("patch %s on %s", v->sha12,
-				s->state.head_commit);
-	char *ilog = scan_work_path(s, "logs/%s-image.log", v->which);
-	char *blog = scan_work_path(s, "logs/%s-%s-build.log", v->which,
-				    s->state.sanitizer);
+	struct snapshot_job j = SNAPSHOT_JOB_INIT;
+	char *snap = NULL;
 	int r;
 
-	r = target_context_image(s, ctx, label, v->which, &v->image);
-	if (r == 0)
-		r = target_compile(s, v->image, s->state.sanitizer, v->which);
-	if (r == CRS_EINTR)
-		goto out;
-	if (r == 0) {
-		step(v, "build", "passed", NULL, blog);
-	} else {
-		char *first = xstrdup(crs_error_last());
-		char *nl = strchr(first, '\n');
-
-		if (nl)
-			*nl = '\0';
-		if (*first && first[strlen(first) - 1] == ':')
-			first[strlen(first) - 1] = '\0';
-		crs_error_clear();
-		step(v, "build", "failed", first, v->image ? blog : ilog);
-		free(first);
+	if ((r = snapshot_head_ensure(s, san, &snap)) != 0)
+		goto failed;
+	if (!strcmp(san, s->state.sanitizer) && !v->snapshot)
+		v->snapshot = xstrdup(snap);
+	j.image = snap;
+	j.patch_path = v->patch_path;
+	j.strict = 1;
+	j.cpuset = s->compose->infra.cpuset;	/* our own work is infra */
+	j.memory = s->compose->infra.memory_bytes;
+	j.limit_s = TARGET_BUILD_TIMEOUT_S;
+	j.log_path = log;
+	log_info("validate: patch %s: rebuilding from %s", v->sha12, snap);
+	if ((r = snapshot_compile(s, &j, san, v->which)) != 0)
+		goto failed;
+	if (j.apply_failed) {
+		*detail = xasprintf("git apply refused the patch in %s's "
+				    "WORKDIR", snap);
+		r = -1;
+	} else if (j.exit_code != 0) {
+		*detail = xasprintf("compile with SANITIZER=%s exited %d", san,
+				    j.exit_code);
 		r = -1;
 	}
-out:
-	free(label);
-	free(ilog);
-	free(blog);
+	free(snap);
+	return r;
+failed:
+	if (r != CRS_EINTR) {
+		*detail = xasprintf("SANITIZER=%s: %s", san, crs_error_last());
+		crs_error_clear();
+		r = -1;
+	}
+	free(snap);
+	return r;
+}
+
+/* -1: the step failed; CRS_EINTR: stop everything. */
+static int build_patched(struct vpatch *v)
+{
+	struct scan *s = v->s;
+	struct strvec sans = STRVEC_INIT;
+	char *detail = NULL, *log = NULL;
+	int r = 0;
+
+	needed_sanitizers(v, &sans);
+	for (size_t i = 0; i < sans.nr && r == 0; i++) {
+		free(log);
+		log = scan_work_path(s, "logs/%s-%s-build.log", v->which,
+				     sans.v[i]);
+		r = build_one(v, sans.v[i], log, &detail);
+	}
+	if (r == 0) {
+		char *ok = xasprintf("rebuilt from the head's snapshot for "
+				     "%zu sanitizer(s): %s%s", sans.nr,
+				     sans.v[0], sans.nr > 1 ? ", ..." : "");
+
+		step(v, "build", "passed", ok, log);
+		free(ok);
+	} else if (r == -1) {
+		step(v, "build", "failed", detail, log);
+	}
+	strvec_release(&sans);
+	free(detail);
+	free(log);
 	return r;
 }
 
@@ -408,13 +477,14 @@ static int check_povs(struct vpatch *v, struct strvec *fixed)
 
 	for (size_t i = 0; i < v->fs->nr && !detail; i++) {
 		const struct finding *f = &v->fs->items[i];
-		char *bin, *pov, *tdir;
+		char *bin, *pov, *tdir, *out;
 		struct repro_verdict rv = { 0 };
 
 		if (!pov_applies(f))
 			continue;
-		bin = scan_work_path(s, "builds/%s/%s/out/%s",
-				     s->state.sanitizer, v->which, f->harness);
+		out = scan_work_path(s, "builds/%s/%s/out",
+				     pov_sanitizer(v, f), v->which);
+		bin = xasprintf("%s/%s", out, f->harness);
 		pov = xasprintf("%s/%s", s->out_dir, f->pov_path);
 		tdir = xasprintf("%s/povs/%s", v->work, f->id);
 		if (!fs_exists(bin)) {
@@ -422,8 +492,8 @@ static int check_povs(struct vpatch *v, struct strvec *fixed)
 					   "build", f->harness);
 		} else if ((r = fs_remove_tree(tdir)) != 0 ||
 			   (r = fs_mkdir_p(tdir)) != 0 ||
-			   (r = reproduce_run(s, f->harness, pov, v->which,
-					      tdir)) != 0) {
+			   (r = reproduce_run_in(s, f->harness, pov, out,
+						 tdir)) != 0) {
 			if (r != CRS_EINTR) {
 				detail = xasprintf("PoV of %s: %s", f->id,
 						   crs_error_last());
@@ -464,6 +534,7 @@ static int check_povs(struct vpatch *v, struct strvec *fixed)
 			}
 		}
 		repro_verdict_release(&rv);
+		free(out);
 		free(bin);
 		free(pov);
 		free(tdir);
@@ -508,7 +579,7 @@ static int run_tests(struct vpatch *v)
 	enum patch_tests_outcome o;
 	int r, code = -1;
 
-	r = patch_tree_run_tests(s, v->image, v->which,
+	r = patch_tree_run_tests(s, v->snapshot, v->patch_path, v->which,
 				 s->compose->infra.cpuset,
 				 s->compose->infra.memory_bytes,
 				 time_for(s, VALIDATE_TESTS_S), log, &o, &code);
@@ -720,7 +791,6 @@ static int validate_one(struct scan *s, struct finding_set *fs,
 	struct vpatch v = { 0 };
 	struct strvec fixed = STRVEC_INIT;
 	struct buf text = BUF_INIT;
-	char *ctx;
 	size_t at = 0;
 	int r = 0;
 
@@ -734,12 +804,13 @@ static int validate_one(struct scan *s, struct finding_set *fs,
 	v.which = xasprintf("patched-%s", v.sha12);
 	v.work = scan_work_path(s, "validate/%s", v.sha12);
 	v.logdir = xasprintf("%s/patches/logs/%s", s->out_dir, v.sha12);
-	ctx = scan_work_path(s, "patched/%s", v.sha12);
+	v.patch_path = xasprintf("%s/patch.diff", v.work);
 	if ((r = fs_remove_tree(v.logdir)) != 0 ||
 	    (r = fs_mkdir_p(v.logdir)) != 0 ||
 	    (r = fs_remove_tree(v.work)) != 0 ||
 	    (r = fs_mkdir_p(v.work)) != 0 ||
-	    (r = fs_read_file(&text, in->path, VALIDATE_PATCH_MAX)) != 0)
+	    (r = fs_read_file(&text, in->path, VALIDATE_PATCH_MAX)) != 0 ||
+	    (r = fs_write_file_atomic(v.patch_path, text.ptr, text.len)) != 0)
 		goto out;
 	v.p->diff = xstrndup(text.ptr, text.len);
 	log_info("validate: patch %s from %s (%s)", v.sha12, in->crs,
@@ -755,12 +826,12 @@ static int validate_one(struct scan *s, struct finding_set *fs,
 	at = 2;
 	if (scan_remaining(s) < VALIDATE_STEP_MIN_S)
 		goto deadline;
-	if (apply_patch(&v, head_src, ctx) != 0)
+	if (apply_patch(&v) != 0)
 		goto done;
 	at = 3;
 	if (scan_remaining(s) < VALIDATE_STEP_MIN_S)
 		goto deadline;
-	if ((r = build_patched(&v, ctx)) != 0)
+	if ((r = build_patched(&v)) != 0)
 		goto done;
 	at = 4;
 	if (scan_remaining(s) < VALIDATE_STEP_MIN_S)
@@ -811,8 +882,8 @@ out:
 	free(v.which);
 	free(v.work);
 	free(v.logdir);
-	free(v.image);
-	free(ctx);
+	free(v.patch_path);
+	free(v.snapshot);
 	return r;
 }
 

@@ -15,7 +15,7 @@ note() { echo "  - $*" >&2; }
 mktemp_dir() {
 	TMP=$(mktemp -d "$TMP_ROOT/crs-ci-it.XXXXXX")
 	if [ "$BASH_SUBSHELL" -eq 0 ]; then
-		trap "rm -rf '$TMP'" EXIT
+		[ -n "${KEEP_TMP:-}" ] || trap "rm -rf '$TMP'" EXIT
 	else
 		echo "$TMP"	# old style tmp=$(mktemp_dir): not removed
 	fi

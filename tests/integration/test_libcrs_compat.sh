@@ -164,6 +164,15 @@ check(rd("apply-patch-build-bad", "retcode") not in (None, "0"), "bad patch: ret
 check("does not apply" in (rd("apply-patch-build-bad", "stderr.log") or ""),
       "bad patch: stderr.log %r" % rd("apply-patch-build-bad", "stderr.log"))
 check(rd("apply-patch-build-bad", "rebuild_id") is None, "bad patch: rebuild_id written")
+# a context line off: plain git apply refuses, git apply -C1 takes it
+ok("apply-patch-build-fuzzy", 0)
+check("applied with git apply -C1" in (rd("apply-patch-build-fuzzy", "stderr.log") or ""),
+      "fuzzy patch: stderr.log %r" % rd("apply-patch-build-fuzzy", "stderr.log"))
+check(rd("apply-patch-build-fuzzy", "rebuild_id") is not None, "fuzzy patch: no rebuild_id")
+# both neighbouring lines off: only patch --fuzz=3 takes it
+ok("apply-patch-build-fuzz3", 0)
+check("applied with patch -p1 --fuzz=3" in (rd("apply-patch-build-fuzz3", "stderr.log") or ""),
+      "fuzz3 patch: stderr.log %r" % rd("apply-patch-build-fuzz3", "stderr.log"))
 # only its own rebuilds and mailbox: one folder each, crs-compat's
 check(os.listdir("%s/runs/%s/REBUILD_OUT_DIR" % (work, run)) == ["crs-compat"],
       "REBUILD_OUT_DIR holds %s" % os.listdir("%s/runs/%s/REBUILD_OUT_DIR" % (work, run)))
