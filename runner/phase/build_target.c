@@ -235,6 +235,30 @@ static int check_outputs(const struct crs_build_step *b, const char *dir,
 	return 0;
 }
 
+/*
+ * The snapshot of a CRS build step: content-addressed by the builder
+ * image and the inputs it built from, in Docker's lower-case names.
+ */
+static char *crs_step_snapshot_ref(const char *crs, const char *step,
+				   const char *sanitizer, const char *image_id,
+				   const char *inputs_hash)
+{
+	const char *hex = strncmp(image_id, "sha256:", 7) ? image_id :
+		image_id + 7;
+	char *ref = xasprintf("crs-ci-snapshot/%s-%s:%s-%.12s-%.12s", crs,
+			      step, sanitizer, hex, inputs_hash);
+
+	for (char *p = ref; *p; p++) {
+		if (*p >= 'A' && *p <= 'Z')
+			*p = (char)(*p - 'A' + 'a');
+		else if (!((*p >= 'a' && *p <= 'z') ||
+			   (*p >= '0' && *p <= '9') ||
+			   *p == '-' || *p == '.' || *p == '/' || *p == ':'))
+			*p = '-';
+	}
+	return ref;
+}
+
 static int crs_build_step(struct scan *s, const struct compose_crs *c,
 			  const struct crs_build_step *b)
 {
@@ -245,6 +269,7 @@ static int crs_build_step(struct scan *s, const struct compose_crs *c,
 	char *tag = NULL, *log = NULL, *what = NULL, *id = NULL, *bid = NULL;
 	char fetch_hash[65] = "no-inputs";
 	char *outdir = NULL, *marker = NULL, *fetch = NULL, *src = NULL;
+	char *snap = NULL, *key = NULL;
 	int r, code = -1;
 
 	what = xasprintf("CRS %s build step %s", c->name, b->name);
@@ -270,11 +295,18 @@ static int crs_build_step(struct scan *s, const struct compose_crs *c,
 	}
 	marker = xasprintf("%s/.%s.%.19s.%.12s.cache", outdir, b->name, id,
 			   fetch_hash);
-	if (fs_exists(marker)) {
+	/* the step's container, kept for rebuilds (runner/snapshot.h) */
+	snap = crs_step_snapshot_ref(c->name, b->name, s->state.sanitizer,
+				     id, fetch_hash);
+	key = xasprintf("%s/snapshot/%s", c->name, b->name);
+	if (fs_exists(marker) &&
+	    docker_image_exists(s->docker, snap, NULL) == 0) {
+		scan_set_image(s, key, snap);
 		log_info("%s: reusing its outputs", what);
 		r = check_outputs(b, outdir, c->name);
 		goto out;
 	}
+	crs_error_clear();	/* a missing snapshot */
 	if ((r = fs_remove_tree(outdir)) != 0 || (r = fs_mkdir_p(outdir)) != 0)
 		goto out;
 	/* the build id: the builder image's id, short */
@@ -297,7 +329,8 @@ static int crs_build_step(struct scan *s, const struct compose_crs *c,
 	ro.shm_size = 2LL << 30;
 	ro.network = "none";
 	log_info("%s: running", what);
-	if ((r = container_run(s, &ro, TARGET_BUILD_TIMEOUT_S, log, &code)) != 0)
+	if ((r = container_run_commit(s, &ro, TARGET_BUILD_TIMEOUT_S, log,
+				      snap, &code)) != 0)
 		goto out;
 	if (code != 0) {
 		char *tail = log_tail(log, 15);
@@ -309,7 +342,11 @@ static int crs_build_step(struct scan *s, const struct compose_crs *c,
 	}
 	if ((r = check_outputs(b, outdir, c->name)) == 0)
 		r = fs_write_file_atomic(marker, "", 0);
+	if (r == 0)
+		scan_set_image(s, key, snap);
 out:
+	free(snap);
+	free(key);
 	strvec_release(&env);
 	strvec_release(&binds);
 	free(bid);
