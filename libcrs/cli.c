@@ -9,11 +9,12 @@
  * OSS_CRS_RUN_ENV_TYPE may be unset (taken as local); paths below a root
  * are confined ("/x" re-rooted, ".." refused); fetch copies nested files;
  * the daemons react to inotify at once instead of batching; no DNS lookup
- * in get-service-domain; apply-patch-build, run-pov and apply-patch-test
- * go to crs-ci's builder sidecar through the mailbox folder
- * $OSS_CRS_MAILBOX_DIR instead of HTTP (--builder is ignored), and fail
- * at once without one (as with an unreachable sidecar); build-project
- * always fails that way.
+ * in get-service-domain; apply-patch-build, build-project, run-pov and
+ * apply-patch-test go to crs-ci's builder sidecar through the mailbox
+ * folder $OSS_CRS_MAILBOX_DIR instead of HTTP (--builder and
+ * --builder-name are ignored), and fail at once without one (as with an
+ * unreachable sidecar); build-project sends copies of its folders, which
+ * crs-ci diffs, instead of diffing them here with git.
  *
  * Exit status: 0 success, 1 runtime failure ("libCRS: <command>: <why>"
  * on stderr), 2 usage error (usage on stderr).
@@ -387,31 +388,36 @@ static int cmd_get_service_domain(struct cli *cli, const struct crs_env *env)
 
 /* --- sidecar commands ----------------------------------------------------- */
 
-/*
- * Without a mailbox (or for build-project) answer as OSS-CRS's libCRS does
- * when its sidecar is unreachable (retcode 1, the reason in stderr.log),
- * so a CRS that checks the response degrades instead of hanging.
- */
-static int sidecar_missing(struct cli *cli)
+/* Print `msg` and answer RESP with retcode 1 and it in stderr.log. */
+static int sidecar_fail(struct cli *cli, const char *msg)
 {
-	char msg[256];
 	const char *resp = cli->response_dir;
 
 	if (!resp && cli->npos >= 2)
 		resp = cli->pos[1];
-	/* the contract routes run-pov to the runner sidecar, the rest to the
-	 * builder sidecar */
-	snprintf(msg, sizeof(msg), "libCRS: '%s' needs the %s sidecar, "
-		 "which this crs-ci run does not provide%s",
-		 cli->cmd->name, strcmp(cli->cmd->name, "run-pov") ?
-		 "builder" : "runner",
-		 strcmp(cli->cmd->name, "build-project") ?
-		 " (no OSS_CRS_MAILBOX_DIR)" : "");
 	fprintf(stderr, "%s\n", msg);
 	if (resp && crs_response_write(resp, 1, NULL, msg) != 0)
 		fprintf(stderr, "libCRS: %s: %s\n", cli->cmd->name,
 			crs_error_last());
 	return EXIT_FAIL;
+}
+
+/*
+ * Without a mailbox answer as OSS-CRS's libCRS does when its sidecar is
+ * unreachable (retcode 1, the reason in stderr.log), so a CRS that checks
+ * the response degrades instead of hanging.
+ */
+static int sidecar_missing(struct cli *cli)
+{
+	char msg[256];
+
+	/* the contract routes run-pov to the runner sidecar, the rest to the
+	 * builder sidecar */
+	snprintf(msg, sizeof(msg), "libCRS: '%s' needs the %s sidecar, "
+		 "which this crs-ci run does not provide (no "
+		 "OSS_CRS_MAILBOX_DIR)", cli->cmd->name,
+		 strcmp(cli->cmd->name, "run-pov") ? "builder" : "runner");
+	return sidecar_fail(cli, msg);
 }
 
 /* Seconds to wait for an answer: $OSS_CRS_SIDECAR_TIMEOUT or 1800. */
@@ -438,7 +444,7 @@ static int cmd_sidecar(struct cli *cli, const struct crs_env *env)
 	int r, code = 1;
 
 	(void)env;
-	if (!mailbox || !*mailbox || !strcmp(cli->cmd->name, "build-project"))
+	if (!mailbox || !*mailbox)
 		return sidecar_missing(cli);
 	if (!strcmp(cli->cmd->name, "run-pov")) {
 		kind = CRS_SIDECAR_POV;
@@ -456,6 +462,35 @@ static int cmd_sidecar(struct cli *cli, const struct crs_env *env)
 	return code;
 }
 
+/*
+ * build-project: copies of the folders go through the mailbox; a folder
+ * that cannot be sent (a symlink out of it, a FIFO, over the caps) is
+ * answered like a refused build: retcode 1, the reason in stderr.log.
+ */
+static int cmd_build_project(struct cli *cli, const struct crs_env *env)
+{
+	const char *mailbox = getenv("OSS_CRS_MAILBOX_DIR");
+	char msg[1200];
+	int r, code = 1;
+
+	(void)env;
+	if (!cli->response_dir || !*cli->response_dir)
+		return usage_error(cli, "--response-dir is required");
+	if (!cli->fuzz_proj_dir && !cli->target_source_dir)
+		return usage_error(cli, "at least one of --fuzz-proj-dir and "
+				   "--target-source-dir is required");
+	if (!mailbox || !*mailbox)
+		return sidecar_missing(cli);
+	r = crs_build_project(mailbox, cli->fuzz_proj_dir,
+			      cli->target_source_dir, cli->rebuild_id,
+			      sidecar_timeout(), cli->response_dir, &code);
+	if (r == 0)
+		return code;
+	snprintf(msg, sizeof(msg), "libCRS: build-project: %s",
+		 crs_error_last()[0] ? crs_error_last() : crs_strerror(r));
+	return sidecar_fail(cli, msg);
+}
+
 /* Sorted by name; printed by --help in this order. */
 static const struct cmd cmds[] = {
 	{ "apply-patch-build", cmd_sidecar, opts_patch_build, 2, 2,
@@ -464,10 +499,10 @@ static const struct cmd cmds[] = {
 	{ "apply-patch-test", cmd_sidecar, opts_patch_test, 2, 2,
 	  "PATCH RESP [--builder S]",
 	  "run the project's tests on a patched build (mailbox)" },
-	{ "build-project", cmd_sidecar, opts_build_project, 0, 0,
+	{ "build-project", cmd_build_project, opts_build_project, 0, 0,
 	  "--response-dir RESP [--fuzz-proj-dir D] [--target-source-dir T] "
 	  "[--builder S] [--builder-name B] [--rebuild-id N]",
-	  "rebuild changed sources (not supported: fails)" },
+	  "rebuild from changed project or source folders (mailbox)" },
 	{ "download-build-output", cmd_download_build_output, opts_rebuild,
 	  2, 2, "SRC DST [--rebuild-id N]",
 	  "copy $OSS_CRS_BUILD_OUT_DIR/SRC (or a rebuild's) to DST" },

@@ -10,6 +10,8 @@
  * O_NOFOLLOW below its top, so a symlink inside it is copied, never
  * followed; the destination tree is walked the same way, and a symlink
  * where a directory is wanted is replaced by the directory.
+ * build-project's copies (lcrs_copy_tree) add its rules: ".git" skipped,
+ * special files and symlinks leading out of the tree refused, caps.
  */
 #include "libcrs/libcrs.h"
 #include "libcrs/internal.h"
@@ -18,7 +20,9 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -30,6 +34,11 @@ struct copy_ctx {
 	dev_t top_dev;		/* the destination's top directory, which */
 	ino_t top_ino;		/* must not be copied into itself */
 	int have_top;
+	/* build-project's copies only (tree != NULL) */
+	struct lcrs_tree_count *tree;
+	size_t root_len;	/* of the source's top in src */
+	char root_real[PATH_MAX];
+	int depth;
 };
 
 /* Owner (as root), mode, mtime: best effort, as rsync -a keeps what it can. */
@@ -178,6 +187,79 @@ static int ensure_dir(struct copy_ctx *c, int ddirfd, const char *dname,
 	return 0;
 }
 
+/* 1 when the symlink c->src (to `target`) stays inside the tree. */
+static int link_inside(const struct copy_ctx *c, const char *target)
+{
+	const char *p = c->src + c->root_len, *t = target;
+	char real[PATH_MAX];
+	size_t rl = strlen(c->root_real);
+	long level = -1;	/* of the link's folder below the top */
+
+	if (target[0] == '/')
+		return 0;
+	for (; *p; p++)
+		level += *p == '/';
+	while (*t) {
+		size_t n = strcspn(t, "/");
+
+		if (n == 2 && !strncmp(t, "..", 2) && --level < 0)
+			return 0;
+		if (n && !(n == 1 && *t == '.') &&
+		    !(n == 2 && !strncmp(t, "..", 2)))
+			level++;
+		t += n + (t[n] == '/');
+	}
+	/* through other links it may still lead out: resolve it */
+	if (!realpath(c->src, real))
+		return 1;	/* dangling, and inside by its text */
+	return !strncmp(real, c->root_real, rl) &&
+		(real[rl] == '/' || real[rl] == '\0' || !strcmp(c->root_real,
+								"/"));
+}
+
+/* build-project's rules for one source entry; 1 when it is skipped. */
+static int tree_check(struct copy_ctx *c, int sfd, const char *name,
+		      const struct stat *st)
+{
+	struct lcrs_tree_count *t = c->tree;
+	char target[LCRS_PATH_MAX];
+	ssize_t n;
+
+	if (!strcmp(name, ".git"))
+		return 1;
+	if (S_ISDIR(st->st_mode)) {
+		if (c->depth >= CRS_TREE_DEPTH_MAX)
+			return crs_error_set(CRS_EINPUT, "'%s': deeper than "
+					     "%d folders", c->src,
+					     CRS_TREE_DEPTH_MAX);
+		return 0;
+	}
+	if (++t->files > CRS_TREE_FILES_MAX)
+		return crs_error_set(CRS_EINPUT, "more than %d files and "
+				     "symlinks (at '%s')", CRS_TREE_FILES_MAX,
+				     c->src);
+	if (S_ISREG(st->st_mode)) {
+		t->bytes += (unsigned long long)st->st_size;
+		if (t->bytes > CRS_TREE_BYTES_MAX)
+			return crs_error_set(CRS_EINPUT, "more than %llu MiB "
+					     "of files (at '%s')",
+					     CRS_TREE_BYTES_MAX >> 20, c->src);
+		return 0;
+	}
+	if (!S_ISLNK(st->st_mode))
+		return crs_error_set(CRS_EINPUT, "'%s': not a regular file, "
+				     "folder or symlink", c->src);
+	n = readlinkat(sfd, name, target, sizeof(target) - 1);
+	if (n < 0)
+		return crs_error_set(CRS_ERR, "readlink '%s': %s", c->src,
+				     strerror(errno));
+	target[n] = '\0';
+	if (!link_inside(c, target))
+		return crs_error_set(CRS_EINPUT, "'%s': a symlink to '%s', "
+				     "outside the tree", c->src, target);
+	return 0;
+}
+
 static int copy_dir(struct copy_ctx *c, int sfd, int dfd);
 
 static int copy_entry(struct copy_ctx *c, int sfd, int dfd, const char *name)
@@ -185,9 +267,13 @@ static int copy_entry(struct copy_ctx *c, int sfd, int dfd, const char *name)
 	struct stat st;
 	int sub = -1, dsub = -1, r = 0;
 
+	if (c->tree && !strcmp(name, ".git"))
+		return 0;
 	if (fstatat(sfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
 		return crs_error_set(CRS_ERR, "'%s': %s", c->src,
 				     strerror(errno));
+	if (c->tree && (r = tree_check(c, sfd, name, &st)) != 0)
+		return r;
 	if (S_ISREG(st.st_mode))
 		return copy_reg_at(sfd, name, dfd, name, c->src, c->dst);
 	if (S_ISLNK(st.st_mode))
@@ -203,8 +289,11 @@ static int copy_entry(struct copy_ctx *c, int sfd, int dfd, const char *name)
 				  strerror(errno));
 		goto out;
 	}
-	if ((r = ensure_dir(c, dfd, name, &dsub)) != 0 ||
-	    (r = copy_dir(c, sub, dsub)) != 0)
+	c->depth++;
+	if ((r = ensure_dir(c, dfd, name, &dsub)) == 0)
+		r = copy_dir(c, sub, dsub);
+	c->depth--;
+	if (r != 0)
 		goto out;
 	set_attrs(dsub, &st);
 out:
@@ -271,10 +360,10 @@ static int src_stat(const char *src, struct stat *st)
 	return 0;
 }
 
-int lcrs_copy_to(const char *src, int ddirfd, const char *leaf,
-		 int follow_leaf, const char *shown_dst)
+static int copy_to(struct copy_ctx *cp, const char *src, int ddirfd,
+		   const char *leaf, int follow_leaf, const char *shown_dst)
 {
-	struct copy_ctx c = { .have_top = 0 };
+	struct copy_ctx c = *cp;
 	char name[LCRS_PATH_MAX];
 	struct stat sst, dst;
 	int sfd = -1, dfd = -1, have_dst = 0, r = CRS_ERR;
@@ -355,6 +444,29 @@ out:
 	if (dfd >= 0)
 		close(dfd);
 	return r;
+}
+
+int lcrs_copy_to(const char *src, int ddirfd, const char *leaf,
+		 int follow_leaf, const char *shown_dst)
+{
+	struct copy_ctx c = { .have_top = 0 };
+
+	return copy_to(&c, src, ddirfd, leaf, follow_leaf, shown_dst);
+}
+
+int lcrs_copy_tree(const char *src, int ddirfd, const char *leaf,
+		   const char *shown_dst, struct lcrs_tree_count *count)
+{
+	struct copy_ctx c = { .tree = count };
+	struct stat st;
+
+	if (stat(src, &st) != 0 || !S_ISDIR(st.st_mode))
+		return crs_error_set(CRS_EINPUT, "'%s': not a folder", src);
+	if (!realpath(src, c.root_real))
+		return crs_error_set(CRS_ERR, "'%s': %s", src,
+				     strerror(errno));
+	c.root_len = strlen(src);
+	return copy_to(&c, src, ddirfd, leaf, 0, shown_dst);
 }
 
 int crs_copy(const char *src, const char *dst)

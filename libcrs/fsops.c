@@ -183,6 +183,41 @@ int lcrs_fdopendir(int fd, const char *shown, DIR **out)
 	return crs_error_set(CRS_ERR, "'%s': %s", shown, strerror(e));
 }
 
+int lcrs_remove_at(int pfd, const char *name)
+{
+	struct dirent *de;
+	struct stat st;
+	DIR *d = NULL;
+	int fd, r = 0;
+
+	if (fstatat(pfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return errno == ENOENT ? 0 : crs_error_set(CRS_ERR, "'%s': %s",
+							   name,
+							   strerror(errno));
+	if (!S_ISDIR(st.st_mode)) {
+		if (unlinkat(pfd, name, 0) != 0)
+			return crs_error_set(CRS_ERR, "remove '%s': %s", name,
+					     strerror(errno));
+		return 0;
+	}
+	fd = openat(pfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+		    O_CLOEXEC);
+	if (fd < 0 || !(d = fdopendir(fd))) {
+		if (fd >= 0)
+			close(fd);
+		return crs_error_set(CRS_ERR, "'%s': %s", name,
+				     strerror(errno));
+	}
+	while (r == 0 && (de = readdir(d)) != NULL)
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			r = lcrs_remove_at(dirfd(d), de->d_name);
+	closedir(d);
+	if (r == 0 && unlinkat(pfd, name, AT_REMOVEDIR) != 0)
+		r = crs_error_set(CRS_ERR, "remove '%s': %s", name,
+				  strerror(errno));
+	return r;
+}
+
 int lcrs_tmp_create(int dirfd, char name[64], int *fd_out)
 {
 	struct timespec ts;

@@ -131,6 +131,28 @@ int lcrs_copy_reg_at(int sdirfd, const char *sname, int ddirfd,
 int lcrs_copy_to(const char *src, int ddirfd, const char *leaf,
 		 int follow_leaf, const char *shown_dst);
 
+/* What build-project's copies used of the CRS_TREE_* caps so far. */
+struct lcrs_tree_count {
+	size_t files;			/* files and symlinks */
+	unsigned long long bytes;	/* of the files */
+};
+
+/*
+ * build-project: copy the folder `src` (followed if a symlink) into
+ * ddirfd/leaf as lcrs_copy_to does, skipping ".git" entries, refusing
+ * FIFOs, sockets, devices and symlinks that lead out of src (absolute,
+ * too many "..", or resolving outside) with CRS_EINPUT, and adding up
+ * *count across calls against the CRS_TREE_* caps of libcrs.h.
+ */
+int lcrs_copy_tree(const char *src, int ddirfd, const char *leaf,
+		   const char *shown_dst, struct lcrs_tree_count *count);
+
+/*
+ * rm -rf pfd/name without following symlinks; a missing name is not an
+ * error.
+ */
+int lcrs_remove_at(int pfd, const char *name);
+
 /*
  * Submit the open regular file `fd` (whose base name is `base`, for the
  * suffix) of type `type` into the submit directory `submit_dir`.

@@ -311,6 +311,7 @@ enum crs_sidecar_kind {
 	CRS_SIDECAR_BUILD,	/* apply-patch-build: file is the patch */
 	CRS_SIDECAR_POV,	/* run-pov: file is the PoV */
 	CRS_SIDECAR_TEST,	/* apply-patch-test: file is the patch */
+	CRS_SIDECAR_PROJECT,	/* build-project: folders, not a file */
 };
 
 /*
@@ -323,11 +324,32 @@ enum crs_sidecar_kind {
  * and, when the retcode is 0, rebuild_id into `resp_dir` (created).
  * *retcode gets the response's retcode. On a timeout resp_dir gets
  * retcode 1 and "Builder unavailable or timed out" and *retcode is 1.
+ * `kind` is not CRS_SIDECAR_PROJECT (see crs_build_project).
  * Returns 0, or CRS_EINPUT / CRS_ERR (nothing was asked).
  */
 int crs_sidecar_call(const char *mailbox, enum crs_sidecar_kind kind,
 		     const char *file, const char *harness,
 		     const char *rebuild_id, double timeout_s,
 		     const char *resp_dir, int *retcode);
+
+/* build-project's caps over both trees of a request (crs-ci's too). */
+#define CRS_TREE_FILES_MAX 100000		/* files and symlinks */
+#define CRS_TREE_BYTES_MAX (512ull << 20)	/* bytes of the files */
+#define CRS_TREE_DEPTH_MAX 64			/* folders below the top */
+
+/*
+ * build-project: as crs_sidecar_call with kind "build-project", but the
+ * request holds copies of the folders `fuzz_proj_dir` (as fuzz-proj/)
+ * and `target_source_dir` (as target-source/), at least one not NULL,
+ * which crs-ci diffs against /OSS_CRS_FUZZ_PROJ and
+ * /OSS_CRS_TARGET_SOURCE and builds as apply-patch-build does. The
+ * copies skip ".git" entries and refuse, with CRS_EINPUT naming the
+ * entry, FIFOs, sockets, devices, symlinks leading out of their tree and
+ * trees over the CRS_TREE_* caps; nothing is asked then. The copies are
+ * removed from the mailbox once answered.
+ */
+int crs_build_project(const char *mailbox, const char *fuzz_proj_dir,
+		      const char *target_source_dir, const char *rebuild_id,
+		      double timeout_s, const char *resp_dir, int *retcode);
 
 #endif

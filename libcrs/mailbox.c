@@ -6,7 +6,9 @@
  * travel as files through its own mailbox folder (DESIGN.md decision 4).
  * The request folder appears whole (written under a hidden name, then
  * renamed); the orchestrator answers in responses/<id>/, also renamed
- * into place, whose "done" file says it is complete.
+ * into place, whose "done" file says it is complete. build-project's
+ * request holds copies of the CRS's trees instead of a file; they are
+ * removed again once answered.
  */
 #include "libcrs/internal.h"
 #include "common/error.h"
@@ -24,8 +26,11 @@
 #define MAILBOX_TIMEOUT_MSG "Builder unavailable or timed out"
 
 static const char *const kind_names[] = {
-	"apply-patch-build", "run-pov", "apply-patch-test",
+	"apply-patch-build", "run-pov", "apply-patch-test", "build-project",
 };
+
+/* build-project's folders in a request, as src[] of write_request. */
+static const char *const tree_names[] = { "fuzz-proj", "target-source" };
 
 /* A harness or rebuild id the request file can carry on one line. */
 static int value_ok(const char *v, const char *what)
@@ -38,10 +43,16 @@ static int value_ok(const char *v, const char *what)
 	return 0;
 }
 
+/*
+ * requests/<tmp>/ renamed to <id>, holding request.txt and src[0] (the
+ * file) or, for build-project, the folders src[0] and src[1] (each may be
+ * NULL) as tree_names[]. A request that cannot be written is removed.
+ */
 static int write_request(int reqfd, const char *tmp, const char *id,
-			 enum crs_sidecar_kind kind, const char *file,
+			 enum crs_sidecar_kind kind, const char *const src[2],
 			 const char *harness, const char *rebuild_id)
 {
+	struct lcrs_tree_count count = { 0 };
 	char text[512];
 	int dfd = -1, r;
 
@@ -58,13 +69,24 @@ static int write_request(int reqfd, const char *tmp, const char *id,
 		 rebuild_id ? rebuild_id : "");
 	r = lcrs_write_file_at(dfd, "request.txt", text, strlen(text), 0644,
 			       "request.txt");
-	if (r == 0)
-		r = lcrs_copy_to(file, dfd, kind == CRS_SIDECAR_POV ? "pov" :
+	if (r == 0 && kind != CRS_SIDECAR_PROJECT)
+		r = lcrs_copy_to(src[0], dfd, kind == CRS_SIDECAR_POV ? "pov" :
 				 "patch", 0, "the mailbox request");
+	for (size_t i = 0; i < 2 && r == 0 && kind == CRS_SIDECAR_PROJECT; i++)
+		if (src[i])
+			r = lcrs_copy_tree(src[i], dfd, tree_names[i],
+					   tree_names[i], &count);
 	close(dfd);
 	if (r == 0 && renameat(reqfd, tmp, reqfd, id) != 0)
 		r = crs_error_set(CRS_ERR, "mailbox requests/%s: %s", id,
 				  strerror(errno));
+	if (r != 0) {
+		char why[1024];
+
+		snprintf(why, sizeof(why), "%s", crs_error_last());
+		if (lcrs_remove_at(reqfd, tmp) != 0)
+			crs_error_set(r, "%s", why);	/* the first reason */
+	}
 	return r;
 }
 
@@ -108,10 +130,10 @@ static int copy_response(int rdfd, const char *resp_dir, int *retcode)
 	return r;
 }
 
-int crs_sidecar_call(const char *mailbox, enum crs_sidecar_kind kind,
-		     const char *file, const char *harness,
-		     const char *rebuild_id, double timeout_s,
-		     const char *resp_dir, int *retcode)
+static int sidecar_ask(const char *mailbox, enum crs_sidecar_kind kind,
+		       const char *const src[2], const char *harness,
+		       const char *rebuild_id, double timeout_s,
+		       const char *resp_dir, int *retcode)
 {
 	static unsigned counter;
 	char id[96], tmp[100], done[128];
@@ -139,7 +161,7 @@ int crs_sidecar_call(const char *mailbox, enum crs_sidecar_kind kind,
 				  "responses/ folder", mailbox);
 		goto out;
 	}
-	if ((r = write_request(reqfd, tmp, id, kind, file, harness,
+	if ((r = write_request(reqfd, tmp, id, kind, src, harness,
 			       rebuild_id)) != 0)
 		goto out;
 	while (faccessat(resfd, done, F_OK, AT_SYMLINK_NOFOLLOW) != 0) {
@@ -159,6 +181,16 @@ int crs_sidecar_call(const char *mailbox, enum crs_sidecar_kind kind,
 		goto out;
 	}
 	r = copy_response(rdfd, resp_dir, retcode);
+	if (kind == CRS_SIDECAR_PROJECT) {	/* answered: the copies go */
+		int dfd = openat(reqfd, id, O_RDONLY | O_DIRECTORY |
+				 O_NOFOLLOW | O_CLOEXEC);
+
+		for (size_t i = 0; i < 2 && dfd >= 0; i++)
+			if (lcrs_remove_at(dfd, tree_names[i]) != 0)
+				crs_error_clear();
+		if (dfd >= 0)
+			close(dfd);
+	}
 out:
 	if (rdfd >= 0)
 		close(rdfd);
@@ -169,4 +201,33 @@ out:
 	if (mfd >= 0)
 		close(mfd);
 	return r;
+}
+
+int crs_sidecar_call(const char *mailbox, enum crs_sidecar_kind kind,
+		     const char *file, const char *harness,
+		     const char *rebuild_id, double timeout_s,
+		     const char *resp_dir, int *retcode)
+{
+	const char *const src[2] = { file, NULL };
+
+	*retcode = 1;
+	if (kind == CRS_SIDECAR_PROJECT)
+		return crs_error_set(CRS_EINPUT, "build-project takes folders: "
+				     "crs_build_project()");
+	return sidecar_ask(mailbox, kind, src, harness, rebuild_id, timeout_s,
+			   resp_dir, retcode);
+}
+
+int crs_build_project(const char *mailbox, const char *fuzz_proj_dir,
+		      const char *target_source_dir, const char *rebuild_id,
+		      double timeout_s, const char *resp_dir, int *retcode)
+{
+	const char *const src[2] = { fuzz_proj_dir, target_source_dir };
+
+	*retcode = 1;
+	if (!fuzz_proj_dir && !target_source_dir)
+		return crs_error_set(CRS_EINPUT, "build-project needs a fuzz "
+				     "project or a target source folder");
+	return sidecar_ask(mailbox, CRS_SIDECAR_PROJECT, src, NULL,
+			   rebuild_id, timeout_s, resp_dir, retcode);
 }

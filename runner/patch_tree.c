@@ -32,49 +32,6 @@ const char patch_tests_script[] =
 	"or the project)'\n"
 	"exit 200\n";
 
-/* Write the patched files of `index` over a copy of the head tree. */
-static int write_patched(git_diff *diff, git_index *index,
-			 git_repository *repo, const char *head_src,
-			 const char *src)
-{
-	int r;
-
-	if ((r = fs_remove_tree(src)) != 0 ||
-	    (r = fs_copy_tree(head_src, src)) != 0)
-		return r;
-	for (size_t i = 0; i < git_diff_num_deltas(diff); i++) {
-		const git_diff_delta *d = git_diff_get_delta(diff, i);
-		const git_index_entry *e;
-		git_blob *blob = NULL;
-		char *file, *slash;
-
-		if (d->status == GIT_DELTA_DELETED) {
-			file = xasprintf("%s/%s", src, d->old_file.path);
-			unlink(file);
-			free(file);
-			continue;
-		}
-		e = git_index_get_bypath(index, d->new_file.path, 0);
-		if (!e || git_blob_lookup(&blob, repo, &e->id) != 0)
-			return crs_error_set(CRS_ERR, "patched %s: not in the "
-					     "patched tree", d->new_file.path);
-		file = xasprintf("%s/%s", src, d->new_file.path);
-		slash = strrchr(file, '/');
-		*slash = '\0';
-		r = fs_mkdir_p(file);
-		*slash = '/';
-		if (r == 0)
-			r = fs_write_file_atomic(file,
-					git_blob_rawcontent(blob),
-					(size_t)git_blob_rawsize(blob));
-		git_blob_free(blob);
-		free(file);
-		if (r)
-			return r;
-	}
-	return 0;
-}
-
 /*
  * The tree of `commit` with `diff` applied, in memory. 0 with *index_out
  * and *repo_out (the caller frees both), or -1 with *detail.
@@ -127,29 +84,6 @@ int patch_tree_check(const char *repo_dir, const char *commit,
 	r = apply_in_memory(repo_dir, commit, diff, &repo, &index, detail);
 	git_index_free(index);
 	git_repository_free(repo);
-	return r;
-}
-
-int patch_tree_write(const char *repo_dir, const char *commit,
-		     git_diff *diff, const char *head_src, const char *ctx,
-		     char **detail)
-{
-	git_repository *repo = NULL;
-	git_index *index = NULL;
-	char *src = xasprintf("%s/src", ctx);
-	int r;
-
-	r = apply_in_memory(repo_dir, commit, diff, &repo, &index, detail);
-	if (r == 0 && (fs_remove_tree(ctx) != 0 || fs_mkdir_p(ctx) != 0 ||
-		       write_patched(diff, index, repo, head_src, src) != 0)) {
-		*detail = xasprintf("cannot write the patched tree: %s",
-				    crs_error_last());
-		crs_error_clear();
-		r = -1;
-	}
-	git_index_free(index);
-	git_repository_free(repo);
-	free(src);
 	return r;
 }
 

@@ -50,14 +50,4 @@ int patch_tree_run_tests(struct scan *s, const char *snapshot,
 int patch_tree_check(const char *repo_dir, const char *commit,
 		     git_diff *diff, char **detail);
 
-/*
- * Apply `diff` to the tree of `commit` in the repository `repo_dir`
- * (libgit2, in memory) and write <ctx>/src: a copy of `head_src` with the
- * patched files written over it (ctx is emptied first). 0, or -1 with
- * *detail (the caller's) saying why for the log.
- */
-int patch_tree_write(const char *repo_dir, const char *commit,
-		     git_diff *diff, const char *head_src, const char *ctx,
-		     char **detail);
-
 #endif

@@ -16,9 +16,15 @@
  *                      sanitizer report in stderr.log), 124 timed out;
  *   apply-patch-test   the patched build, then the project's run_tests.sh
  *                      or test.sh: its exit status, or 0 with "no tests"
- *                      in stdout.log when the project has none.
- * Jobs are keyed by (CRS, patch SHA-256): a CRS that sends the same patch
- * again gets its earlier successful rebuild; another CRS never does.
+ *                      in stdout.log when the project has none;
+ *   build-project      the CRS's copies of the target source and the
+ *                      project folder diffed against ours (sidecar_tree.c)
+ *                      and built as apply-patch-build builds; a project
+ *                      change rebuilds the target image from a patched
+ *                      copy of the project folder first.
+ * Jobs are keyed by (CRS, patch SHA-256, with build-project's project
+ * patch): a CRS that sends the same patch again gets its earlier
+ * successful rebuild; another CRS never does.
  * Rebuild ids are per CRS, from 1, and a test also takes one.
  * Jobs run one at a time in a worker thread, so the run loop keeps
  * polling; at the end of a harness's run (time share, deadline, Ctrl-C)
@@ -26,6 +32,7 @@
  * kills and removes the job's container, and the thread is joined.
  */
 #include "runner/sidecar.h"
+#include "runner/sidecar_tree.h"
 #include "runner/container.h"
 #include "runner/patch_tree.h"
 #include "runner/reproduce.h"
@@ -57,8 +64,9 @@
 #define SIDECAR_LOG_LINES 200		/* of a build log in stdout.log */
 
 static const char *const kind_names[] = {
-	"apply-patch-build", "run-pov", "apply-patch-test",
+	"apply-patch-build", "run-pov", "apply-patch-test", "build-project",
 };
+#define KINDS (sizeof(kind_names) / sizeof(kind_names[0]))
 
 /* --- request and response files ------------------------------------------ */
 
@@ -72,9 +80,8 @@ int sidecar_name_ok(const char *name, size_t max)
 		      "yz0123456789._-") == n;
 }
 
-/* Read the regular file dirfd/name (not a symlink) of at most max bytes. */
-static int read_capped(int dirfd, const char *id, const char *name,
-		       size_t max, struct buf *b)
+int sidecar_read_capped(int dirfd, const char *name, const char *shown,
+			size_t max, struct buf *b, mode_t *mode_out)
 {
 	char chunk[65536];
 	struct stat st;
@@ -83,15 +90,16 @@ static int read_capped(int dirfd, const char *id, const char *name,
 	int r = 0;
 
 	if (fd < 0)
-		return crs_error_set(CRS_EINPUT, "request %s: %s: %s", id, name,
+		return crs_error_set(CRS_EINPUT, "%s: %s", shown,
 				     strerror(errno));
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
 	    st.st_size > (off_t)max) {
 		close(fd);
-		return crs_error_set(CRS_EINPUT, "request %s: %s: not a "
-				     "regular file of at most %zu bytes", id,
-				     name, max);
+		return crs_error_set(CRS_EINPUT, "%s: not a regular file of "
+				     "at most %zu bytes", shown, max);
 	}
+	if (mode_out)
+		*mode_out = st.st_mode;
 	for (;;) {
 		ssize_t n = read(fd, chunk, sizeof(chunk));
 
@@ -99,20 +107,29 @@ static int read_capped(int dirfd, const char *id, const char *name,
 			continue;
 		if (n <= 0) {
 			if (n < 0)
-				r = crs_error_set(CRS_EINPUT, "request %s: %s: "
-						  "%s", id, name,
+				r = crs_error_set(CRS_EINPUT, "%s: %s", shown,
 						  strerror(errno));
 			break;
 		}
 		if (b->len + (size_t)n > max) {
-			r = crs_error_set(CRS_EINPUT, "request %s: %s: grew "
-					  "past %zu bytes", id, name, max);
+			r = crs_error_set(CRS_EINPUT, "%s: grew past %zu "
+					  "bytes", shown, max);
 			break;
 		}
 		buf_add(b, chunk, (size_t)n);
 	}
 	close(fd);
 	return r;
+}
+
+/* A file of request `id` of at most max bytes. */
+static int read_capped(int dirfd, const char *id, const char *name,
+		       size_t max, struct buf *b)
+{
+	char shown[SIDECAR_ID_MAX + 64];
+
+	snprintf(shown, sizeof(shown), "request %s: %s", id, name);
+	return sidecar_read_capped(dirfd, name, shown, max, b, NULL);
 }
 
 /* One "key=value" line of request.txt into rq. */
@@ -128,7 +145,7 @@ static int parse_line(struct sidecar_request *rq, const char *id,
 		return crs_error_set(CRS_EINPUT, "request %s: request.txt: "
 				     "'%.40s' is not key=value", id, line);
 	if (klen == 4 && !strncmp(line, "kind", 4)) {
-		for (size_t k = 0; k < 3; k++)
+		for (size_t k = 0; k < KINDS; k++)
 			if (!strcmp(v, kind_names[k])) {
 				rq->kind = (enum sidecar_kind)k;
 				*have_kind = 1;
@@ -165,6 +182,29 @@ static int parse_line(struct sidecar_request *rq, const char *id,
 void sidecar_request_release(struct sidecar_request *rq)
 {
 	buf_release(&rq->payload);
+	buf_release(&rq->fuzz_patch);
+}
+
+/* build-project's trees: at least one, each a folder (not a symlink). */
+static int request_trees(int dfd, const char *id)
+{
+	static const char *const trees[] = { "target-source", "fuzz-proj" };
+	struct stat st;
+	int have = 0;
+
+	for (size_t i = 0; i < 2; i++) {
+		if (fstatat(dfd, trees[i], &st, AT_SYMLINK_NOFOLLOW) != 0)
+			continue;
+		if (!S_ISDIR(st.st_mode))
+			return crs_error_set(CRS_EINPUT, "request %s: %s: not "
+					     "a folder", id, trees[i]);
+		have = 1;
+	}
+	if (!have)
+		return crs_error_set(CRS_EINPUT, "request %s: build-project "
+				     "without target-source/ or fuzz-proj/",
+				     id);
+	return 0;
 }
 
 int sidecar_request_read(int reqfd, const char *id,
@@ -176,6 +216,7 @@ int sidecar_request_read(int reqfd, const char *id,
 
 	memset(rq, 0, sizeof(*rq));
 	buf_init(&rq->payload);
+	buf_init(&rq->fuzz_patch);
 	rq->rebuild_id = -1;
 	if (!sidecar_name_ok(id, SIDECAR_ID_MAX))
 		return crs_error_set(CRS_EINPUT, "request '%.40s': not a "
@@ -208,6 +249,10 @@ int sidecar_request_read(int reqfd, const char *id,
 	if (rq->kind == SIDECAR_POV && !rq->harness[0]) {
 		r = crs_error_set(CRS_EINPUT, "request %s: run-pov without a "
 				  "harness", id);
+		goto out;
+	}
+	if (rq->kind == SIDECAR_PROJECT) {
+		r = request_trees(dfd, id);
 		goto out;
 	}
 	r = read_capped(dfd, id, rq->kind == SIDECAR_POV ? "pov" : "patch",
@@ -435,6 +480,41 @@ static void resources_restore(struct sidecar *sc,
 	sc->ws.compose->infra = *saved;
 }
 
+/* What a build is keyed by: the patch, and build-project's fuzz patch. */
+static void request_sha(const struct sidecar_request *rq, char sha[65])
+{
+	struct buf b = BUF_INIT;
+
+	if (!rq->fuzz_patch.len) {
+		sha256_hex(sha, rq->payload.ptr, rq->payload.len);
+		return;
+	}
+	buf_add(&b, rq->payload.ptr, rq->payload.len);
+	buf_adds(&b, ":fuzz-proj:");
+	buf_add(&b, rq->fuzz_patch.ptr, rq->fuzz_patch.len);
+	sha256_hex(sha, b.ptr, b.len);
+	buf_release(&b);
+}
+
+/* The same build asked again by this CRS: its earlier rebuild (1). */
+static int answer_cached(struct sidecar_crs *k,
+			 const struct sidecar_request *rq,
+			 struct job_result *jr)
+{
+	struct rebuild *cached;
+	char sha[65];
+
+	request_sha(rq, sha);
+	cached = rebuild_find(k, -1, sha);
+	if (!cached || (rq->rebuild_id >= 1 && rq->rebuild_id != cached->id))
+		return 0;
+	jr->retcode = 0;
+	jr->rebuild_id = cached->id;
+	buf_printf(&jr->out, "the same patch was rebuilt before as rebuild "
+		   "%ld\n", cached->id);
+	return 1;
+}
+
 /* Copy the build's out/ and its record into REBUILD_OUT_DIR/<crs>/<n>. */
 static int rebuild_publish(struct sidecar *sc, struct sidecar_crs *k,
 			   long n, const char *which,
@@ -463,6 +543,9 @@ static int rebuild_publish(struct sidecar *sc, struct sidecar_crs *k,
 	     if ((r = fs_write_file_atomic(p, data, len)) != 0) goto out; \
 	} while (0)
 	PUT("patch.diff", rq->payload.ptr, rq->payload.len);
+	if (rq->fuzz_patch.len)
+		PUT("fuzz_proj_patch.diff", rq->fuzz_patch.ptr,
+		    rq->fuzz_patch.len);
 	PUT("stdout.log", jr->out.ptr ? jr->out.ptr : "", jr->out.len);
 	PUT("stderr.log", jr->err.ptr ? jr->err.ptr : "", jr->err.len);
 	PUT("exit_code", num, strlen(num));
@@ -491,10 +574,12 @@ static char *patch_file(struct sidecar *sc, struct sidecar_crs *k,
  * apply, git apply -C1, patch -p1 --fuzz=3; stdout.log says which), and
  * `compile` run again on the CRS's cpuset and memory. 0 with jr->retcode
  * set (non-zero: the patch did not apply or build, jr->err says why), or
- * CRS_EINTR / an infrastructure error. *snap_out: the snapshot used.
+ * CRS_EINTR / an infrastructure error. *snap_out: the image the build
+ * started from: `from_image` when given (build-project's patched fuzz
+ * project: a full build), else the head build's snapshot.
  */
 static int job_build(struct sidecar *sc, struct sidecar_crs *k,
-		     const struct sidecar_request *rq,
+		     const struct sidecar_request *rq, const char *from_image,
 		     struct job_result *jr, char **which_out, char **snap_out)
 {
 	struct scan *s = &sc->ws;
@@ -505,7 +590,7 @@ static int job_build(struct sidecar *sc, struct sidecar_crs *k,
 	long n;
 	int r = 0;
 
-	sha256_hex(sha, rq->payload.ptr, rq->payload.len);
+	request_sha(rq, sha);
 	n = rq->rebuild_id > 0 ? rq->rebuild_id : k->next_id;
 	rb = rebuild_find(k, n, NULL);
 	if (rb && strcmp(rb->sha, sha)) {
@@ -527,7 +612,7 @@ static int job_build(struct sidecar *sc, struct sidecar_crs *k,
 	*which_out = xasprintf("rebuild-%s-%ld", k->c->name, n);
 	if (git_diff_from_buffer(&diff, rq->payload.ptr,
 				 rq->payload.len) != 0 ||
-	    git_diff_num_deltas(diff) == 0) {
+	    (git_diff_num_deltas(diff) == 0 && !rq->fuzz_patch.len)) {
 		jr->retcode = 1;
 		buf_printf(&jr->err, "the patch is not a unified diff\n");
 		goto publish;
@@ -539,8 +624,10 @@ static int job_build(struct sidecar *sc, struct sidecar_crs *k,
 	if (r != 0 ||
 	    (r = fs_write_file_atomic(patch, rq->payload.ptr,
 				      rq->payload.len)) != 0 ||
-	    (r = snapshot_head_ref(s, s->state.sanitizer, snap_out)) != 0 ||
-	    (r = docker_image_exists(s->docker, *snap_out, NULL)) != 0)
+	    (from_image && (*snap_out = xstrdup(from_image)) == NULL) ||
+	    (!from_image &&
+	     ((r = snapshot_head_ref(s, s->state.sanitizer, snap_out)) != 0 ||
+	      (r = docker_image_exists(s->docker, *snap_out, NULL)) != 0)))
 		goto out;
 	blog = scan_work_path(s, "logs/%s-%s-build.log", *which_out,
 			      s->state.sanitizer);
@@ -705,19 +792,148 @@ out:
 	return r;
 }
 
-/* The responses folder of a mailbox, not followed if a symlink; or -1. */
-static int open_responses(const char *mailbox)
+/* A folder of a mailbox, not followed if a symlink; or -1. */
+static int open_in_mailbox(const char *mailbox, const char *sub)
 {
 	int mfd = open(mailbox, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
 		       O_CLOEXEC);
 	int fd = -1;
 
 	if (mfd >= 0) {
-		fd = openat(mfd, "responses", O_RDONLY | O_DIRECTORY |
-			    O_NOFOLLOW | O_CLOEXEC);
+		fd = openat(mfd, sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+			    O_CLOEXEC);
 		close(mfd);
 	}
 	return fd;
+}
+
+/*
+ * build-project's trees (requests/<id>/target-source/, fuzz-proj/)
+ * diffed against the head source and the project folder into rq's
+ * payload and fuzz_patch; the patched project folder is written to pdir.
+ * CRS_EINPUT when the trees are refused.
+ */
+static int project_patches(struct scan *s, struct sidecar_crs *k,
+			   const char *id, const char *pdir,
+			   struct sidecar_request *rq)
+{
+	struct sidecar_tree_count count = { 0 };
+	int reqfd = open_in_mailbox(k->mailbox, "requests"), dfd = -1, r;
+	char *head_src = NULL;
+
+	if (reqfd >= 0)
+		dfd = openat(reqfd, id, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+			     O_CLOEXEC);
+	if (dfd < 0) {
+		r = crs_error_set(CRS_EINPUT, "request %s: not a folder", id);
+		goto out;
+	}
+	if ((r = target_source_dir(s, s->state.head_commit, &head_src)) != 0)
+		goto out;
+	if (faccessat(dfd, "target-source", F_OK, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    (r = sidecar_tree_diff(dfd, "target-source", head_src, NULL,
+				   &count, &rq->payload)) != 0)
+		goto out;
+	if (faccessat(dfd, "fuzz-proj", F_OK, AT_SYMLINK_NOFOLLOW) == 0)
+		r = sidecar_tree_diff(dfd, "fuzz-proj", s->project->dir, pdir,
+				      &count, &rq->fuzz_patch);
+out:
+	if (dfd >= 0)
+		close(dfd);
+	if (reqfd >= 0)
+		close(reqfd);
+	free(head_src);
+	return r;
+}
+
+/*
+ * build-project: the trees' diffs built as apply-patch-build builds a
+ * patch (job_build). A fuzz-project change first rebuilds the target
+ * image from the patched copy of the project folder, which is also the
+ * one laid at /OSS_CRS_PROJ_PATH.
+ */
+static int job_project(struct sidecar *sc, struct sidecar_crs *k,
+		       const char *id, const struct sidecar_request *rq,
+		       struct job_result *jr)
+{
+	struct scan *s = &sc->ws;
+	struct sidecar_request prq = *rq;
+	struct project_config proj, *project = s->project;
+	char *target_image = s->state.target_image;
+	char *pdir = scan_work_path(s, "sidecar/%s/fuzz-proj", k->c->name);
+	char *which = NULL, *image = NULL, *tag = NULL, *iname = NULL;
+	char *ctx = NULL, *src = NULL, *head_src = NULL, *full = NULL;
+	int r;
+
+	buf_init(&prq.payload);
+	buf_init(&prq.fuzz_patch);
+	r = project_patches(s, k, id, pdir, &prq);
+	if (r == CRS_EINPUT) {
+		jr->retcode = 1;
+		buf_printf(&jr->err, "crs-ci refused the trees: %s\n",
+			   crs_error_last());
+		crs_error_clear();
+		r = 0;
+		goto out;
+	}
+	if (r != 0)
+		goto out;
+	if (!prq.payload.len && !prq.fuzz_patch.len) {
+		jr->retcode = 1;
+		buf_printf(&jr->err, "nothing to build: the trees do not "
+			   "differ from /OSS_CRS_TARGET_SOURCE and "
+			   "/OSS_CRS_FUZZ_PROJ\n");
+		goto out;
+	}
+	if (answer_cached(k, &prq, jr))
+		goto out;
+	if (prq.fuzz_patch.len) {
+		iname = xasprintf("fuzz-proj-%s", k->c->name);
+		r = target_image_build(s, pdir, iname, &tag);
+		if (r != 0 && r != CRS_EINTR) {
+			jr->retcode = 1;
+			buf_printf(&jr->err, "the patched fuzz project does "
+				   "not build its image: %s\n",
+				   crs_error_last());
+			crs_error_clear();
+			r = 0;
+		}
+		if (!tag)
+			goto out;
+		/* the head source over it, as the head's image is made */
+		proj = *project;
+		proj.dir = pdir;
+		s->project = &proj;
+		s->state.target_image = tag;
+		ctx = scan_work_path(s, "sidecar/%s/fuzz-proj-src", k->c->name);
+		src = xasprintf("%s/src", ctx);
+		free(iname);
+		iname = xasprintf("fuzz-proj-%s-head", k->c->name);
+		if ((r = target_source_dir(s, s->state.head_commit,
+					   &head_src)) == 0 &&
+		    (r = fs_remove_tree(ctx)) == 0 &&
+		    (r = fs_copy_tree(head_src, src)) == 0)
+			r = target_context_image(s, ctx, "the head source over "
+						 "a patched fuzz project",
+						 iname, &full);
+		s->project = project;
+		s->state.target_image = target_image;
+		if (r != 0)
+			goto out;
+	}
+	r = job_build(sc, k, &prq, full, jr, &which, &image);
+out:
+	sidecar_request_release(&prq);
+	free(pdir);
+	free(which);
+	free(image);
+	free(tag);
+	free(iname);
+	free(ctx);
+	free(src);
+	free(head_src);
+	free(full);
+	return r;
 }
 
 /* Execute one request and answer it (in the worker thread). */
@@ -727,32 +943,22 @@ static void job_run(struct sidecar *sc, struct sidecar_crs *k,
 	struct job_result jr = { .retcode = 1, .rebuild_id = -1 };
 	struct sidecar_response rs = { 0 };
 	char *which = NULL, *image = NULL;
-	struct rebuild *cached = NULL;
 	int r = 0, resfd;
 
 	buf_init(&jr.out);
 	buf_init(&jr.err);
 	log_info("sidecar: %s asks %s%s%s", k->c->name, kind_names[rq->kind],
 		 rq->harness[0] ? " " : "", rq->harness);
-	if (rq->kind == SIDECAR_BUILD) {
-		char sha[65];
-
-		sha256_hex(sha, rq->payload.ptr, rq->payload.len);
-		cached = rebuild_find(k, -1, sha);
-	}
-	if (cached && (rq->rebuild_id < 1 || rq->rebuild_id == cached->id)) {
-		jr.retcode = 0;
-		jr.rebuild_id = cached->id;
-		buf_printf(&jr.out, "the same patch was rebuilt before as "
-			   "rebuild %ld\n", cached->id);
-	} else if (rq->kind == SIDECAR_POV) {
+	if (rq->kind == SIDECAR_POV) {
 		r = job_pov(sc, k, rq, &jr);
-	} else {
-		r = job_build(sc, k, rq, &jr, &which, &image);
+	} else if (rq->kind == SIDECAR_PROJECT) {
+		r = job_project(sc, k, id, rq, &jr);
+	} else if (rq->kind == SIDECAR_TEST || !answer_cached(k, rq, &jr)) {
+		r = job_build(sc, k, rq, NULL, &jr, &which, &image);
 		if (r == 0 && rq->kind == SIDECAR_TEST && jr.retcode == 0)
 			r = job_tests(sc, k, which, image, &jr);
 	}
-	if (rq->kind != SIDECAR_BUILD)
+	if (rq->kind == SIDECAR_POV || rq->kind == SIDECAR_TEST)
 		jr.rebuild_id = -1;
 	if (r != 0) {
 		jr.retcode = 1;
@@ -763,7 +969,7 @@ static void job_run(struct sidecar *sc, struct sidecar_crs *k,
 	rs.out = jr.out.len ? jr.out.ptr : "";
 	rs.err = jr.err.len ? jr.err.ptr : "";
 	rs.rebuild_id = jr.rebuild_id;
-	resfd = open_responses(k->mailbox);
+	resfd = open_in_mailbox(k->mailbox, "responses");
 	if (resfd < 0 || sidecar_response_write(resfd, id, &rs) != 0) {
 		log_warn("sidecar: %s: cannot answer: %s", k->c->name,
 			 resfd < 0 ? "no responses/ folder" :

@@ -4,10 +4,12 @@
  *
  * Each CRS gets <work>/runs/<rid>/crs/<crs>/MAILBOX, mounted rw at
  * /OSS_CRS_MAILBOX. libCRS writes requests/<id>/ (renamed into place):
- *   request.txt  "kind=apply-patch-build|run-pov|apply-patch-test",
- *                "harness=<name>", "rebuild_id=<n>" lines (values may be
- *                empty; unknown keys refused)
+ *   request.txt  "kind=apply-patch-build|run-pov|apply-patch-test|
+ *                build-project", "harness=<name>", "rebuild_id=<n>"
+ *                lines (values may be empty; unknown keys refused)
  *   patch | pov  the patch (build, test) or the PoV (run-pov)
+ *   target-source/, fuzz-proj/  build-project's trees, at least one
+ *                (read by the worker: sidecar_tree.h)
  * The orchestrator answers in responses/<id>/ (written under a hidden
  * name, then renamed): retcode, stdout.log, stderr.log, rebuild_id (only
  * when retcode is 0 and a rebuild was made) and an empty "done".
@@ -21,6 +23,7 @@
 #include "common/buf.h"
 
 #include <stddef.h>
+#include <sys/types.h>
 
 struct scan;
 
@@ -34,6 +37,7 @@ enum sidecar_kind {
 	SIDECAR_BUILD,		/* apply-patch-build */
 	SIDECAR_POV,		/* run-pov */
 	SIDECAR_TEST,		/* apply-patch-test */
+	SIDECAR_PROJECT,	/* build-project */
 };
 
 struct sidecar_request {
@@ -41,6 +45,7 @@ struct sidecar_request {
 	char harness[SIDECAR_HARNESS_MAX + 1];	/* "" when not given */
 	long rebuild_id;			/* -1 when not given */
 	struct buf payload;			/* the patch or the PoV */
+	struct buf fuzz_patch;	/* build-project: the fuzz project's diff */
 };
 
 struct sidecar_response {
@@ -48,6 +53,15 @@ struct sidecar_response {
 	const char *out, *err;	/* NUL-terminated; NULL: no file */
 	long rebuild_id;	/* written when >= 1 and retcode is 0 */
 };
+
+/*
+ * Read dirfd/name, which must be a regular file (not followed if a
+ * symlink, not blocked on if a FIFO) of at most max bytes, into b;
+ * *mode_out (may be NULL) gets its mode. CRS_EINPUT naming `shown` when
+ * it is refused.
+ */
+int sidecar_read_capped(int dirfd, const char *name, const char *shown,
+			size_t max, struct buf *b, mode_t *mode_out);
 
 /* 1 when `name` may be a request id (or a harness name), else 0. */
 int sidecar_name_ok(const char *name, size_t max);

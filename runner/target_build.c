@@ -82,7 +82,11 @@ out:
 	return r;
 }
 
-int target_context_image(struct scan *s, const char *ctx, const char *label,
+/*
+ * The image of the build context folder `dir` (its Dockerfile), tagged
+ * crs-ci-target/<project>:<prefix><content hash> and cached by it.
+ */
+static int context_image(struct scan *s, const char *dir, const char *prefix,
 			 const char *which, char **tag_out)
 {
 	struct docker_build_opts bo = DOCKER_BUILD_OPTS_INIT;
@@ -90,14 +94,13 @@ int target_context_image(struct scan *s, const char *ctx, const char *label,
 	int r;
 
 	*tag_out = NULL;
-	if ((r = write_context(s, ctx, label)) != 0)
+	if ((r = fs_sha256_tree(hash, dir)) != 0)
 		return r;
-	if ((r = fs_sha256_tree(hash, ctx)) != 0)
-		return r;
-	tag = xasprintf("crs-ci-target/%s:src-%.12s", s->project->name, hash);
+	tag = xasprintf("crs-ci-target/%s:%s%.12s", s->project->name, prefix,
+			hash);
 	log = scan_work_path(s, "logs/%s-image.log", which);
 	what = xasprintf("%s image", which);
-	bo.context_dir = ctx;
+	bo.context_dir = dir;
 	bo.dockerfile = "Dockerfile";
 	bo.tag = tag;
 	bo.log_path = log;
@@ -109,6 +112,23 @@ int target_context_image(struct scan *s, const char *ctx, const char *label,
 	free(log);
 	free(what);
 	return r;
+}
+
+int target_context_image(struct scan *s, const char *ctx, const char *label,
+			 const char *which, char **tag_out)
+{
+	int r;
+
+	*tag_out = NULL;
+	if ((r = write_context(s, ctx, label)) != 0)
+		return r;
+	return context_image(s, ctx, "src-", which, tag_out);
+}
+
+int target_image_build(struct scan *s, const char *proj_dir,
+		       const char *which, char **tag_out)
+{
+	return context_image(s, proj_dir, "", which, tag_out);
 }
 
 int target_source_dir(struct scan *s, const char *commit, char **src_out)

@@ -11,6 +11,14 @@ struct scan;
 #define TARGET_BUILD_TIMEOUT_S 1800.0
 
 /*
+ * The target image: the project folder `proj_dir` built with its
+ * Dockerfile, tagged crs-ci-target/<project>:<content hash> and cached
+ * by it; log <work>/logs/<which>-image.log. *tag_out is the caller's.
+ */
+int target_image_build(struct scan *s, const char *proj_dir,
+		       const char *which, char **tag_out);
+
+/*
  * The target image (s->state.target_image) with `commit`'s tree laid over
  * its WORKDIR and the project folder at /OSS_CRS_PROJ_PATH; sets
  * s->state.repo_path. `which` names it in progress lines ("head").

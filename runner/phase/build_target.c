@@ -48,25 +48,13 @@ static const char *pick_sanitizer(const struct project_config *p)
 
 static int build_target_image(struct scan *s)
 {
-	struct docker_build_opts bo = DOCKER_BUILD_OPTS_INIT;
-	char hash[65], *tag = NULL, *log = NULL;
-	int r;
+	char *tag = NULL;
+	int r = target_image_build(s, s->project->dir, "target", &tag);
 
-	if ((r = fs_sha256_tree(hash, s->project->dir)) != 0)
-		return r;
-	tag = xasprintf("crs-ci-target/%s:%.12s", s->project->name, hash);
-	log = scan_work_path(s, "logs/target-image.log");
-	bo.context_dir = s->project->dir;
-	bo.dockerfile = "Dockerfile";
-	bo.tag = tag;
-	bo.log_path = log;
-	if ((r = image_build_cached(s, &bo, "target image")) == 0) {
+	if (r == 0) {
 		free(s->state.target_image);
 		s->state.target_image = tag;
-		tag = NULL; /* transferred */
 	}
-	free(tag);
-	free(log);
 	return r;
 }
 

@@ -16,8 +16,14 @@
 # harness under /OSS_CRS_REBUILD_OUT_DIR, run-pov of a crashing PoV gives
 # 1 (the ASan report in stderr.log) on the head and 0 on the rebuild,
 # apply-patch-test 0 with "no tests", a patch that does not apply a
-# non-zero retcode with the reason in stderr.log; no container or network
-# of the scan left.
+# non-zero retcode with the reason in stderr.log; build-project of a
+# target-source copy with the fix (made in the container) gives rebuild 5
+# whose patch.diff is git's diff of the fix and on which the PoV does not
+# crash, of a fuzz-project copy whose build.sh echoes a marker a rebuild
+# whose stdout.log shows it (fuzz_proj_patch.diff kept), and refusals (no
+# folder: exit 2; a symlink to /etc, a symlink the original lacks, no
+# change: retcode 1 with the reason); its copies leave the mailbox once
+# answered; no container or network of the scan left.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 mktemp_dir; tmp=$TMP
@@ -173,6 +179,46 @@ check(rd("apply-patch-build-fuzzy", "rebuild_id") is not None, "fuzzy patch: no 
 ok("apply-patch-build-fuzz3", 0)
 check("applied with patch -p1 --fuzz=3" in (rd("apply-patch-build-fuzz3", "stderr.log") or ""),
       "fuzz3 patch: stderr.log %r" % rd("apply-patch-build-fuzz3", "stderr.log"))
+# build-project: the trees diffed by crs-ci, built as apply-patch-build
+rbd = "%s/runs/%s/REBUILD_OUT_DIR/crs-compat" % (work, run)
+def rbf(rid, f):
+    p = os.path.join(rbd, rid or "none", f)
+    return open(p).read() if os.path.isfile(p) else None
+b = ok("build-project-src")
+check(rd("build-project-src", "retcode") == "0", "build-project src: "
+      "retcode %r, stderr %r" % (rd("build-project-src", "retcode"),
+                                 rd("build-project-src", "stderr.log")))
+check(rd("build-project-src", "rebuild_id") == "9",
+      "build-project src: rebuild_id %r" % rd("build-project-src", "rebuild_id"))
+check("rebuilt=present" in b, "build-project src: " + b)
+check(rbf("9", "patch.diff") == open(os.path.join(files, "recparse-fix.patch")).read(),
+      "build-project src: patch.diff %r is not git's diff of the fix" % rbf("9", "patch.diff"))
+check(rbf("9", "fuzz_proj_patch.diff") is None, "build-project src: a fuzz_proj_patch.diff")
+ok("run-pov-build-project", 0)
+ok("build-project-proj")
+rid = rd("build-project-proj", "rebuild_id")
+check(rd("build-project-proj", "retcode") == "0" and rid and rid.isdigit(),
+      "build-project proj: retcode %r rebuild_id %r stderr %r" % (
+          rd("build-project-proj", "retcode"), rid,
+          rd("build-project-proj", "stderr.log")))
+check("crs-compat: build-project marker" in (rd("build-project-proj", "stdout.log") or ""),
+      "build-project proj: the marker is not in stdout.log")
+check('+echo "crs-compat: build-project marker"' in (rbf(rid, "fuzz_proj_patch.diff") or ""),
+      "build-project proj: fuzz_proj_patch.diff %r" % rbf(rid, "fuzz_proj_patch.diff"))
+check(rbf(rid, "patch.diff") == "", "build-project proj: patch.diff not empty")
+check("at least one of" in ok("build-project-none", 2), "build-project none: usage")
+for case, why in (("etc", "a symlink to '/etc', outside the tree"),
+                  ("link", "a symlink that is not the original's"),
+                  ("same", "nothing to build")):
+    ok("build-project-" + case, 1)
+    check(rd("build-project-" + case, "retcode") == "1", "build-project %s: retcode" % case)
+    check(why in (rd("build-project-" + case, "stderr.log") or ""),
+          "build-project %s: stderr.log %r" % (case, rd("build-project-" + case, "stderr.log")))
+    check(rd("build-project-" + case, "rebuild_id") is None, "build-project %s: rebuild_id" % case)
+reqs = crs + "/MAILBOX/requests"
+left = [r + "/" + t for r in os.listdir(reqs) for t in ("target-source", "fuzz-proj")
+        if os.path.exists(os.path.join(reqs, r, t))]
+check(not left, "build-project copies left in the mailbox: %s" % left)
 # only its own rebuilds and mailbox: one folder each, crs-compat's
 check(os.listdir("%s/runs/%s/REBUILD_OUT_DIR" % (work, run)) == ["crs-compat"],
       "REBUILD_OUT_DIR holds %s" % os.listdir("%s/runs/%s/REBUILD_OUT_DIR" % (work, run)))

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * sidecar_tree.h - build-project's trees, diffed against crs-ci's own
+ *
+ * libCRS build-project copies the CRS's trees into its request folder
+ * (requests/<id>/target-source/, fuzz-proj/). Each is diffed here against
+ * the tree crs-ci gave the CRS (the head source, the project folder) into
+ * a -p1 unified diff with a/ and b/ prefixes and binary patches, as
+ * `git diff --binary` writes it, so the rest is apply-patch-build.
+ * The request tree was writable by the CRS: it is walked with openat and
+ * O_NOFOLLOW, `.git` entries are skipped, FIFOs, sockets and devices are
+ * refused, a symlink is accepted only where the original has the same
+ * symlink (changing one is refused), names must not hold control
+ * characters, and the caps below hold. File modes are not compared.
+ */
+#ifndef CRS_RUNNER_SIDECAR_TREE_H
+#define CRS_RUNNER_SIDECAR_TREE_H
+
+#include <stddef.h>
+
+struct buf;
+
+/* Caps over all trees of one request (libCRS checks the same ones). */
+#define SIDECAR_TREE_FILES_MAX 100000		/* files and symlinks */
+#define SIDECAR_TREE_BYTES_MAX (512ull << 20)	/* bytes of the files */
+#define SIDECAR_TREE_DEPTH_MAX 64		/* folders below the top */
+#define SIDECAR_TREE_PATCH_MAX (64u << 20)	/* bytes of each diff */
+
+/* What the trees of one request used of the caps so far. */
+struct sidecar_tree_count {
+	size_t files;
+	unsigned long long bytes;
+};
+
+/*
+ * Diff the request tree `name` in the request folder `reqfd` (a folder,
+ * not a symlink) against the trusted folder `orig`, appending the diff
+ * (empty when nothing differs) to *patch; messages name the tree by
+ * `name`. When `patched` is not NULL it becomes a copy of orig with the
+ * diff's changes made (new contents, executable bits as in the request,
+ * deleted files removed). *count accumulates across calls.
+ * Returns 0, CRS_EINPUT naming the problem when the tree is refused, or
+ * CRS_ERR when orig or patched cannot be read or written.
+ */
+int sidecar_tree_diff(int reqfd, const char *name, const char *orig,
+		      const char *patched, struct sidecar_tree_count *count,
+		      struct buf *patch);
+
+#endif
