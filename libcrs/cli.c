@@ -11,8 +11,8 @@
  * the daemons react to inotify at once instead of batching; no DNS lookup
  * in get-service-domain; apply-patch-build, build-project, run-pov and
  * apply-patch-test go to crs-ci's builder sidecar through the mailbox
- * folder $OSS_CRS_MAILBOX_DIR instead of HTTP (--builder and
- * --builder-name are ignored), and fail at once without one (as with an
+ * folder $OSS_CRS_MAILBOX_DIR instead of HTTP (--builder is ignored;
+ * --builder-name picks the CRS build step to rebuild from), and fail at once without one (as with an
  * unreachable sidecar); build-project sends copies of its folders, which
  * crs-ci diffs, instead of diffing them here with git.
  *
@@ -46,6 +46,7 @@ struct cli {
 	const char *name;
 	const char *response_dir;
 	const char *harness;
+	const char *builder_name;
 	char *pos[8];		/* more than any command takes */
 	int npos;
 	int help;
@@ -456,6 +457,7 @@ static int cmd_sidecar(struct cli *cli, const struct crs_env *env)
 	r = crs_sidecar_call(mailbox, kind, cli->pos[0],
 			     kind == CRS_SIDECAR_POV ? cli->harness : NULL,
 			     kind == CRS_SIDECAR_TEST ? NULL : cli->rebuild_id,
+			     kind == CRS_SIDECAR_POV ? NULL : cli->builder_name,
 			     sidecar_timeout(), cli->pos[1], &code);
 	if (r != 0)
 		return fail(cli, r);
@@ -483,7 +485,8 @@ static int cmd_build_project(struct cli *cli, const struct crs_env *env)
 		return sidecar_missing(cli);
 	r = crs_build_project(mailbox, cli->fuzz_proj_dir,
 			      cli->target_source_dir, cli->rebuild_id,
-			      sidecar_timeout(), cli->response_dir, &code);
+			      cli->builder_name, sidecar_timeout(),
+			      cli->response_dir, &code);
 	if (r == 0)
 		return code;
 	snprintf(msg, sizeof(msg), "libCRS: build-project: %s",
@@ -604,7 +607,8 @@ static int parse_args(struct cli *cli, int argc, char **argv)
 		case 'N': cli->name = optarg; break;
 		case 'D': cli->response_dir = optarg; break;
 		case 'H': cli->harness = optarg; break;
-		case 'B': case 'b': break;	/* no HTTP sidecar */
+		case 'b': cli->builder_name = optarg; break;
+		case 'B': break;	/* no HTTP sidecar */
 		case ':':
 			return usage_error(cli, "option '%s' needs a value",
 					   argv[optind - 1]);

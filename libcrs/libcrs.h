@@ -318,7 +318,9 @@ enum crs_sidecar_kind {
  * Ask crs-ci's builder sidecar through the mailbox folder `mailbox`
  * ($OSS_CRS_MAILBOX_DIR): requests/<id>/ is written under a hidden name
  * and renamed into place, holding request.txt ("kind=", "harness=",
- * "rebuild_id=" lines; the last two may be empty) and a copy of `file`
+ * "rebuild_id=", "builder_name=" lines; all but the first may be empty:
+ * a builder name picks the CRS build step whose snapshot the patch is
+ * rebuilt from) and a copy of `file`
  * named "patch" or "pov". Then waits (200 ms polls, at most `timeout_s`)
  * for responses/<id>/done and copies its retcode, stdout.log, stderr.log
  * and, when the retcode is 0, rebuild_id into `resp_dir` (created).
@@ -329,8 +331,8 @@ enum crs_sidecar_kind {
  */
 int crs_sidecar_call(const char *mailbox, enum crs_sidecar_kind kind,
 		     const char *file, const char *harness,
-		     const char *rebuild_id, double timeout_s,
-		     const char *resp_dir, int *retcode);
+		     const char *rebuild_id, const char *builder_name,
+		     double timeout_s, const char *resp_dir, int *retcode);
 
 /* build-project's caps over both trees of a request (crs-ci's too). */
 #define CRS_TREE_FILES_MAX 100000		/* files and symlinks */
@@ -350,6 +352,7 @@ int crs_sidecar_call(const char *mailbox, enum crs_sidecar_kind kind,
  */
 int crs_build_project(const char *mailbox, const char *fuzz_proj_dir,
 		      const char *target_source_dir, const char *rebuild_id,
-		      double timeout_s, const char *resp_dir, int *retcode);
+		      const char *builder_name, double timeout_s,
+		      const char *resp_dir, int *retcode);
 
 #endif

@@ -50,7 +50,8 @@ static int value_ok(const char *v, const char *what)
  */
 static int write_request(int reqfd, const char *tmp, const char *id,
 			 enum crs_sidecar_kind kind, const char *const src[2],
-			 const char *harness, const char *rebuild_id)
+			 const char *harness, const char *rebuild_id,
+			 const char *builder_name)
 {
 	struct lcrs_tree_count count = { 0 };
 	char text[512];
@@ -64,9 +65,10 @@ static int write_request(int reqfd, const char *tmp, const char *id,
 	if (dfd < 0)
 		return crs_error_set(CRS_ERR, "mailbox requests/%s: %s", tmp,
 				     strerror(errno));
-	snprintf(text, sizeof(text), "kind=%s\nharness=%s\nrebuild_id=%s\n",
-		 kind_names[kind], harness ? harness : "",
-		 rebuild_id ? rebuild_id : "");
+	snprintf(text, sizeof(text), "kind=%s\nharness=%s\nrebuild_id=%s\n"
+		 "builder_name=%s\n", kind_names[kind], harness ? harness : "",
+		 rebuild_id ? rebuild_id : "",
+		 builder_name ? builder_name : "");
 	r = lcrs_write_file_at(dfd, "request.txt", text, strlen(text), 0644,
 			       "request.txt");
 	if (r == 0 && kind != CRS_SIDECAR_PROJECT)
@@ -132,8 +134,8 @@ static int copy_response(int rdfd, const char *resp_dir, int *retcode)
 
 static int sidecar_ask(const char *mailbox, enum crs_sidecar_kind kind,
 		       const char *const src[2], const char *harness,
-		       const char *rebuild_id, double timeout_s,
-		       const char *resp_dir, int *retcode)
+		       const char *rebuild_id, const char *builder_name,
+		       double timeout_s, const char *resp_dir, int *retcode)
 {
 	static unsigned counter;
 	char id[96], tmp[100], done[128];
@@ -143,7 +145,8 @@ static int sidecar_ask(const char *mailbox, enum crs_sidecar_kind kind,
 
 	*retcode = 1;
 	if ((r = value_ok(harness, "harness")) != 0 ||
-	    (r = value_ok(rebuild_id, "rebuild id")) != 0)
+	    (r = value_ok(rebuild_id, "rebuild id")) != 0 ||
+	    (r = value_ok(builder_name, "builder name")) != 0)
 		return r;
 	clock_gettime(CLOCK_REALTIME, &now);
 	snprintf(id, sizeof(id), "%ld-%ld-%ld-%u", (long)getpid(),
@@ -162,7 +165,7 @@ static int sidecar_ask(const char *mailbox, enum crs_sidecar_kind kind,
 		goto out;
 	}
 	if ((r = write_request(reqfd, tmp, id, kind, src, harness,
-			       rebuild_id)) != 0)
+			       rebuild_id, builder_name)) != 0)
 		goto out;
 	while (faccessat(resfd, done, F_OK, AT_SYMLINK_NOFOLLOW) != 0) {
 		if (waited >= timeout_s) {
@@ -205,8 +208,8 @@ out:
 
 int crs_sidecar_call(const char *mailbox, enum crs_sidecar_kind kind,
 		     const char *file, const char *harness,
-		     const char *rebuild_id, double timeout_s,
-		     const char *resp_dir, int *retcode)
+		     const char *rebuild_id, const char *builder_name,
+		     double timeout_s, const char *resp_dir, int *retcode)
 {
 	const char *const src[2] = { file, NULL };
 
@@ -214,13 +217,14 @@ int crs_sidecar_call(const char *mailbox, enum crs_sidecar_kind kind,
 	if (kind == CRS_SIDECAR_PROJECT)
 		return crs_error_set(CRS_EINPUT, "build-project takes folders: "
 				     "crs_build_project()");
-	return sidecar_ask(mailbox, kind, src, harness, rebuild_id, timeout_s,
-			   resp_dir, retcode);
+	return sidecar_ask(mailbox, kind, src, harness, rebuild_id,
+			   builder_name, timeout_s, resp_dir, retcode);
 }
 
 int crs_build_project(const char *mailbox, const char *fuzz_proj_dir,
 		      const char *target_source_dir, const char *rebuild_id,
-		      double timeout_s, const char *resp_dir, int *retcode)
+		      const char *builder_name, double timeout_s,
+		      const char *resp_dir, int *retcode)
 {
 	const char *const src[2] = { fuzz_proj_dir, target_source_dir };
 
@@ -229,5 +233,6 @@ int crs_build_project(const char *mailbox, const char *fuzz_proj_dir,
 		return crs_error_set(CRS_EINPUT, "build-project needs a fuzz "
 				     "project or a target source folder");
 	return sidecar_ask(mailbox, CRS_SIDECAR_PROJECT, src, NULL,
-			   rebuild_id, timeout_s, resp_dir, retcode);
+			   rebuild_id, builder_name, timeout_s, resp_dir,
+			   retcode);
 }

@@ -34,6 +34,7 @@
 #include "runner/sidecar.h"
 #include "runner/sidecar_tree.h"
 #include "runner/container.h"
+#include "runner/crs_env.h"
 #include "runner/patch_tree.h"
 #include "runner/reproduce.h"
 #include "runner/scan.h"
@@ -160,6 +161,14 @@ static int parse_line(struct sidecar_request *rq, const char *id,
 					     "'%.40s' is not a plain name", id,
 					     v);
 		strcpy(rq->harness, v);
+		return 0;
+	}
+	if (klen == 12 && !strncmp(line, "builder_name", 12)) {
+		if (*v && !sidecar_name_ok(v, SIDECAR_HARNESS_MAX))
+			return crs_error_set(CRS_EINPUT, "request %s: builder "
+					     "name '%.40s' is not a plain name",
+					     id, v);
+		strcpy(rq->builder, v);
 		return 0;
 	}
 	if (klen == 10 && !strncmp(line, "rebuild_id", 10)) {
@@ -480,18 +489,23 @@ static void resources_restore(struct sidecar *sc,
 	sc->ws.compose->infra = *saved;
 }
 
-/* What a build is keyed by: the patch, and build-project's fuzz patch. */
+/* What a build is keyed by: the patch, build-project's fuzz patch and
+ * the builder name. */
 static void request_sha(const struct sidecar_request *rq, char sha[65])
 {
 	struct buf b = BUF_INIT;
 
-	if (!rq->fuzz_patch.len) {
+	if (!rq->fuzz_patch.len && !rq->builder[0]) {
 		sha256_hex(sha, rq->payload.ptr, rq->payload.len);
 		return;
 	}
 	buf_add(&b, rq->payload.ptr, rq->payload.len);
-	buf_adds(&b, ":fuzz-proj:");
-	buf_add(&b, rq->fuzz_patch.ptr, rq->fuzz_patch.len);
+	if (rq->fuzz_patch.len) {
+		buf_adds(&b, ":fuzz-proj:");
+		buf_add(&b, rq->fuzz_patch.ptr, rq->fuzz_patch.len);
+	}
+	if (rq->builder[0])	/* another builder: another build */
+		buf_printf(&b, ":builder:%s", rq->builder);
 	sha256_hex(sha, b.ptr, b.len);
 	buf_release(&b);
 }
@@ -515,7 +529,11 @@ static int answer_cached(struct sidecar_crs *k,
 	return 1;
 }
 
-/* Copy the build's out/ and its record into REBUILD_OUT_DIR/<crs>/<n>. */
+/*
+ * Copy the build's out/ and its record into REBUILD_OUT_DIR/<crs>/<n>:
+ * crs-ci's compile's /out as build/, a CRS build step's outputs (its
+ * BUILD_OUT_DIR) as they are.
+ */
 static int rebuild_publish(struct sidecar *sc, struct sidecar_crs *k,
 			   long n, const char *which,
 			   const struct sidecar_request *rq,
@@ -529,15 +547,16 @@ static int rebuild_publish(struct sidecar *sc, struct sidecar_crs *k,
 	int r;
 
 	snprintf(num, sizeof(num), "%d\n", code);
-	if ((r = fs_remove_tree(tmp)) != 0 || (r = fs_mkdir_p(tmp)) != 0)
+	if ((r = fs_remove_tree(tmp)) != 0)
 		goto out;
-	if (code == 0) {
+	if (code == 0 && rq->builder[0])
+		r = fs_copy_tree(out, tmp);
+	else if ((r = fs_mkdir_p(tmp)) == 0 && code == 0) {
 		p = xasprintf("%s/build", tmp);
-		if ((r = fs_copy_tree(out, p)) != 0)
-			goto out;
-		free(p);
-		p = NULL;
+		r = fs_copy_tree(out, p);
 	}
+	if (r != 0)
+		goto out;
 #define PUT(name, data, len) \
 	do { free(p); p = xasprintf("%s/%s", tmp, name); \
 	     if ((r = fs_write_file_atomic(p, data, len)) != 0) goto out; \
@@ -557,6 +576,76 @@ out:
 	free(tmp);
 	free(out);
 	free(p);
+	return r;
+}
+
+/*
+ * The CRS build step `name` again, as OSS-CRS's ephemeral rebuild
+ * containers run it (reference/oss-crs-contract.md §3.3): its snapshot,
+ * the patch applied, the step's own command with the step's environment,
+ * OSS_CRS_BUILD_OUT_DIR the rebuild's out/ (the CRS's `libCRS
+ * submit-build-output` writes there), no source or fetch mounts.
+ * 0 with j filled, 1 with jr->err saying why it cannot be asked, or an
+ * error.
+ */
+static int step_rebuild(struct sidecar *sc, struct sidecar_crs *k,
+			const char *name, long n, const char *which,
+			struct snapshot_job *j, struct job_result *jr,
+			char **snap_out)
+{
+	struct scan *s = &sc->ws;
+	const struct crs_manifest *m = k->c->manifest;
+	const struct crs_build_step *b = NULL;
+	struct strvec env = STRVEC_INIT, binds = STRVEC_INIT, cmd = STRVEC_INIT;
+	struct crs_env_args ea = { .phase = CRS_ENV_BUILD_TARGET,
+				   .crs = k->c };
+	char *key = xasprintf("%s/snapshot/%s", k->c->name, name);
+	char *out = scan_work_path(s, "builds/%s/%s/out", s->state.sanitizer,
+				   which);
+	struct buf joined = BUF_INIT;
+	char id[32];
+	const char *snap;
+	int r = 0;
+
+	for (size_t i = 0; m && i < m->builds_nr && !b; i++)
+		if (!strcmp(m->builds[i].name, name))
+			b = &m->builds[i];
+	snap = b ? scan_image(s, key) : NULL;
+	if (!snap) {
+		buf_printf(&jr->err, "CRS %s has %s '%s' to rebuild from\n",
+			   k->c->name, b ? "no snapshot of its build step" :
+			   "no build step", name);
+		r = 1;
+		goto out;
+	}
+	*snap_out = xstrdup(snap);
+	if ((r = docker_image_cmd(s->docker, snap, &cmd)) != 0 ||
+	    (r = fs_remove_tree(out)) != 0 || (r = fs_mkdir_p(out)) != 0)
+		goto out;
+	snprintf(id, sizeof(id), "%ld", n);
+	ea.layer = &b->env;
+	ea.build_id = id;
+	crs_env_build(&env, s, &ea);
+	strvec_pushf(&env, "OSS_CRS_REBUILD_ID=%s", id);
+	for (size_t i = 0; i < cmd.nr; i++)
+		buf_printf(&joined, "%s%s", i ? " " : "", cmd.v[i]);
+	strvec_pushf(&env, "OSS_CRS_BUILD_CMD=%s",
+		     joined.len ? joined.ptr : "");
+	strvec_push(&env, "REPLAY_ENABLED=");
+	strvec_pushf(&binds, "%s:/OSS_CRS_BUILD_OUT_DIR", out);
+	j->image = snap;
+	j->cmd = strvec_list(&cmd);
+	j->env = strvec_list(&env);
+	j->binds = strvec_list(&binds);
+	r = snapshot_run(s, j);
+	j->cmd = j->env = j->binds = NULL;
+out:
+	strvec_release(&env);
+	strvec_release(&binds);
+	strvec_release(&cmd);
+	buf_release(&joined);
+	free(key);
+	free(out);
 	return r;
 }
 
@@ -625,7 +714,7 @@ static int job_build(struct sidecar *sc, struct sidecar_crs *k,
 	    (r = fs_write_file_atomic(patch, rq->payload.ptr,
 				      rq->payload.len)) != 0 ||
 	    (from_image && (*snap_out = xstrdup(from_image)) == NULL) ||
-	    (!from_image &&
+	    (!from_image && !rq->builder[0] &&
 	     ((r = snapshot_head_ref(s, s->state.sanitizer, snap_out)) != 0 ||
 	      (r = docker_image_exists(s->docker, *snap_out, NULL)) != 0)))
 		goto out;
@@ -637,8 +726,17 @@ static int job_build(struct sidecar *sc, struct sidecar_crs *k,
 	j.memory = k->c->res.memory_bytes;
 	j.limit_s = TARGET_BUILD_TIMEOUT_S;
 	j.log_path = blog;
-	if ((r = snapshot_compile(s, &j, s->state.sanitizer,
-				  *which_out)) != 0)
+	if (rq->builder[0] && !from_image)
+		r = step_rebuild(sc, k, rq->builder, n, *which_out, &j, jr,
+				 snap_out);
+	else
+		r = snapshot_compile(s, &j, s->state.sanitizer, *which_out);
+	if (r == 1) {		/* no such step: answered */
+		jr->retcode = 1;
+		r = 0;
+		goto publish;
+	}
+	if (r != 0)
 		goto out;
 	if ((tail = log_tail(blog, SIDECAR_LOG_LINES)) != NULL)
 		buf_adds(&jr->out, tail);
@@ -649,8 +747,9 @@ static int job_build(struct sidecar *sc, struct sidecar_crs *k,
 			   "--fuzz=3 all refused it; stdout.log says why)\n");
 	} else if (j.exit_code != 0) {
 		jr->retcode = 1;
-		buf_printf(&jr->err, "the patched build failed: compile "
-			   "exited %d (applied with %s)\n", j.exit_code,
+		buf_printf(&jr->err, "the patched build failed: %s exited "
+			   "%d (applied with %s)\n", rq->builder[0] ?
+			   "the build step" : "compile", j.exit_code,
 			   snapshot_apply_name(j.applied));
 	} else {
 		jr->retcode = 0;
@@ -720,7 +819,7 @@ static int job_pov(struct sidecar *sc, struct sidecar_crs *k,
 	struct scan *s = &sc->ws;
 	struct compose_resources saved;
 	struct repro_verdict v = { 0 };
-	char sha[65], *which, *bin = NULL, *tdir = NULL, *tc = NULL;
+	char sha[65], *which, *dir, *bin = NULL, *tdir = NULL, *tc = NULL;
 	struct buf b = BUF_INIT;
 	int r = 0;
 
@@ -733,13 +832,17 @@ static int job_pov(struct sidecar *sc, struct sidecar_crs *k,
 				   "CRS %s\n", rq->rebuild_id, k->c->name);
 			return 0;
 		}
+		/* what the CRS sees: its rebuild's build/ output */
 		which = xasprintf("rebuild-%s-%ld", k->c->name,
 				  rq->rebuild_id);
+		dir = xasprintf("%s/%ld/build", k->rebuild_dir,
+				rq->rebuild_id);
 	} else {
 		which = xstrdup("head");
+		dir = scan_work_path(s, "builds/%s/head/out",
+				     s->state.sanitizer);
 	}
-	bin = scan_work_path(s, "builds/%s/%s/out/%s", s->state.sanitizer,
-			     which, rq->harness);
+	bin = xasprintf("%s/%s", dir, rq->harness);
 	if (!fs_exists(bin)) {
 		jr->retcode = 1;
 		buf_printf(&jr->err, "no harness '%s' in the %s build\n",
@@ -755,7 +858,7 @@ static int job_pov(struct sidecar *sc, struct sidecar_crs *k,
 				      rq->payload.len)) != 0)
 		goto out;
 	resources_swap(sc, k, &saved);
-	r = reproduce_run(s, rq->harness, tc, which, tdir);
+	r = reproduce_run_in(s, rq->harness, tc, dir, tdir);
 	resources_restore(sc, &saved);
 	if (r == CRS_EINTR)
 		goto out;
@@ -786,6 +889,7 @@ out:
 	repro_verdict_release(&v);
 	buf_release(&b);
 	free(which);
+	free(dir);
 	free(bin);
 	free(tdir);
 	free(tc);

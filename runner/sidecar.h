@@ -5,7 +5,8 @@
  * Each CRS gets <work>/runs/<rid>/crs/<crs>/MAILBOX, mounted rw at
  * /OSS_CRS_MAILBOX. libCRS writes requests/<id>/ (renamed into place):
  *   request.txt  "kind=apply-patch-build|run-pov|apply-patch-test|
- *                build-project", "harness=<name>", "rebuild_id=<n>"
+ *                build-project", "harness=<name>", "rebuild_id=<n>",
+ *                "builder_name=<CRS build step>"
  *                lines (values may be empty; unknown keys refused)
  *   patch | pov  the patch (build, test) or the PoV (run-pov)
  *   target-source/, fuzz-proj/  build-project's trees, at least one
@@ -44,6 +45,8 @@ struct sidecar_request {
 	enum sidecar_kind kind;
 	char harness[SIDECAR_HARNESS_MAX + 1];	/* "" when not given */
 	long rebuild_id;			/* -1 when not given */
+	char builder[SIDECAR_HARNESS_MAX + 1];	/* builder_name; "": crs-ci's
+						 * own build of the head */
 	struct buf payload;			/* the patch or the PoV */
 	struct buf fuzz_patch;	/* build-project: the fuzz project's diff */
 };

@@ -10,6 +10,7 @@
  * engine's own JSON "message".
  */
 #include "runner/engine/docker.h"
+#include "common/strvec.h"
 #include "runner/engine/http.h"
 #include "runner/engine/tar_context.h"
 #include "common/buf.h"
@@ -457,6 +458,24 @@ int docker_image_workdir(struct docker_client *d, const char *ref,
 		return r;
 	wd = json_object_get(json_object_get(j, "Config"), "WorkingDir");
 	*out = xstrdup(json_is_string(wd) ? json_string_value(wd) : "");
+	json_decref(j);
+	return 0;
+}
+
+int docker_image_cmd(struct docker_client *d, const char *ref,
+		     struct strvec *out)
+{
+	json_t *j = NULL;
+	json_t *cmd, *v;
+	size_t i;
+	int r;
+
+	if ((r = docker_image_inspect(d, ref, &j)) != 0)
+		return r;
+	cmd = json_object_get(json_object_get(j, "Config"), "Cmd");
+	json_array_foreach(cmd, i, v)
+		if (json_is_string(v))
+			strvec_push(out, json_string_value(v));
 	json_decref(j);
 	return 0;
 }

@@ -53,6 +53,10 @@ int docker_ping(struct docker_client *d);
 int docker_image_exists(struct docker_client *d, const char *ref, char **id_out);
 /* Image config: WorkingDir of `ref` (caller frees), or "" when unset. */
 int docker_image_workdir(struct docker_client *d, const char *ref, char **out);
+/* Config.Cmd of an image appended to `out` (nothing when it has none). */
+struct strvec;
+int docker_image_cmd(struct docker_client *d, const char *ref,
+		     struct strvec *out);
 /* Value of label `key` on image `ref`; CRS_ENOTFOUND if image or label absent. */
 int docker_image_label(struct docker_client *d, const char *ref,
 		       const char *key, char **out);

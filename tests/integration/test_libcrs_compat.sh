@@ -175,6 +175,18 @@ ok("apply-patch-build-fuzzy", 0)
 check("applied with git apply -C1" in (rd("apply-patch-build-fuzzy", "stderr.log") or ""),
       "fuzzy patch: stderr.log %r" % rd("apply-patch-build-fuzzy", "stderr.log"))
 check(rd("apply-patch-build-fuzzy", "rebuild_id") is not None, "fuzzy patch: no rebuild_id")
+# --builder-name build: the CRS's own step, from its snapshot
+b = ok("apply-patch-build-step")
+check("rebuild_id=20" in b and "rebuilt=present" in b and
+      "skip-marker=present" in b, "apply-patch-build --builder-name: " + b)
+check("rebuilt from crs-ci-snapshot/crs-compat-build:" in
+      (rd("apply-patch-build-step", "stderr.log") or ""),
+      "apply-patch-build --builder-name: stderr.log %r"
+      % rd("apply-patch-build-step", "stderr.log"))
+ok("run-pov-step", 0)
+check("no build step 'nosuch'" in ok("apply-patch-build-nostep", 1),
+      "apply-patch-build --builder-name nosuch: " +
+      log.get("apply-patch-build-nostep", (None, ""))[1])
 # both neighbouring lines off: only patch --fuzz=3 takes it
 ok("apply-patch-build-fuzz3", 0)
 check("applied with patch -p1 --fuzz=3" in (rd("apply-patch-build-fuzz3", "stderr.log") or ""),

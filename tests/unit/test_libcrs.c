@@ -1241,7 +1241,8 @@ static void test_cli_sidecar_mailbox(void **state)
 			 0);
 	pathf(resp, "%s/resp-mb", T);
 	assert_int_equal(CLI_ENV(&r, env, "apply-patch-build", p, resp,
-				 "--rebuild-id", "3"), 1);
+				 "--rebuild-id", "3", "--builder-name",
+				 "build"), 1);
 	run_release(&r);
 	assert_file(pathf(p, "%s/retcode", resp), "1");
 	text = slurp(pathf(p, "%s/stderr.log", resp));
@@ -1256,7 +1257,8 @@ static void test_cli_sidecar_mailbox(void **state)
 				   de->d_name));
 		assert_non_null(text);
 		assert_string_equal(text, "kind=apply-patch-build\n"
-				    "harness=\nrebuild_id=3\n");
+				    "harness=\nrebuild_id=3\n"
+				    "builder_name=build\n");
 		free(text);
 		seen++;
 	}

@@ -126,20 +126,23 @@ static void test_request_read(void **st)
 	char *d;
 
 	d = make_request(f, "a-1", "kind=run-pov\nharness=fuzz_x\n"
-			 "rebuild_id=3\n", "pov", "\x01\x02");
+			 "rebuild_id=3\nbuilder_name=build-2\n", "pov",
+			 "\x01\x02");
 	assert_int_equal(sidecar_request_read(f->reqfd, "a-1", &rq), 0);
 	assert_int_equal(rq.kind, SIDECAR_POV);
 	assert_string_equal(rq.harness, "fuzz_x");
+	assert_string_equal(rq.builder, "build-2");
 	assert_int_equal(rq.rebuild_id, 3);
 	assert_int_equal(rq.payload.len, 2);
 	sidecar_request_release(&rq);
 	free(d);
 	/* empty values: no harness, no rebuild id */
 	d = make_request(f, "b", "kind=apply-patch-test\nharness=\n"
-			 "rebuild_id=\n", "patch", "--- a/x\n");
+			 "rebuild_id=\nbuilder_name=\n", "patch", "--- a/x\n");
 	assert_int_equal(sidecar_request_read(f->reqfd, "b", &rq), 0);
 	assert_int_equal(rq.kind, SIDECAR_TEST);
 	assert_string_equal(rq.harness, "");
+	assert_string_equal(rq.builder, "");
 	assert_int_equal(rq.rebuild_id, -1);
 	assert_memory_equal(rq.payload.ptr, "--- a/x\n", 8);
 	sidecar_request_release(&rq);
@@ -170,6 +173,9 @@ static void test_request_garbage(void **st)
 	expect_refused(f, "h", "not a plain name");
 	free(make_request(f, "h2", "kind=run-pov\nharness=..\n", "pov", "p"));
 	expect_refused(f, "h2", "not a plain name");
+	free(make_request(f, "bn", "kind=apply-patch-build\n"
+			  "builder_name=../x\n", "patch", "p"));
+	expect_refused(f, "bn", "builder name '../x' is not a plain name");
 	free(make_request(f, "noh", "kind=run-pov\n", "pov", "p"));
 	expect_refused(f, "noh", "without a harness");
 	free(make_request(f, "empty", "kind=apply-patch-build\n", "patch",
@@ -336,7 +342,8 @@ static void test_round_trip(void **st)
 	assert_int_equal(pthread_create(&th, NULL, orchestrator, f), 0);
 	t = xasprintf("%s/pov.bin", f->root);
 	assert_int_equal(crs_sidecar_call(f->mbox, CRS_SIDECAR_POV, t,
-					  "fuzz_h", "7", 10, resp, &code), 0);
+					  "fuzz_h", "7", NULL, 10, resp,
+					  &code), 0);
 	free(t);
 	assert_int_equal(pthread_join(th, &ret), 0);
 	assert_non_null(ret);
@@ -364,7 +371,7 @@ static void test_timeout(void **st)
 	t = xasprintf("%s/p.diff", f->root);
 	clock_gettime(CLOCK_MONOTONIC, &a);
 	assert_int_equal(crs_sidecar_call(f->mbox, CRS_SIDECAR_BUILD, t, NULL,
-					  NULL, 0.5, resp, &code), 0);
+					  NULL, NULL, 0.5, resp, &code), 0);
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	free(t);
 	assert_true(b.tv_sec - a.tv_sec < 3);
@@ -389,7 +396,8 @@ static void test_timeout(void **st)
 			rd = xasprintf("%s/%s", f->reqs, de->d_name);
 			assert_string_equal(t = slurp(rd, "request.txt"),
 					    "kind=apply-patch-build\n"
-					    "harness=\nrebuild_id=\n");
+					    "harness=\nrebuild_id=\n"
+					    "builder_name=\n");
 			free(t);
 			assert_string_equal(t = slurp(rd, "patch"),
 					    "--- a/x\n");
@@ -402,7 +410,8 @@ static void test_timeout(void **st)
 	}
 	/* values that would break the line format are refused */
 	assert_int_equal(crs_sidecar_call(f->mbox, CRS_SIDECAR_POV, "/x",
-					  "a\nkind=x", NULL, 1, resp, &code),
+					  "a\nkind=x", NULL, NULL, 1, resp,
+					  &code),
 			 CRS_EINPUT);
 	crs_error_clear();
 	free(resp);

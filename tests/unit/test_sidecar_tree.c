@@ -528,8 +528,8 @@ static void test_libcrs_round_trip(void **st)
 	puts_(tree, ".git/objects/pack", "big\n");
 	puts_(proj, "build.sh", "echo hi\n");
 	assert_int_equal(pthread_create(&th, NULL, orchestrator, &a), 0);
-	assert_int_equal(crs_build_project(a.mbox, proj, tree, "3", 10, resp,
-					   &code), 0);
+	assert_int_equal(crs_build_project(a.mbox, proj, tree, "3", NULL, 10,
+					   resp, &code), 0);
 	assert_int_equal(pthread_join(th, &ret), 0);
 	assert_non_null(ret);
 	/* both trees arrived whole, the in-tree symlink as a symlink */
@@ -550,7 +550,8 @@ static void test_libcrs_round_trip(void **st)
 	assert_int_equal(count_entries(reqs, &one), 1);
 	assert_int_equal(count_entries(one, NULL), 1);
 	assert_string_equal(t = slurp(one, "request.txt"),
-			    "kind=build-project\nharness=\nrebuild_id=3\n");
+			    "kind=build-project\nharness=\nrebuild_id=3\n"
+			    "builder_name=\n");
 	free(t);
 	free(one);
 	free(reqs);
@@ -589,7 +590,7 @@ static void test_libcrs_refused(void **st)
 		p = xasprintf("%s/%s", tree, links[i].link);
 		assert_int_equal(symlink(links[i].target, p), 0);
 		assert_int_equal(crs_build_project(a.mbox, NULL, tree, NULL,
-						   1, resp, &code),
+						   NULL, 1, resp, &code),
 				 CRS_EINPUT);
 		if (!strstr(crs_error_last(), links[i].why))
 			fail_msg("'%s' does not say '%s'", crs_error_last(),
@@ -602,8 +603,8 @@ static void test_libcrs_refused(void **st)
 	}
 	p = xasprintf("%s/fifo", tree);
 	assert_int_equal(mkfifo(p, 0644), 0);
-	assert_int_equal(crs_build_project(a.mbox, tree, NULL, NULL, 1, resp,
-					   &code), CRS_EINPUT);
+	assert_int_equal(crs_build_project(a.mbox, tree, NULL, NULL, NULL, 1,
+					   resp, &code), CRS_EINPUT);
 	assert_non_null(strstr(crs_error_last(), "not a regular file"));
 	crs_error_clear();
 	assert_int_equal(unlink(p), 0);
@@ -612,13 +613,13 @@ static void test_libcrs_refused(void **st)
 		strcat(deep, "d/");
 	strcat(deep, "f");
 	puts_(tree, deep, "x\n");
-	assert_int_equal(crs_build_project(a.mbox, tree, NULL, NULL, 1, resp,
-					   &code), CRS_EINPUT);
+	assert_int_equal(crs_build_project(a.mbox, tree, NULL, NULL, NULL, 1,
+					   resp, &code), CRS_EINPUT);
 	assert_non_null(strstr(crs_error_last(), "deeper than 64"));
 	crs_error_clear();
 	assert_int_equal(count_entries(reqs, NULL), 0);
-	assert_int_equal(crs_build_project(a.mbox, NULL, NULL, NULL, 1, resp,
-					   &code), CRS_EINPUT);
+	assert_int_equal(crs_build_project(a.mbox, NULL, NULL, NULL, NULL, 1,
+					   resp, &code), CRS_EINPUT);
 	crs_error_clear();
 	/* the caps are the same on both sides */
 	assert_int_equal(CRS_TREE_FILES_MAX, SIDECAR_TREE_FILES_MAX);
