@@ -413,6 +413,44 @@ int gitlab_sast_add_remediation(json_t *sast, const char *finding_id,
 	return 0;
 }
 
+/*
+ * Every patch crs-ci validated, as the remediation of each vulnerability
+ * it fixes (GitLab offers it as the fix of that vulnerability). Patches
+ * that failed a step never appear. A finding the SAST report has no
+ * vulnerability for (no location) is skipped.
+ */
+static int sast_remediations(json_t *sast, const struct finding_set *fs)
+{
+	for (size_t i = 0; i < fs->patches_nr; i++) {
+		const struct finding_patch *p = &fs->patches[i];
+		char *summary;
+		int r = 0;
+
+		if (!p->validated || !p->diff)
+			continue;
+		summary = xasprintf("Patch %.12s from %s, validated by crs-ci: "
+				    "it builds, every PoV of the scan no "
+				    "longer crashes, the tests pass (or there "
+				    "are none) and a re-fuzz found nothing; "
+				    "review it before you apply it",
+				    p->sha256 ? p->sha256 : "?",
+				    p->crs ? p->crs : "a CRS");
+		for (size_t k = 0; k < p->fixes_nr && r == 0; k++) {
+			r = gitlab_sast_add_remediation(sast, p->fixes[k],
+							summary, p->diff,
+							strlen(p->diff));
+			if (r == CRS_ENOTFOUND) {
+				crs_error_clear();
+				r = 0;
+			}
+		}
+		free(summary);
+		if (r != 0)
+			return r;
+	}
+	return 0;
+}
+
 int gitlab_report(const struct finding_set *fs, const char *out_dir,
 		  const struct gitlab_env *env)
 {
@@ -430,7 +468,8 @@ int gitlab_report(const struct finding_set *fs, const char *out_dir,
 		goto out;
 	json_decref(j);
 	j = gitlab_sast(fs);
-	if ((r = finding_json_save(j, sast, "SAST report")) != 0 ||
+	if ((r = sast_remediations(j, fs)) != 0 ||
+	    (r = finding_json_save(j, sast, "SAST report")) != 0 ||
 	    (r = junit_write(fs, junit)) != 0)
 		goto out;
 	log_info("gitlab: wrote %s, %s and %s", GITLAB_CODE_QUALITY_FILE,

@@ -77,7 +77,8 @@ json_t *gitlab_code_quality(const struct finding_set *fs);
 /*
  * The SAST report (version GITLAB_SAST_VERSION): scan {analyzer,
  * scanner, type, status, start_time, end_time}, one vulnerability per
- * located finding the head still has, and an empty remediations array.
+ * located finding the head still has, and an empty remediations array
+ * (gitlab_report fills it).
  * New reference; cannot fail.
  */
 json_t *gitlab_sast(const struct finding_set *fs);
@@ -94,8 +95,9 @@ int gitlab_sast_add_remediation(json_t *sast, const char *finding_id,
 				size_t diff_len);
 
 /*
- * Write GITLAB_CODE_QUALITY_FILE, GITLAB_SAST_FILE and GITLAB_JUNIT_FILE
- * into `out_dir` (created if missing), each atomically. `env` may be NULL
+ * Write GITLAB_CODE_QUALITY_FILE, GITLAB_SAST_FILE (with each validated
+ * patch as the remediation of the vulnerabilities it fixes) and
+ * GITLAB_JUNIT_FILE into `out_dir` (created if missing), each atomically. `env` may be NULL
  * (it is not needed for the files). 0, or CRS_ERR naming the file.
  */
 int gitlab_report(const struct finding_set *fs, const char *out_dir,

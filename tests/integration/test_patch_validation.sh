@@ -7,7 +7,8 @@
 # that `git apply --check` accepts on the head, and is the finding's only
 # SARIF fix (a replacement against the unmodified head file); each bad
 # patch stops at the right step (apply, build, povs, policy) and is
-# neither a fix nor a .patch; the SARIF validates.
+# neither a fix nor a .patch; the SARIF validates; in a GitLab job the
+# SAST report carries the fix, and only it, as the remediation.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 mktemp_dir; tmp=$TMP
@@ -102,5 +103,23 @@ git -C "$tmp/repo" apply "$tmp/out/patches/$(sha 01-good-bounds-check.patch | cu
 cmp "$tmp/repo/src/recparse.c" "$tmp/patched.c" ||
 	fail "the SARIF fix does not give the patched file"
 sarif_validate "$tmp/out/results.sarif" >/dev/null || fail "SARIF does not validate"
+# in a GitLab job the same results give the SAST report the validated
+# patch, and only it, as the remediation of the finding's vulnerability
+GITLAB_CI=true "$CRS_CI" report --work-dir "$tmp/work" --out "$tmp/out" \
+	>/dev/null 2>"$tmp/report.log" || [ $? -eq 1 ] ||
+	{ cat "$tmp/report.log" >&2; fail "crs-ci report in GitLab mode"; }
+python3 - "$tmp/out" "$(sha 01-good-bounds-check.patch)" <<'PY'
+import base64, json, os, sys
+out, good = sys.argv[1:]
+sast = json.load(open(os.path.join(out, "gl-sast-report.json")))
+rems = sast["remediations"]
+assert len(rems) == 1, rems
+vuln_ids = [v["id"] for v in sast["vulnerabilities"]]
+assert [f["id"] for f in rems[0]["fixes"]] == vuln_ids, (rems[0]["fixes"], vuln_ids)
+patch = open(os.path.join(out, "patches", good[:12] + ".patch"), "rb").read()
+assert base64.b64decode(rems[0]["diff"]) == patch
+assert good[:12] in rems[0]["summary"], rems[0]["summary"]
+PY
 note "1 of 5 patches validated (tests: no tests), as .patch and SARIF fix"
 note "bad patches stop at apply, build, povs and policy"
+note "GitLab SAST report: the validated patch is the remediation"

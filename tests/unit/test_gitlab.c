@@ -351,6 +351,18 @@ static void test_report_files(void **state)
 	assert_non_null(mkdtemp(dir));
 	out = xasprintf("%s/reports", dir);
 	build_set(&s);
+	/* a validated patch and a rejected one, both for ID_NEW */
+	for (int i = 0; i < 2; i++) {
+		struct finding_patch *fp = finding_set_add_patch(&s);
+
+		fp->sha256 = xstrdup(i ? "bb22" : "aa11");
+		fp->crs = xstrdup("crs-x");
+		fp->diff = xstrdup(i ? "--- a/y\n+++ b/y\n" :
+				   "--- a/x\n+++ b/x\n");
+		fp->validated = !i;
+		fp->fixes = xcalloc(2, sizeof(char *));
+		fp->fixes[fp->fixes_nr++] = xstrdup(ID_NEW);
+	}
 	assert_int_equal(gitlab_report(&s, out, NULL), 0);
 
 	p = xasprintf("%s/gl-code-quality-report.json", out);
@@ -368,6 +380,21 @@ static void test_report_files(void **state)
 	assert_int_equal(b.ptr[0], '{');
 	j = json_loadb(b.ptr, b.len, JSON_REJECT_DUPLICATES, NULL);
 	assert_string_equal(str(j, "version"), "15.0.7");
+	{	/* only the validated patch, as the fix of ID_NEW */
+		json_t *rems = json_object_get(j, "remediations");
+		json_t *rem = json_array_get(rems, 0);
+		char uuid[37];
+
+		gitlab_vuln_uuid(uuid, ID_NEW);
+		assert_int_equal(json_array_size(rems), 1);
+		assert_string_equal(json_string_value(json_object_get(
+			json_array_get(json_object_get(rem, "fixes"), 0),
+			"id")), uuid);
+		/* base64 of "--- a/x\n+++ b/x\n" */
+		assert_string_equal(str(rem, "diff"),
+				    "LS0tIGEveAorKysgYi94Cg==");
+		assert_non_null(strstr(str(rem, "summary"), "aa11"));
+	}
 	json_decref(j);
 	unlink(p);
 	free(p);
