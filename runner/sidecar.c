@@ -26,10 +26,11 @@
  * patch): a CRS that sends the same patch again gets its earlier
  * successful rebuild; another CRS never does.
  * Rebuild ids are per CRS, from 1, and a test also takes one.
- * Jobs run one at a time in a worker thread, so the run loop keeps
+ * Each CRS has its own worker thread: its jobs run one at a time, on its
+ * own cpuset, while other CRSs' run beside them and the run loop keeps
  * polling; at the end of a harness's run (time share, deadline, Ctrl-C)
- * sidecar_stop() raises the worker's own interrupt flag, container_run
- * kills and removes the job's container, and the thread is joined.
+ * sidecar_stop() raises every worker's own interrupt flag, container_run
+ * kills and removes the jobs' containers, and the threads are joined.
  */
 #include "runner/sidecar.h"
 #include "runner/sidecar_tree.h"
@@ -350,40 +351,47 @@ struct rebuild {
 	int ok;			/* built */
 };
 
+/* The request a worker thread executes. */
+struct job {
+	char id[SIDECAR_ID_MAX + 1];
+	struct sidecar_request rq;
+};
+
+/*
+ * A CRS's worker: a copy of the scan whose Ctrl-C flag is `stop`, whose
+ * compose is its own (the job's resources) and whose repo_path is its
+ * own (target_context_image replaces it). One per CRS, so one CRS's
+ * long build never holds another's answers back.
+ */
+struct sidecar_worker {
+	struct sidecar *sc;
+	struct job job;
+	pthread_t thread;
+	int busy;		/* a worker thread exists */
+	volatile int stop;	/* main -> worker: give up */
+	volatile int finished;	/* worker -> main: join me */
+	struct scan ws;
+	struct runner_ctx wctx;
+	struct compose wcompose;
+};
+
 struct sidecar_crs {
 	const struct compose_crs *c;
 	char *mailbox;		/* <run>/crs/<crs>/MAILBOX */
 	char *rebuild_dir;	/* <run>/REBUILD_OUT_DIR/<crs> */
-	struct rebuild *rb;
+	struct rebuild *rb;	/* touched by this CRS's worker only */
 	size_t rb_nr, rb_alloc;
 	long next_id;
 	struct strvec refused;	/* entries that cannot be answered */
-};
-
-/* The request the worker thread executes. */
-struct job {
-	struct sidecar_crs *k;
-	char id[SIDECAR_ID_MAX + 1];
-	struct sidecar_request rq;
+	struct sidecar_worker w;
 };
 
 struct sidecar {
 	struct scan *s;
 	struct sidecar_crs *crs;
 	size_t crs_nr;
-	unsigned answered;	/* written by the worker, read after join */
-	/* the worker: a copy of the scan whose Ctrl-C flag is `stop`, whose
-	 * compose is its own (the job's resources) and whose repo_path is
-	 * its own (target_context_image replaces it) */
-	struct job job;
-	pthread_t thread;
-	int busy;		/* a worker thread exists */
-	volatile int stop;	/* main -> worker: give up */
-	volatile int finished;	/* worker -> main: join me */
 	pthread_mutex_t lock;
-	struct scan ws;
-	struct runner_ctx wctx;
-	struct compose wcompose;
+	unsigned answered;	/* under lock: the workers write it */
 };
 
 /* What one job answers; the strings are owned here. */
@@ -473,20 +481,20 @@ static struct rebuild *rebuild_find(struct sidecar_crs *k, long id,
  * The job's containers run on the CRS's cpuset and memory: the build and
  * run helpers take the infra's, so the CRS's stand in for the job.
  */
-static void resources_swap(struct sidecar *sc, struct sidecar_crs *k,
+static void resources_swap(struct sidecar_crs *k,
 			   struct compose_resources *saved)
 {
-	struct compose_resources *infra = &sc->ws.compose->infra;
+	struct compose_resources *infra = &k->w.ws.compose->infra;
 
 	*saved = *infra;
 	infra->cpuset = k->c->res.cpuset;
 	infra->memory_bytes = k->c->res.memory_bytes;
 }
 
-static void resources_restore(struct sidecar *sc,
+static void resources_restore(struct sidecar_crs *k,
 			      const struct compose_resources *saved)
 {
-	sc->ws.compose->infra = *saved;
+	k->w.ws.compose->infra = *saved;
 }
 
 /* What a build is keyed by: the patch, build-project's fuzz patch and
@@ -534,15 +542,15 @@ static int answer_cached(struct sidecar_crs *k,
  * crs-ci's compile's /out as build/, a CRS build step's outputs (its
  * BUILD_OUT_DIR) as they are.
  */
-static int rebuild_publish(struct sidecar *sc, struct sidecar_crs *k,
+static int rebuild_publish(struct sidecar_crs *k,
 			   long n, const char *which,
 			   const struct sidecar_request *rq,
 			   const struct job_result *jr, int code)
 {
 	char *dir = xasprintf("%s/%ld", k->rebuild_dir, n);
 	char *tmp = xasprintf("%s/.%ld.staging", k->rebuild_dir, n);
-	char *out = scan_work_path(&sc->ws, "builds/%s/%s/out",
-				   sc->ws.state.sanitizer, which);
+	char *out = scan_work_path(&k->w.ws, "builds/%s/%s/out",
+				   k->w.ws.state.sanitizer, which);
 	char *p = NULL, num[32];
 	int r;
 
@@ -588,12 +596,12 @@ out:
  * 0 with j filled, 1 with jr->err saying why it cannot be asked, or an
  * error.
  */
-static int step_rebuild(struct sidecar *sc, struct sidecar_crs *k,
+static int step_rebuild(struct sidecar_crs *k,
 			const char *name, long n, const char *which,
 			struct snapshot_job *j, struct job_result *jr,
 			char **snap_out)
 {
-	struct scan *s = &sc->ws;
+	struct scan *s = &k->w.ws;
 	const struct crs_manifest *m = k->c->manifest;
 	const struct crs_build_step *b = NULL;
 	struct strvec env = STRVEC_INIT, binds = STRVEC_INIT, cmd = STRVEC_INIT;
@@ -650,10 +658,10 @@ out:
 }
 
 /* Where job_build keeps the patch of build `which`. */
-static char *patch_file(struct sidecar *sc, struct sidecar_crs *k,
+static char *patch_file(struct sidecar_crs *k,
 			const char *which)
 {
-	return scan_work_path(&sc->ws, "sidecar/%s/%s.diff", k->c->name,
+	return scan_work_path(&k->w.ws, "sidecar/%s/%s.diff", k->c->name,
 			      which);
 }
 
@@ -667,11 +675,11 @@ static char *patch_file(struct sidecar *sc, struct sidecar_crs *k,
  * started from: `from_image` when given (build-project's patched fuzz
  * project: a full build), else the head build's snapshot.
  */
-static int job_build(struct sidecar *sc, struct sidecar_crs *k,
+static int job_build(struct sidecar_crs *k,
 		     const struct sidecar_request *rq, const char *from_image,
 		     struct job_result *jr, char **which_out, char **snap_out)
 {
-	struct scan *s = &sc->ws;
+	struct scan *s = &k->w.ws;
 	struct snapshot_job j = SNAPSHOT_JOB_INIT;
 	struct rebuild *rb;
 	git_diff *diff = NULL;
@@ -706,7 +714,7 @@ static int job_build(struct sidecar *sc, struct sidecar_crs *k,
 		buf_printf(&jr->err, "the patch is not a unified diff\n");
 		goto publish;
 	}
-	patch = patch_file(sc, k, *which_out);
+	patch = patch_file(k, *which_out);
 	*strrchr(patch, '/') = '\0';
 	r = fs_mkdir_p(patch);
 	patch[strlen(patch)] = '/';
@@ -727,7 +735,7 @@ static int job_build(struct sidecar *sc, struct sidecar_crs *k,
 	j.limit_s = TARGET_BUILD_TIMEOUT_S;
 	j.log_path = blog;
 	if (rq->builder[0] && !from_image)
-		r = step_rebuild(sc, k, rq->builder, n, *which_out, &j, jr,
+		r = step_rebuild(k, rq->builder, n, *which_out, &j, jr,
 				 snap_out);
 	else
 		r = snapshot_compile(s, &j, s->state.sanitizer, *which_out);
@@ -759,7 +767,7 @@ static int job_build(struct sidecar *sc, struct sidecar_crs *k,
 			   *snap_out);
 	}
 publish:
-	r = rebuild_publish(sc, k, n, *which_out, rq, jr, jr->retcode);
+	r = rebuild_publish(k, n, *which_out, rq, jr, jr->retcode);
 out:
 	git_diff_free(diff);
 	free(patch);
@@ -769,13 +777,13 @@ out:
 }
 
 /* The project's tests on a build made by job_build. */
-static int job_tests(struct sidecar *sc, struct sidecar_crs *k,
+static int job_tests(struct sidecar_crs *k,
 		     const char *which, const char *snap,
 		     struct job_result *jr)
 {
-	struct scan *s = &sc->ws;
+	struct scan *s = &k->w.ws;
 	char *log = scan_work_path(s, "logs/%s-tests.log", which);
-	char *patch = patch_file(sc, k, which);
+	char *patch = patch_file(k, which);
 	double limit = scan_remaining(s) - 5;
 	enum patch_tests_outcome o;
 	struct buf b = BUF_INIT;
@@ -813,10 +821,10 @@ out:
 	return r;
 }
 
-static int job_pov(struct sidecar *sc, struct sidecar_crs *k,
+static int job_pov(struct sidecar_crs *k,
 		   const struct sidecar_request *rq, struct job_result *jr)
 {
-	struct scan *s = &sc->ws;
+	struct scan *s = &k->w.ws;
 	struct compose_resources saved;
 	struct repro_verdict v = { 0 };
 	char sha[65], *which, *dir, *bin = NULL, *tdir = NULL, *tc = NULL;
@@ -857,9 +865,9 @@ static int job_pov(struct sidecar *sc, struct sidecar_crs *k,
 	    (r = fs_write_file_atomic(tc, rq->payload.ptr,
 				      rq->payload.len)) != 0)
 		goto out;
-	resources_swap(sc, k, &saved);
+	resources_swap(k, &saved);
 	r = reproduce_run_in(s, rq->harness, tc, dir, tdir);
-	resources_restore(sc, &saved);
+	resources_restore(k, &saved);
 	if (r == CRS_EINTR)
 		goto out;
 	if (r == CRS_ETIMEOUT) {
@@ -956,11 +964,11 @@ out:
  * image from the patched copy of the project folder, which is also the
  * one laid at /OSS_CRS_PROJ_PATH.
  */
-static int job_project(struct sidecar *sc, struct sidecar_crs *k,
+static int job_project(struct sidecar_crs *k,
 		       const char *id, const struct sidecar_request *rq,
 		       struct job_result *jr)
 {
-	struct scan *s = &sc->ws;
+	struct scan *s = &k->w.ws;
 	struct sidecar_request prq = *rq;
 	struct project_config proj, *project = s->project;
 	char *target_image = s->state.target_image;
@@ -1025,7 +1033,7 @@ static int job_project(struct sidecar *sc, struct sidecar_crs *k,
 		if (r != 0)
 			goto out;
 	}
-	r = job_build(sc, k, &prq, full, jr, &which, &image);
+	r = job_build(k, &prq, full, jr, &which, &image);
 out:
 	sidecar_request_release(&prq);
 	free(pdir);
@@ -1054,13 +1062,13 @@ static void job_run(struct sidecar *sc, struct sidecar_crs *k,
 	log_info("sidecar: %s asks %s%s%s", k->c->name, kind_names[rq->kind],
 		 rq->harness[0] ? " " : "", rq->harness);
 	if (rq->kind == SIDECAR_POV) {
-		r = job_pov(sc, k, rq, &jr);
+		r = job_pov(k, rq, &jr);
 	} else if (rq->kind == SIDECAR_PROJECT) {
-		r = job_project(sc, k, id, rq, &jr);
+		r = job_project(k, id, rq, &jr);
 	} else if (rq->kind == SIDECAR_TEST || !answer_cached(k, rq, &jr)) {
-		r = job_build(sc, k, rq, NULL, &jr, &which, &image);
+		r = job_build(k, rq, NULL, &jr, &which, &image);
 		if (r == 0 && rq->kind == SIDECAR_TEST && jr.retcode == 0)
-			r = job_tests(sc, k, which, image, &jr);
+			r = job_tests(k, which, image, &jr);
 	}
 	if (rq->kind == SIDECAR_POV || rq->kind == SIDECAR_TEST)
 		jr.rebuild_id = -1;
@@ -1096,70 +1104,81 @@ static void job_run(struct sidecar *sc, struct sidecar_crs *k,
 
 static void *worker(void *arg)
 {
-	struct sidecar *sc = arg;
+	struct sidecar_crs *k = arg;
+	struct sidecar_worker *w = &k->w;
 
-	job_run(sc, sc->job.k, sc->job.id, &sc->job.rq);
+	job_run(w->sc, k, w->job.id, &w->job.rq);
 	/* our copy, or what target_context_image replaced it with */
-	free(sc->ws.state.repo_path);
-	sc->ws.state.repo_path = NULL;
-	sidecar_request_release(&sc->job.rq);
-	__atomic_store_n(&sc->finished, 1, __ATOMIC_RELEASE);
+	free(w->ws.state.repo_path);
+	w->ws.state.repo_path = NULL;
+	sidecar_request_release(&w->job.rq);
+	__atomic_store_n(&w->finished, 1, __ATOMIC_RELEASE);
 	return NULL;
 }
 
-/* Start the worker on a request read by the main thread (rq moved). */
+/* Start k's worker on a request read by the main thread (rq moved). */
 static int job_start(struct sidecar *sc, struct sidecar_crs *k,
 		     const char *id, struct sidecar_request *rq)
 {
 	const struct scan *s = sc->s;
+	struct sidecar_worker *w = &k->w;
 	int e;
 
-	sc->ws = *s;
-	sc->wctx = *s->ctx;
-	sc->wctx.interrupted = &sc->stop;
-	sc->ws.ctx = &sc->wctx;
-	sc->wcompose = *s->compose;
-	sc->ws.compose = &sc->wcompose;
-	sc->ws.state.repo_path = s->state.repo_path ?
+	w->sc = sc;
+	w->ws = *s;
+	w->wctx = *s->ctx;
+	w->wctx.interrupted = &w->stop;
+	w->ws.ctx = &w->wctx;
+	w->wcompose = *s->compose;
+	w->ws.compose = &w->wcompose;
+	w->ws.state.repo_path = s->state.repo_path ?
 		xstrdup(s->state.repo_path) : NULL;
-	sc->job.k = k;
 	/* a request name: at most SIDECAR_ID_MAX bytes (sidecar_name_ok) */
-	memcpy(sc->job.id, id, strnlen(id, SIDECAR_ID_MAX));
-	sc->job.id[strnlen(id, SIDECAR_ID_MAX)] = '\0';
-	sc->job.rq = *rq;
+	memcpy(w->job.id, id, strnlen(id, SIDECAR_ID_MAX));
+	w->job.id[strnlen(id, SIDECAR_ID_MAX)] = '\0';
+	w->job.rq = *rq;
 	buf_init(&rq->payload);	/* moved */
-	sc->finished = 0;
-	sc->stop = 0;
-	if ((e = pthread_create(&sc->thread, NULL, worker, sc)) != 0) {
-		free(sc->ws.state.repo_path);
-		sidecar_request_release(&sc->job.rq);
+	buf_init(&rq->fuzz_patch);
+	w->finished = 0;
+	w->stop = 0;
+	if ((e = pthread_create(&w->thread, NULL, worker, k)) != 0) {
+		free(w->ws.state.repo_path);
+		sidecar_request_release(&w->job.rq);
 		return crs_error_set(CRS_ERR, "sidecar: cannot start a "
 				     "thread: %s", strerror(e));
 	}
-	sc->busy = 1;
+	w->busy = 1;
 	return 0;
 }
 
-/* Join a worker that finished; 1 when one is still busy. */
-static int job_reap(struct sidecar *sc)
+/* Join k's worker if it finished; 1 when it is still busy. */
+static int job_reap(struct sidecar_crs *k)
 {
-	if (!sc->busy)
+	if (!k->w.busy)
 		return 0;
-	if (!__atomic_load_n(&sc->finished, __ATOMIC_ACQUIRE))
+	if (!__atomic_load_n(&k->w.finished, __ATOMIC_ACQUIRE))
 		return 1;
-	pthread_join(sc->thread, NULL);
-	sc->busy = 0;
+	pthread_join(k->w.thread, NULL);
+	k->w.busy = 0;
 	return 0;
 }
 
 void sidecar_stop(struct sidecar *sc)
 {
-	if (!sc || !sc->busy)
+	if (!sc)
 		return;
-	sc->stop = 1;
-	pthread_join(sc->thread, NULL);
-	sc->busy = 0;
-	sc->stop = 0;
+	for (size_t i = 0; i < sc->crs_nr; i++)	/* all give up at once */
+		if (sc->crs[i].w.busy)
+			sc->crs[i].w.stop = 1;
+	for (size_t i = 0; i < sc->crs_nr; i++) {
+		struct sidecar_worker *w = &sc->crs[i].w;
+
+		if (!w->busy)
+			continue;
+		pthread_join(w->thread, NULL);
+		w->busy = 0;
+		w->stop = 0;
+	}
 }
 
 static int refused_before(const struct sidecar_crs *k, const char *name)
@@ -1187,7 +1206,7 @@ static int poll_one(struct sidecar *sc, struct sidecar_crs *k)
 	}
 	if (reqfd < 0 || resfd < 0 || !(d = fdopendir(dup(reqfd))))
 		goto out;	/* the CRS broke its own mailbox */
-	while (r == 0 && !sc->busy && (de = readdir(d)) != NULL) {
+	while (r == 0 && !k->w.busy && (de = readdir(d)) != NULL) {
 		struct sidecar_request rq;
 		struct stat st;
 
@@ -1238,9 +1257,10 @@ int sidecar_poll(struct sidecar *sc)
 {
 	int r = 0;
 
-	if (!sc || job_reap(sc))
+	if (!sc)
 		return 0;
-	for (size_t i = 0; i < sc->crs_nr && r == 0 && !sc->busy; i++)
-		r = poll_one(sc, &sc->crs[i]);
+	for (size_t i = 0; i < sc->crs_nr && r == 0; i++)
+		if (!job_reap(&sc->crs[i]))
+			r = poll_one(sc, &sc->crs[i]);
 	return r;
 }
