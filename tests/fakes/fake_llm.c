@@ -164,6 +164,65 @@ static char *dump_new(json_t *j)
 	return s;
 }
 
+/* The whole file at path (at most 1 MiB, NUL-terminated), or NULL. */
+static char *slurp(const char *path)
+{
+	FILE *fp = fopen(path, "rb");
+	char *text = NULL;
+	size_t len = 0, n;
+
+	if (!fp)
+		return NULL;
+	text = malloc((1u << 20) + 1);
+	while (len < (1u << 20) &&
+	       (n = fread(text + len, 1, (1u << 20) - len, fp)) > 0)
+		len += n;
+	text[len] = '\0';
+	fclose(fp);
+	return text;
+}
+
+/*
+ * The next scripted chat answer (free it), or NULL without replies_dir
+ * or when not even replies_dir/1 exists.
+ */
+static char *scripted_reply(struct fake_llm *f)
+{
+	char path[4096];
+	char *text = NULL;
+	int n;
+
+	if (!f->replies_dir)
+		return NULL;
+	pthread_mutex_lock(&f->lock);
+	n = ++f->chats;
+	pthread_mutex_unlock(&f->lock);
+	for (; n >= 1 && !text; n--) {
+		snprintf(path, sizeof(path), "%s/%d", f->replies_dir, n);
+		text = slurp(path);
+	}
+	return text;
+}
+
+/* Append the request body j, compact on one line, to request_log. */
+static void log_request(struct fake_llm *f, json_t *j)
+{
+	char *d;
+	FILE *fp;
+
+	if (!f->request_log)
+		return;
+	d = json_dumps(j, JSON_COMPACT);
+	pthread_mutex_lock(&f->lock);
+	fp = fopen(f->request_log, "a");
+	if (fp) {
+		fprintf(fp, "%s\n", d ? d : "{}");
+		fclose(fp);
+	}
+	pthread_mutex_unlock(&f->lock);
+	free(d);
+}
+
 static enum MHD_Result answer(struct fake_llm *f, struct MHD_Connection *c,
 			      const char *url, const char *method,
 			      const char *body, size_t len)
@@ -172,7 +231,7 @@ static enum MHD_Result answer(struct fake_llm *f, struct MHD_Connection *c,
 	const char *model = "";
 	long pt, ct = 16;
 	int stream, want_usage, nousage;
-	char *out = NULL;
+	char *out = NULL, *scripted = NULL;
 	enum MHD_Result ret;
 
 	pthread_mutex_lock(&f->lock);
@@ -205,6 +264,7 @@ static enum MHD_Result answer(struct fake_llm *f, struct MHD_Connection *c,
 		return reply(c, 400, "application/json",
 			     "{\"error\":{\"message\":\"fake: not JSON\"}}");
 	}
+	log_request(f, j);
 	if (json_is_string(json_object_get(j, "model")))
 		model = json_string_value(json_object_get(j, "model"));
 	if (json_is_integer(json_object_get(j, "max_tokens")))
@@ -253,6 +313,8 @@ static enum MHD_Result answer(struct fake_llm *f, struct MHD_Connection *c,
 		ret = reply(c, 401, "application/json", msg);
 		goto done;
 	}
+	if (!strcmp(url, "/v1/chat/completions"))
+		scripted = scripted_reply(f);
 	if (!strcmp(url, "/v1/messages")) {
 		if (stream) {
 			struct fake_stream *s = calloc(1, sizeof(*s));
@@ -346,6 +408,12 @@ static enum MHD_Result answer(struct fake_llm *f, struct MHD_Connection *c,
 			add_ev(s, NULL, json_pack("{s:s, s:[{s:s, s:i}]}",
 				"object", "text_completion", "choices",
 				"text", " there", "index", 0));
+		} else if (scripted) {
+			add_ev(s, NULL, chunk(model, delta("", NULL), NULL));
+			add_ev(s, NULL, chunk(model, delta(scripted, NULL),
+					      NULL));
+			add_ev(s, NULL, chunk(model, delta(NULL, "stop"),
+					      NULL));
 		} else {
 			add_ev(s, NULL, chunk(model, delta("", NULL), NULL));
 			add_ev(s, NULL, chunk(model, delta("hello", NULL),
@@ -372,7 +440,8 @@ static enum MHD_Result answer(struct fake_llm *f, struct MHD_Connection *c,
 			"id", "chatcmpl-f", "object", "chat.completion",
 			"created", 0, "model", model, "choices", "index", 0,
 			"message", "role", "assistant", "content",
-			"hello from the fake", "finish_reason", "stop");
+			scripted ? scripted : "hello from the fake",
+			"finish_reason", "stop");
 
 		if (!nousage)
 			json_object_set_new(resp, "usage", json_pack(
@@ -388,6 +457,7 @@ done:
 	f->requests_done++;
 	pthread_mutex_unlock(&f->lock);
 	free(out);
+	free(scripted);
 	json_decref(j);
 	return ret;
 }
@@ -517,6 +587,7 @@ void fake_llm_reset(struct fake_llm *f)
 	free(f->last_body);
 	f->last_body = NULL;
 	f->gate_open = f->gate_timed_out = 0;
+	f->chats = 0;
 	pthread_mutex_unlock(&f->lock);
 }
 
@@ -532,14 +603,16 @@ static void fake_on_signal(int sig)
 }
 
 /*
- * fake-llm [--any] [--port N] [KEY]: serve (on 127.0.0.1, or every
- * address with --any), print the port, stop on SIGTERM. With KEY, only
- * requests carrying it are answered.
+ * fake-llm [--any] [--port N] [--replies DIR] [--log-requests FILE] [KEY]:
+ * serve (on 127.0.0.1, or every address with --any), print the port,
+ * stop on SIGTERM. With KEY, only requests carrying it are answered.
+ * --replies and --log-requests: replies_dir and request_log of
+ * fake_llm.h (scripted chat answers; every request body appended).
  */
 int main(int argc, char **argv)
 {
 	struct fake_llm *f = NULL;
-	const char *key = NULL;
+	const char *key = NULL, *replies = NULL, *reqlog = NULL;
 	unsigned port = 0;
 	int any = 0;
 
@@ -548,6 +621,10 @@ int main(int argc, char **argv)
 			any = 1;
 		else if (!strcmp(argv[i], "--port") && i + 1 < argc)
 			port = (unsigned)strtoul(argv[++i], NULL, 10);
+		else if (!strcmp(argv[i], "--replies") && i + 1 < argc)
+			replies = argv[++i];
+		else if (!strcmp(argv[i], "--log-requests") && i + 1 < argc)
+			reqlog = argv[++i];
 		else
 			key = argv[i];
 	}
@@ -555,6 +632,9 @@ int main(int argc, char **argv)
 	signal(SIGINT, fake_on_signal);
 	if (fake_llm_start_on(&f, key, any, port) != 0)
 		return 1;
+	/* set before the port is printed: clients wait for that */
+	f->replies_dir = replies;
+	f->request_log = reqlog;
 	printf("%u\n", f->port);
 	fflush(stdout);
 	while (!fake_stop)

@@ -13,6 +13,12 @@
  * name answers normally. Tests include fake_llm.c directly (the Makefile
  * builds only tests/unit/test_*.c); the product never ships it.
  * Built alone with -DFAKE_LLM_MAIN it is a standalone server.
+ *
+ * Scripted chat (replies_dir): the Nth chat completion (N from 1) is
+ * answered with the bytes of the file replies_dir/N; past the last file
+ * the last one is repeated. With request_log, every JSON request body is
+ * appended there, compact, one per line. Usage is accounted as without a
+ * script.
  */
 #ifndef CRS_TESTS_FAKES_FAKE_LLM_H
 #define CRS_TESTS_FAKES_FAKE_LLM_H
@@ -35,6 +41,8 @@ struct fake_llm {
 	int delay_ms;		/* wait before answering */
 	int stream_gate;	/* streams pause after the first content
 				 * chunk until fake_llm_open_gate() */
+	const char *replies_dir;	/* scripted chat answers; NULL: none */
+	const char *request_log;	/* bodies appended here; NULL: none */
 
 	/* records: read under lock, or after the requests finished */
 	int requests;		/* every request that arrived */
@@ -46,6 +54,7 @@ struct fake_llm {
 	char last_anthropic_version[64];
 	int gate_open, gate_timed_out;
 	int stopping;
+	int chats;		/* chat completions answered from a script */
 };
 
 /* Start on 127.0.0.1:0. 0, or -1 (cannot listen). */

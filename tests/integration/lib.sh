@@ -36,3 +36,41 @@ sarif_validate() {
 	fi
 	"$tool" validate --rule-kind "Gh;Sarif" "$@"
 }
+
+# The static crs-ci (`make static`: the LLM gateway's binary in a scan)
+# and the test fake of a model provider (tests/fakes/fake_llm.c) built
+# static as DIR/fake-llm in the same deps image, so it runs in any base
+# image container. Sets STATIC_DEPS to that image's name.
+build_static_fake_llm() {
+	local dir=$1
+	mkdir -p "$dir"
+	(cd "$ROOT" && make static >/dev/null 2>"$dir/static.log") ||
+		{ cat "$dir/static.log" >&2; fail "make static"; }
+	STATIC_DEPS=$(docker images crs-ci/static-deps --format '{{.Repository}}:{{.Tag}}' | head -n 1)
+	[ -n "$STATIC_DEPS" ] || fail "no crs-ci/static-deps image after make static"
+	docker run --rm --network none --user "$(id -u):$(id -g)" \
+		-v "$ROOT:/src:ro" -v "$dir:/out" "$STATIC_DEPS" sh -c '
+		PATH=/opt/static/bin:$PATH
+		cc -std=c11 -D_GNU_SOURCE -DFAKE_LLM_MAIN -O2 -static -I/src \
+			$(pkg-config --cflags libmicrohttpd jansson) \
+			-o /out/fake-llm /src/tests/fakes/fake_llm.c \
+			$(pkg-config --libs libmicrohttpd jansson) -lpthread' \
+		>"$dir/fake-build.log" 2>&1 ||
+		{ cat "$dir/fake-build.log" >&2; fail "building fake-llm"; }
+}
+
+# Names of a test's fake provider, from TAG: $net (the network the
+# gateway leaves through, where the fake listens), $fake (its container),
+# $port and a random provider $key. At exit both are removed, and $tmp.
+fake_llm_names() {
+	net=crs-ci-it-$1-$$
+	fake=crs-ci-it-fake-$1-$$
+	port=8099
+	key="fake-provider-key-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
+	trap fake_llm_cleanup EXIT
+}
+fake_llm_cleanup() {
+	docker rm -f "$fake" >/dev/null 2>&1 || true
+	docker network rm "$net" >/dev/null 2>&1 || true
+	rm -rf "$tmp"
+}

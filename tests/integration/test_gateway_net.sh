@@ -15,32 +15,11 @@ set -euo pipefail
 t0=$(date +%s)
 tmp=$(mktemp_dir)
 base_runner=gcr.io/oss-fuzz-base/base-runner:latest
-net=crs-ci-it-llm-$$
-fake=crs-ci-it-fake-llm-$$
-port=8099
-key="fake-provider-key-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
-cleanup() {
-	docker rm -f "$fake" >/dev/null 2>&1 || true
-	docker network rm "$net" >/dev/null 2>&1 || true
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+fake_llm_names llm
 
 # --- the static crs-ci (the gateway) and the static fake provider -------
-(cd "$ROOT" && make static >/dev/null 2>"$tmp/static.log") ||
-	{ cat "$tmp/static.log" >&2; fail "make static"; }
-deps=$(docker images crs-ci/static-deps --format '{{.Repository}}:{{.Tag}}' | head -n 1)
-[ -n "$deps" ] || fail "no crs-ci/static-deps image after make static"
-mkdir -p "$tmp/bin"
-docker run --rm --network none --user "$(id -u):$(id -g)" \
-	-v "$ROOT:/src:ro" -v "$tmp/bin:/out" "$deps" sh -c '
-	PATH=/opt/static/bin:$PATH
-	cc -std=c11 -D_GNU_SOURCE -DFAKE_LLM_MAIN -O2 -static -I/src \
-		$(pkg-config --cflags libmicrohttpd jansson) \
-		-o /out/fake-llm /src/tests/fakes/fake_llm.c \
-		$(pkg-config --libs libmicrohttpd jansson) -lpthread' \
-	>"$tmp/fake-build.log" 2>&1 || { cat "$tmp/fake-build.log" >&2; fail "building fake-llm"; }
-note "fake-llm built static in $deps"
+build_static_fake_llm "$tmp/bin"
+note "fake-llm built static in $STATIC_DEPS"
 
 # --- the provider, reachable on the egress network only -----------------
 docker network create "$net" >/dev/null
