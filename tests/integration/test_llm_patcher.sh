@@ -13,6 +13,9 @@
 #             `git apply --check` accepts on the head, and a SARIF fix;
 #   retry     a patch that does not apply, then the fix: validated, and
 #             the second request to the provider carries the apply error;
+#   fuzzy     the fix with a context line off: the sidecar applies it
+#             with git apply -C1, the patcher rewrites it as the clean
+#             diff (the known fix, byte for byte), crs-ci validates it;
 #   no-apply, no-build, no-stop
 #             every attempt fails at apply / build / pov: nothing is
 #             submitted, no validated patch, no SARIF fix;
@@ -162,7 +165,7 @@ elif case == "retry":
     assert len(reqs) == 2, len(reqs)
     last = reqs[1]["messages"][-1]["content"]
     assert "failed at the apply step" in last, last
-    assert "does not apply to head" in last and "did not apply" in last, last
+    assert "does not apply to the head" in last and "patch failed" in last, last
     assert "does not apply" not in json.dumps(reqs[0])
 elif case in ("no-apply", "no-build", "no-stop"):
     step = {"no-apply": "apply", "no-build": "build", "no-stop": "pov"}[case]
@@ -176,7 +179,7 @@ elif case in ("no-apply", "no-build", "no-stop"):
     # the last prompt carries the failure's output
     last = reqs[2]["messages"][-1]["content"]
     assert "failed at the %s step" % step in last, last
-    want = {"apply": "did not apply", "build": "error:",
+    want = {"apply": "patch failed", "build": "error:",
             "pov": "AddressSanitizer"}[step]
     assert want in last, (want, last)
 elif case == "harness":
@@ -188,6 +191,18 @@ elif case == "harness":
     assert "harness" in p["failure"], p["failure"]
     assert p["fixes"] == [] and not fixes and not f.get("fixed_by"), (p, fixes)
     assert p["path"] == "patches/rejected/%s.patch" % sha[:12], p["path"]
+elif case == "fuzzy":
+    # context off by a line: the sidecar applies it with git apply -C1,
+    # the patcher rewrites it as the clean diff that change makes (the
+    # known fix, byte for byte), which crs-ci validates
+    assert steps == [(1, "tests", "passed")], steps
+    assert att[0]["rewritten_from"] == "git apply -C1", att[0]
+    assert att[0]["submitted"], att[0]
+    sub = open(os.path.join(logdir, "attempt-1.patch"), "rb").read()
+    assert hashlib.sha256(sub).hexdigest() == fix_sha, sub
+    assert os.path.isfile(os.path.join(logdir, "attempt-1.patch.fuzzy"))
+    assert len(patches) == 1, list(patches)
+    validated(fix_sha)
 elif case == "budget":
     assert steps == [(1, "apply", "failed"), (2, "reply", "budget")], steps
     assert "429" in att[1]["detail"], att[1]
@@ -203,7 +218,7 @@ PY
 }
 
 timings=()
-for c in good retry harness no-apply no-build no-stop budget; do
+for c in good retry fuzzy harness no-apply no-build no-stop budget; do
 	compose=$fixture/compose.yaml
 	[ "$c" = budget ] && compose=$fixture/compose-budget.yaml
 	run_case "$c" "$compose"
@@ -217,7 +232,7 @@ done
 # --- the validated .patch applies to the head with plain git ------------
 sha=$(sha256sum "$fixture/../crs-patcher/patches/01-good-bounds-check.patch" | cut -c1-12)
 git -C "$tmp/repo" checkout -q "$head"
-for c in good retry; do
+for c in good retry fuzzy; do
 	git -C "$tmp/repo" apply --check "$tmp/out-$c/patches/$sha.patch" ||
 		fail "$c: git apply --check of the validated patch fails on the head"
 done

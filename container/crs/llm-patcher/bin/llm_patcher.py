@@ -15,8 +15,12 @@ submitted with `libCRS submit patch`.
 
 Every attempt is one JSON line in $OSS_CRS_LOG_DIR/attempts.jsonl (and on
 stderr): attempt, step reached (reply, apply, build, pov, tests), verdict
-(passed, failed, budget), detail, patch_sha256. The model's replies and
-the patches are kept there too (attempt-N.reply.txt, attempt-N.patch).
+(passed, failed, budget), detail, patch_sha256, and rewritten_from when
+the sidecar could apply the patch only with `git apply -C1` or `patch
+--fuzz=3`: the patch is then rewritten as the clean diff that change
+makes in the source, so the submitted patch applies with plain git. The
+model's replies and the patches are kept there too (attempt-N.reply.txt,
+attempt-N.patch, and the model's own as attempt-N.patch.fuzzy).
 The key is only ever sent as the Authorization header.
 
 Environment: PATCHER_MODEL (default gpt-4o, the CRS's required_llms),
@@ -32,6 +36,7 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -420,18 +425,80 @@ class Attempts:
         say("attempt " + line)
 
 
+# The builder sidecar says how it applied a patch (runner/sidecar.c).
+FUZZY_RE = re.compile(r"patch applied with (git apply -C1|patch -p1 --fuzz=3)")
+
+
+def run_quiet(cmd):
+    return subprocess.run(cmd, stdin=subprocess.DEVNULL,
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          check=False)
+
+
+def clean_diff(cfg, patch, how, work):
+    """What `patch`, applied the fuzzy way `how`, changes in the source
+    tree, as a diff plain `git apply` takes (the sidecar accepts off
+    context; the maintainer's git does not); None when it cannot be
+    made."""
+    tree = os.path.join(work, "clean")
+    shutil.rmtree(tree, ignore_errors=True)
+    try:
+        shutil.copytree(cfg.source, tree, symlinks=True)
+    except OSError:
+        return None
+    git = ["git", "-C", tree, "-c", "user.name=llm-patcher",
+           "-c", "user.email=llm-patcher@example.invalid"]
+    if how.startswith("git"):
+        apply = git + ["apply", "-C1", "--whitespace=nowarn", patch]
+    else:
+        apply = ["patch", "-d", tree, "-p1", "--fuzz=3", "--batch", "-s",
+                 "--no-backup-if-mismatch", "-r", "-", "-i", patch]
+    for cmd in (git + ["init", "-q"], git + ["add", "-A"],
+                git + ["commit", "-q", "-m", "source"], apply,
+                git + ["add", "-A"]):
+        if run_quiet(cmd).returncode != 0:
+            return None
+    r = run_quiet(git + ["diff", "--cached"])
+    out = r.stdout.decode("utf-8", "replace")
+    return out if r.returncode == 0 and out.strip() else None
+
+
 def check_patch(sc, cfg, patch, pov):
+    """(step, verdict, detail, output, rewritten) of the sidecar checks of
+    patch; `rewritten` names the fuzzy way the sidecar applied it when
+    the file was rewritten as a clean diff, else None."""
+    step, verdict, detail, output = check_steps(sc, cfg, patch, pov)
+    how = getattr(cfg, "fuzzy_apply", None)
+    cfg.fuzzy_apply = None
+    return step, verdict, detail, output, how
+
+
+def check_steps(sc, cfg, patch, pov):
     """(step, verdict, detail, output) of the sidecar checks of patch."""
+    cfg.fuzzy_apply = None
     code, out, err, rid = sc.call("apply-patch-build", patch)
     if code != 0:
         if "the patched build failed" in err:
             return ("build", "failed", first_line(err),
                     err + "\n" + tail(out, FAILURE_MAX))
-        if err.startswith("patch ") or "not a unified diff" in err:
-            return "apply", "failed", first_line(err), err
+        if "does not apply" in err or "not a unified diff" in err:
+            return ("apply", "failed", first_line(err),
+                    err + "\n" + tail(out, FAILURE_MAX))
         return "build", "failed", first_line(err), err + "\n" + out
     if not rid:
         return "build", "failed", "the build answered no rebuild id", out
+    m = FUZZY_RE.search(err)
+    if m:
+        clean = clean_diff(cfg, patch, m.group(1), sc.work)
+        if clean is None:
+            return ("apply", "failed", "applied only with %s, and no "
+                    "clean diff could be made of it" % m.group(1), err)
+        os.replace(patch, patch + ".fuzzy")
+        with open(patch, "w", encoding="utf-8") as f:
+            f.write(clean)
+        cfg.fuzzy_apply = m.group(1)
+        say("the sidecar applied the patch with %s: rewritten as a clean "
+            "diff" % m.group(1))
     code, out, err, _ = sc.call("run-pov", pov, "--harness", cfg.harness,
                                 "--rebuild-id", rid)
     if code == 124:
@@ -491,9 +558,11 @@ def patch_loop(cfg, gw, sc, attempts, pov, report, files):
                 detail = "same patch as attempt %d: %s" % (k, detail)
                 rec["repeat_of"] = k
             else:
-                step, verdict, detail, output = check_patch(sc, cfg, patch,
-                                                            pov)
+                step, verdict, detail, output, how = check_patch(
+                    sc, cfg, patch, pov)
                 tried[sha] = (n, step, detail, output)
+                if how:
+                    rec["rewritten_from"] = how
         rec.update(step=step, verdict=verdict, detail=detail[:DETAIL_MAX],
                    seconds=round(time.time() - t0, 1))
         if verdict == "passed":
