@@ -33,7 +33,8 @@ ITEST_SRC := $(wildcard tests/integration/test_*.c)
 ITEST_BIN := $(patsubst tests/integration/%.c,$(BUILD)/itests/%,$(ITEST_SRC))
 
 .PHONY: all test unit unit-plain unit-asan unit-run integration demo setup clean \
-	static check-headers base-images bench bench-select
+	static check-headers base-images bench bench-select \
+	bench-rebuild
 all: $(BUILD)/crs-ci $(BUILD)/libCRS $(BUILD)/libCRS-install.sh
 
 $(BUILD)/obj/%.o: %.c
@@ -102,9 +103,11 @@ static:
 	container/static/build.sh
 
 # benchmarks (numbers go into the issue notes, not into assertions)
-bench: bench-select
+bench: bench-select bench-rebuild
 bench-select: all
 	bash tests/bench/bench_select.sh
+bench-rebuild: all base-images
+	bash tests/bench/bench_rebuild.sh
 
 check-headers:
 	@set -e; for h in $$(git ls-files '*.h'); do \
