@@ -7,7 +7,7 @@
  * "Started daemon with PID: <n>" line and the response-dir files follow
  * reference/oss-crs-contract.md section 4. Differences, all deliberate:
  * OSS_CRS_RUN_ENV_TYPE may be unset (taken as local); paths below a root
- * are confined ("/x" re-rooted, ".." refused); fetch copies nested files;
+ * are confined (absolute paths and ".." refused); fetch copies nested files;
  * the daemons react to inotify at once instead of batching; no DNS lookup
  * in get-service-domain; apply-patch-build, build-project, run-pov and
  * apply-patch-test go to crs-ci's builder sidecar through the mailbox

@@ -103,6 +103,10 @@ int crs_path_normalize(char *out, size_t outsz, const char *rel)
 	if (!outsz)
 		return crs_error_set(CRS_EINPUT, "'%s': no room", rel);
 	out[0] = '\0';
+	if (*p == '/')	/* OSS-CRS joins it and escapes the root */
+		return crs_error_set(CRS_EINPUT, "'%s': absolute paths are not "
+				     "allowed (name it relative to the "
+				     "folder)", rel);
 	while (*p) {
 		const char *end = strchr(p, '/');
 		size_t n = end ? (size_t)(end - p) : strlen(p);

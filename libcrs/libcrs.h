@@ -18,8 +18,9 @@
  * missing source, CRS_ERR a failed system call.
  *
  * Paths below a root (the build output dir, the shared dir, ...) are
- * confined: a leading "/" is re-rooted under the root, "." and empty
- * components are dropped and ".." components are refused. Inside the root
+ * confined: absolute paths and ".." components are refused (OSS-CRS
+ * joins them and writes outside the root), "." and empty components are
+ * dropped. Inside the root
  * no symlink is followed while walking or creating directories.
  *
  * Copies follow rsync -a: a directory's contents are merged into the

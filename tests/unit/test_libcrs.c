@@ -406,11 +406,14 @@ static void test_path_normalize(void **state)
 	char out[64];
 
 	(void)state;
-	assert_int_equal(crs_path_normalize(out, sizeof(out), "/fuzzer"), 0);
-	assert_string_equal(out, "fuzzer");
+	assert_int_equal(crs_path_normalize(out, sizeof(out), "/fuzzer"),
+			 CRS_EINPUT);
+	assert_non_null(strstr(crs_error_last(), "absolute"));
+	assert_int_equal(crs_path_normalize(out, sizeof(out), "/"),
+			 CRS_EINPUT);
 	assert_int_equal(crs_path_normalize(out, sizeof(out), "a//./b/"), 0);
 	assert_string_equal(out, "a/b");
-	assert_int_equal(crs_path_normalize(out, sizeof(out), "/"), 0);
+	assert_int_equal(crs_path_normalize(out, sizeof(out), "./"), 0);
 	assert_string_equal(out, "");
 	assert_int_equal(crs_path_normalize(out, sizeof(out), "..."), 0);
 	assert_string_equal(out, "...");
@@ -421,6 +424,8 @@ static void test_path_normalize(void **state)
 			 CRS_EINPUT);
 	assert_int_equal(crs_path_normalize(out, 4, "abcdef"), CRS_EINPUT);
 	assert_int_equal(crs_path_confine(out, sizeof(out), "/root", "/x/y"),
+			 CRS_EINPUT);
+	assert_int_equal(crs_path_confine(out, sizeof(out), "/root", "x/y"),
 			 0);
 	assert_string_equal(out, "/root/x/y");
 	assert_int_equal(crs_path_confine(out, sizeof(out), "/root/", ""), 0);
@@ -814,9 +819,13 @@ static void test_cli_submit_build_output(void **state)
 	put(pathf(p, "%s/out/seeds/a", T), "a", 0644);
 	assert_int_equal(symlink("fuzz_target", pathf(p, "%s/out/alias", T)),
 			 0);
-	/* An absolute DST is re-rooted under BUILD_OUT_DIR. */
+	/* An absolute DST is refused (OSS-CRS writes outside the root). */
 	assert_int_equal(CLI(&r, "submit-build-output", pathf(p, "%s/out", T),
-			     "/build"), 0);
+			     "/build"), 2);
+	assert_non_null(strstr(r.err, "absolute paths are not allowed"));
+	run_release(&r);
+	assert_int_equal(CLI(&r, "submit-build-output", pathf(p, "%s/out", T),
+			     "build"), 0);
 	run_release(&r);
 	assert_int_equal(stat(pathf(q, "%s/build_out/build/fuzz_target", T),
 			      &st), 0);
@@ -864,8 +873,10 @@ static void test_cli_skip_build_output(void **state)
 	assert_file(pathf(q, "%s/build_out/sub/dir/.coverage.skip", T),
 		    "skip");
 	run_release(&r);
-	assert_int_equal(CLI(&r, "skip-build-output", "/top"), 0);
+	assert_int_equal(CLI(&r, "skip-build-output", "top"), 0);
 	assert_file(pathf(q, "%s/build_out/.top.skip", T), "skip");
+	run_release(&r);
+	assert_int_equal(CLI(&r, "skip-build-output", "/top"), 2);
 	run_release(&r);
 	assert_int_equal(CLI(&r, "skip-build-output", "/"), 2);
 	run_release(&r);
@@ -892,8 +903,11 @@ static void test_cli_download_build_output(void **state)
 	run_release(&r);
 	assert_int_equal(CLI_ENV(&r, ((const char *const[]){
 		"OSS_CRS_REBUILD_ID=3", NULL }), "download-build-output",
-		"/build/fuzzer", pathf(q, "%s/got/one", T)), 0);
+		"build/fuzzer", pathf(q, "%s/got/one", T)), 0);
 	assert_file(q, "r3");
+	run_release(&r);
+	assert_int_equal(CLI(&r, "download-build-output", "/build/fuzzer",
+			     pathf(q, "%s/got/abs", T)), 2);
 	run_release(&r);
 	assert_int_equal(CLI(&r, "download-build-output", "build", q,
 			     "--rebuild-id", "3/../4"), 2);
