@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cmd_report.c - crs-ci report: SARIF and the verdict from results.json
+ *
+ * Given the change (--base/--head or --diff), the CI reporters post only
+ * the suggestions that lie inside it; without it they post none.
  */
 #include "runner/cmd.h"
 #include "runner/phase_cmd.h"
@@ -15,6 +18,10 @@ int cmd_report(int argc, char **argv, struct runner_ctx *ctx)
 	static char full[4096];
 
 	snprintf(full, sizeof(full), "usage: crs-ci report [--out DIR] "
-		 "[--fail-on new|any|none]\n\noptions:\n%s", scan_opts_help);
-	return phase_cmd(argc, argv, ctx, full, 0, phase_report);
+		 "[--fail-on new|any|none]\n"
+		 "       [--base REV [--head REV] | --diff FILE]  (the change: "
+		 "CI suggestions must lie in it)\n\noptions:\n%s",
+		 scan_opts_help);
+	return phase_cmd(argc, argv, ctx, full, SCAN_NEED_CHANGE,
+			 phase_report);
 }

@@ -7,7 +7,8 @@
  * In a GitHub Actions job (GITHUB_ACTIONS=true) it also writes
  * annotations, the job summary and the step outputs (github.c); in a
  * GitLab job (GITLAB_CI=true) the merge request's Code Quality, SAST and
- * JUnit reports beside results.sarif (gitlab.c).
+ * JUnit reports beside results.sarif, and, given a token, the validated
+ * patches as suggestions on the merge request (gitlab.c).
  */
 #include "runner/phase/phase.h"
 #include "runner/cmd.h"
@@ -26,6 +27,31 @@
 
 #include <stdlib.h>
 #include <string.h>
+
+/*
+ * Validated patches as suggestions on the merge request, when the job
+ * has an api-scope token and runs for one. A failure is a warning: the
+ * reports and the verdict stand, and the SAST report has the patches.
+ */
+static void gitlab_suggest(const struct finding_set *fs,
+			   const struct gitlab_env *env,
+			   const struct diff_changeset *cs)
+{
+	size_t posted = 0, outside = 0;
+
+	if (!env->token || !env->mr_iid || !fs->patches_nr)
+		return;
+	if (gitlab_post_suggestions(fs, env, cs, &posted, &outside) != 0) {
+		log_warn("GitLab: the merge request's suggestions were not "
+			 "posted: %s", crs_error_last());
+		crs_error_clear();
+		return;
+	}
+	if (posted || outside)
+		log_info("GitLab: %zu validated suggestion(s) posted on the "
+			 "merge request; %zu outside its diff are in the SAST "
+			 "report's remediations only", posted, outside);
+}
 
 int phase_report(struct scan *s, int *exit_code_out)
 {
@@ -76,6 +102,7 @@ int phase_report(struct scan *s, int *exit_code_out)
 			goto out;
 		log_info("report: GitLab Code Quality, SAST and JUnit reports "
 			 "in %s", s->out_dir);
+		gitlab_suggest(&fs, &env, s->change);
 	}
 out:
 	finding_set_release(&fs);

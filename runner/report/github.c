@@ -698,124 +698,10 @@ int github_outputs_write(const char *path, const struct finding_set *fs,
 	return r;
 }
 
-/* --- diff hunks ----------------------------------------------------------- */
-
-static char *diff_path(const char *s, size_t n)
-{
-	while (n && (s[n - 1] == '\r' || s[n - 1] == '\t'))
-		n--;
-	if (n >= 2 && s[0] == 'b' && s[1] == '/')
-		return xstrndup(s + 2, n - 2);
-	return xstrndup(s, n);
-}
-
-/* "@@ -a[,b] +c[,d] @@": 0 with the counts, or -1 */
-static int hunk_header(const char *p, size_t n, unsigned long *b,
-		       unsigned long *c, unsigned long *d)
-{
-	char *line = xstrndup(p, n), *q;
-	int r = -1;
-
-	*b = *d = 1;
-	if (line[3] != '-')
-		goto out;
-	strtoul(line + 4, &q, 10);
-	if (*q == ',')
-		*b = strtoul(q + 1, &q, 10);
-	if (q[0] != ' ' || q[1] != '+')
-		goto out;
-	*c = strtoul(q + 2, &q, 10);
-	if (*q == ',')
-		*d = strtoul(q + 1, &q, 10);
-	if (q[0] != ' ' || *b > 0x7fffffff || *c > 0x7fffffff ||
-	    *d > 0x7fffffff || *c + *d > 0x7fffffff)
-		goto out;
-	r = 0;
-out:
-	free(line);
-	return r;
-}
-
-int github_hunks_parse(struct github_hunks *out, const char *diff,
-		       size_t len)
-{
-	const char *p = diff, *end = diff + len;
-	unsigned long old_left = 0, new_left = 0;
-	char *path = NULL;
-	size_t lineno = 0;
-	int r = 0;
-
-	memset(out, 0, sizeof(*out));
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		unsigned long b, c, d;
-
-		lineno++;
-		if (old_left || new_left) {	/* inside a hunk's body */
-			if (n && *p == '-' && old_left)
-				old_left--;
-			else if (n && *p == '+' && new_left)
-				new_left--;
-			else if ((!n || *p == ' ') && old_left && new_left)
-				old_left--, new_left--;
-			else if (!n || *p != '\\')
-				old_left = new_left = 0;	/* short hunk */
-		} else if (n >= 4 && !memcmp(p, "+++ ", 4)) {
-			free(path);
-			path = n >= 13 && !memcmp(p + 4, "/dev/null", 9) ?
-				NULL : diff_path(p + 4, n - 4);
-		} else if (n >= 3 && !memcmp(p, "@@ ", 3) && path) {
-			if (hunk_header(p, n, &b, &c, &d)) {
-				r = crs_error_set(CRS_EINPUT, "diff line %zu: "
-						  "bad hunk header", lineno);
-				goto out;
-			}
-			ALLOC_GROW(out->items, out->nr + 1, out->alloc);
-			out->items[out->nr].path = xstrdup(path);
-			out->items[out->nr].start = (int)c;
-			out->items[out->nr].end = (int)(c + d) - 1;
-			out->nr++;
-			old_left = b;
-			new_left = d;
-		}
-		p += n + 1;
-	}
-out:
-	free(path);
-	if (r)
-		github_hunks_release(out);
-	return r;
-}
-
-void github_hunks_release(struct github_hunks *h)
-{
-	if (!h)
-		return;
-	for (size_t i = 0; i < h->nr; i++)
-		free(h->items[i].path);
-	free(h->items);
-	memset(h, 0, sizeof(*h));
-}
-
-int github_hunks_contain(const struct github_hunks *h, const char *path,
-			 int start, int end)
-{
-	if (!path || start < 1 || end < start)
-		return 0;
-	for (size_t i = 0; i < h->nr; i++) {
-		const struct github_hunk *k = &h->items[i];
-
-		if (!strcmp(k->path, path) && k->start <= start &&
-		    end <= k->end)
-			return 1;
-	}
-	return 0;
-}
 
 /* --- review --------------------------------------------------------------- */
 
-static char *suggestion_body(const struct github_suggestion *s)
+static char *suggestion_body(const struct patch_suggestion *s)
 {
 	struct buf b = BUF_INIT;
 	size_t run = 0, max = 0, fence;
@@ -847,8 +733,8 @@ static char *suggestion_body(const struct github_suggestion *s)
 }
 
 json_t *github_review_json(const struct github_pr *pr,
-			   const struct github_suggestion *s, size_t n,
-			   const struct github_hunks *hunks,
+			   const struct patch_suggestion *s, size_t n,
+			   const struct diff_hunks *hunks,
 			   size_t *skipped_out)
 {
 	json_t *comments = json_array(), *review;
@@ -859,8 +745,8 @@ json_t *github_review_json(const struct github_pr *pr,
 		json_t *c;
 
 		if (json_array_size(comments) >= GITHUB_REVIEW_COMMENTS_MAX ||
-		    !github_hunks_contain(hunks, s[i].path, s[i].start_line,
-					  s[i].end_line) ||
+		    !diff_hunks_contain(hunks, s[i].path, s[i].start_line,
+					s[i].end_line) ||
 		    !(body = suggestion_body(&s[i]))) {
 			skipped++;
 			continue;
@@ -1202,8 +1088,8 @@ out:
 }
 
 int github_review_post(size_t *posted_out, const struct github_env *env,
-		       const struct github_suggestion *s, size_t n,
-		       const struct github_hunks *hunks, long timeout_ms)
+		       const struct patch_suggestion *s, size_t n,
+		       const struct diff_hunks *hunks, long timeout_ms)
 {
 	struct github_http_resp resp = { 0, BUF_INIT };
 	json_t *review = NULL;
@@ -1238,92 +1124,6 @@ out:
 	return r;
 }
 
-void github_suggestions_release(struct github_suggestions *s)
-{
-	for (size_t i = 0; i < s->nr; i++) {
-		free((char *)s->v[i].path);
-		free((char *)s->v[i].replacement);
-		free((char *)s->v[i].message);
-	}
-	free(s->v);
-	memset(s, 0, sizeof(*s));
-}
-
-struct hunk_walk {
-	struct github_suggestions *out;
-	const struct finding_patch *patch;
-	struct buf text;	/* new side of the current hunk */
-	int open;
-};
-
-static void hunk_close(struct hunk_walk *w)
-{
-	if (w->open) {
-		struct github_suggestion *g = &w->out->v[w->out->nr - 1];
-
-		g->replacement = buf_detach(&w->text, NULL);
-		w->open = 0;
-	}
-}
-
-static int on_hunk(const git_diff_delta *d, const git_diff_hunk *h, void *p)
-{
-	struct hunk_walk *w = p;
-	struct github_suggestion *g;
-
-	hunk_close(w);
-	if (h->old_lines < 1)
-		return 0;	/* a pure insertion has no line to anchor on */
-	ALLOC_GROW(w->out->v, w->out->nr + 1, w->out->alloc);
-	g = &w->out->v[w->out->nr++];
-	memset(g, 0, sizeof(*g));
-	g->path = xstrdup(d->old_file.path);
-	g->start_line = h->old_start;
-	g->end_line = h->old_start + h->old_lines - 1;
-	g->message = xasprintf("crs-ci validated this fix (%.12s, from %s): it "
-			       "builds, stops every PoV of the scan and passed "
-			       "its tests and a re-fuzz.", w->patch->sha256,
-			       w->patch->crs ? w->patch->crs : "a CRS");
-	w->open = 1;
-	return 0;
-}
-
-static int on_line(const git_diff_delta *d, const git_diff_hunk *h,
-		   const git_diff_line *l, void *p)
-{
-	struct hunk_walk *w = p;
-
-	(void)d;
-	(void)h;
-	if (w->open && (l->origin == GIT_DIFF_LINE_CONTEXT ||
-			l->origin == GIT_DIFF_LINE_ADDITION))
-		buf_add(&w->text, l->content, l->content_len);
-	return 0;
-}
-
-int github_suggestions_from_patches(struct github_suggestions *out,
-				    const struct finding_set *fs)
-{
-	int r = 0;
-
-	for (size_t i = 0; i < fs->patches_nr && r == 0; i++) {
-		const struct finding_patch *p = &fs->patches[i];
-		struct hunk_walk w = { out, p, BUF_INIT, 0 };
-		git_diff *diff = NULL;
-
-		if (!p->validated || !p->diff)
-			continue;
-		if (git_diff_from_buffer(&diff, p->diff, strlen(p->diff)) != 0 ||
-		    git_diff_foreach(diff, NULL, NULL, on_hunk, on_line,
-				     &w) != 0)
-			r = crs_error_set(CRS_EINPUT, "patch %.12s: not a diff "
-					  "libgit2 can read", p->sha256);
-		hunk_close(&w);
-		buf_release(&w.text);
-		git_diff_free(diff);
-	}
-	return r;
-}
 
 static void say(FILE *f, const char *kind, struct buf *notes_text,
 		const char *msg);
@@ -1333,8 +1133,8 @@ static void post_suggestions(FILE *f, const struct finding_set *fs,
 			     const struct github_env *env,
 			     struct github_report_opts *o, struct buf *notes)
 {
-	struct github_suggestions sg = { 0 };
-	struct github_hunks hunks = { 0 };
+	struct patch_suggestions sg = { 0 };
+	struct diff_hunks hunks = { 0 };
 	char *m = NULL;
 
 	if (env->has_pr && (env->pr.is_fork || !env->token)) {
@@ -1342,14 +1142,14 @@ static void post_suggestions(FILE *f, const struct finding_set *fs,
 		    "pull request or no token cannot post reviews");
 		return;
 	}
-	if (github_suggestions_from_patches(&sg, fs) != 0 || !sg.nr) {
+	if (patch_suggestions_from_set(&sg, fs) != 0 || !sg.nr) {
 		crs_error_clear();
 		buf_adds(notes, "no validated patches to suggest");
 		buf_addch(notes, '\0');
 		goto out;
 	}
 	if (!o->pr_diff ||
-	    github_hunks_parse(&hunks, o->pr_diff, strlen(o->pr_diff)) != 0) {
+	    diff_hunks_parse(&hunks, o->pr_diff, strlen(o->pr_diff)) != 0) {
 		crs_error_clear();
 		buf_adds(notes, "validated patches are attached above; the "
 			 "pull request's diff is unknown, so none is posted "
@@ -1372,8 +1172,8 @@ static void post_suggestions(FILE *f, const struct finding_set *fs,
 	buf_addch(notes, '\0');
 out:
 	free(m);
-	github_hunks_release(&hunks);
-	github_suggestions_release(&sg);
+	diff_hunks_release(&hunks);
+	patch_suggestions_release(&sg);
 }
 
 void github_report_opts_release(struct github_report_opts *o)

@@ -10,6 +10,8 @@
 #ifndef CRS_RUNNER_REPORT_GITHUB_H
 #define CRS_RUNNER_REPORT_GITHUB_H
 
+#include "runner/report/suggest.h"
+
 #include <stddef.h>
 #include <stdio.h>
 
@@ -145,39 +147,6 @@ int github_outputs_write(const char *path, const struct finding_set *fs,
 int github_append_file(const char *path, const char *text, size_t len);
 
 /*
- * Hunks of a unified diff on the new (RIGHT) side: for review comments,
- * a line must lie in a hunk, and a multi-line range in one hunk.
- */
-struct github_hunk {
-	char *path;		/* new-side path, repo-relative */
-	int start, end;		/* inclusive new-side lines; end < start: empty */
-};
-struct github_hunks {
-	struct github_hunk *items;
-	size_t nr, alloc;
-};
-/*
- * Parse the "+++ b/path" and "@@ -a,b +c,d @@" lines of a unified diff
- * (git diff, or GitHub's application/vnd.github.diff) in memory. Deleted
- * files have no hunks. 0 or CRS_EINPUT (malformed hunk header, message
- * names the diff line).
- */
-int github_hunks_parse(struct github_hunks *out, const char *diff,
-		       size_t len);
-void github_hunks_release(struct github_hunks *h);
-/* 1 when lines start..end (start <= end) of `path` lie in one hunk. */
-int github_hunks_contain(const struct github_hunks *h, const char *path,
-			 int start, int end);
-
-/* A validated patch for lines start..end of `path` at the PR head. */
-struct github_suggestion {
-	const char *path;
-	int start_line, end_line;	/* inclusive, 1-based, head side */
-	const char *replacement;	/* the new text of those lines */
-	const char *message;		/* plain text, escaped when posted */
-};
-
-/*
  * The body of POST /repos/{o}/{r}/pulls/{n}/reviews for `pr` (new
  * reference, or NULL when no suggestion lies inside `hunks`): event
  * COMMENT, commit_id = pr->head_sha, one comment per suggestion inside
@@ -189,8 +158,8 @@ struct github_suggestion {
  */
 struct json_t;
 struct json_t *github_review_json(const struct github_pr *pr,
-				  const struct github_suggestion *s,
-				  size_t n, const struct github_hunks *hunks,
+				  const struct patch_suggestion *s,
+				  size_t n, const struct diff_hunks *hunks,
 				  size_t *skipped_out);
 
 /* REST calls: options and what they reported. */
@@ -250,22 +219,9 @@ int github_sarif_poll(char **status_out, const struct github_env *env,
  * CRS_ERR/CRS_ETIMEOUT as for the upload.
  */
 int github_review_post(size_t *posted_out, const struct github_env *env,
-		       const struct github_suggestion *s, size_t n,
-		       const struct github_hunks *hunks, long timeout_ms);
+		       const struct patch_suggestion *s, size_t n,
+		       const struct diff_hunks *hunks, long timeout_ms);
 
-/*
- * One suggestion per hunk of each validated patch in `fs` (the patch's
- * old side is the head: replace those head lines by the hunk's new side).
- * Fills a caller-owned array (github_suggestions_release). 0 or CRS_EINPUT
- * (a validated patch that libgit2 cannot parse).
- */
-struct github_suggestions {
-	struct github_suggestion *v;
-	size_t nr, alloc;
-};
-int github_suggestions_from_patches(struct github_suggestions *out,
-				    const struct finding_set *fs);
-void github_suggestions_release(struct github_suggestions *s);
 
 /*
  * Everything for one step: annotations and the echoed reports to

@@ -10,6 +10,8 @@
  * pre-existing and flaky crashes (docs in gitlab.h).
  */
 #include "runner/report/gitlab.h"
+#include "runner/report/suggest.h"
+#include "diff/changeset.h"
 #include "runner/report/junit.h"
 #include "sarif/cwe.h"
 #include "sarif/finding.h"
@@ -494,7 +496,8 @@ void gitlab_diff_refs_release(struct gitlab_diff_refs *refs)
 	memset(refs, 0, sizeof(*refs));
 }
 
-char *gitlab_suggestion_body(const char *message, const char *replacement)
+char *gitlab_suggestion_body(const char *message, const char *replacement,
+			     int lines_below)
 {
 	const char *rep = replacement ? replacement : "";
 	size_t run = 0, longest = 0, n = strlen(rep), fence;
@@ -512,7 +515,7 @@ char *gitlab_suggestion_body(const char *message, const char *replacement)
 	free(clean);
 	for (size_t i = 0; i < fence; i++)
 		buf_addch(&b, '`');
-	buf_adds(&b, "suggestion:-0+0\n");
+	buf_printf(&b, "suggestion:-0+%d\n", lines_below > 0 ? lines_below : 0);
 	buf_adds(&b, rep);
 	if (!n || rep[n - 1] != '\n')
 		buf_addch(&b, '\n');
@@ -709,7 +712,8 @@ int gitlab_mr_post_suggestion(const struct gitlab_env *env,
 				  "path, a head line and the MR's diff_refs");
 		goto out;
 	}
-	note = gitlab_suggestion_body(s->message, s->replacement);
+	note = gitlab_suggestion_body(s->message, s->replacement,
+				      s->lines_below);
 	pos = json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:i}",
 			"position_type", "text", "base_sha", refs->base_sha,
 			"start_sha", refs->start_sha,
@@ -732,5 +736,52 @@ out:
 	free(body);
 	free(note);
 	buf_release(&resp);
+	return r;
+}
+
+int gitlab_post_suggestions(const struct finding_set *fs,
+			    const struct gitlab_env *env,
+			    const struct diff_changeset *cs,
+			    size_t *posted_out, size_t *outside_out)
+{
+	struct patch_suggestions sg = { 0 };
+	struct diff_hunks hunks = { 0 };
+	struct gitlab_diff_refs refs = { 0 };
+	int r;
+
+	*posted_out = *outside_out = 0;
+	if ((r = patch_suggestions_from_set(&sg, fs)) != 0 || !sg.nr)
+		goto out;
+	if (!cs || !cs->patch) {
+		*outside_out = sg.nr;
+		goto out;
+	}
+	if ((r = diff_hunks_parse(&hunks, cs->patch, cs->patch_len)) != 0 ||
+	    (r = gitlab_mr_diff_refs(&refs, env)) != 0)
+		goto out;
+	for (size_t i = 0; i < sg.nr && r == 0; i++) {
+		const struct patch_suggestion *p = &sg.v[i];
+		const struct diff_file *f = diff_changeset_file(cs, p->path);
+		struct gitlab_suggestion gs = { 0 };
+
+		if (!f || !diff_hunks_contain(&hunks, p->path, p->start_line,
+					      p->end_line)) {
+			(*outside_out)++;
+			continue;
+		}
+		gs.path = p->path;
+		gs.old_path = f->old_path;
+		gs.new_line = p->start_line;
+		gs.old_line = diff_file_base_line(f, p->start_line);
+		gs.lines_below = p->end_line - p->start_line;
+		gs.message = p->message;
+		gs.replacement = p->replacement;
+		if ((r = gitlab_mr_post_suggestion(env, &refs, &gs)) == 0)
+			(*posted_out)++;
+	}
+out:
+	gitlab_diff_refs_release(&refs);
+	diff_hunks_release(&hunks);
+	patch_suggestions_release(&sg);
 	return r;
 }

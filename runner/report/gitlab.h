@@ -4,7 +4,7 @@
  *
  * The only module that knows GitLab: Code Quality, SAST (schema 15.x) and
  * JUnit artifacts from a finding set, and MR discussion threads with
- * ```suggestion:-0+0``` blocks through the REST API (api-scope token).
+ * ```suggestion``` blocks through the REST API (api-scope token).
  */
 #ifndef CRS_RUNNER_REPORT_GITLAB_H
 #define CRS_RUNNER_REPORT_GITLAB_H
@@ -103,7 +103,7 @@ int gitlab_sast_add_remediation(json_t *sast, const char *finding_id,
 int gitlab_report(const struct finding_set *fs, const char *out_dir,
 		  const struct gitlab_env *env);
 
-/* --- merge-request discussions (used once validated patches exist) --- */
+/* --- merge-request discussions ------------------------------------------ */
 
 /* The MR's diff_refs, from the newest entry of GET .../versions. */
 struct gitlab_diff_refs {
@@ -117,16 +117,19 @@ struct gitlab_suggestion {
 	const char *old_path;	/* NULL: same as path */
 	int new_line;		/* line in head (> 0) */
 	int old_line;		/* base line if unchanged, else 0 */
+	int lines_below;	/* lines after new_line it replaces too */
 	const char *message;	/* text above the suggestion */
-	const char *replacement; /* the line(s) that replace new_line */
+	const char *replacement; /* the lines that replace new_line and the
+				  * lines_below after it */
 };
 
 /*
- * The note body: `message`, a blank line, then a ```suggestion:-0+0```
- * block holding `replacement`, fenced with more backticks than any run
- * inside it (at least 3). Caller frees.
+ * The note body: `message`, a blank line, then a ```suggestion:-0+N```
+ * block (N = lines_below) holding `replacement`, fenced with more
+ * backticks than any run inside it (at least 3). Caller frees.
  */
-char *gitlab_suggestion_body(const char *message, const char *replacement);
+char *gitlab_suggestion_body(const char *message, const char *replacement,
+			     int lines_below);
 
 /*
  * GET {api_url}/projects/{id}/merge_requests/{iid}/versions and take the
@@ -147,5 +150,21 @@ int gitlab_mr_diff_refs(struct gitlab_diff_refs *out,
 int gitlab_mr_post_suggestion(const struct gitlab_env *env,
 			      const struct gitlab_diff_refs *refs,
 			      const struct gitlab_suggestion *s);
+
+/*
+ * Every hunk of a validated patch in `fs` (runner/report/suggest.h) that
+ * lies inside one hunk of the change `cs` posted as an MR discussion
+ * with a suggestion at the MR's current diff refs (old_line given for a
+ * line the change left alone, as GitLab wants). *posted_out counts the
+ * discussions, *outside_out the hunks left out (outside the change, or
+ * no change known); the patches stay in the SAST report's remediations.
+ * 0, or the first error (CRS_EINPUT: the job lacks the token, project or
+ * MR; CRS_ERR: the API answered otherwise).
+ */
+struct diff_changeset;
+int gitlab_post_suggestions(const struct finding_set *fs,
+			    const struct gitlab_env *env,
+			    const struct diff_changeset *cs,
+			    size_t *posted_out, size_t *outside_out);
 
 #endif

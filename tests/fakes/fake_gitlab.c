@@ -223,3 +223,65 @@ void fake_gitlab_stop(struct fake_gitlab *f)
 	pthread_mutex_destroy(&f->lock);
 	free(f);
 }
+
+#ifdef FAKE_GITLAB_MAIN
+#include <signal.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t fg_stop;
+
+static void fg_on_signal(int sig)
+{
+	(void)sig;
+	fg_stop = 1;
+}
+
+/*
+ * fake-gitlab TOKEN PROJECT_ID MR_IID LOG: serve on 127.0.0.1, print the
+ * API URL, and on SIGTERM write every request it got to LOG as JSON
+ * lines {"method", "url", "status", "body"} (body parsed when JSON).
+ */
+int main(int argc, char **argv)
+{
+	struct fake_gitlab *f = NULL;
+	FILE *log;
+
+	if (argc != 5) {
+		fprintf(stderr, "usage: fake-gitlab TOKEN PROJECT_ID MR_IID "
+			"LOG\n");
+		return 2;
+	}
+	signal(SIGTERM, fg_on_signal);
+	signal(SIGINT, fg_on_signal);
+	if (fake_gitlab_start(&f, argv[1], argv[2], argv[3]) != 0) {
+		fprintf(stderr, "fake-gitlab: cannot listen\n");
+		return 1;
+	}
+	printf("%s\n", f->api_url);
+	fflush(stdout);
+	while (!fg_stop)
+		pause();
+	if (!(log = fopen(argv[4], "w"))) {
+		fake_gitlab_stop(f);
+		return 1;
+	}
+	pthread_mutex_lock(&f->lock);
+	for (int i = 0; i < f->nr_reqs; i++) {
+		const struct fake_gitlab_req *q = &f->reqs[i];
+		json_t *body = q->body ? json_loads(q->body, 0, NULL) : NULL;
+		json_t *line = json_pack("{s:s, s:s, s:i, s:o}", "method",
+					 q->method, "url", q->url, "status",
+					 (int)q->status, "body",
+					 body ? body : json_null());
+		char *text = json_dumps(line, JSON_COMPACT);
+
+		fprintf(log, "%s\n", text);
+		free(text);
+		json_decref(line);
+	}
+	pthread_mutex_unlock(&f->lock);
+	fclose(log);
+	fake_gitlab_stop(f);
+	return 0;
+}
+#endif

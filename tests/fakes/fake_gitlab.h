@@ -10,6 +10,8 @@
  * iids answer 404, a PRIVATE-TOKEN other than `token` answers 401 with
  * GitLab's {"message":"401 Unauthorized"}. It records every request.
  * Tests include fake_gitlab.c directly; the product never ships it.
+ * Built alone with -DFAKE_GITLAB_MAIN it is a standalone server that
+ * writes what it got to a file when it stops (integration tests).
  */
 #ifndef CRS_TESTS_FAKES_FAKE_GITLAB_H
 #define CRS_TESTS_FAKES_FAKE_GITLAB_H

@@ -8,7 +8,8 @@
 # SARIF fix (a replacement against the unmodified head file); each bad
 # patch stops at the right step (apply, build, povs, policy) and is
 # neither a fix nor a .patch; the SARIF validates; in a GitLab job the
-# SAST report carries the fix, and only it, as the remediation.
+# SAST report carries the fix, and only it, as the remediation, and the
+# merge request gets it as a suggestion (a fake of GitLab's API).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 mktemp_dir; tmp=$TMP
@@ -103,14 +104,40 @@ git -C "$tmp/repo" apply "$tmp/out/patches/$(sha 01-good-bounds-check.patch | cu
 cmp "$tmp/repo/src/recparse.c" "$tmp/patched.c" ||
 	fail "the SARIF fix does not give the patched file"
 sarif_validate "$tmp/out/results.sarif" >/dev/null || fail "SARIF does not validate"
-# in a GitLab job the same results give the SAST report the validated
-# patch, and only it, as the remediation of the finding's vulnerability
-GITLAB_CI=true "$CRS_CI" report --work-dir "$tmp/work" --out "$tmp/out" \
+# in a GitLab merge-request job the same results give the SAST report the
+# validated patch, and only it, as the remediation of the finding's
+# vulnerability, and (with a token) one MR discussion suggesting its hunk,
+# posted to a fake of GitLab's API (tests/fakes/fake_gitlab.c)
+cc -std=c11 -D_GNU_SOURCE -DFAKE_GITLAB_MAIN -I"$ROOT" -o "$tmp/fake-gitlab" \
+	"$ROOT/tests/fakes/fake_gitlab.c" \
+	$(pkg-config --cflags --libs libmicrohttpd jansson) -lpthread ||
+	fail "building the fake GitLab"
+gl_token="glpat-test-$$"
+coproc FAKE_GL { exec "$tmp/fake-gitlab" "$gl_token" 42 7 "$tmp/gitlab-requests.jsonl"; }
+read -r gl_api <&"${FAKE_GL[0]}"
+GITLAB_CI=true CI_API_V4_URL=$gl_api CI_PROJECT_ID=42 CI_MERGE_REQUEST_IID=7 \
+	CRS_CI_GITLAB_TOKEN=$gl_token \
+	"$CRS_CI" report --source "$tmp/repo" --base "$base" --head "$head" \
+	--work-dir "$tmp/work" --out "$tmp/out" \
 	>/dev/null 2>"$tmp/report.log" || [ $? -eq 1 ] ||
 	{ cat "$tmp/report.log" >&2; fail "crs-ci report in GitLab mode"; }
-python3 - "$tmp/out" "$(sha 01-good-bounds-check.patch)" <<'PY'
+kill -TERM "$FAKE_GL_PID"
+wait "$FAKE_GL_PID" || true
+grep -q "1 validated suggestion(s) posted on the merge request" "$tmp/report.log" ||
+	{ cat "$tmp/report.log" >&2; fail "no suggestion posted on the MR"; }
+if grep -rqF "$gl_token" "$tmp/out" "$tmp/work" "$tmp/report.log"; then
+	fail "the GitLab token was written to a file"
+fi
+python3 - "$tmp/out" "$(sha 01-good-bounds-check.patch)" "$tmp/gitlab-requests.jsonl" <<'PY'
 import base64, json, os, sys
-out, good = sys.argv[1:]
+out, good, reqlog = sys.argv[1:]
+reqs = [json.loads(l) for l in open(reqlog)]
+assert [(q["method"], q["url"].rsplit("/", 1)[1], q["status"]) for q in reqs] == \
+    [("GET", "versions", 200), ("POST", "discussions", 201)], reqs
+note = reqs[1]["body"]
+assert "```suggestion:-0+" in note["body"] and "seglen > total - off" in note["body"], note
+assert good[:12] in note["body"], note["body"]
+assert note["position"]["new_path"] == "src/recparse.c", note["position"]
 sast = json.load(open(os.path.join(out, "gl-sast-report.json")))
 rems = sast["remediations"]
 assert len(rems) == 1, rems
@@ -122,4 +149,4 @@ assert good[:12] in rems[0]["summary"], rems[0]["summary"]
 PY
 note "1 of 5 patches validated (tests: no tests), as .patch and SARIF fix"
 note "bad patches stop at apply, build, povs and policy"
-note "GitLab SAST report: the validated patch is the remediation"
+note "GitLab: the validated patch is the SAST remediation and an MR suggestion"

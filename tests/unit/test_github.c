@@ -706,12 +706,12 @@ static void test_sarif_upload(void **state)
 
 static void test_hunks(void **state)
 {
-	struct github_hunks h;
+	struct diff_hunks h;
 	struct buf d = BUF_INIT;
 
 	(void)state;
 	assert_int_equal(fs_read_file(&d, DIFF_FIXTURE, 1 << 20), 0);
-	assert_int_equal(github_hunks_parse(&h, d.ptr, d.len), 0);
+	assert_int_equal(diff_hunks_parse(&h, d.ptr, d.len), 0);
 	/* "+++ not a header" inside a hunk is content, not a new file */
 	assert_int_equal(h.nr, 2);
 	assert_string_equal(h.items[0].path, "src/parse.c");
@@ -720,15 +720,15 @@ static void test_hunks(void **state)
 	assert_string_equal(h.items[1].path, "src/parse.c");
 	assert_int_equal(h.items[1].start, 43);
 	assert_int_equal(h.items[1].end, 49);
-	assert_true(github_hunks_contain(&h, "src/parse.c", 13, 15));
-	assert_true(github_hunks_contain(&h, "src/parse.c", 44, 44));
-	assert_false(github_hunks_contain(&h, "src/parse.c", 18, 43));
-	assert_false(github_hunks_contain(&h, "src/parse.c", 30, 30));
-	assert_false(github_hunks_contain(&h, "old.c", 1, 1));
-	assert_false(github_hunks_contain(&h, "src/parse.c", 15, 13));
-	github_hunks_release(&h);
-	assert_int_equal(github_hunks_parse(&h, "+++ b/x\n@@ -1 +zz @@\n",
-					    21), CRS_EINPUT);
+	assert_true(diff_hunks_contain(&h, "src/parse.c", 13, 15));
+	assert_true(diff_hunks_contain(&h, "src/parse.c", 44, 44));
+	assert_false(diff_hunks_contain(&h, "src/parse.c", 18, 43));
+	assert_false(diff_hunks_contain(&h, "src/parse.c", 30, 30));
+	assert_false(diff_hunks_contain(&h, "old.c", 1, 1));
+	assert_false(diff_hunks_contain(&h, "src/parse.c", 15, 13));
+	diff_hunks_release(&h);
+	assert_int_equal(diff_hunks_parse(&h, "+++ b/x\n@@ -1 +zz @@\n",
+					  21), CRS_EINPUT);
 	assert_non_null(strstr(crs_error_last(), "diff line 2"));
 	crs_error_clear();
 	buf_release(&d);
@@ -739,8 +739,8 @@ static void test_suggestions_from_patches(void **state)
 {
 	struct finding_set fs;
 	struct finding_patch *p;
-	struct github_suggestions sg = { 0 };
-	struct github_hunks h;
+	struct patch_suggestions sg = { 0 };
+	struct diff_hunks h;
 	struct buf d = BUF_INIT;
 	size_t skipped = 0;
 	json_t *review;
@@ -764,7 +764,7 @@ static void test_suggestions_from_patches(void **state)
 	p = finding_set_add_patch(&fs);		/* rejected: never suggested */
 	p->sha256 = xstrdup("cd34");
 	p->diff = xstrdup(fs.patches[0].diff);
-	assert_int_equal(github_suggestions_from_patches(&sg, &fs), 0);
+	assert_int_equal(patch_suggestions_from_set(&sg, &fs), 0);
 	assert_int_equal(sg.nr, 1);
 	assert_string_equal(sg.v[0].path, "src/parse.c");
 	assert_int_equal(sg.v[0].start_line, 13);
@@ -774,7 +774,7 @@ static void test_suggestions_from_patches(void **state)
 			    "\t\treturn parse_ext(buf, len);\n");
 	/* lines 13-14 are inside the pull request's first hunk */
 	assert_int_equal(fs_read_file(&d, DIFF_FIXTURE, 1 << 20), 0);
-	assert_int_equal(github_hunks_parse(&h, d.ptr, d.len), 0);
+	assert_int_equal(diff_hunks_parse(&h, d.ptr, d.len), 0);
 	{
 		struct github_pr pr = { 0 };
 
@@ -787,9 +787,9 @@ static void test_suggestions_from_patches(void **state)
 	assert_int_equal(json_array_size(json_object_get(review, "comments")),
 			 1);
 	json_decref(review);
-	github_hunks_release(&h);
+	diff_hunks_release(&h);
 	buf_release(&d);
-	github_suggestions_release(&sg);
+	patch_suggestions_release(&sg);
 	finding_set_release(&fs);
 	git_libgit2_shutdown();
 }
@@ -798,12 +798,12 @@ static void test_review(void **state)
 {
 	struct fake_github *f = NULL;
 	struct github_env env;
-	struct github_hunks h;
+	struct diff_hunks h;
 	struct buf d = BUF_INIT;
 	size_t posted = 9;
 	json_t *body, *c;	/* c borrowed */
 	const char *b;
-	const struct github_suggestion s[] = {
+	const struct patch_suggestion s[] = {
 		{ "src/parse.c", 13, 14, "\tif (len > 4 && buf[0] == 'X' "
 		  "&& len < 64)\n\t\treturn parse_ext(buf, len);\n",
 		  "bound the extended record <len>" },
@@ -816,7 +816,7 @@ static void test_review(void **state)
 
 	(void)state;
 	assert_int_equal(fs_read_file(&d, DIFF_FIXTURE, 1 << 20), 0);
-	assert_int_equal(github_hunks_parse(&h, d.ptr, d.len), 0);
+	assert_int_equal(diff_hunks_parse(&h, d.ptr, d.len), 0);
 	assert_int_equal(fake_github_start(&f, TOKEN), 0);
 	load_env(&env, f);
 	assert_int_equal(github_review_post(&posted, &env, s, 5, &h, 5000),
@@ -865,7 +865,7 @@ static void test_review(void **state)
 
 	github_env_release(&env);
 	fake_github_stop(f);
-	github_hunks_release(&h);
+	diff_hunks_release(&h);
 	buf_release(&d);
 }
 

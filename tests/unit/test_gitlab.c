@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "runner/report/gitlab.h"
+#include "diff/changeset.h"
 #include "sarif/finding.h"
 #include "common/buf.h"
 #include "common/error.h"
@@ -27,6 +28,7 @@
 #include "tests/fakes/fake_gitlab.c"
 
 #include <curl/curl.h>
+#include <git2.h>
 #include <libxml/parser.h>
 #include <openssl/evp.h>
 #include <stdio.h>
@@ -452,14 +454,18 @@ static void test_suggestion_body(void **state)
 	char *b;
 
 	(void)state;
-	b = gitlab_suggestion_body("Bound the copy", "\tmemcpy(d, s, 4);");
+	b = gitlab_suggestion_body("Bound the copy", "\tmemcpy(d, s, 4);", 0);
 	assert_string_equal(b, "Bound the copy\n\n```suggestion:-0+0\n"
 			    "\tmemcpy(d, s, 4);\n```\n");
 	free(b);
 	/* a fenced block inside needs a longer fence */
-	b = gitlab_suggestion_body("m", "/* ```` */\n");
+	b = gitlab_suggestion_body("m", "/* ```` */\n", 0);
 	assert_string_equal(b, "m\n\n`````suggestion:-0+0\n/* ```` */\n"
 			    "`````\n");
+	free(b);
+	/* three lines replaced: the commented one and two below it */
+	b = gitlab_suggestion_body("m", "a\nb\nc\n", 2);
+	assert_string_equal(b, "m\n\n```suggestion:-0+2\na\nb\nc\n```\n");
 	free(b);
 }
 
@@ -540,6 +546,85 @@ static void test_mr_suggestion(void **state)
 	fake_gitlab_stop(f);
 }
 
+/* The change the MR shows: two lines added after head line 10. */
+static const char mr_diff[] =
+	"diff --git a/src/parse.c b/src/parse.c\n"
+	"--- a/src/parse.c\n"
+	"+++ b/src/parse.c\n"
+	"@@ -10,3 +10,5 @@\n"
+	" ctx a\n"
+	"+added 1\n"
+	"+added 2\n"
+	" ctx b\n"
+	" ctx c\n";
+
+static void add_validated(struct finding_set *s, const char *sha,
+			  const char *diff)
+{
+	struct finding_patch *p = finding_set_add_patch(s);
+
+	p->sha256 = xstrdup(sha);
+	p->crs = xstrdup("crs-x");
+	p->diff = xstrdup(diff);
+	p->validated = 1;
+}
+
+static void test_mr_post_suggestions(void **state)
+{
+	struct fake_gitlab *f = NULL;
+	struct diff_changeset *cs = NULL;
+	struct gitlab_env env;
+	struct finding_set s;
+	size_t posted, outside;
+	json_t *body, *pos;
+
+	(void)state;
+	finding_set_init(&s);
+	/* inside the change's hunk (head lines 11..13), and outside it */
+	add_validated(&s, "aa11", "diff --git a/src/parse.c b/src/parse.c\n"
+		      "--- a/src/parse.c\n+++ b/src/parse.c\n"
+		      "@@ -11,3 +11,3 @@\n added 1\n-added 2\n+fixed 2\n"
+		      " ctx b\n");
+	add_validated(&s, "bb22", "diff --git a/src/parse.c b/src/parse.c\n"
+		      "--- a/src/parse.c\n+++ b/src/parse.c\n"
+		      "@@ -29,3 +29,3 @@\n x\n-y\n+z\n w\n");
+	s.patches[1].validated = 1;
+	assert_int_equal(diff_changeset_from_patch(&cs, mr_diff,
+						   strlen(mr_diff), "mr.diff"),
+			 0);
+	assert_int_equal(fake_gitlab_start(&f, TOKEN, "42", "7"), 0);
+	fake_env(&env, f, TOKEN);
+	assert_int_equal(gitlab_post_suggestions(&s, &env, cs, &posted,
+						 &outside), 0);
+	assert_int_equal(posted, 1);
+	assert_int_equal(outside, 1);
+	assert_int_equal(f->nr_reqs, 2);	/* versions, one discussion */
+	body = json_loads(f->reqs[1].body, 0, NULL);
+	assert_non_null(body);
+	assert_non_null(strstr(str(body, "body"), "```suggestion:-0+2\n"
+			       "added 1\nfixed 2\nctx b\n```"));
+	assert_non_null(strstr(str(body, "body"), "aa11"));
+	pos = json_object_get(body, "position");
+	assert_int_equal(json_integer_value(json_object_get(pos, "new_line")),
+			 11);
+	assert_null(json_object_get(pos, "old_line"));	/* an added line */
+	json_decref(body);
+	/* no change known: nothing posted, every hunk counted outside */
+	assert_int_equal(gitlab_post_suggestions(&s, &env, NULL, &posted,
+						 &outside), 0);
+	assert_int_equal(posted, 0);
+	assert_int_equal(outside, 2);
+	assert_int_equal(f->nr_reqs, 2);
+	/* a job without a token cannot post */
+	env.token = NULL;
+	assert_int_equal(gitlab_post_suggestions(&s, &env, cs, &posted,
+						 &outside), CRS_EINPUT);
+	crs_error_clear();
+	fake_gitlab_stop(f);
+	diff_changeset_free(cs);
+	finding_set_release(&s);
+}
+
 static void test_mr_errors(void **state)
 {
 	struct fake_gitlab *f = NULL;
@@ -600,13 +685,16 @@ int main(void)
 		cmocka_unit_test(test_env),
 		cmocka_unit_test(test_suggestion_body),
 		cmocka_unit_test(test_mr_suggestion),
+		cmocka_unit_test(test_mr_post_suggestions),
 		cmocka_unit_test(test_mr_errors),
 	};
 	int r;
 
 	log_set_level(LOG_WARN);
 	curl_global_init(CURL_GLOBAL_DEFAULT);
+	git_libgit2_init();	/* main() does this in the product */
 	r = cmocka_run_group_tests(tests, NULL, NULL);
+	git_libgit2_shutdown();
 	curl_global_cleanup();
 	xmlCleanupParser();
 	return r;

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * suggest.h - validated patches as line suggestions a reviewer can accept
+ *
+ * Forge-neutral: the hunks of a change's diff (a suggestion must lie in
+ * one) and one suggestion per hunk of each validated patch (the head
+ * lines it replaces and their new text). The GitHub review and the
+ * GitLab merge-request discussions are both made from these.
+ */
+#ifndef CRS_RUNNER_REPORT_SUGGEST_H
+#define CRS_RUNNER_REPORT_SUGGEST_H
+
+#include <stddef.h>
+
+struct finding_set;
+
+/*
+ * Hunks of a unified diff on the new (head) side: a review comment's
+ * line must lie in a hunk, and a multi-line range in one hunk.
+ */
+struct diff_hunk {
+	char *path;		/* new-side path, repo-relative */
+	int start, end;		/* inclusive new-side lines; end < start: empty */
+};
+struct diff_hunks {
+	struct diff_hunk *items;
+	size_t nr, alloc;
+};
+/*
+ * Parse the "+++ b/path" and "@@ -a,b +c,d @@" lines of a unified diff
+ * (git diff, or GitHub's application/vnd.github.diff) in memory. Deleted
+ * files have no hunks. 0 or CRS_EINPUT (malformed hunk header, message
+ * names the diff line).
+ */
+int diff_hunks_parse(struct diff_hunks *out, const char *diff, size_t len);
+void diff_hunks_release(struct diff_hunks *h);
+/* 1 when lines start..end (start <= end) of `path` lie in one hunk. */
+int diff_hunks_contain(const struct diff_hunks *h, const char *path,
+		       int start, int end);
+
+/* A validated patch for lines start..end of `path` at the change's head. */
+struct patch_suggestion {
+	const char *path;
+	int start_line, end_line;	/* inclusive, 1-based, head side */
+	const char *replacement;	/* the new text of those lines */
+	const char *message;		/* plain text, escaped when posted */
+};
+
+/*
+ * One suggestion per hunk of each validated patch in `fs` (the patch's
+ * old side is the head: replace those head lines by the hunk's new side).
+ * Fills a caller-owned array (patch_suggestions_release). 0 or CRS_EINPUT
+ * (a validated patch that libgit2 cannot parse).
+ */
+struct patch_suggestions {
+	struct patch_suggestion *v;
+	size_t nr, alloc;
+};
+int patch_suggestions_from_set(struct patch_suggestions *out,
+			       const struct finding_set *fs);
+void patch_suggestions_release(struct patch_suggestions *s);
+
+#endif
