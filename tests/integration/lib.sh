@@ -74,3 +74,19 @@ fake_llm_cleanup() {
 	docker network rm "$net" >/dev/null 2>&1 || true
 	rm -rf "$tmp"
 }
+
+# scan_expect WANT ARGS...: `crs-ci scan ARGS --work-dir $tmp/work --out
+# $tmp/out`; the verdict goes to $tmp/verdict.txt (and stderr), the log
+# to $tmp/log.txt (shown when the exit status is not WANT, which fails).
+scan_expect() {
+	local want=$1 code
+	shift
+	set +e
+	"$CRS_CI" scan "$@" --work-dir "$tmp/work" --out "$tmp/out" \
+		>"$tmp/verdict.txt" 2>"$tmp/log.txt"
+	code=$?
+	set -e
+	cat "$tmp/verdict.txt" >&2
+	[ "$code" -eq "$want" ] ||
+		{ cat "$tmp/log.txt" >&2; fail "exit $code, want $want"; }
+}

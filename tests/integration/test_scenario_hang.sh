@@ -14,17 +14,10 @@ mktemp_dir; tmp=$TMP
 base='' head=''
 eval "$("$ROOT/tests/fixtures/delta/make-scenario.sh" hang "$tmp/repo")"
 git -C "$tmp/repo" diff -U0 "$base" "$head" -- src/recparse.c >"$tmp/change.diff"
-set +e
-"$CRS_CI" scan --compose "$ROOT/container/crs/libfuzzer/compose.yaml" \
+scan_expect 1 --compose "$ROOT/container/crs/libfuzzer/compose.yaml" \
 	--project "$ROOT/examples/projects/recparse" \
 	--source "$tmp/repo" --base "$base" --head "$head" \
-	--harness fuzz_records --timeout 2m \
-	--work-dir "$tmp/work" --out "$tmp/out" \
-	>"$tmp/verdict.txt" 2>"$tmp/log.txt"
-code=$?
-set -e
-cat "$tmp/verdict.txt" >&2
-[ "$code" -eq 1 ] || { cat "$tmp/log.txt" >&2; fail "exit $code, want 1"; }
+	--harness fuzz_records --timeout 2m
 grep -q "^verdict: FAIL" "$tmp/verdict.txt" || fail "no FAIL verdict"
 grep -q "\[new\] Timeout in count_items at src/recparse.c:[0-9]* (a line this change added)" \
 	"$tmp/verdict.txt" || fail "no new Timeout in count_items on an added line"
