@@ -16,6 +16,7 @@
 #include "runner/container.h"
 #include "runner/images.h"
 #include "runner/scan.h"
+#include "runner/source_index.h"
 #include "runner/submissions.h"
 #include "runner/reproduce.h"
 #include "runner/scan_opts.h"
@@ -156,11 +157,40 @@ static char *repo_relative(const char *file, const char *repo_path)
 	return xstrdup(file + n + 1);
 }
 
+/*
+ * A JVM frame's file in the head tree: its package path as the suffix of
+ * exactly one .java file there (the index is built on the first such
+ * frame). NULL when it is no JVM frame or no one file matches.
+ */
+static char *java_frame_file(const struct scan *s,
+			     const struct crash_frame *cf,
+			     struct source_index *idx, int *indexed)
+{
+	char *guess = crash_frame_java_path(cf), *src;
+	const char *found = NULL;
+
+	if (!guess)
+		return NULL;
+	if (!*indexed) {
+		*indexed = 1;
+		src = scan_work_path(s, "source/%s/src",
+				     s->state.head_commit);
+		if (source_index_build(idx, src, ".java") != 0)
+			crs_error_clear();	/* no index: frames as printed */
+		free(src);
+	}
+	found = source_index_find(idx, guess);
+	free(guess);
+	return found ? xstrdup(found) : NULL;
+}
+
 static void fill_location(struct finding *f, const struct crash_report *cr,
 			  const struct scan *s, int on_head)
 {
 	const char *root = s->state.repo_path;
 	char *prefix = xasprintf("%s/", root);
+	struct source_index java = SOURCE_INDEX_INIT;
+	int java_indexed = 0;
 
 	f->stack = xcalloc(cr->frames_nr ? cr->frames_nr : 1,
 			   sizeof(*f->stack));
@@ -169,6 +199,9 @@ static void fill_location(struct finding *f, const struct crash_report *cr,
 		struct finding_frame *ff = &f->stack[f->stack_nr++];
 		char *rel = crash_frame_in_project(cf, prefix) ?
 			repo_relative(cf->file, root) : NULL;
+
+		if (!rel && on_head && s->state.head_commit)
+			rel = java_frame_file(s, cf, &java, &java_indexed);
 
 		ff->func = cf->func ? xstrdup(cf->func) : NULL;
 		ff->line = cf->line;
@@ -185,6 +218,7 @@ static void fill_location(struct finding *f, const struct crash_report *cr,
 			f->in_change = ff->in_change;
 		}
 	}
+	source_index_release(&java);
 	free(prefix);
 }
 
