@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void push_owned(struct strvec *sv, char *s)
 {
@@ -49,4 +50,15 @@ void strvec_release(struct strvec *sv)
 	free(sv->v);
 	sv->v = NULL;
 	sv->nr = sv->alloc = 0;
+}
+
+int strvec_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void strvec_sort(char **v, size_t nr)
+{
+	if (nr > 1)
+		qsort(v, nr, sizeof(*v), strvec_cmp);
 }

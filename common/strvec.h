@@ -23,4 +23,9 @@ void strvec_pushf(struct strvec *sv, const char *fmt, ...)
 const char *const *strvec_list(struct strvec *sv);
 void strvec_release(struct strvec *sv);
 
+/* qsort/bsearch comparator of `char *` elements, by strcmp. */
+int strvec_cmp(const void *a, const void *b);
+/* Sort the nr strings of v in place by strcmp (nr may be 0). */
+void strvec_sort(char **v, size_t nr);
+
 #endif

@@ -19,11 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int shard_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Sorted, deduplicated, borrowed copy of names[]; caller frees the array. */
 static char **shard_sorted(char *const *names, size_t nr, size_t *nr_out)
 {
@@ -32,8 +27,7 @@ static char **shard_sorted(char *const *names, size_t nr, size_t *nr_out)
 
 	if (nr)
 		memcpy(v, names, st_mult(nr, sizeof(char *)));
-	if (nr)
-		qsort(v, nr, sizeof(char *), shard_cmp);
+	strvec_sort(v, nr);
 	for (size_t i = 0; i < nr; i++)
 		if (!n || strcmp(v[n - 1], v[i]))
 			v[n++] = v[i];

@@ -39,11 +39,6 @@ struct walk {
 	struct buf rel;		/* the current path below the trees */
 };
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Append "/leaf" (or "leaf" at the top) to w->rel; *saved: to cut back. */
 static int rel_push(struct walk *w, const char *leaf, size_t *saved)
 {
@@ -80,8 +75,7 @@ static int list_dir(DIR *d, const char *shown, struct strvec *names)
 	if (errno)
 		return crs_error_set(CRS_ERR, "%s: %s", shown,
 				     strerror(errno));
-	if (names->nr)
-		qsort(names->v, names->nr, sizeof(char *), cmp_str);
+	strvec_sort(names->v, names->nr);
 	return 0;
 }
 
@@ -332,7 +326,7 @@ static int walk_orig(struct walk *w)
 			r = walk_orig(w);
 		} else if ((S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)) &&
 			   !bsearch(&w->rel.ptr, w->seen.v, w->seen.nr,
-				    sizeof(char *), cmp_str)) {
+				    sizeof(char *), strvec_cmp)) {
 			if (S_ISLNK(st.st_mode)) {
 				r = crs_error_set(CRS_EINPUT, "%s/%s: the "
 						  "original's symlink is "
@@ -385,8 +379,7 @@ int sidecar_tree_diff(int reqfd, const char *name, const char *orig,
 		goto out;
 	if ((r = walk_request(&w, dfd, 0)) != 0)
 		goto out;
-	if (w.seen.nr)
-		qsort(w.seen.v, w.seen.nr, sizeof(char *), cmp_str);
+	strvec_sort(w.seen.v, w.seen.nr);
 	r = walk_orig(&w);
 out:
 	close(dfd);

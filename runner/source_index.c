@@ -4,6 +4,7 @@
  */
 #include "runner/source_index.h"
 #include "common/error.h"
+#include "common/strvec.h"
 #include "common/xalloc.h"
 
 #include <dirent.h>
@@ -62,11 +63,6 @@ static int walk(struct source_index *idx, const char *root, const char *rel,
 	return r;
 }
 
-static int cmp_path(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int source_index_build(struct source_index *idx, const char *root,
 		       const char *ext)
 {
@@ -76,8 +72,7 @@ int source_index_build(struct source_index *idx, const char *root,
 		source_index_release(idx);
 		return r;
 	}
-	if (idx->nr)
-		qsort(idx->paths, idx->nr, sizeof(*idx->paths), cmp_path);
+	strvec_sort(idx->paths, idx->nr);
 	return 0;
 }
 

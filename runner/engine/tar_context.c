@@ -10,6 +10,7 @@
 #include "runner/engine/tar_context.h"
 #include "common/buf.h"
 #include "common/error.h"
+#include "common/strvec.h"
 #include "common/xalloc.h"
 
 #include <dirent.h>
@@ -33,11 +34,6 @@ static int tar_archive_error(struct archive *a, const char *path)
 	return crs_error_set(CRS_ERR, "%s: tar: %s", path,
 			     archive_error_string(a) ?
 			     archive_error_string(a) : "write failed");
-}
-
-static int tar_name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 /* The names in directory `path` except . and .., sorted bytewise. */
@@ -70,8 +66,7 @@ static int tar_list_dir(const char *path, char ***names_out, size_t *nr_out)
 		ALLOC_GROW(names, nr + 1, alloc);
 		names[nr++] = xstrdup(de->d_name);
 	}
-	if (nr)
-		qsort(names, nr, sizeof(*names), tar_name_cmp);
+	strvec_sort(names, nr);
 	*names_out = names;
 	*nr_out = nr;
 	names = NULL;

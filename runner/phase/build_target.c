@@ -87,11 +87,6 @@ out:
 	return yes;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static int find_harnesses(struct scan *s, const char *out_dir)
 {
 	const struct scan_opts *o = s->opts;
@@ -108,8 +103,7 @@ static int find_harnesses(struct scan *s, const char *out_dir)
 		if (de->d_name[0] != '.' && is_harness(out_dir, de->d_name))
 			strvec_push(&found, de->d_name);
 	closedir(d);
-	if (found.nr)
-		qsort(found.v, found.nr, sizeof(char *), cmp_str);
+	strvec_sort(found.v, found.nr);
 	for (size_t i = 0; i < found.nr; i++)
 		buf_printf(&list, "%s%s", i ? ", " : "", found.v[i]);
 	if (!found.nr) {

@@ -158,11 +158,6 @@ static int name_ok(const char *n)
 	return 1;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static int list_has(const struct strvec *v, const char *s)
 {
 	for (size_t i = 0; i < v->nr; i++)
@@ -210,8 +205,7 @@ static void load_candidates(struct scan *s, struct strvec *out)
 	}
 out:
 	crs_error_clear();
-	if (out->nr > 1)
-		qsort(out->v, out->nr, sizeof(char *), cmp_str);
+	strvec_sort(out->v, out->nr);
 	json_decref(j);
 	buf_release(&b);
 	free(path);
