@@ -607,7 +607,6 @@ static int step_rebuild(struct sidecar_crs *k,
 	struct strvec env = STRVEC_INIT, binds = STRVEC_INIT, cmd = STRVEC_INIT;
 	struct crs_env_args ea = { .phase = CRS_ENV_BUILD_TARGET,
 				   .crs = k->c };
-	char *key = xasprintf("%s/snapshot/%s", k->c->name, name);
 	char *out = scan_work_path(s, "builds/%s/%s/out", s->state.sanitizer,
 				   which);
 	struct buf joined = BUF_INIT;
@@ -618,7 +617,7 @@ static int step_rebuild(struct sidecar_crs *k,
 	for (size_t i = 0; m && i < m->builds_nr && !b; i++)
 		if (!strcmp(m->builds[i].name, name))
 			b = &m->builds[i];
-	snap = b ? scan_image(s, key) : NULL;
+	snap = b ? snapshot_step_find(s, k->c->name, name) : NULL;
 	if (!snap) {
 		buf_printf(&jr->err, "CRS %s has %s '%s' to rebuild from\n",
 			   k->c->name, b ? "no snapshot of its build step" :
@@ -652,7 +651,6 @@ out:
 	strvec_release(&binds);
 	strvec_release(&cmd);
 	buf_release(&joined);
-	free(key);
 	free(out);
 	return r;
 }

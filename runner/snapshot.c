@@ -72,24 +72,64 @@ const char *snapshot_apply_name(enum snapshot_apply a)
 int snapshot_head_ref(struct scan *s, const char *sanitizer, char **ref_out)
 {
 	char *id = NULL;
-	const char *hex;
 	int r;
 
 	*ref_out = NULL;
 	if ((r = docker_image_exists(s->docker, s->state.head_image,
 				     &id)) != 0)
 		return r;
-	hex = strncmp(id, "sha256:", 7) ? id : id + 7;
 	*ref_out = xasprintf("crs-ci-snapshot/%s:%s-%.12s", s->state.project,
-			     sanitizer, hex);
+			     sanitizer, docker_id_hex(id));
 	free(id);
 	return 0;
+}
+
+void snapshot_head_record(struct scan *s, const char *sanitizer,
+			  const char *ref)
+{
+	char *key = xasprintf("snapshot/head/%s", sanitizer);
+
+	scan_set_image(s, key, ref);
+	free(key);
+}
+
+/* Where scan.json keeps the snapshot of a CRS build step. */
+static char *step_key(const char *crs, const char *step)
+{
+	return xasprintf("%s/snapshot/%s", crs, step);
+}
+
+void snapshot_step_record(struct scan *s, const char *crs, const char *step,
+			  const char *ref)
+{
+	char *key = step_key(crs, step);
+
+	scan_set_image(s, key, ref);
+	free(key);
+}
+
+const char *snapshot_step_find(const struct scan *s, const char *crs,
+			       const char *step)
+{
+	char *key = step_key(crs, step);
+	const char *ref = scan_image(s, key);
+
+	free(key);
+	return ref;
+}
+
+char *snapshot_step_ref(const char *crs, const char *step,
+			const char *sanitizer, const char *image_id,
+			const char *inputs_hash)
+{
+	return xasprintf("crs-ci-snapshot/%s-%s:%s-%.12s-%.12s", crs, step,
+			 sanitizer, docker_id_hex(image_id), inputs_hash);
 }
 
 int snapshot_head_ensure(struct scan *s, const char *sanitizer,
 			 char **ref_out)
 {
-	char *ref = NULL, *which = NULL, *key = NULL;
+	char *ref = NULL, *which = NULL;
 	int r;
 
 	*ref_out = NULL;
@@ -103,14 +143,12 @@ int snapshot_head_ensure(struct scan *s, const char *sanitizer,
 				   ref);
 	}
 	if (r == 0) {
-		key = xasprintf("snapshot/head/%s", sanitizer);
-		scan_set_image(s, key, ref);
+		snapshot_head_record(s, sanitizer, ref);
 		*ref_out = ref;
 		ref = NULL; /* transferred */
 	}
 	free(ref);
 	free(which);
-	free(key);
 	return r;
 }
 

@@ -33,6 +33,27 @@ const char *snapshot_apply_name(enum snapshot_apply a);
  */
 int snapshot_head_ref(struct scan *s, const char *sanitizer, char **ref_out);
 
+/* Record the head snapshot `ref` in the scan's state (scan.json). */
+void snapshot_head_record(struct scan *s, const char *sanitizer,
+			  const char *ref);
+
+/*
+ * The snapshot of CRS build step `step`:
+ * "crs-ci-snapshot/<crs>-<step>:<sanitizer>-<builder image id, 12
+ * hex>-<inputs hash, 12 hex>" (content-addressed by the builder image
+ * and what it built from). Caller frees.
+ */
+char *snapshot_step_ref(const char *crs, const char *step,
+			const char *sanitizer, const char *image_id,
+			const char *inputs_hash);
+
+/* Record the snapshot `ref` of a CRS build step in the scan's state. */
+void snapshot_step_record(struct scan *s, const char *crs, const char *step,
+			  const char *ref);
+/* The recorded snapshot of a CRS build step, or NULL. */
+const char *snapshot_step_find(const struct scan *s, const char *crs,
+			       const char *step);
+
 /*
  * The head snapshot with `sanitizer`, made now (one compile into the
  * build "snapshot-<sanitizer>") when the head build was reused from an

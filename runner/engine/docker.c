@@ -99,6 +99,11 @@ static int docker_is_hex(const char *s, size_t n)
 	return 1;
 }
 
+const char *docker_id_hex(const char *id)
+{
+	return strncmp(id, "sha256:", 7) ? id : id + 7;
+}
+
 /*
  * A name for messages: a 64-hex id (optionally "sha256:") is cut to 12
  * characters as the docker CLI shows them; anything else is quoted.

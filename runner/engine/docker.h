@@ -51,6 +51,8 @@ int docker_ping(struct docker_client *d);
 /* 0 when the image exists, CRS_ENOTFOUND when not. If id_out, the image id
  * ("sha256:..."; caller frees). */
 int docker_image_exists(struct docker_client *d, const char *ref, char **id_out);
+/* An image id without its "sha256:" prefix (the hex digits). */
+const char *docker_id_hex(const char *id);
 /* Image config: WorkingDir of `ref` (caller frees), or "" when unset. */
 int docker_image_workdir(struct docker_client *d, const char *ref, char **out);
 /* Config.Cmd of an image appended to `out` (nothing when it has none). */

@@ -144,7 +144,7 @@ out:
  */
 static int build_head(struct scan *s)
 {
-	char *out = NULL, *snap = NULL, *key = NULL;
+	char *out = NULL, *snap = NULL;
 	const char *san = s->state.sanitizer;
 	int r;
 
@@ -155,14 +155,12 @@ static int build_head(struct scan *s)
 	    (r = target_compile(s, s->state.head_image, san, "head",
 				snap)) != 0)
 		goto out;
-	key = xasprintf("snapshot/head/%s", san);
-	scan_set_image(s, key, snap);
+	snapshot_head_record(s, san, snap);
 	out = scan_work_path(s, "builds/%s/head/out", san);
 	r = find_harnesses(s, out);
 out:
 	free(out);
 	free(snap);
-	free(key);
 	return r;
 }
 
@@ -217,30 +215,6 @@ static int check_outputs(const struct crs_build_step *b, const char *dir,
 	return 0;
 }
 
-/*
- * The snapshot of a CRS build step: content-addressed by the builder
- * image and the inputs it built from, in Docker's lower-case names.
- */
-static char *crs_step_snapshot_ref(const char *crs, const char *step,
-				   const char *sanitizer, const char *image_id,
-				   const char *inputs_hash)
-{
-	const char *hex = strncmp(image_id, "sha256:", 7) ? image_id :
-		image_id + 7;
-	char *ref = xasprintf("crs-ci-snapshot/%s-%s:%s-%.12s-%.12s", crs,
-			      step, sanitizer, hex, inputs_hash);
-
-	for (char *p = ref; *p; p++) {
-		if (*p >= 'A' && *p <= 'Z')
-			*p = (char)(*p - 'A' + 'a');
-		else if (!((*p >= 'a' && *p <= 'z') ||
-			   (*p >= '0' && *p <= '9') ||
-			   *p == '-' || *p == '.' || *p == '/' || *p == ':'))
-			*p = '-';
-	}
-	return ref;
-}
-
 static int crs_build_step(struct scan *s, const struct compose_crs *c,
 			  const struct crs_build_step *b)
 {
@@ -251,7 +225,7 @@ static int crs_build_step(struct scan *s, const struct compose_crs *c,
 	char *tag = NULL, *log = NULL, *what = NULL, *id = NULL, *bid = NULL;
 	char fetch_hash[65] = "no-inputs";
 	char *outdir = NULL, *marker = NULL, *fetch = NULL, *src = NULL;
-	char *snap = NULL, *key = NULL;
+	char *snap = NULL;
 	int r, code = -1;
 
 	what = xasprintf("CRS %s build step %s", c->name, b->name);
@@ -278,12 +252,11 @@ static int crs_build_step(struct scan *s, const struct compose_crs *c,
 	marker = xasprintf("%s/.%s.%.19s.%.12s.cache", outdir, b->name, id,
 			   fetch_hash);
 	/* the step's container, kept for rebuilds (runner/snapshot.h) */
-	snap = crs_step_snapshot_ref(c->name, b->name, s->state.sanitizer,
-				     id, fetch_hash);
-	key = xasprintf("%s/snapshot/%s", c->name, b->name);
+	snap = snapshot_step_ref(c->name, b->name, s->state.sanitizer, id,
+				 fetch_hash);
 	if (fs_exists(marker) &&
 	    docker_image_exists(s->docker, snap, NULL) == 0) {
-		scan_set_image(s, key, snap);
+		snapshot_step_record(s, c->name, b->name, snap);
 		log_info("%s: reusing its outputs", what);
 		r = check_outputs(b, outdir, c->name);
 		goto out;
@@ -292,7 +265,7 @@ static int crs_build_step(struct scan *s, const struct compose_crs *c,
 	if ((r = fs_remove_tree(outdir)) != 0 || (r = fs_mkdir_p(outdir)) != 0)
 		goto out;
 	/* the build id: the builder image's id, short */
-	bid = xasprintf("%.12s", strncmp(id, "sha256:", 7) ? id : id + 7);
+	bid = xasprintf("%.12s", docker_id_hex(id));
 	ea.build_id = bid;
 	src = scan_work_path(s, "source/%s/src", s->state.head_commit);
 	strvec_pushf(&binds, "%s:/OSS_CRS_BUILD_OUT_DIR", outdir);
@@ -325,10 +298,9 @@ static int crs_build_step(struct scan *s, const struct compose_crs *c,
 	if ((r = check_outputs(b, outdir, c->name)) == 0)
 		r = fs_write_file_atomic(marker, "", 0);
 	if (r == 0)
-		scan_set_image(s, key, snap);
+		snapshot_step_record(s, c->name, b->name, snap);
 out:
 	free(snap);
-	free(key);
 	strvec_release(&env);
 	strvec_release(&binds);
 	free(bid);
