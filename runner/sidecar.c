@@ -379,6 +379,7 @@ struct sidecar_crs {
 	const struct compose_crs *c;
 	char *mailbox;		/* <run>/crs/<crs>/MAILBOX */
 	char *rebuild_dir;	/* <run>/REBUILD_OUT_DIR/<crs> */
+	char *work_dir;		/* <work>/sidecar/<crs>: its jobs' files */
 	struct rebuild *rb;	/* touched by this CRS's worker only */
 	size_t rb_nr, rb_alloc;
 	long next_id;
@@ -430,6 +431,9 @@ int sidecar_new(struct sidecar **out, struct scan *s)
 		free(p);
 		if (r == 0)
 			r = fs_mkdir_p(k->rebuild_dir);
+		k->work_dir = scan_work_path(s, "sidecar/%s", k->c->name);
+		if (r == 0)
+			r = fs_mkdir_p(k->work_dir);
 	}
 	if (r != 0) {
 		sidecar_free(sc);
@@ -448,6 +452,7 @@ void sidecar_free(struct sidecar *sc)
 	for (size_t i = 0; i < sc->crs_nr; i++) {
 		free(sc->crs[i].mailbox);
 		free(sc->crs[i].rebuild_dir);
+		free(sc->crs[i].work_dir);
 		free(sc->crs[i].rb);
 		strvec_release(&sc->crs[i].refused);
 	}
@@ -656,11 +661,9 @@ out:
 }
 
 /* Where job_build keeps the patch of build `which`. */
-static char *patch_file(struct sidecar_crs *k,
-			const char *which)
+static char *patch_file(struct sidecar_crs *k, const char *which)
 {
-	return scan_work_path(&k->w.ws, "sidecar/%s/%s.diff", k->c->name,
-			      which);
+	return xasprintf("%s/%s.diff", k->work_dir, which);
 }
 
 /*
@@ -713,16 +716,15 @@ static int job_build(struct sidecar_crs *k,
 		goto publish;
 	}
 	patch = patch_file(k, *which_out);
-	*strrchr(patch, '/') = '\0';
-	r = fs_mkdir_p(patch);
-	patch[strlen(patch)] = '/';
-	if (r != 0 ||
-	    (r = fs_write_file_atomic(patch, rq->payload.ptr,
-				      rq->payload.len)) != 0 ||
-	    (from_image && (*snap_out = xstrdup(from_image)) == NULL) ||
-	    (!from_image && !rq->builder[0] &&
-	     ((r = snapshot_head_ref(s, s->state.sanitizer, snap_out)) != 0 ||
-	      (r = docker_image_exists(s->docker, *snap_out, NULL)) != 0)))
+	if ((r = fs_write_file_atomic(patch, rq->payload.ptr,
+				      rq->payload.len)) != 0)
+		goto out;
+	if (from_image)
+		*snap_out = xstrdup(from_image);
+	else if (!rq->builder[0] &&	/* step_rebuild finds the step's */
+		 ((r = snapshot_head_ref(s, s->state.sanitizer,
+					 snap_out)) != 0 ||
+		  (r = docker_image_exists(s->docker, *snap_out, NULL)) != 0))
 		goto out;
 	blog = scan_work_path(s, "logs/%s-%s-build.log", *which_out,
 			      s->state.sanitizer);
@@ -856,8 +858,7 @@ static int job_pov(struct sidecar_crs *k,
 		goto out;
 	}
 	sha256_hex(sha, rq->payload.ptr, rq->payload.len);
-	tdir = scan_work_path(s, "sidecar/%s/pov-%.12s-%s", k->c->name, sha,
-			      which);
+	tdir = xasprintf("%s/pov-%.12s-%s", k->work_dir, sha, which);
 	tc = xasprintf("%s/testcase", tdir);
 	if ((r = fs_remove_tree(tdir)) != 0 || (r = fs_mkdir_p(tdir)) != 0 ||
 	    (r = fs_write_file_atomic(tc, rq->payload.ptr,
@@ -919,17 +920,16 @@ static int open_in_mailbox(const char *mailbox, const char *sub)
 
 /*
  * build-project's trees (requests/<id>/target-source/, fuzz-proj/)
- * diffed against the head source and the project folder into rq's
- * payload and fuzz_patch; the patched project folder is written to pdir.
- * CRS_EINPUT when the trees are refused.
+ * diffed against the head source `head_src` and the project folder into
+ * rq's payload and fuzz_patch; the patched project folder is written to
+ * pdir. CRS_EINPUT when the trees are refused.
  */
 static int project_patches(struct scan *s, struct sidecar_crs *k,
-			   const char *id, const char *pdir,
-			   struct sidecar_request *rq)
+			   const char *id, const char *head_src,
+			   const char *pdir, struct sidecar_request *rq)
 {
 	struct sidecar_tree_count count = { 0 };
 	int reqfd = open_in_mailbox(k->mailbox, "requests"), dfd = -1, r;
-	char *head_src = NULL;
 
 	if (reqfd >= 0)
 		dfd = openat(reqfd, id, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
@@ -938,8 +938,6 @@ static int project_patches(struct scan *s, struct sidecar_crs *k,
 		r = crs_error_set(CRS_EINPUT, "request %s: not a folder", id);
 		goto out;
 	}
-	if ((r = target_source_dir(s, s->state.head_commit, &head_src)) != 0)
-		goto out;
 	if (faccessat(dfd, "target-source", F_OK, AT_SYMLINK_NOFOLLOW) == 0 &&
 	    (r = sidecar_tree_diff(dfd, "target-source", head_src, NULL,
 				   &count, &rq->payload)) != 0)
@@ -952,7 +950,6 @@ out:
 		close(dfd);
 	if (reqfd >= 0)
 		close(reqfd);
-	free(head_src);
 	return r;
 }
 
@@ -970,14 +967,15 @@ static int job_project(struct sidecar_crs *k,
 	struct sidecar_request prq = *rq;
 	struct project_config proj, *project = s->project;
 	char *target_image = s->state.target_image;
-	char *pdir = scan_work_path(s, "sidecar/%s/fuzz-proj", k->c->name);
+	char *pdir = xasprintf("%s/fuzz-proj", k->work_dir);
 	char *which = NULL, *image = NULL, *tag = NULL, *iname = NULL;
 	char *ctx = NULL, *src = NULL, *head_src = NULL, *full = NULL;
 	int r;
 
 	buf_init(&prq.payload);
 	buf_init(&prq.fuzz_patch);
-	r = project_patches(s, k, id, pdir, &prq);
+	if ((r = target_source_dir(s, s->state.head_commit, &head_src)) == 0)
+		r = project_patches(s, k, id, head_src, pdir, &prq);
 	if (r == CRS_EINPUT) {
 		jr->retcode = 1;
 		buf_printf(&jr->err, "crs-ci refused the trees: %s\n",
@@ -1015,13 +1013,11 @@ static int job_project(struct sidecar_crs *k,
 		proj.dir = pdir;
 		s->project = &proj;
 		s->state.target_image = tag;
-		ctx = scan_work_path(s, "sidecar/%s/fuzz-proj-src", k->c->name);
+		ctx = xasprintf("%s/fuzz-proj-src", k->work_dir);
 		src = xasprintf("%s/src", ctx);
 		free(iname);
 		iname = xasprintf("fuzz-proj-%s-head", k->c->name);
-		if ((r = target_source_dir(s, s->state.head_commit,
-					   &head_src)) == 0 &&
-		    (r = fs_remove_tree(ctx)) == 0 &&
+		if ((r = fs_remove_tree(ctx)) == 0 &&
 		    (r = fs_copy_tree(head_src, src)) == 0)
 			r = target_context_image(s, ctx, "the head source over "
 						 "a patched fuzz project",
