@@ -217,7 +217,10 @@ static int link_inside(const struct copy_ctx *c, const char *target)
 								"/"));
 }
 
-/* build-project's rules for one source entry; 1 when it is skipped. */
+/*
+ * build-project's rules for one source entry (".git" is skipped before):
+ * 0, or CRS_EINPUT naming the entry.
+ */
 static int tree_check(struct copy_ctx *c, int sfd, const char *name,
 		      const struct stat *st)
 {
@@ -225,8 +228,6 @@ static int tree_check(struct copy_ctx *c, int sfd, const char *name,
 	char target[LCRS_PATH_MAX];
 	ssize_t n;
 
-	if (!strcmp(name, ".git"))
-		return 1;
 	if (S_ISDIR(st->st_mode)) {
 		if (c->depth >= CRS_TREE_DEPTH_MAX)
 			return crs_error_set(CRS_EINPUT, "'%s': deeper than "
