@@ -19,6 +19,7 @@
 #include "runner/report/gitlab.h"
 #include "diff/changeset.h"
 #include "sarif/finding.h"
+#include "tests/unit/finding_builder.h"
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"
@@ -42,29 +43,6 @@
 #define UUID_NEW "6206014c-5182-5a11-93e2-6073f49dd104"
 #define TOKEN "glpat-SECRET-abc123"
 
-static struct finding *add(struct finding_set *s, const char *id,
-			   const char *type, int sec, const char *file,
-			   int line, const char *func, const char *harness,
-			   int rep, int att, const char *novelty)
-{
-	struct finding *f = finding_set_add(s);
-
-	f->id = xstrdup(id);
-	f->crash_type = xstrdup(type);
-	f->signature = xasprintf("%s\n%s", type, func ? func : "");
-	f->is_security = sec;
-	f->file = file ? xstrdup(file) : NULL;
-	f->line = line;
-	f->function = func ? xstrdup(func) : NULL;
-	f->harness = xstrdup(harness);
-	f->reproduced = rep;
-	f->attempts = att;
-	f->novelty = novelty ? xstrdup(novelty) : NULL;
-	f->pov_path = xasprintf("povs/%s", id);
-	f->description = xasprintf("ERROR: AddressSanitizer: %s", type);
-	return f;
-}
-
 static void build_set(struct finding_set *s)
 {
 	struct finding *f;
@@ -75,16 +53,17 @@ static void build_set(struct finding_set *s)
 	s->summary.fail_on = xstrdup("new");
 	s->summary.started_at = xstrdup("2024-05-01T10:00:00Z");
 	s->summary.finished_at = xstrdup("2024-05-01T10:20:00Z");
-	f = add(s, ID_NEW, "Heap-buffer-overflow WRITE 4", 1, "src/parse.c",
-		20, "parse_record", "fuzz_parse", 5, 5, "new");
+	f = finding_add(s, ID_NEW, "Heap-buffer-overflow WRITE 4", 1,
+			"src/parse.c", 20, "parse_record", "fuzz_parse", 5, 5,
+			"new");
 	f->in_change = 1;
-	add(s, "1111aaaa2222bbbb", "Null-dereference READ", 0, "util.c", 7,
-	    "get", "fuzz_parse", 5, 5, "pre-existing");
-	add(s, "3333cccc4444dddd", "Heap-use-after-free READ 8", 1, "list.c",
-	    33, "list_pop", "fuzz_list", 2, 5, "new");
-	add(s, "5555eeee6666ffff", "Stack-buffer-overflow READ 1", 1,
+	finding_add(s, "1111aaaa2222bbbb", "Null-dereference READ", 0,
+		    "util.c", 7, "get", "fuzz_parse", 5, 5, "pre-existing");
+	finding_add(s, "3333cccc4444dddd", "Heap-use-after-free READ 8", 1,
+		    "list.c", 33, "list_pop", "fuzz_list", 2, 5, "new");
+	finding_add(s, "5555eeee6666ffff", "Stack-buffer-overflow READ 1", 1,
 	    "old.c", 3, "old_fn", "fuzz_list", 5, 5, "fixed-by-change");
-	f = add(s, "7777000088889999", "Timeout", 0, NULL, 0, NULL,
+	f = finding_add(s, "7777000088889999", "Timeout", 0, NULL, 0, NULL,
 		"fuzz_list", 5, 5, "new");
 	/* no file of its own; no in-project frame either */
 	f->stack = xcalloc(1, sizeof(*f->stack));
@@ -315,8 +294,9 @@ static void test_hostile(void **state)
 
 	(void)state;
 	finding_set_init(&s);
-	add(&s, "abcdabcdabcdabcd", "Crash \"q\" <x>", 1, "a\"b\\c\xff.c", 4,
-	    "f\x01\x1b[31m", "h\xc0\xaf", 5, 5, "new");
+	finding_add(&s, "abcdabcdabcdabcd", "Crash \"q\" <x>", 1,
+		    "a\"b\\c\xff.c", 4, "f\x01\x1b[31m", "h\xc0\xaf", 5, 5,
+		    "new");
 	cq = gitlab_code_quality(&s);
 	sast = gitlab_sast(&s);
 	dump = json_dumps(cq, 0);

@@ -17,6 +17,7 @@
 
 #include "runner/report/junit.h"
 #include "sarif/finding.h"
+#include "tests/unit/finding_builder.h"
 #include "common/buf.h"
 #include "common/fsutil.h"
 #include "common/xalloc.h"
@@ -27,29 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static struct finding *add(struct finding_set *s, const char *id,
-			   const char *type, int sec, const char *file,
-			   int line, const char *func, const char *harness,
-			   int rep, int att, const char *novelty)
-{
-	struct finding *f = finding_set_add(s);
-
-	f->id = xstrdup(id);
-	f->crash_type = xstrdup(type);
-	f->signature = xasprintf("%s\n%s", type, func ? func : "");
-	f->is_security = sec;
-	f->file = file ? xstrdup(file) : NULL;
-	f->line = line;
-	f->function = func ? xstrdup(func) : NULL;
-	f->harness = xstrdup(harness);
-	f->reproduced = rep;
-	f->attempts = att;
-	f->novelty = novelty ? xstrdup(novelty) : NULL;
-	f->pov_path = xasprintf("povs/%s", id);
-	f->description = xasprintf("ERROR: AddressSanitizer: %s", type);
-	return f;
-}
 
 static void build_set(struct finding_set *s)
 {
@@ -65,8 +43,9 @@ static void build_set(struct finding_set *s)
 	for (size_t i = 0; i < 3; i++)
 		s->summary.harnesses[i] = xstrdup(h[i]);
 	s->summary.harnesses_nr = 3;
-	f = add(s, "07b256e0bc4a2f9f", "Heap-buffer-overflow WRITE 4", 1,
-		"parse.c", 20, "parse_record", "fuzz_parse", 5, 5, "new");
+	f = finding_add(s, "07b256e0bc4a2f9f", "Heap-buffer-overflow WRITE 4",
+			1, "parse.c", 20, "parse_record", "fuzz_parse", 5, 5,
+			"new");
 	f->in_change = 1;
 	f->stack = xcalloc(2, sizeof(*f->stack));
 	f->stack[0].func = xstrdup("parse_record");
@@ -78,14 +57,14 @@ static void build_set(struct finding_set *s)
 	f->stack[1].line = 12;
 	f->stack[1].in_project = 1;
 	f->stack_nr = 2;
-	add(s, "1111aaaa2222bbbb", "Null-dereference READ", 0, "util.c", 7,
-	    "get", "fuzz_parse", 5, 5, "pre-existing");
-	add(s, "3333cccc4444dddd", "Heap-use-after-free READ 8", 1, "list.c",
-	    33, "list_pop", "fuzz_list", 2, 5, "new");
-	add(s, "5555eeee6666ffff", "Stack-buffer-overflow READ 1", 1,
+	finding_add(s, "1111aaaa2222bbbb", "Null-dereference READ", 0,
+		    "util.c", 7, "get", "fuzz_parse", 5, 5, "pre-existing");
+	finding_add(s, "3333cccc4444dddd", "Heap-use-after-free READ 8", 1,
+		    "list.c", 33, "list_pop", "fuzz_list", 2, 5, "new");
+	finding_add(s, "5555eeee6666ffff", "Stack-buffer-overflow READ 1", 1,
 	    "old.c", 3, "old_fn", "fuzz_list", 5, 5, "fixed-by-change");
-	add(s, "7777000088889999", "Timeout", 0, NULL, 0, NULL, "fuzz_list",
-	    5, 5, "new");
+	finding_add(s, "7777000088889999", "Timeout", 0, NULL, 0, NULL,
+		    "fuzz_list", 5, 5, "new");
 }
 
 /* The testcase whose name contains `needle`; borrowed or NULL. */
@@ -243,7 +222,7 @@ static void test_hostile(void **state)
 	(void)state;
 	assert_non_null(mkdtemp(dir));
 	finding_set_init(&s);
-	add(&s, "abcdabcdabcdabcd", "Crash \"q\" <x> & 'y'", 1,
+	finding_add(&s, "abcdabcdabcdabcd", "Crash \"q\" <x> & 'y'", 1,
 	    "a&b<c>.c", 4, "f\x01\x1b[31m<script>&amp;", "h]]>x", 5, 5,
 	    "new");
 	free(s.items[0].description);
