@@ -437,8 +437,20 @@ static int parse_settings(struct gw_config *c, struct yaml_doc *d,
 			if ((r = get_int(d, k, val, f, 1, 10000000, &x)) == 0)
 				s->max_tokens_cap = x;
 		} else if (!strcmp(key, "prompt_bytes_per_token")) {
-			if ((r = get_int(d, k, val, f, 1, 16, &x)) == 0)
-				s->prompt_bytes_per_token = x;
+			yaml_doc_warn(d, k, f, "ignored: a prompt is bounded "
+				      "at one token per byte");
+		} else if (!strcmp(key, "max_in_flight_per_crs")) {
+			if ((r = get_int(d, k, val, f, 1, 256, &x)) == 0)
+				s->max_in_flight = (unsigned)x;
+		} else if (!strcmp(key, "max_connections")) {
+			if ((r = get_int(d, k, val, f, 1, 10000, &x)) == 0)
+				s->max_connections = (unsigned)x;
+		} else if (!strcmp(key, "max_connections_per_address")) {
+			if ((r = get_int(d, k, val, f, 1, 10000, &x)) == 0)
+				s->max_connections_per_address = (unsigned)x;
+		} else if (!strcmp(key, "idle_timeout")) {
+			if ((r = get_int(d, k, val, f, 1, 3600, &x)) == 0)
+				s->idle_timeout_s = (unsigned)x;
 		} else if (!strcmp(key, "request_timeout")) {
 			r = get_seconds(d, k, val, f, &s->request_timeout_s);
 		} else if (!strcmp(key, "connect_timeout")) {

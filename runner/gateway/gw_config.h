@@ -41,18 +41,26 @@ struct gw_model {
 struct gw_settings {
 	int64_t max_tokens_cap;		/* sent and reserved when a
 					 * request names no max_tokens */
-	int64_t prompt_bytes_per_token;	/* prompt estimate divisor */
 	long request_timeout_s;		/* whole upstream exchange */
 	long connect_timeout_s;
 	size_t max_request_bytes;	/* larger bodies get HTTP 413 */
 	size_t max_response_bytes;	/* larger upstream bodies: 502 */
+	/* what one CRS may hold of the gateway */
+	unsigned max_in_flight;		/* requests per CRS key (429) */
+	unsigned max_connections;	/* all clients */
+	unsigned max_connections_per_address;
+	unsigned idle_timeout_s;	/* a connection silent this long,
+					 * headers unfinished or idle
+					 * between requests, is closed */
 };
 
 #define GW_SETTINGS_INIT { \
-	.max_tokens_cap = 4096, .prompt_bytes_per_token = 3, \
+	.max_tokens_cap = 4096, \
 	.request_timeout_s = 600, .connect_timeout_s = 10, \
 	.max_request_bytes = (size_t)32 << 20, \
-	.max_response_bytes = (size_t)64 << 20 }
+	.max_response_bytes = (size_t)64 << 20, \
+	.max_in_flight = 4, .max_connections = 1000, \
+	.max_connections_per_address = 16, .idle_timeout_s = 10 }
 
 struct gw_config {
 	struct gw_model *models;

@@ -3,18 +3,21 @@
  * gw_forward.c - check, reserve, forward and settle one CRS request
  *
  * Trust boundary: the body comes from a CRS container and is parsed
- * bounded (the server capped its size) with jansson; only "model",
- * "stream", "stream_options", the max-token fields and "n" are read or
- * changed, the rest goes to the provider as it came. The worst case is
- * reserved before the provider is called: the prompt estimated at one
- * token per prompt_bytes_per_token bytes of the forwarded body, plus the
- * request's output limit (set to max_tokens_cap when it names none, so
- * the limit really binds). A request whose outcome is unknown (usage
- * missing, stream cut, timeout after sending) is charged that worst case.
+ * bounded (the server capped its size) with jansson; gw_policy.c refuses
+ * or strips every field that could make the provider bill input the
+ * gateway cannot see, and here "model", "stream", "stream_options" and
+ * the output limit are read or changed. The worst case is reserved
+ * before the provider is called and is a bound, not an estimate: one
+ * prompt token per byte of the forwarded body plus a fixed overhead per
+ * message (gw_policy_input_tokens), and the output limit the gateway
+ * writes into the body (the CRS's, or max_tokens_cap when it names
+ * none). A request whose outcome is unknown (usage missing, stream cut,
+ * timeout after sending) is charged that worst case.
  */
 #include "runner/gateway/gw_forward.h"
 #include "runner/gateway/gw_config.h"
 #include "runner/gateway/gw_ledger.h"
+#include "runner/gateway/gw_policy.h"
 #include "runner/gateway/gw_reply.h"
 #include "runner/gateway/gw_upstream.h"
 #include "runner/gateway/gw_usage.h"
@@ -30,7 +33,6 @@
 
 #define ERROR_BODY_MAX ((size_t)64 << 10)
 #define RAW_USAGE_MAX ((size_t)1 << 20)
-#define CHOICES_MAX 128
 #define TOKENS_MAX INT64_C(1000000000000)
 
 /* The accounting side of a request in flight. */
@@ -263,6 +265,7 @@ static void add_headers(struct plan *p, const struct gw_forward_env *env,
 {
 	const struct gw_model *m = p->m;
 	const char *ver = req->anthropic_version;
+	char beta[256];
 
 	strvec_push(&p->headers, "Content-Type: application/json");
 	if (m->api_key) {
@@ -278,9 +281,10 @@ static void add_headers(struct plan *p, const struct gw_forward_env *env,
 		if (!ver || !header_value_ok(ver))
 			ver = "2023-06-01";
 		strvec_pushf(&p->headers, "anthropic-version: %s", ver);
-		if (req->anthropic_beta && header_value_ok(req->anthropic_beta))
-			strvec_pushf(&p->headers, "anthropic-beta: %s",
-				     req->anthropic_beta);
+		if (req->anthropic_beta && header_value_ok(req->anthropic_beta)
+		    && *gw_policy_anthropic_beta(beta, sizeof(beta),
+						 req->anthropic_beta))
+			strvec_pushf(&p->headers, "anthropic-beta: %s", beta);
 	}
 }
 
@@ -309,9 +313,10 @@ static int make_plan(struct gw_reply *out, const struct gw_forward_env *env,
 	json_t *j = NULL, *v;
 	json_error_t jerr;
 	const char *model, *need = NULL;
-	int64_t max_out = 0, choices = 1, est_in;
-	int have_max = 0, have_n = 0, r = -1;
-	char q[160];
+	struct gw_policy pol;
+	int64_t max_out = 0;
+	int have_max = 0, r = -1;
+	char q[160], param[64];
 
 	j = json_loadb(req->body, req->body_len, 0, &jerr);
 	if (!j) {
@@ -376,7 +381,15 @@ static int make_plan(struct gw_reply *out, const struct gw_forward_env *env,
 	    json_object_set_new(j, "model",
 				json_string(p->m->upstream_model)) != 0)
 		goto bad_json;
-	/* output limits: the worst case must bind the provider too */
+	if (gw_policy_check(&pol, j, req->ep, param, sizeof(param)) != 0) {
+		gw_reply_error(out, 400, d, "invalid_request_error",
+			       "unsupported_parameter", "%s",
+			       crs_error_last());
+		goto out;
+	}
+	/* output limits: the worst case must bind the provider too, so the
+	 * gateway writes the one limit it reserved, in the field this
+	 * provider honours, and drops the others */
 	if (req->ep == GW_EP_CHAT &&
 	    (get_count(out, d, j, "max_completion_tokens", TOKENS_MAX,
 		       &max_out, &have_max) ||
@@ -391,14 +404,12 @@ static int make_plan(struct gw_reply *out, const struct gw_forward_env *env,
 	    get_count(out, d, j, "max_output_tokens", TOKENS_MAX, &max_out,
 		      &have_max))
 		goto out;
-	if ((req->ep == GW_EP_CHAT || req->ep == GW_EP_COMPLETIONS) &&
-	    get_count(out, d, j, "n", CHOICES_MAX, &choices, &have_n))
-		goto out;
-	if (req->ep == GW_EP_COMPLETIONS &&
-	    get_count(out, d, j, "best_of", CHOICES_MAX, &choices, &have_n))
-		goto out;
-	if (!have_max && req->ep != GW_EP_EMBEDDINGS) {
-		max_out = st->max_tokens_cap;
+	if (req->ep != GW_EP_EMBEDDINGS) {
+		if (!have_max)
+			max_out = st->max_tokens_cap;
+		json_object_del(j, "max_tokens");
+		json_object_del(j, "max_completion_tokens");
+		json_object_del(j, "max_output_tokens");
 		if (json_object_set_new(j, limit_field(p, req->ep),
 					json_integer(max_out)) != 0)
 			goto bad_json;
@@ -431,13 +442,13 @@ static int make_plan(struct gw_reply *out, const struct gw_forward_env *env,
 	if (!p->body)
 		goto bad_json;
 	p->body_len = strlen(p->body);
-	est_in = (int64_t)((p->body_len + (size_t)st->prompt_bytes_per_token -
-			    1) / (size_t)st->prompt_bytes_per_token);
-	if (max_out > TOKENS_MAX / choices)
+	if (max_out > TOKENS_MAX / (int64_t)pol.outputs)
 		max_out = TOKENS_MAX;
 	else
-		max_out *= choices;
-	p->worst = gw_price_cost(&f->price, est_in, max_out);
+		max_out *= (int64_t)pol.outputs;
+	p->worst = gw_price_cost(&f->price,
+				 gw_policy_input_tokens(p->body_len, &pol),
+				 max_out);
 	p->timeout_ms = (p->m->timeout_s ? p->m->timeout_s
 					 : st->request_timeout_s) * 1000L;
 	p->connect_timeout_ms = st->connect_timeout_s * 1000L;

@@ -6,8 +6,13 @@
  * The route table is fixed and each route says whether it needs a key
  * and a body; a body is capped at max_request_bytes while it arrives
  * (413 beyond), and the key is checked before the body is looked at, so
- * a CRS without a valid key learns nothing but 401. This file alone
- * knows libmicrohttpd; what a request means is gw_forward.c's business.
+ * a CRS without a valid key learns nothing but 401. No CRS can take the
+ * gateway from the others: each address holds at most
+ * max_connections_per_address connections, each key max_in_flight
+ * requests (429 beyond), and a connection silent for idle_timeout_s
+ * (headers never finished, or idle between requests) is closed. This
+ * file alone knows libmicrohttpd; what a request means is
+ * gw_forward.c's business.
  */
 #include "runner/gateway/gw_server.h"
 #include "runner/gateway/gw_config.h"
@@ -81,6 +86,9 @@ struct gw_server {
 	volatile int stopping;
 	int active;		/* requests from first call to completion
 				 * (__atomic) */
+	unsigned *in_flight;	/* per CRS account (__atomic) */
+	unsigned busy_timeout_s;	/* connection timeout while a
+					 * request is being answered */
 	unsigned port;
 };
 
@@ -94,6 +102,8 @@ struct conn {
 	size_t crs;
 	struct buf body;
 	int too_big;
+	int counted;		/* in s->in_flight[crs] */
+	int over_cap;		/* beyond max_in_flight: 429 */
 };
 
 static const struct route *match(const char *method, const char *url,
@@ -222,6 +232,17 @@ static void serve(struct gw_server *s, struct MHD_Connection *c,
 			       "named by OSS_CRS_LLM_API_KEY_FILE");
 		return;
 	}
+	if (k->over_cap) {
+		struct gw_account a;
+
+		gw_ledger_account(s->ledger, k->crs, &a);
+		gw_reply_error(r, 429, d, "rate_limit_error",
+			       "too_many_requests", "CRS '%s' has %u requests "
+			       "in flight, the most one CRS may have; send "
+			       "the next when one has finished", a.name,
+			       s->cfg->settings.max_in_flight);
+		return;
+	}
 	if (k->too_big) {
 		gw_reply_error(r, 413, d, "invalid_request_error",
 			       "request_too_large", "request body is larger "
@@ -239,6 +260,10 @@ static void serve(struct gw_server *s, struct MHD_Connection *c,
 	case RK_FORWARD:
 		break;
 	}
+	/* the provider's timeout bounds the request from here: a slow
+	 * answer or a pause mid-stream must not look idle */
+	MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT,
+				  s->busy_timeout_s);
 	memset(&fr, 0, sizeof(fr));
 	fr.ep = k->route->ep;
 	fr.path = url;
@@ -275,12 +300,20 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 				gw_keys_find(s->keys, key, strlen(key),
 					     &k->crs) == 0 ? 1 : -1;
 		}
+		/* from its headers to its last byte out, a request holds
+		 * one of its CRS's places */
+		if (k->key_state == 1 && k->route->kind == RK_FORWARD) {
+			k->counted = 1;
+			k->over_cap = __atomic_add_fetch(
+				&s->in_flight[k->crs], 1, __ATOMIC_SEQ_CST) >
+				s->cfg->settings.max_in_flight;
+		}
 		*con_cls = k;
 		return MHD_YES;
 	}
 	if (*upload_size) {
 		if (k->route && (k->route->flags & R_BODY) &&
-		    k->key_state == 1 && !k->too_big) {
+		    k->key_state == 1 && !k->too_big && !k->over_cap) {
 			if (*upload_size > s->cfg->settings.max_request_bytes -
 					   k->body.len) {
 				k->too_big = 1;
@@ -305,10 +338,15 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 	struct gw_server *s = cls;
 	struct conn *k = *con_cls;
 
-	(void)c;
 	(void)toe;
 	if (!k)
 		return;
+	/* idle between requests: the short timeout again */
+	MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT,
+				  s->cfg->settings.idle_timeout_s);
+	if (k->counted)
+		__atomic_sub_fetch(&s->in_flight[k->crs], 1,
+				   __ATOMIC_SEQ_CST);
 	buf_release(&k->body);
 	free(k);
 	*con_cls = NULL;
@@ -396,6 +434,13 @@ int gw_server_start(struct gw_server **out, const char *listen,
 	s->ledger = ledger;
 	s->keys = keys;
 	s->share = gw_upstream_share_new();
+	s->busy_timeout_s = (unsigned)cfg->settings.request_timeout_s;
+	for (size_t i = 0; i < cfg->models_nr; i++)
+		if (cfg->models[i].timeout_s > (long)s->busy_timeout_s)
+			s->busy_timeout_s = (unsigned)cfg->models[i].timeout_s;
+	s->busy_timeout_s += 30;	/* the answer's last bytes */
+	s->in_flight = xcalloc(gw_ledger_count(ledger) + 1,
+			       sizeof(*s->in_flight));
 	s->env.cfg = cfg;
 	s->env.ledger = ledger;
 	s->env.share = s->share;
@@ -406,8 +451,12 @@ int gw_server_start(struct gw_server **out, const char *listen,
 	s->d = MHD_start_daemon(flags, 0, NULL, NULL, on_request, s,
 				MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
 				MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
-				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)900,
-				MHD_OPTION_CONNECTION_LIMIT, (unsigned)1000,
+				MHD_OPTION_CONNECTION_TIMEOUT,
+				cfg->settings.idle_timeout_s,
+				MHD_OPTION_CONNECTION_LIMIT,
+				cfg->settings.max_connections,
+				MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+				cfg->settings.max_connections_per_address,
 				MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log, s,
 				MHD_OPTION_END);
 	if (!s->d) {
@@ -451,5 +500,6 @@ void gw_server_free(struct gw_server *s)
 			close(listen_fd);
 	}
 	gw_upstream_share_free(s->share);
+	free(s->in_flight);
 	free(s);
 }

@@ -223,6 +223,21 @@ static void log_request(struct fake_llm *f, json_t *j)
 	free(d);
 }
 
+/* Record the usage about to be sent: what the provider bills. */
+static void bill(struct fake_llm *f, long in, long out)
+{
+	FILE *fp;
+
+	pthread_mutex_lock(&f->lock);
+	f->billed_in += in;
+	f->billed_out += out;
+	if (f->bill_log && (fp = fopen(f->bill_log, "a"))) {
+		fprintf(fp, "%ld %ld\n", in, out);
+		fclose(fp);
+	}
+	pthread_mutex_unlock(&f->lock);
+}
+
 static enum MHD_Result answer(struct fake_llm *f, struct MHD_Connection *c,
 			      const char *url, const char *method,
 			      const char *body, size_t len)
@@ -243,6 +258,8 @@ static enum MHD_Result answer(struct fake_llm *f, struct MHD_Connection *c,
 	copy_header(c, "x-api-key", f->last_xkey, sizeof(f->last_xkey));
 	copy_header(c, "anthropic-version", f->last_anthropic_version,
 		    sizeof(f->last_anthropic_version));
+	copy_header(c, "anthropic-beta", f->last_anthropic_beta,
+		    sizeof(f->last_anthropic_beta));
 	pthread_mutex_unlock(&f->lock);
 	if (f->key) {
 		char bearer[300];
@@ -278,6 +295,8 @@ static enum MHD_Result answer(struct fake_llm *f, struct MHD_Connection *c,
 	if (f->completion_tokens)
 		ct = f->completion_tokens;
 	pt = f->prompt_tokens ? f->prompt_tokens : (long)(len / 4);
+	if (f->bill_bytes)
+		pt = (long)len;
 	stream = json_is_true(json_object_get(j, "stream"));
 	so = json_object_get(j, "stream_options");
 	want_usage = json_is_true(json_object_get(so, "include_usage"));
@@ -313,6 +332,8 @@ static enum MHD_Result answer(struct fake_llm *f, struct MHD_Connection *c,
 		ret = reply(c, 401, "application/json", msg);
 		goto done;
 	}
+	if (!nousage)
+		bill(f, pt, strcmp(url, "/v1/embeddings") ? ct : 0);
 	if (!strcmp(url, "/v1/chat/completions"))
 		scripted = scripted_reply(f);
 	if (!strcmp(url, "/v1/messages")) {
@@ -583,11 +604,12 @@ void fake_llm_reset(struct fake_llm *f)
 	pthread_mutex_lock(&f->lock);
 	f->requests = f->requests_done = 0;
 	f->last_path[0] = f->last_auth[0] = f->last_xkey[0] = '\0';
-	f->last_anthropic_version[0] = '\0';
+	f->last_anthropic_version[0] = f->last_anthropic_beta[0] = '\0';
 	free(f->last_body);
 	f->last_body = NULL;
 	f->gate_open = f->gate_timed_out = 0;
 	f->chats = 0;
+	f->billed_in = f->billed_out = 0;
 	pthread_mutex_unlock(&f->lock);
 }
 
@@ -603,18 +625,23 @@ static void fake_on_signal(int sig)
 }
 
 /*
- * fake-llm [--any] [--port N] [--replies DIR] [--log-requests FILE] [KEY]:
+ * fake-llm [--any] [--port N] [--replies DIR] [--log-requests FILE]
+ *          [--bill-bytes] [--completion-tokens N] [--bill-log FILE] [KEY]:
  * serve (on 127.0.0.1, or every address with --any), print the port,
  * stop on SIGTERM. With KEY, only requests carrying it are answered.
  * --replies and --log-requests: replies_dir and request_log of
  * fake_llm.h (scripted chat answers; every request body appended).
+ * --bill-bytes, --completion-tokens, --bill-log: bill_bytes,
+ * completion_tokens and bill_log (one prompt token per body byte).
  */
 int main(int argc, char **argv)
 {
 	struct fake_llm *f = NULL;
 	const char *key = NULL, *replies = NULL, *reqlog = NULL;
+	const char *billlog = NULL;
 	unsigned port = 0;
-	int any = 0;
+	long completion = 0;
+	int any = 0, bytes = 0;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--any"))
@@ -625,6 +652,13 @@ int main(int argc, char **argv)
 			replies = argv[++i];
 		else if (!strcmp(argv[i], "--log-requests") && i + 1 < argc)
 			reqlog = argv[++i];
+		else if (!strcmp(argv[i], "--bill-log") && i + 1 < argc)
+			billlog = argv[++i];
+		else if (!strcmp(argv[i], "--completion-tokens") &&
+			 i + 1 < argc)
+			completion = strtol(argv[++i], NULL, 10);
+		else if (!strcmp(argv[i], "--bill-bytes"))
+			bytes = 1;
 		else
 			key = argv[i];
 	}
@@ -635,6 +669,9 @@ int main(int argc, char **argv)
 	/* set before the port is printed: clients wait for that */
 	f->replies_dir = replies;
 	f->request_log = reqlog;
+	f->bill_log = billlog;
+	f->bill_bytes = bytes;
+	f->completion_tokens = completion;
 	printf("%u\n", f->port);
 	fflush(stdout);
 	while (!fake_stop)

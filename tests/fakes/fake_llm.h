@@ -18,7 +18,9 @@
  * answered with the bytes of the file replies_dir/N; past the last file
  * the last one is repeated. With request_log, every JSON request body is
  * appended there, compact, one per line. Usage is accounted as without a
- * script.
+ * script. With bill_bytes every request is billed one prompt token per
+ * byte of its body, and bill_log / billed_in / billed_out record what was
+ * billed, so a test can compare the provider's bill with the budget.
  */
 #ifndef CRS_TESTS_FAKES_FAKE_LLM_H
 #define CRS_TESTS_FAKES_FAKE_LLM_H
@@ -36,6 +38,8 @@ struct fake_llm {
 	/* behaviour: set before requests arrive */
 	const char *key;	/* required provider key; NULL: any */
 	long prompt_tokens;	/* usage reported; 0: body bytes / 4 */
+	int bill_bytes;		/* prompt tokens = body bytes received: the
+				 * densest a byte-level tokenizer can be */
 	long completion_tokens;	/* 0: the request's output limit (16 if
 				 * none) */
 	int delay_ms;		/* wait before answering */
@@ -43,6 +47,8 @@ struct fake_llm {
 				 * chunk until fake_llm_open_gate() */
 	const char *replies_dir;	/* scripted chat answers; NULL: none */
 	const char *request_log;	/* bodies appended here; NULL: none */
+	const char *bill_log;	/* "<prompt> <completion>\n" appended per
+				 * answer with usage; NULL: none */
 
 	/* records: read under lock, or after the requests finished */
 	int requests;		/* every request that arrived */
@@ -52,9 +58,11 @@ struct fake_llm {
 	char last_auth[256];	/* Authorization header as received */
 	char last_xkey[256];	/* x-api-key header as received */
 	char last_anthropic_version[64];
+	char last_anthropic_beta[256];
 	int gate_open, gate_timed_out;
 	int stopping;
 	int chats;		/* chat completions answered from a script */
+	long long billed_in, billed_out;	/* tokens in usage sent */
 };
 
 /* Start on 127.0.0.1:0. 0, or -1 (cannot listen). */

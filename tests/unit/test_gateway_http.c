@@ -31,8 +31,14 @@
 #include "runner/gateway/gw_config.h"
 #include "runner/gateway/gw_keys.h"
 #include "runner/gateway/gw_ledger.h"
+#include "runner/gateway/gw_policy.h"
 #include "runner/gateway/gw_price.h"
 #include "runner/gateway/gw_server.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
 
 #include "tests/fakes/fake_llm.c"
 
@@ -45,7 +51,7 @@
 static const char *const crs_names[] = {
 	"plain", "stream", "left", "edge", "badkey", "malformed", "slow",
 	"other", "errors", "misc", "anthropic", "nousage", "gone", "ext",
-	"stopped",
+	"stopped", "dense", "fields", "capped", "uncapped", "idle",
 };
 #define NCRS (sizeof(crs_names) / sizeof(*crs_names))
 
@@ -58,6 +64,7 @@ static struct {
 	char dir[64];
 	char key[NCRS][GW_KEY_LEN + 1];
 	char base[64];
+	const char *client_ip;	/* source address of call_at, or NULL */
 } t;
 
 static size_t crs_id(const char *name)
@@ -88,22 +95,16 @@ static void quiet(enum log_level level, const char *file, const char *func,
 	(void)level; (void)file; (void)func; (void)line; (void)msg; (void)ctx;
 }
 
-static int group_setup(void **state)
+/* The test models on the fake, with more crs_ci_settings lines. */
+static struct gw_config *test_config(const char *settings)
 {
-	struct buf yaml = BUF_INIT, kb = BUF_INIT;
+	struct buf yaml = BUF_INIT;
+	struct gw_config *cfg = NULL;
 	static const char *const models[] = {
 		"fake-model", "fake-500", "fake-400", "fake-401",
 		"fake-nousage",
 	};
-	size_t id;
 
-	(void)state;
-	signal(SIGPIPE, SIG_IGN);
-	curl_global_init(CURL_GLOBAL_DEFAULT);
-	log_set_handler(quiet, NULL);
-	if (fake_llm_start(&t.fake, PROVIDER_KEY) != 0)
-		return -1;
-	setenv("GWTEST_PROVIDER_KEY", PROVIDER_KEY, 1);
 	buf_adds(&yaml, "model_list:\n");
 	for (size_t i = 0; i < sizeof(models) / sizeof(*models); i++)
 		buf_printf(&yaml,
@@ -142,13 +143,32 @@ static int group_setup(void **state)
 		   "      model: openai/unpriced\n"
 		   "      api_base: http://127.0.0.1:%u/v1\n"
 		   "crs_ci_settings:\n"
-		   "  max_tokens_cap: 1000\n",
-		   t.fake->port, t.fake->port, t.fake->port, t.fake->port);
-	if (gw_config_parse(&t.cfg, yaml.ptr, yaml.len, "test.yaml") != 0) {
+		   "  max_tokens_cap: 1000\n%s",
+		   t.fake->port, t.fake->port, t.fake->port, t.fake->port,
+		   settings);
+	if (gw_config_parse(&cfg, yaml.ptr, yaml.len, "test.yaml") != 0)
 		fprintf(stderr, "%s\n", crs_error_last());
-		return -1;
-	}
 	buf_release(&yaml);
+	return cfg;
+}
+
+static int group_setup(void **state)
+{
+	struct buf kb = BUF_INIT;
+	size_t id;
+
+	(void)state;
+	signal(SIGPIPE, SIG_IGN);
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+	log_set_handler(quiet, NULL);
+	if (fake_llm_start(&t.fake, PROVIDER_KEY) != 0)
+		return -1;
+	setenv("GWTEST_PROVIDER_KEY", PROVIDER_KEY, 1);
+	/* room for test_concurrent_edge's 50 requests at once */
+	t.cfg = test_config("  max_in_flight_per_crs: 64\n"
+			    "  max_connections_per_address: 128\n");
+	if (!t.cfg)
+		return -1;
 	snprintf(t.dir, sizeof(t.dir), "/tmp/gwhttp.XXXXXX");
 	if (!mkdtemp(t.dir))
 		return -1;
@@ -162,6 +182,8 @@ static int group_setup(void **state)
 			budget = USD(0.10);
 		if (!strcmp(crs_names[i], "edge"))
 			budget = USD(0.0205);
+		if (!strcmp(crs_names[i], "dense"))
+			budget = USD(0.05);
 		snprintf(keys_dir, sizeof(keys_dir), "%s/keys", t.dir);
 		if (gw_ledger_add(t.ledger, &id, crs_names[i], budget) != 0 ||
 		    gw_keys_issue(t.keys, keys_dir, crs_names[i], id) != 0)
@@ -207,6 +229,8 @@ static int reset(void **state)
 	t.fake->completion_tokens = 0;
 	t.fake->delay_ms = 0;
 	t.fake->stream_gate = 0;
+	t.fake->bill_bytes = 0;
+	t.client_ip = NULL;
 	return 0;
 }
 
@@ -256,6 +280,7 @@ static void call_at(struct resp *r, const char *base, const char *method,
 	struct curl_slist *hd = NULL;
 	char url[256];
 	double t0 = now();
+	CURLcode rc;
 
 	buf_init(&r->body);
 	snprintf(url, sizeof(url), "%s%s", base, path);
@@ -267,13 +292,18 @@ static void call_at(struct resp *r, const char *base, const char *method,
 	curl_easy_setopt(h, CURLOPT_URL, url);
 	curl_easy_setopt(h, CURLOPT_HTTPHEADER, hd);
 	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+	if (t.client_ip)
+		curl_easy_setopt(h, CURLOPT_INTERFACE, t.client_ip);
 	curl_easy_setopt(h, CURLOPT_TIMEOUT, 20L);
 	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_data);
 	curl_easy_setopt(h, CURLOPT_WRITEDATA, r);
 	if (!strcmp(method, "POST"))
 		curl_easy_setopt(h, CURLOPT_POSTFIELDS, body ? body : "");
-	if (curl_easy_perform(h) != CURLE_OK)
+	if ((rc = curl_easy_perform(h)) != CURLE_OK) {
 		r->status = -1;
+		if (getenv("GWTEST_DEBUG"))
+			fprintf(stderr, "curl: %s\n", curl_easy_strerror(rc));
+	}
 	else
 		curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &r->status);
 	r->seconds = now() - t0;
@@ -513,8 +543,11 @@ static void test_concurrent_edge(void **state)
 	assert_int_equal(a.refusals, (uint64_t)refused);
 	assert_int_equal(a.reserved_pusd, 0);
 	assert_int_equal(a.in_flight, 0);
-	/* $0.0205 holds ten at $0.00201, and no eleventh */
-	assert_int_equal(ok, a.budget_pusd / cost);
+	/* $0.0205 holds ten at $0.00201, and no eleventh; all at once,
+	 * each reserves its bound (a body under 200 bytes, 200 prompt
+	 * tokens with the overhead), and nine such bounds fit */
+	assert_true(ok <= a.budget_pusd / cost);
+	assert_true(ok >= a.budget_pusd / (cost + 200 * IN_PUSD));
 }
 
 static void test_bad_key(void **state)
@@ -577,7 +610,7 @@ static void test_malformed(void **state)
 		{ "/v1/chat/completions", CHAT("fake-model", ",\"stream\":1"),
 		  "invalid_value" },
 		{ "/v1/chat/completions", CHAT("fake-model", ",\"n\":1000"),
-		  "invalid_value" },
+		  "unsupported_parameter" },
 		{ "/v1/embeddings", "{\"model\":\"fake-embed\"}",
 		  "invalid_request" },
 	};
@@ -823,8 +856,11 @@ static void test_no_usage_charged_worst_case(void **state)
 	assert_int_equal(r.status, 200);
 	resp_release(&r);
 	sent = fake_llm_last_body(t.fake);
-	/* prompt estimate: one token per 3 bytes of what was forwarded */
-	worst = (int64_t)((strlen(sent) + 2) / 3) * IN_PUSD + 50 * OUT_PUSD;
+	/* prompt bound: one token per byte of what was forwarded, plus the
+	 * overhead of its one message and of the request */
+	worst = (int64_t)(strlen(sent) + GW_POLICY_TOKENS_PER_MESSAGE +
+			  GW_POLICY_TOKENS_PER_REQUEST) * IN_PUSD +
+		50 * OUT_PUSD;
 	free(sent);
 	a = account("nousage");
 	assert_int_equal(a.spent_pusd, worst);
@@ -957,6 +993,486 @@ static void test_stop_with_request_in_flight(void **state)
 	assert_int_equal(account("stopped").reserved_pusd, 0);
 }
 
+/* ---- what a CRS cannot make the provider bill --------------------------- */
+
+/* Append code point c as UTF-8. */
+static void put_utf8(struct buf *b, unsigned c)
+{
+	if (c < 0x80) {
+		buf_addch(b, (char)c);
+	} else if (c < 0x800) {
+		buf_addch(b, (char)(0xc0 | c >> 6));
+		buf_addch(b, (char)(0x80 | (c & 0x3f)));
+	} else if (c < 0x10000) {
+		buf_addch(b, (char)(0xe0 | c >> 12));
+		buf_addch(b, (char)(0x80 | ((c >> 6) & 0x3f)));
+		buf_addch(b, (char)(0x80 | (c & 0x3f)));
+	} else {
+		buf_addch(b, (char)(0xf0 | c >> 18));
+		buf_addch(b, (char)(0x80 | ((c >> 12) & 0x3f)));
+		buf_addch(b, (char)(0x80 | ((c >> 6) & 0x3f)));
+		buf_addch(b, (char)(0x80 | (c & 0x3f)));
+	}
+}
+
+/*
+ * A chat request whose one message is `n` characters of text that
+ * tokenizes densely: random bytes (each as U+0000..U+00FF), rare CJK
+ * (U+20000.., four UTF-8 bytes each) or a hex dump.
+ */
+static char *dense_chat(int kind, size_t n, unsigned *seed)
+{
+	struct buf text = BUF_INIT;
+	json_t *j;
+	char *body;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned r = (unsigned)rand_r(seed);
+
+		if (kind == 0)
+			put_utf8(&text, 1 + r % 0xff);
+		else if (kind == 1)
+			put_utf8(&text, 0x20000 + r % 0xa6df);
+		else
+			put_utf8(&text, (unsigned char)"0123456789abcdef"[r & 15]);
+	}
+	j = json_pack("{s:s, s:[{s:s, s:s%}], s:i}", "model", "fake-model",
+		      "messages", "role", "user", "content", text.ptr,
+		      text.len, "max_tokens", 50);
+	body = json_dumps(j, JSON_COMPACT);
+	json_decref(j);
+	buf_release(&text);
+	return body;
+}
+
+/*
+ * The provider bills one prompt token per byte it receives (no real
+ * tokenizer bills more): a CRS sending dense prompts, halving their size
+ * at each refusal, never gets billed past its budget.
+ */
+static void test_dense_prompts_within_budget(void **state)
+{
+	struct gw_account a;
+	unsigned seed = 11;
+	size_t n = 8192;
+	int served = 0, refused = 0;
+	int64_t billed;
+	char code[64];
+
+	(void)state;
+	t.fake->bill_bytes = 1;
+	t.fake->completion_tokens = 50;
+	for (int i = 0; n >= 16 && i < 400; i++) {
+		struct resp r = { 0 };
+		char *body = dense_chat(i % 3, n, &seed);
+
+		post(&r, "dense", "/v1/chat/completions", body);
+		free(body);
+		if (r.status == 200) {
+			served++;
+		} else if (r.status == 429 &&
+			   !strcmp(error_code(&r, code, sizeof(code)),
+				   "budget_exceeded")) {
+			refused++;
+			n /= 2;
+		} else {
+			fail_msg("HTTP %ld: %s", r.status, r.body.ptr);
+		}
+		resp_release(&r);
+	}
+	a = account("dense");
+	billed = t.fake->billed_in * IN_PUSD + t.fake->billed_out * OUT_PUSD;
+	print_message("dense prompts: %d served, %d refused, billed $%.6f of "
+		      "$%.2f\n", served, refused, (double)billed / 1e12,
+		      (double)a.budget_pusd / 1e12);
+	assert_true(served > 0 && refused > 0);
+	assert_true(billed <= a.budget_pusd);
+	assert_int_equal(a.spent_pusd, billed);
+	assert_int_equal(a.overruns, 0);
+}
+
+/* A request the fake must never see: 400 naming `param`. */
+static void expect_refused(const char *path, const char *body,
+			   const char *param, const char *extra)
+{
+	struct resp r = { 0 };
+	char auth[160], code[64], msg[1024], want[80];
+
+	snprintf(auth, sizeof(auth), "Authorization: Bearer %s",
+		 key_of("fields"));
+	call(&r, "POST", path, auth, body, extra);
+	snprintf(want, sizeof(want), "\"%s\"", param);
+	if (!strcmp(path, "/v1/messages")) {	/* Anthropic's shape */
+		json_t *j = json_loads(r.body.ptr, 0, NULL);
+
+		snprintf(msg, sizeof(msg), "%s", json_string_value(
+			json_object_get(json_object_get(j, "error"),
+					"message")) ?: "");
+		snprintf(code, sizeof(code), "unsupported_parameter");
+		json_decref(j);
+	} else {
+		error_code(&r, code, sizeof(code));
+		error_message(&r, msg, sizeof(msg));
+	}
+	if (r.status != 400 || strcmp(code, "unsupported_parameter") ||
+	    !strstr(msg, want))
+		fail_msg("%s %s: HTTP %ld %s", path, body, r.status,
+			 r.body.ptr);
+	resp_release(&r);
+}
+
+#define MSGS "\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]"
+#define CHATX(x) "{\"model\":\"fake-model\"," MSGS "," x "}"
+#define PART(p) "{\"model\":\"fake-model\",\"messages\":[{\"role\":" \
+	"\"user\",\"content\":[" p "]}]}"
+#define RESP(x) "{\"model\":\"fake-model\",\"input\":\"hi\"," x "}"
+#define RITEM(i) "{\"model\":\"fake-model\",\"input\":[" i "]}"
+#define ANTH(x) "{\"model\":\"fake-claude\",\"max_tokens\":10," MSGS "," x "}"
+#define ABLOCK(b) "{\"model\":\"fake-claude\",\"max_tokens\":10," \
+	"\"messages\":[{\"role\":\"user\",\"content\":[" b "]}]}"
+
+static void test_fields_refused(void **state)
+{
+	static const struct {
+		const char *path, *body, *param;
+	} cases[] = {
+		/* chat completions */
+		{ "/v1/chat/completions", CHATX("\"n\":2"), "n" },
+		{ "/v1/chat/completions", CHATX("\"tools\":[{\"type\":"
+		  "\"web_search_preview\"}]"), "tools" },
+		{ "/v1/chat/completions", CHATX("\"audio\":{\"voice\":"
+		  "\"alloy\"}"), "audio" },
+		{ "/v1/chat/completions", CHATX("\"modalities\":[\"text\","
+		  "\"audio\"]"), "modalities" },
+		{ "/v1/chat/completions", CHATX("\"prediction\":{\"type\":"
+		  "\"content\",\"content\":\"x\"}"), "prediction" },
+		{ "/v1/chat/completions", CHATX("\"web_search_options\":{}"),
+		  "web_search_options" },
+		{ "/v1/chat/completions", CHATX("\"some_new_field\":1"),
+		  "some_new_field" },
+		{ "/v1/chat/completions", PART("{\"type\":\"image_url\","
+		  "\"image_url\":{\"url\":\"https://x/a.png\"}}"),
+		  "messages" },
+		{ "/v1/chat/completions", PART("{\"type\":\"input_audio\","
+		  "\"input_audio\":{\"data\":\"AAAA\",\"format\":\"wav\"}}"),
+		  "messages" },
+		{ "/v1/chat/completions", PART("{\"type\":\"file\",\"file\":"
+		  "{\"file_id\":\"file-1\"}}"), "messages" },
+		{ "/v1/chat/completions", "{\"model\":\"fake-model\","
+		  "\"messages\":[{\"role\":\"assistant\",\"audio\":{\"id\":"
+		  "\"audio_1\"}}]}", "messages" },
+		/* completions and embeddings */
+		{ "/v1/completions", "{\"model\":\"fake-model\",\"prompt\":"
+		  "\"hi\",\"best_of\":3}", "best_of" },
+		{ "/v1/completions", "{\"model\":\"fake-model\",\"prompt\":"
+		  "\"hi\",\"n\":2}", "n" },
+		{ "/v1/embeddings", "{\"model\":\"fake-embed\",\"input\":"
+		  "\"hi\",\"file_id\":\"f\"}", "file_id" },
+		/* responses */
+		{ "/v1/responses", RESP("\"previous_response_id\":\"resp_1\""),
+		  "previous_response_id" },
+		{ "/v1/responses", RESP("\"conversation\":\"conv_1\""),
+		  "conversation" },
+		{ "/v1/responses", RESP("\"prompt\":{\"id\":\"pmpt_1\"}"),
+		  "prompt" },
+		{ "/v1/responses", RESP("\"background\":true"),
+		  "background" },
+		{ "/v1/responses", RESP("\"tools\":[{\"type\":"
+		  "\"file_search\",\"vector_store_ids\":[\"vs_1\"]}]"),
+		  "tools" },
+		{ "/v1/responses", RESP("\"tools\":[{\"type\":\"mcp\","
+		  "\"server_url\":\"https://x\"}]"), "tools" },
+		{ "/v1/responses", RESP("\"tools\":[{\"type\":"
+		  "\"code_interpreter\"}]"), "tools" },
+		{ "/v1/responses", RESP("\"tools\":[{\"type\":"
+		  "\"computer_use_preview\"}]"), "tools" },
+		{ "/v1/responses", RITEM("{\"role\":\"user\",\"content\":[{"
+		  "\"type\":\"input_image\",\"image_url\":\"https://x\"}]}"),
+		  "input" },
+		{ "/v1/responses", RITEM("{\"role\":\"user\",\"content\":[{"
+		  "\"type\":\"input_file\",\"file_id\":\"file-1\"}]}"),
+		  "input" },
+		{ "/v1/responses", RITEM("{\"type\":\"item_reference\","
+		  "\"id\":\"msg_1\"}"), "input" },
+		{ "/v1/responses", RITEM("{\"type\":\"reasoning\",\"id\":"
+		  "\"rs_1\",\"encrypted_content\":\"x\"}"), "input" },
+		/* Anthropic messages */
+		{ "/v1/messages", ABLOCK("{\"type\":\"image\",\"source\":{"
+		  "\"type\":\"url\",\"url\":\"https://x/a.png\"}}"),
+		  "messages" },
+		{ "/v1/messages", ABLOCK("{\"type\":\"document\",\"source\":{"
+		  "\"type\":\"file\",\"file_id\":\"file_1\"}}"), "messages" },
+		{ "/v1/messages", ANTH("\"tools\":[{\"type\":"
+		  "\"web_search_20250305\",\"name\":\"web_search\"}]"),
+		  "tools" },
+		{ "/v1/messages", ANTH("\"mcp_servers\":[{\"type\":\"url\","
+		  "\"url\":\"https://x\"}]"), "mcp_servers" },
+		{ "/v1/messages", ANTH("\"container\":\"c_1\""),
+		  "container" },
+		{ "/v1/messages", "{\"model\":\"fake-claude\",\"max_tokens\":"
+		  "10,\"messages\":[{\"role\":\"user\",\"content\":[{\"type\":"
+		  "\"tool_result\",\"tool_use_id\":\"t\",\"content\":[{"
+		  "\"type\":\"image\",\"source\":{\"type\":\"base64\"}}]}]}]}",
+		  "messages" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++)
+		expect_refused(cases[i].path, cases[i].body, cases[i].param,
+			       NULL);
+	assert_int_equal(fake_llm_requests(t.fake), 0);
+	assert_int_equal(account("fields").requests, 0);
+}
+
+/* What changes only the price or storage goes, stripped. */
+static void test_fields_stripped(void **state)
+{
+	struct resp r = { 0 };
+	char auth[160], *sent;
+	json_t *j;
+
+	(void)state;
+	snprintf(auth, sizeof(auth), "Authorization: Bearer %s",
+		 key_of("fields"));
+	/* two output limits: the larger, in the one field */
+	call(&r, "POST", "/v1/chat/completions", auth, CHATX(
+	     "\"service_tier\":\"priority\",\"max_tokens\":20,"
+	     "\"max_completion_tokens\":30,\"tools\":[{\"type\":\"function\","
+	     "\"function\":{\"name\":\"f\"}}]"), NULL);
+	assert_int_equal(r.status, 200);
+	resp_release(&r);
+	sent = fake_llm_last_body(t.fake);
+	j = json_loads(sent, 0, NULL);
+	assert_null(json_object_get(j, "service_tier"));
+	assert_null(json_object_get(j, "max_completion_tokens"));
+	assert_int_equal(json_integer_value(json_object_get(j, "max_tokens")),
+			 30);
+	assert_non_null(json_object_get(j, "tools"));
+	json_decref(j);
+	free(sent);
+
+	call(&r, "POST", "/v1/responses", auth, RESP("\"store\":true"), NULL);
+	assert_int_equal(r.status, 200);
+	resp_release(&r);
+	sent = fake_llm_last_body(t.fake);
+	j = json_loads(sent, 0, NULL);
+	assert_true(json_is_false(json_object_get(j, "store")));
+	json_decref(j);
+	free(sent);
+
+	call(&r, "POST", "/v1/messages", auth,
+	     "{\"model\":\"fake-claude\",\"max_tokens\":10,\"cache_control\":"
+	     "{\"type\":\"ephemeral\"},\"system\":[{\"type\":\"text\","
+	     "\"text\":\"s\",\"cache_control\":{\"type\":\"ephemeral\","
+	     "\"ttl\":\"1h\"}}],\"messages\":[{\"role\":\"user\",\"content\":"
+	     "[{\"type\":\"text\",\"text\":\"hi\",\"cache_control\":{\"type\":"
+	     "\"ephemeral\"}}]}],\"tools\":[{\"name\":\"f\",\"input_schema\":"
+	     "{},\"cache_control\":{\"type\":\"ephemeral\"}}]}",
+	     "anthropic-beta: context-1m-2025-08-07, "
+	     "fine-grained-tool-streaming-2025-05-14,files-api-2025-04-14");
+	assert_int_equal(r.status, 200);
+	resp_release(&r);
+	sent = fake_llm_last_body(t.fake);
+	assert_null(strstr(sent, "cache_control"));
+	free(sent);
+	assert_string_equal(t.fake->last_anthropic_beta,
+			    "fine-grained-tool-streaming-2025-05-14");
+	assert_int_equal(fake_llm_requests(t.fake), 3);
+}
+
+/* A server on the shared ledger and keys with its own settings. */
+static struct gw_server *limited_server(struct gw_config **cfg,
+					const char *settings, char *base,
+					size_t basesz)
+{
+	struct gw_server *srv = NULL;
+
+	*cfg = test_config(settings);
+	assert_non_null(*cfg);
+	assert_int_equal(gw_server_start(&srv, "127.0.0.1:0", *cfg,
+					 t.ledger, t.keys), 0);
+	snprintf(base, basesz, "http://127.0.0.1:%u", gw_server_port(srv));
+	return srv;
+}
+
+struct cap_job {
+	pthread_t th;
+	const char *base, *crs;
+	struct resp r;
+};
+
+static void *cap_run(void *arg)
+{
+	struct cap_job *j = arg;
+	char auth[160];
+
+	snprintf(auth, sizeof(auth), "Authorization: Bearer %s",
+		 key_of(j->crs));
+	call_at(&j->r, j->base, "POST", "/v1/chat/completions", auth,
+		CHAT("fake-model", ",\"max_tokens\":10"), NULL);
+	return NULL;
+}
+
+/* A key holds at most max_in_flight requests; the others are served. */
+static void test_in_flight_cap(void **state)
+{
+	struct gw_config *cfg = NULL;
+	struct gw_server *srv;
+	struct cap_job jobs[2], more = { 0 }, other = { 0 };
+	char base[64], code[64];
+
+	(void)state;
+	srv = limited_server(&cfg, "  max_in_flight_per_crs: 2\n", base,
+			     sizeof(base));
+	t.fake->delay_ms = 1500;
+	for (int i = 0; i < 2; i++) {
+		memset(&jobs[i], 0, sizeof(jobs[i]));
+		jobs[i].base = base;
+		jobs[i].crs = "capped";
+		assert_int_equal(pthread_create(&jobs[i].th, NULL, cap_run,
+						&jobs[i]), 0);
+	}
+	while (fake_llm_requests(t.fake) < 2)
+		usleep(10000);
+	/* the third of the same key, while two are in flight */
+	more.base = base;
+	more.crs = "capped";
+	cap_run(&more);
+	assert_int_equal(more.r.status, 429);
+	assert_string_equal(error_code(&more.r, code, sizeof(code)),
+			    "too_many_requests");
+	resp_release(&more.r);
+	/* another CRS meanwhile */
+	other.base = base;
+	other.crs = "uncapped";
+	cap_run(&other);
+	assert_int_equal(other.r.status, 200);
+	resp_release(&other.r);
+	for (int i = 0; i < 2; i++) {
+		pthread_join(jobs[i].th, NULL);
+		assert_int_equal(jobs[i].r.status, 200);
+		resp_release(&jobs[i].r);
+	}
+	/* places free again */
+	t.fake->delay_ms = 0;
+	cap_run(&more);
+	assert_int_equal(more.r.status, 200);
+	resp_release(&more.r);
+	assert_int_equal(fake_llm_requests(t.fake), 4);
+	assert_int_equal(account("capped").refusals, 0);
+	gw_server_free(srv);
+	gw_config_free(cfg);
+}
+
+/* A socket with half a request's headers, or -1. */
+static int idle_socket(unsigned port)
+{
+	static const char part[] = "POST /v1/chat/completions HTTP/1.1\r\n"
+				   "Host: gateway\r\n";
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	sa.sin_port = htons((uint16_t)port);
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa)) != 0 ||
+	    send(fd, part, sizeof(part) - 1, MSG_NOSIGNAL) < 0) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* 1 once the peer closed fd (EOF or reset) by the deadline `until`
+ * (now() seconds), whatever it sent before. */
+static int closed_by(int fd, double until)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	char buf[4096];
+	int ms;
+
+	for (;;) {
+		ms = (int)((until - now()) * 1000);
+		if (poll(&p, 1, ms > 0 ? ms : 0) <= 0)
+			return 0;
+		if (recv(fd, buf, sizeof(buf), MSG_DONTWAIT) <= 0)
+			return 1;
+	}
+}
+
+#define IDLE_SOCKETS 40
+
+/*
+ * One address opens more connections than the whole gateway takes and
+ * never finishes their headers: it gets its per-address share only,
+ * another address is still served, and the idle ones are closed by the
+ * idle timeout. A slow provider or a pause mid-stream longer than that
+ * timeout does not cut a request.
+ */
+static void test_idle_and_address_limits(void **state)
+{
+	struct gw_config *cfg = NULL;
+	struct gw_server *srv;
+	struct resp r = { 0 };
+	char base[64], auth[160];
+	int fds[IDLE_SOCKETS], closed = 0;
+	unsigned port;
+	double t0;
+
+	(void)state;
+	srv = limited_server(&cfg, "  idle_timeout: 1\n"
+			     "  max_connections: 10\n"
+			     "  max_connections_per_address: 4\n", base,
+			     sizeof(base));
+	port = (unsigned)atoi(strrchr(base, ':') + 1);
+	snprintf(auth, sizeof(auth), "Authorization: Bearer %s",
+		 key_of("idle"));
+	for (int i = 0; i < IDLE_SOCKETS; i++)
+		assert_true((fds[i] = idle_socket(port)) >= 0);
+	/* another address: served while those are open */
+	t.client_ip = "127.0.0.2";
+	call_at(&r, base, "POST", "/v1/chat/completions", auth,
+		CHAT("fake-model", ",\"max_tokens\":10"), NULL);
+	assert_int_equal(r.status, 200);
+	resp_release(&r);
+	/* every idle one is closed by the timeout (1 s) plus a grace */
+	t0 = now();
+	for (int i = 0; i < IDLE_SOCKETS; i++) {
+		closed += closed_by(fds[i], t0 + 4);
+		close(fds[i]);
+	}
+	assert_int_equal(closed, IDLE_SOCKETS);
+	/* kept alive after an answer, a silent connection is closed too */
+	assert_true((fds[0] = idle_socket(port)) >= 0);
+	dprintf(fds[0], "%s\r\nContent-Type: application/json\r\n"
+		"Content-Length: %zu\r\n\r\n%s", auth,
+		strlen(CHAT("fake-model", "")), CHAT("fake-model", ""));
+	assert_true(closed_by(fds[0], now() + 4));
+	close(fds[0]);
+	assert_int_equal(fake_llm_requests(t.fake), 2);
+	/* the provider takes longer than the idle timeout */
+	t.client_ip = NULL;
+	t.fake->delay_ms = 2500;
+	call_at(&r, base, "POST", "/v1/chat/completions", auth,
+		CHAT("fake-model", ",\"max_tokens\":10"), NULL);
+	assert_int_equal(r.status, 200);
+	resp_release(&r);
+	/* and a stream pauses (the fake's gate, 5 s) past it */
+	t.fake->delay_ms = 0;
+	t.fake->stream_gate = 1;
+	call_at(&r, base, "POST", "/v1/chat/completions", auth,
+		CHAT("fake-model", ",\"max_tokens\":10,\"stream\":true"),
+		NULL);
+	assert_int_equal(r.status, 200);
+	assert_true(t.fake->gate_timed_out);
+	assert_non_null(strstr(r.body.ptr, " from the fake"));
+	assert_non_null(strstr(r.body.ptr, "[DONE]"));
+	resp_release(&r);
+	assert_int_equal(account("idle").unmetered, 0);
+	gw_server_free(srv);
+	gw_config_free(cfg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -973,6 +1489,11 @@ int main(void)
 		cmocka_unit_test_setup(test_client_gone, reset),
 		cmocka_unit_test_setup(test_external, reset),
 		cmocka_unit_test_setup(test_stop_with_request_in_flight, reset),
+		cmocka_unit_test_setup(test_dense_prompts_within_budget, reset),
+		cmocka_unit_test_setup(test_fields_refused, reset),
+		cmocka_unit_test_setup(test_fields_stripped, reset),
+		cmocka_unit_test_setup(test_in_flight_cap, reset),
+		cmocka_unit_test_setup(test_idle_and_address_limits, reset),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

@@ -380,7 +380,11 @@ static void test_config(void **state)
 		"  json_logs: true\n"
 		"crs_ci_settings:\n"
 		"  max_tokens_cap: 1024\n"
-		"  connect_timeout: 3\n");
+		"  connect_timeout: 3\n"
+		"  prompt_bytes_per_token: 3\n"
+		"  max_in_flight_per_crs: 2\n"
+		"  max_connections_per_address: 8\n"
+		"  idle_timeout: 5\n");
 	log_set_handler(NULL, NULL);
 	assert_int_equal(c->models_nr, 4);
 	m = gw_config_model(c, "gpt-4o");
@@ -408,7 +412,13 @@ static void test_config(void **state)
 	assert_int_equal(c->settings.request_timeout_s, 120);
 	assert_int_equal(c->settings.max_tokens_cap, 1024);
 	assert_int_equal(c->settings.connect_timeout_s, 3);
-	assert_int_equal(c->settings.prompt_bytes_per_token, 3);
+	assert_int_equal(c->settings.max_in_flight, 2);
+	assert_int_equal(c->settings.max_connections_per_address, 8);
+	assert_int_equal(c->settings.max_connections, 1000);
+	assert_int_equal(c->settings.idle_timeout_s, 5);
+	assert_non_null(strstr(warnings.ptr, "crs_ci_settings."
+				"prompt_bytes_per_token: ignored: a prompt is "
+				"bounded at one token per byte"));
 	assert_non_null(strstr(warnings.ptr, "llm.yaml:13:7: model_list[1]."
 				"litellm_params.rpm: not supported"));
 	assert_non_null(strstr(warnings.ptr, "no price known for \"mystery\""));
@@ -465,9 +475,9 @@ static void test_config_errors(void **state)
 		   "per token");
 	config_bad("model_list: 3\n",
 		   "llm.yaml:1:1: model_list: must be a list, not a scalar");
-	config_bad("crs_ci_settings:\n  prompt_bytes_per_token: 0\n",
-		   "llm.yaml:2:3: crs_ci_settings.prompt_bytes_per_token: 0 is "
-		   "not between 1 and 16");
+	config_bad("crs_ci_settings:\n  max_in_flight_per_crs: 0\n",
+		   "llm.yaml:2:3: crs_ci_settings.max_in_flight_per_crs: 0 is "
+		   "not between 1 and 256");
 }
 
 static void test_config_external(void **state)
