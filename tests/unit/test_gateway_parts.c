@@ -28,6 +28,7 @@
 #include "runner/gateway/gw_config.h"
 #include "runner/gateway/gw_keys.h"
 #include "runner/gateway/gw_ledger.h"
+#include "runner/gateway/gw_policy.h"
 #include "runner/gateway/gw_price.h"
 #include "runner/gateway/gw_report.h"
 #include "runner/gateway/gw_usage.h"
@@ -635,6 +636,196 @@ static void test_report(void **state)
 	gw_ledger_free(l);
 }
 
+/* ---- what may be forwarded, and its bound -------------------------------- */
+
+/* n characters of kind 0 (random bytes), 1 (rare CJK) or 2 (hex). */
+static json_t *dense_text(int kind, size_t n, unsigned *seed, size_t *bytes)
+{
+	struct buf b = BUF_INIT;
+	json_t *s;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned r = (unsigned)rand_r(seed), c;
+
+		c = kind == 0 ? 1 + r % 0xff : kind == 1 ? 0x20000 + r % 0xa6df
+			: (unsigned char)"0123456789abcdef"[r & 15];
+		if (c < 0x80) {
+			buf_addch(&b, (char)c);
+		} else if (c < 0x800) {
+			buf_addch(&b, (char)(0xc0 | c >> 6));
+			buf_addch(&b, (char)(0x80 | (c & 0x3f)));
+		} else {
+			buf_addch(&b, (char)(0xf0 | c >> 18));
+			buf_addch(&b, (char)(0x80 | ((c >> 12) & 0x3f)));
+			buf_addch(&b, (char)(0x80 | ((c >> 6) & 0x3f)));
+			buf_addch(&b, (char)(0x80 | (c & 0x3f)));
+		}
+	}
+	*bytes = b.len;
+	s = json_stringn(b.ptr, b.len);
+	buf_release(&b);
+	return s;
+}
+
+/*
+ * A byte-level tokenizer emits at most one token per byte of text: the
+ * bound covers every byte of every message's text, plus the template
+ * overhead, for the densest text there is. The old estimate (a third of
+ * the body) fell short of it.
+ */
+static void test_policy_bound_dense(void **state)
+{
+	unsigned seed = 5;
+
+	(void)state;
+	for (int kind = 0; kind < 3; kind++) {
+		for (size_t n = 1; n <= 65536; n *= 8) {
+			json_t *j = json_pack("{s:s, s:[], s:i}", "model", "m",
+					      "messages", "max_tokens", 10);
+			json_t *msgs = json_object_get(j, "messages");
+			struct gw_policy pol;
+			size_t text = 0, bytes;
+			char param[64], *body;
+			int64_t bound, most;
+
+			for (int m = 0; m < 3; m++) {
+				json_array_append_new(msgs, json_pack(
+					"{s:s, s:o}", "role", "user", "content",
+					dense_text(kind, n, &seed, &bytes)));
+				text += bytes;
+			}
+			assert_int_equal(gw_policy_check(&pol, j, GW_EP_CHAT,
+							 param, sizeof(param)),
+					 0);
+			assert_int_equal(pol.messages, 3);
+			assert_int_equal(pol.tools, 0);
+			body = json_dumps(j, JSON_COMPACT);
+			bound = gw_policy_input_tokens(strlen(body), &pol);
+			most = (int64_t)text +
+			       3 * GW_POLICY_TOKENS_PER_MESSAGE +
+			       GW_POLICY_TOKENS_PER_REQUEST;
+			assert_true(bound >= most);
+			assert_int_equal(bound, (int64_t)strlen(body) +
+					 3 * GW_POLICY_TOKENS_PER_MESSAGE +
+					 GW_POLICY_TOKENS_PER_REQUEST);
+			if (kind != 2 && n >= 512)	/* the old estimate */
+				assert_true((int64_t)strlen(body) / 3 <
+					    (int64_t)text);
+			free(body);
+			json_decref(j);
+		}
+	}
+}
+
+static void policy_ok(enum gw_endpoint ep, const char *in, const char *want,
+		      size_t messages, size_t outputs, int tools)
+{
+	json_t *j = json_loads(in, 0, NULL), *w = json_loads(want, 0, NULL);
+	struct gw_policy pol;
+	char param[64];
+
+	assert_non_null(j);
+	assert_non_null(w);
+	if (gw_policy_check(&pol, j, ep, param, sizeof(param)) != 0)
+		fail_msg("%s: %s", in, crs_error_last());
+	if (!json_equal(j, w)) {
+		char *got = json_dumps(j, JSON_COMPACT);
+
+		fail_msg("%s: became %s, want %s", in, got, want);
+	}
+	assert_int_equal(pol.messages, messages);
+	assert_int_equal(pol.outputs, outputs);
+	assert_int_equal(pol.tools, tools);
+	json_decref(j);
+	json_decref(w);
+}
+
+static void policy_refused(enum gw_endpoint ep, const char *in,
+			   const char *param_want)
+{
+	json_t *j = json_loads(in, 0, NULL);
+	struct gw_policy pol;
+	char param[64] = "";
+
+	assert_non_null(j);
+	if (gw_policy_check(&pol, j, ep, param, sizeof(param)) != CRS_EINPUT)
+		fail_msg("%s: not refused", in);
+	assert_string_equal(param, param_want);
+	json_decref(j);
+}
+
+static void test_policy_routes(void **state)
+{
+	char beta[256];
+
+	(void)state;
+	/* stripped: price only */
+	policy_ok(GW_EP_CHAT, "{\"model\":\"m\",\"messages\":[{\"role\":"
+		  "\"user\",\"content\":[{\"type\":\"text\",\"text\":\"a\"}]}],"
+		  "\"service_tier\":\"priority\",\"tools\":[{\"type\":"
+		  "\"function\",\"function\":{\"name\":\"f\"}}]}",
+		  "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":"
+		  "[{\"type\":\"text\",\"text\":\"a\"}]}],\"tools\":[{\"type\":"
+		  "\"function\",\"function\":{\"name\":\"f\"}}]}", 1, 1, 1);
+	policy_ok(GW_EP_MESSAGES, "{\"model\":\"m\",\"cache_control\":{},"
+		  "\"system\":[{\"type\":\"text\",\"text\":\"s\","
+		  "\"cache_control\":{}}],\"messages\":[{\"role\":\"user\","
+		  "\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"t\","
+		  "\"content\":[{\"type\":\"text\",\"text\":\"r\"}],"
+		  "\"cache_control\":{}}]}]}",
+		  "{\"model\":\"m\",\"system\":[{\"type\":\"text\",\"text\":\"s\""
+		  "}],\"messages\":[{\"role\":\"user\",\"content\":[{\"type\":"
+		  "\"tool_result\",\"tool_use_id\":\"t\",\"content\":[{\"type\":"
+		  "\"text\",\"text\":\"r\"}]}]}]}", 2, 1, 0);
+	policy_ok(GW_EP_RESPONSES, "{\"model\":\"m\",\"instructions\":\"i\","
+		  "\"store\":true,\"input\":[{\"role\":\"user\",\"content\":"
+		  "\"a\"},{\"type\":\"function_call\",\"call_id\":\"c\","
+		  "\"name\":\"f\",\"arguments\":\"{}\"},{\"type\":"
+		  "\"function_call_output\",\"call_id\":\"c\",\"output\":\"o\"}]}",
+		  "{\"model\":\"m\",\"instructions\":\"i\",\"store\":false,"
+		  "\"input\":[{\"role\":\"user\",\"content\":\"a\"},{\"type\":"
+		  "\"function_call\",\"call_id\":\"c\",\"name\":\"f\","
+		  "\"arguments\":\"{}\"},{\"type\":\"function_call_output\","
+		  "\"call_id\":\"c\",\"output\":\"o\"}]}", 4, 1, 0);
+	/* several prompts: several completions */
+	policy_ok(GW_EP_COMPLETIONS, "{\"model\":\"m\",\"prompt\":[\"a\",\"b\","
+		  "\"c\"],\"n\":1}", "{\"model\":\"m\",\"prompt\":[\"a\",\"b\","
+		  "\"c\"],\"n\":1}", 3, 3, 0);
+	policy_ok(GW_EP_COMPLETIONS, "{\"model\":\"m\",\"prompt\":[1,2,3]}",
+		  "{\"model\":\"m\",\"prompt\":[1,2,3]}", 1, 1, 0);
+	policy_ok(GW_EP_EMBEDDINGS, "{\"model\":\"m\",\"input\":[[1,2],[3]]}",
+		  "{\"model\":\"m\",\"input\":[[1,2],[3]]}", 2, 1, 0);
+	/* refused */
+	policy_refused(GW_EP_CHAT, "{\"n\":3}", "n");
+	policy_refused(GW_EP_CHAT, "{\"messages\":[{\"content\":[{\"type\":"
+		       "\"image_url\"}]}]}", "messages");
+	policy_refused(GW_EP_CHAT, "{\"tools\":[{\"type\":\"custom\"}]}",
+		       "tools");
+	policy_refused(GW_EP_CHAT, "{\"extra_body\":{}}", "extra_body");
+	policy_refused(GW_EP_COMPLETIONS, "{\"best_of\":2}", "best_of");
+	policy_refused(GW_EP_EMBEDDINGS, "{\"messages\":[]}", "messages");
+	policy_refused(GW_EP_RESPONSES, "{\"previous_response_id\":\"r\"}",
+		       "previous_response_id");
+	policy_refused(GW_EP_RESPONSES, "{\"tools\":[{\"type\":"
+		       "\"web_search\"}]}", "tools");
+	policy_refused(GW_EP_RESPONSES, "{\"input\":[{\"type\":"
+		       "\"function_call_output\",\"output\":[{\"type\":"
+		       "\"input_image\"}]}]}", "input");
+	policy_refused(GW_EP_MESSAGES, "{\"tools\":[{\"type\":"
+		       "\"bash_20250124\",\"name\":\"bash\"}]}", "tools");
+	policy_refused(GW_EP_MESSAGES, "{\"messages\":[{\"content\":[{"
+		       "\"type\":\"search_result\"}]}]}", "messages");
+	assert_non_null(strstr(crs_error_last(), "\"search_result\""));
+	/* anthropic-beta: only the allowlist */
+	assert_string_equal(gw_policy_anthropic_beta(beta, sizeof(beta),
+		"context-1m-2025-08-07, token-efficient-tools-2025-02-19 ,"
+		"files-api-2025-04-14,output-128k-2025-02-19"),
+		"token-efficient-tools-2025-02-19,output-128k-2025-02-19");
+	assert_string_equal(gw_policy_anthropic_beta(beta, sizeof(beta),
+		"mcp-client-2025-04-04"), "");
+	crs_error_clear();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -651,6 +842,8 @@ int main(void)
 		cmocka_unit_test(test_usage_body),
 		cmocka_unit_test(test_sse),
 		cmocka_unit_test_setup_teardown(test_report, mk_tmp, rm_tmp),
+		cmocka_unit_test(test_policy_bound_dense),
+		cmocka_unit_test(test_policy_routes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
