@@ -41,6 +41,7 @@
 #include <sys/socket.h>
 
 #include "tests/fakes/fake_llm.c"
+#include "tests/unit/dense_text.h"
 
 #define PROVIDER_KEY "sk-provider-test-0123456789"
 /* test prices: $1 per million prompt tokens, $2 per million output */
@@ -995,30 +996,9 @@ static void test_stop_with_request_in_flight(void **state)
 
 /* ---- what a CRS cannot make the provider bill --------------------------- */
 
-/* Append code point c as UTF-8. */
-static void put_utf8(struct buf *b, unsigned c)
-{
-	if (c < 0x80) {
-		buf_addch(b, (char)c);
-	} else if (c < 0x800) {
-		buf_addch(b, (char)(0xc0 | c >> 6));
-		buf_addch(b, (char)(0x80 | (c & 0x3f)));
-	} else if (c < 0x10000) {
-		buf_addch(b, (char)(0xe0 | c >> 12));
-		buf_addch(b, (char)(0x80 | ((c >> 6) & 0x3f)));
-		buf_addch(b, (char)(0x80 | (c & 0x3f)));
-	} else {
-		buf_addch(b, (char)(0xf0 | c >> 18));
-		buf_addch(b, (char)(0x80 | ((c >> 12) & 0x3f)));
-		buf_addch(b, (char)(0x80 | ((c >> 6) & 0x3f)));
-		buf_addch(b, (char)(0x80 | (c & 0x3f)));
-	}
-}
-
 /*
  * A chat request whose one message is `n` characters of text that
- * tokenizes densely: random bytes (each as U+0000..U+00FF), rare CJK
- * (U+20000.., four UTF-8 bytes each) or a hex dump.
+ * tokenizes densely (dense_text.h).
  */
 static char *dense_chat(int kind, size_t n, unsigned *seed)
 {
@@ -1026,16 +1006,7 @@ static char *dense_chat(int kind, size_t n, unsigned *seed)
 	json_t *j;
 	char *body;
 
-	for (size_t i = 0; i < n; i++) {
-		unsigned r = (unsigned)rand_r(seed);
-
-		if (kind == 0)
-			put_utf8(&text, 1 + r % 0xff);
-		else if (kind == 1)
-			put_utf8(&text, 0x20000 + r % 0xa6df);
-		else
-			put_utf8(&text, (unsigned char)"0123456789abcdef"[r & 15]);
-	}
+	dense_text(&text, kind, n, seed);
 	j = json_pack("{s:s, s:[{s:s, s:s%}], s:i}", "model", "fake-model",
 		      "messages", "role", "user", "content", text.ptr,
 		      text.len, "max_tokens", 50);
@@ -1064,7 +1035,7 @@ static void test_dense_prompts_within_budget(void **state)
 	t.fake->completion_tokens = 50;
 	for (int i = 0; n >= 16 && i < 400; i++) {
 		struct resp r = { 0 };
-		char *body = dense_chat(i % 3, n, &seed);
+		char *body = dense_chat(i % DENSE_KINDS, n, &seed);
 
 		post(&r, "dense", "/v1/chat/completions", body);
 		free(body);

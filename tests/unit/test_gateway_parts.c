@@ -33,6 +33,8 @@
 #include "runner/gateway/gw_report.h"
 #include "runner/gateway/gw_usage.h"
 
+#include "tests/unit/dense_text.h"
+
 #define USD(x) ((int64_t)((x) * 1e12 + 0.5))
 
 static struct buf warnings = BUF_INIT;
@@ -638,29 +640,13 @@ static void test_report(void **state)
 
 /* ---- what may be forwarded, and its bound -------------------------------- */
 
-/* n characters of kind 0 (random bytes), 1 (rare CJK) or 2 (hex). */
-static json_t *dense_text(int kind, size_t n, unsigned *seed, size_t *bytes)
+/* n dense characters of `kind` as a JSON string; their UTF-8 bytes. */
+static json_t *dense_string(int kind, size_t n, unsigned *seed, size_t *bytes)
 {
 	struct buf b = BUF_INIT;
 	json_t *s;
 
-	for (size_t i = 0; i < n; i++) {
-		unsigned r = (unsigned)rand_r(seed), c;
-
-		c = kind == 0 ? 1 + r % 0xff : kind == 1 ? 0x20000 + r % 0xa6df
-			: (unsigned char)"0123456789abcdef"[r & 15];
-		if (c < 0x80) {
-			buf_addch(&b, (char)c);
-		} else if (c < 0x800) {
-			buf_addch(&b, (char)(0xc0 | c >> 6));
-			buf_addch(&b, (char)(0x80 | (c & 0x3f)));
-		} else {
-			buf_addch(&b, (char)(0xf0 | c >> 18));
-			buf_addch(&b, (char)(0x80 | ((c >> 12) & 0x3f)));
-			buf_addch(&b, (char)(0x80 | ((c >> 6) & 0x3f)));
-			buf_addch(&b, (char)(0x80 | (c & 0x3f)));
-		}
-	}
+	dense_text(&b, kind, n, seed);
 	*bytes = b.len;
 	s = json_stringn(b.ptr, b.len);
 	buf_release(&b);
@@ -678,7 +664,7 @@ static void test_policy_bound_dense(void **state)
 	unsigned seed = 5;
 
 	(void)state;
-	for (int kind = 0; kind < 3; kind++) {
+	for (int kind = 0; kind < DENSE_KINDS; kind++) {
 		for (size_t n = 1; n <= 65536; n *= 8) {
 			json_t *j = json_pack("{s:s, s:[], s:i}", "model", "m",
 					      "messages", "max_tokens", 10);
@@ -691,7 +677,7 @@ static void test_policy_bound_dense(void **state)
 			for (int m = 0; m < 3; m++) {
 				json_array_append_new(msgs, json_pack(
 					"{s:s, s:o}", "role", "user", "content",
-					dense_text(kind, n, &seed, &bytes)));
+					dense_string(kind, n, &seed, &bytes)));
 				text += bytes;
 			}
 			assert_int_equal(gw_policy_check(&pol, j, GW_EP_CHAT,
@@ -708,7 +694,7 @@ static void test_policy_bound_dense(void **state)
 			assert_int_equal(bound, (int64_t)strlen(body) +
 					 3 * GW_POLICY_TOKENS_PER_MESSAGE +
 					 GW_POLICY_TOKENS_PER_REQUEST);
-			if (kind != 2 && n >= 512)	/* the old estimate */
+			if (kind != DENSE_HEX && n >= 512)	/* the old estimate */
 				assert_true((int64_t)strlen(body) / 3 <
 					    (int64_t)text);
 			free(body);
