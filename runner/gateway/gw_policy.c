@@ -252,16 +252,15 @@ static int check_anthropic_messages(struct gw_policy *out, json_t *msgs,
 		}
 		json_array_foreach(content, k, b) {
 			if (!json_is_object(b) || !one_of(type_of(b), blocks))
-				return REFUSE("messages", "\"%s\": only text, "
-					      "tool_use, tool_result and "
-					      "thinking blocks are forwarded "
-					      "(a block of type \"%s\" may make "
-					      "the provider bill input the "
-					      "gateway cannot bound: images, "
-					      "documents, files and search "
-					      "results are refused)",
-					      json_is_object(b) ? type_of(b)
-								: "?");
+				return REFUSE("messages", "\"%s\": only "
+					"text, tool_use, tool_result and "
+					"thinking blocks are forwarded (a "
+					"block of type \"%s\" may make the "
+					"provider bill input the gateway "
+					"cannot bound: images, documents, "
+					"files and search results are "
+					"refused)", json_is_object(b) ?
+					type_of(b) : "?");
 			json_object_del(b, "cache_control");
 			if (!strcmp(type_of(b), "tool_result") &&
 			    check_content(json_object_get(b, "content"),

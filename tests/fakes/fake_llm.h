@@ -38,8 +38,9 @@ struct fake_llm {
 	/* behaviour: set before requests arrive */
 	const char *key;	/* required provider key; NULL: any */
 	long prompt_tokens;	/* usage reported; 0: body bytes / 4 */
-	int bill_bytes;		/* prompt tokens = body bytes received: the
-				 * densest a byte-level tokenizer can be */
+	int bill_bytes;		/* prompt tokens = body bytes received:
+				 * the densest a byte-level tokenizer
+				 * can be */
 	long completion_tokens;	/* 0: the request's output limit (16 if
 				 * none) */
 	int delay_ms;		/* wait before answering */
