@@ -21,7 +21,7 @@
 #             submitted, no validated patch, no SARIF fix;
 #   harness   a patch of the fuzz harness: passes the patcher's checks, is
 #             submitted, and crs-ci refuses it at policy: no SARIF fix;
-#   budget    as no-apply, with compose-budget.yaml: a budget of $0.018
+#   budget    as no-apply, with compose-budget.yaml: a budget of $0.025
 #             that the first request leaves too little of for a second,
 #             which the gateway refuses (429); the patcher stops there.
 # The first case is a whole scan; the others re-run `crs-ci run` and
