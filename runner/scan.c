@@ -120,8 +120,11 @@ int scan_open(struct scan **out, const struct scan_opts *o,
 	if ((needs & SCAN_NEED_PROJECT) &&
 	    (r = project_config_load(&s->project, o->project)) != 0)
 		goto out;
-	if (s->compose)
+	if (s->compose) {
 		s->compose->llm_disabled = o->no_llm;
+		s->compose->allow_env.names = o->allow_env;
+		s->compose->allow_env.nr = o->allow_env_nr;
+	}
 	if (s->compose && (r = config_check(s->compose, s->project, 0)) != 0)
 		goto out;
 	if ((needs & SCAN_NEED_CHANGE) && (r = load_change(s)) != 0)

@@ -103,7 +103,7 @@ static int group_setup(void **state)
 	log_set_handler(quiet, NULL);
 	if (fake_llm_start(&t.fake, PROVIDER_KEY) != 0)
 		return -1;
-	setenv("GWTEST_PROVIDER_KEY", PROVIDER_KEY, 1);
+	setenv("GWTEST_PROVIDER_API_KEY", PROVIDER_KEY, 1);
 	buf_adds(&yaml, "model_list:\n");
 	for (size_t i = 0; i < sizeof(models) / sizeof(*models); i++)
 		buf_printf(&yaml,
@@ -111,7 +111,7 @@ static int group_setup(void **state)
 			   "    litellm_params:\n"
 			   "      model: openai/%s\n"
 			   "      api_base: http://127.0.0.1:%u/v1\n"
-			   "      api_key: os.environ/GWTEST_PROVIDER_KEY\n"
+			   "      api_key: os.environ/GWTEST_PROVIDER_API_KEY\n"
 			   "      input_cost_per_token: 0.000001\n"
 			   "      output_cost_per_token: 0.000002\n",
 			   models[i], models[i], t.fake->port);
@@ -120,7 +120,7 @@ static int group_setup(void **state)
 		   "    litellm_params:\n"
 		   "      model: openai/fake-hang\n"
 		   "      api_base: http://127.0.0.1:%u/v1\n"
-		   "      api_key: os.environ/GWTEST_PROVIDER_KEY\n"
+		   "      api_key: os.environ/GWTEST_PROVIDER_API_KEY\n"
 		   "      input_cost_per_token: 0.000001\n"
 		   "      output_cost_per_token: 0.000002\n"
 		   "      timeout: 2\n"
@@ -128,14 +128,14 @@ static int group_setup(void **state)
 		   "    litellm_params:\n"
 		   "      model: anthropic/fake-claude\n"
 		   "      api_base: http://127.0.0.1:%u\n"
-		   "      api_key: os.environ/GWTEST_PROVIDER_KEY\n"
+		   "      api_key: os.environ/GWTEST_PROVIDER_API_KEY\n"
 		   "      input_cost_per_token: 0.000003\n"
 		   "      output_cost_per_token: 0.000015\n"
 		   "  - model_name: fake-embed\n"
 		   "    litellm_params:\n"
 		   "      model: openai/fake-embed\n"
 		   "      api_base: http://127.0.0.1:%u/v1\n"
-		   "      api_key: os.environ/GWTEST_PROVIDER_KEY\n"
+		   "      api_key: os.environ/GWTEST_PROVIDER_API_KEY\n"
 		   "      input_cost_per_token: 0.0000001\n"
 		   "  - model_name: unpriced\n"
 		   "    litellm_params:\n"
@@ -144,7 +144,8 @@ static int group_setup(void **state)
 		   "crs_ci_settings:\n"
 		   "  max_tokens_cap: 1000\n",
 		   t.fake->port, t.fake->port, t.fake->port, t.fake->port);
-	if (gw_config_parse(&t.cfg, yaml.ptr, yaml.len, "test.yaml") != 0) {
+	if (gw_config_parse(&t.cfg, yaml.ptr, yaml.len, "test.yaml",
+			    NULL) != 0) {
 		fprintf(stderr, "%s\n", crs_error_last());
 		return -1;
 	}
@@ -876,7 +877,7 @@ static void test_external(void **state)
 	(void)state;
 	snprintf(url, sizeof(url), "http://127.0.0.1:%u", t.fake->port);
 	assert_int_equal(gw_config_set_external(cfg, url,
-						"GWTEST_PROVIDER_KEY"), 0);
+						"GWTEST_PROVIDER_API_KEY"), 0);
 	assert_int_equal(gw_server_start(&srv, "127.0.0.1:0", cfg, t.ledger,
 					 t.keys), 0);
 	snprintf(base, sizeof(base), "http://127.0.0.1:%u",
