@@ -113,11 +113,10 @@ static int usage_error(struct runner_ctx *ctx, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(ctx->err, "crs-ci gateway: ");
 	va_start(ap, fmt);
-	vfprintf(ctx->err, fmt, ap);
+	log_vfprintf(ctx->err, "crs-ci gateway: ", fmt, ap);
 	va_end(ap);
-	fprintf(ctx->err, "\n%s", gateway_usage);
+	fputs(gateway_usage, ctx->err);
 	return EXIT_USAGE;
 }
 
@@ -375,7 +374,7 @@ int cmd_gateway(int argc, char **argv, struct runner_ctx *ctx)
 		rc = EXIT_INFRA;
 	goto out;
 fail:
-	fprintf(ctx->err, "crs-ci gateway: %s\n", crs_error_last());
+	log_fprintf(ctx->err, "crs-ci gateway: ", "%s", crs_error_last());
 	rc = exit_code_for(r);
 out:
 	if (have_old)

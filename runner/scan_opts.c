@@ -9,6 +9,7 @@
 #include "runner/shard.h"
 #include "runner/config/config.h"
 #include "common/error.h"
+#include "common/log.h"
 #include "common/xalloc.h"
 
 #include <errno.h>
@@ -111,7 +112,8 @@ bad:
 
 static int usage_error(FILE *err, const char *usage, int r)
 {
-	fprintf(err, "crs-ci: %s\n%s", crs_error_last(), usage);
+	log_fprintf(err, "crs-ci: ", "%s", crs_error_last());
+	fputs(usage, err);
 	return r;
 }
 
