@@ -601,7 +601,7 @@ static int check_llm_env(const struct compose *c)
 			return config_pos_error(pos[i], fields[i],
 						"environment variable %s may "
 						"not be read: %s (a trusted "
-						"--allow-env %s allows it)",
+						"--allow-env %.64s allows it)",
 						yaml_doc_quote(q, names[i]),
 						config_env_allow_rule,
 						names[i]);
