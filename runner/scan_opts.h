@@ -36,8 +36,9 @@ struct scan_opts {
 	int no_llm;		/* no gateway; skip CRSs that need an LLM */
 	unsigned shard_index;	/* --shard i/N: 1-based i, 0 without */
 	unsigned shard_count;	/* N, 0 without --shard */
-	const char **allow_env;	/* --allow-env, repeatable: names a config
-				 * may read beyond the provider-key rule */
+	/* --allow-env, repeatable: names a config may read beyond the
+	 * provider-key rule */
+	const char **allow_env;
 	size_t allow_env_nr;
 };
 #define SCAN_OPTS_INIT { .source = ".", .timeout_s = 900, \

@@ -143,7 +143,7 @@ struct compose {
 	struct compose_llm llm;
 	int has_llm;
 	int llm_disabled;	/* --no-llm: CRSs needing an LLM are skipped */
-	struct config_env_allow allow_env;	/* --allow-env; set by caller */
+	struct config_env_allow allow_env;	/* --allow-env, by the caller */
 	struct compose_crs *crs;
 	size_t crs_nr;
 };

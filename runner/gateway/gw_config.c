@@ -674,13 +674,14 @@ int gw_config_env_names(const char *path,
 		for (yaml_node_item_t *it = v->data.sequence.items.start;
 		     it < v->data.sequence.items.top; it++) {
 			const yaml_node_t *m = yaml_doc_node(&d, *it);
+			size_t idx = (size_t)(it -
+					      v->data.sequence.items.start);
 			char f[64];
 
 			if (!m || m->type != YAML_MAPPING_NODE)
 				continue;
 			yaml_doc_field(f, sizeof(f),
-				       "model_list[%zu].litellm_params",
-				       (size_t)(it - v->data.sequence.items.start));
+				       "model_list[%zu].litellm_params", idx);
 			for (yaml_node_pair_t *q = m->data.mapping.pairs.start;
 			     q < m->data.mapping.pairs.top; q++)
 				if (!strcmp(yaml_doc_scalar(YAML_DOC_KEY(&d,

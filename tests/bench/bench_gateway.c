@@ -105,7 +105,8 @@ static int gateway_child(int in, int out)
 		 "      api_key: os.environ/BENCH_API_KEY\n"
 		 "      input_cost_per_token: 0.000001\n"
 		 "      output_cost_per_token: 0.000002\n", fport);
-	if (gw_config_parse(&cfg, yaml, strlen(yaml), "bench.yaml", NULL) != 0 ||
+	if (gw_config_parse(&cfg, yaml, strlen(yaml), "bench.yaml",
+			    NULL) != 0 ||
 	    gw_ledger_add(l, &id, "bench", GW_BUDGET_UNLIMITED) != 0 ||
 	    gw_keys_generate(key) != 0 || gw_keys_add(k, key, id) != 0 ||
 	    gw_server_start(&s, "127.0.0.1:0", cfg, l, k) != 0) {
