@@ -4,7 +4,10 @@
  *
  * The default sink writes "crs-ci: <level>: <msg>" to stderr; at debug
  * level it adds file:line. stdout is never written here: it carries only
- * the product (SARIF, JSON, the verdict).
+ * the product (SARIF, JSON, the verdict). Every message is escaped here,
+ * whatever its caller passed: no control byte (newline, CR, ESC, other C0,
+ * DEL, C1) reaches a sink, so one call is one line, and the fixed prefix
+ * keeps any line from starting with a "::" workflow command.
  */
 #include "common/log.h"
 
@@ -63,14 +66,15 @@ static const char *elapsed(char *out, size_t n)
 void log_msg(enum log_level level, const char *file, const char *func,
 	     int line, const char *fmt, ...)
 {
-	char msg[4096], stamp[32];
+	char raw[4096], msg[4 * sizeof(raw)], stamp[32];
 	va_list ap;
 
 	if (level > log_level)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
 	va_end(ap);
+	log_quote(msg, sizeof(msg), raw, strlen(raw));
 	if (log_handler) {
 		log_handler(level, file, func, line, msg, log_handler_ctx);
 		return;
@@ -88,27 +92,57 @@ void log_msg(enum log_level level, const char *file, const char *func,
 	(void)func;
 }
 
+/* 1 when byte i of s must be shown as \xNN. */
+static int must_escape(const unsigned char *s, size_t len, size_t i)
+{
+	unsigned char c = s[i];
+
+	if (c < 0x20 || c == 0x7f)
+		return 1;	/* C0 (newline, CR, tab, ESC, ...) and DEL */
+	/* C1 controls U+0080..U+009F (0xc2 0x80..0x9f): CSI is U+009B */
+	if (c == 0xc2 && i + 1 < len && s[i + 1] >= 0x80 && s[i + 1] <= 0x9f)
+		return 1;
+	if (c >= 0x80 && c <= 0x9f && i > 0 && s[i - 1] == 0xc2)
+		return 1;
+	/* "::" at the start is a GitHub workflow command */
+	return i == 0 && c == ':' && len > 1 && s[1] == ':';
+}
+
+void log_vfprintf(FILE *f, const char *prefix, const char *fmt, va_list ap)
+{
+	char raw[4096], msg[4 * sizeof(raw)];
+
+	vsnprintf(raw, sizeof(raw), fmt, ap);
+	fprintf(f, "%s%s\n", prefix,
+		log_quote(msg, sizeof(msg), raw, strlen(raw)));
+}
+
+void log_fprintf(FILE *f, const char *prefix, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	log_vfprintf(f, prefix, fmt, ap);
+	va_end(ap);
+}
+
 char *log_quote(char *out, size_t outsz, const char *s, size_t len)
 {
 	static const char hex[] = "0123456789abcdef";
+	const unsigned char *u = (const unsigned char *)s;
 	size_t o = 0;
 
 	if (!outsz)
 		return out;
 	for (size_t i = 0; i < len && o + 5 < outsz; i++) {
-		unsigned char c = (unsigned char)s[i];
-		int line_start = (i == 0 || s[i - 1] == '\n');
-
-		if (c == '\n' || c == '\t' ||
-		    (c >= 0x20 && c < 0x7f &&
-		     !(line_start && c == ':' && i + 1 < len && s[i + 1] == ':'))) {
-			out[o++] = (char)c;
-		} else {
-			out[o++] = '\\';
-			out[o++] = 'x';
-			out[o++] = hex[c >> 4];
-			out[o++] = hex[c & 15];
+		if (!must_escape(u, len, i)) {
+			out[o++] = s[i];
+			continue;
 		}
+		out[o++] = '\\';
+		out[o++] = 'x';
+		out[o++] = hex[u[i] >> 4];
+		out[o++] = hex[u[i] & 15];
 	}
 	out[o] = '\0';
 	return out;

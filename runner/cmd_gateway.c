@@ -10,6 +10,7 @@
  * mode "disabled" means no gateway is run: this command refuses it.
  */
 #include "runner/cmd.h"
+#include "runner/config/config.h"
 #include "runner/gateway/gw_config.h"
 #include "runner/gateway/gw_keys.h"
 #include "runner/gateway/gw_ledger.h"
@@ -45,6 +46,8 @@ static const char gateway_usage[] =
 "                          external: optional, for prices)\n"
 "  --external-url URL      the endpoint of external mode\n"
 "  --external-key-env NAME environment variable holding its key\n"
+"  --allow-env NAME        let --config read os.environ/NAME although NAME\n"
+"                          is not a provider key name (repeatable)\n"
 "  --keys-dir DIR          one <CRS>.key per CRS, mode 0600 (made if absent)\n"
 "  --budget CRS=DOLLARS    a CRS and its budget, e.g. crsA=1.50 or\n"
 "                          crsA=unlimited (repeatable, at least one)\n"
@@ -59,7 +62,7 @@ static const char gateway_usage[] =
 enum {
 	OPT_LISTEN = 256, OPT_MODE, OPT_CONFIG, OPT_EXT_URL, OPT_EXT_KEY_ENV,
 	OPT_KEYS_DIR, OPT_BUDGET, OPT_REPORT, OPT_REPORT_INTERVAL,
-	OPT_MAX_TOKENS_CAP, OPT_TIMEOUT,
+	OPT_MAX_TOKENS_CAP, OPT_TIMEOUT, OPT_ALLOW_ENV,
 };
 
 static const struct option gateway_long_opts[] = {
@@ -74,6 +77,7 @@ static const struct option gateway_long_opts[] = {
 	{ "report-interval", required_argument, NULL, OPT_REPORT_INTERVAL },
 	{ "max-tokens-cap", required_argument, NULL, OPT_MAX_TOKENS_CAP },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "allow-env", required_argument, NULL, OPT_ALLOW_ENV },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -88,6 +92,8 @@ struct gateway_opts {
 	const char *keys_dir, *report;
 	struct gateway_budget *budgets;
 	size_t budgets_nr, budgets_alloc;
+	const char **allow_env;	/* --allow-env, borrowed from argv */
+	size_t allow_env_nr, allow_env_alloc;
 	long report_interval, max_tokens_cap, timeout;
 };
 
@@ -107,11 +113,10 @@ static int usage_error(struct runner_ctx *ctx, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(ctx->err, "crs-ci gateway: ");
 	va_start(ap, fmt);
-	vfprintf(ctx->err, fmt, ap);
+	log_vfprintf(ctx->err, "crs-ci gateway: ", fmt, ap);
 	va_end(ap);
-	fprintf(ctx->err, "\n%s", gateway_usage);
+	fputs(gateway_usage, ctx->err);
 	return EXIT_USAGE;
 }
 
@@ -156,6 +161,7 @@ static void opts_release(struct gateway_opts *o)
 	for (size_t i = 0; i < o->budgets_nr; i++)
 		free(o->budgets[i].crs);
 	free(o->budgets);
+	free(o->allow_env);
 }
 
 /* 0, 1 for --help (printed), or an exit code > 1 (message printed). */
@@ -176,6 +182,11 @@ static int parse_opts(struct gateway_opts *o, int argc, char **argv,
 		case OPT_EXT_KEY_ENV: o->ext_key_env = optarg; break;
 		case OPT_KEYS_DIR: o->keys_dir = optarg; break;
 		case OPT_REPORT: o->report = optarg; break;
+		case OPT_ALLOW_ENV:
+			ALLOC_GROW(o->allow_env, o->allow_env_nr + 1,
+				   o->allow_env_alloc);
+			o->allow_env[o->allow_env_nr++] = optarg;
+			break;
 		case OPT_BUDGET:
 			if (add_budget(o, optarg) != 0)
 				return usage_error(ctx, "%s", crs_error_last());
@@ -232,12 +243,13 @@ static int parse_opts(struct gateway_opts *o, int argc, char **argv,
 
 static int load_config(struct gw_config **out, const struct gateway_opts *o)
 {
+	struct config_env_allow allow = { o->allow_env, o->allow_env_nr };
 	struct gw_config *cfg = NULL;
 	int r;
 
 	*out = NULL;
 	if (o->config)
-		r = gw_config_load(&cfg, o->config);
+		r = gw_config_load(&cfg, o->config, &allow);
 	else {
 		cfg = gw_config_new();
 		r = 0;
@@ -362,7 +374,7 @@ int cmd_gateway(int argc, char **argv, struct runner_ctx *ctx)
 		rc = EXIT_INFRA;
 	goto out;
 fail:
-	fprintf(ctx->err, "crs-ci gateway: %s\n", crs_error_last());
+	log_fprintf(ctx->err, "crs-ci gateway: ", "%s", crs_error_last());
 	rc = exit_code_for(r);
 out:
 	if (have_old)

@@ -54,11 +54,10 @@ static int merge_usage_error(struct runner_ctx *ctx, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(ctx->err, "crs-ci merge: ");
 	va_start(ap, fmt);
-	vfprintf(ctx->err, fmt, ap);
+	log_vfprintf(ctx->err, "crs-ci merge: ", fmt, ap);
 	va_end(ap);
-	fprintf(ctx->err, "\n%s", merge_usage);
+	fputs(merge_usage, ctx->err);
 	return EXIT_USAGE;
 }
 

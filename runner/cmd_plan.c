@@ -56,11 +56,10 @@ static int plan_usage_error(struct runner_ctx *ctx, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(ctx->err, "crs-ci plan: ");
 	va_start(ap, fmt);
-	vfprintf(ctx->err, fmt, ap);
+	log_vfprintf(ctx->err, "crs-ci plan: ", fmt, ap);
 	va_end(ap);
-	fprintf(ctx->err, "\n%s", plan_usage);
+	fputs(plan_usage, ctx->err);
 	return EXIT_USAGE;
 }
 
@@ -160,7 +159,8 @@ int cmd_plan(int argc, char **argv, struct runner_ctx *ctx)
 		goto out;
 	}
 	if (from && (r = plan_load(&names, from)) != 0) {
-		fprintf(ctx->err, "crs-ci: error: %s\n", crs_error_last());
+		log_fprintf(ctx->err, "crs-ci: error: ", "%s",
+			    crs_error_last());
 		code = r == CRS_ENOTFOUND ? EXIT_USAGE : exit_code_for(r);
 		goto out;
 	}
@@ -174,8 +174,8 @@ int cmd_plan(int argc, char **argv, struct runner_ctx *ctx)
 			goto out;
 		}
 	if (!(m = shard_matrix(names.v, names.nr, (unsigned)shards))) {
-		fprintf(ctx->err, "crs-ci: error: %s: no harness to split\n",
-			from ? from : "--harness");
+		log_fprintf(ctx->err, "crs-ci: error: ", "%s: no harness to "
+			    "split", from ? from : "--harness");
 		goto out;
 	}
 	text = json_dumps(m, JSON_COMPACT);

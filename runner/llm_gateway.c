@@ -170,7 +170,8 @@ static int provider_env(struct strvec *env, const struct compose *c)
 	struct gw_config *cfg = NULL;
 	int r;
 
-	if ((r = gw_config_env_names(c->llm.config_path, &names)) != 0)
+	if ((r = gw_config_env_names(c->llm.config_path, &c->allow_env,
+				     &names)) != 0)
 		goto out;
 	for (size_t i = 0; i < names.nr; i++) {
 		const char *v = getenv(names.v[i]);
@@ -185,7 +186,7 @@ static int provider_env(struct strvec *env, const struct compose *c)
 		push_secret_env(env, names.v[i], v);
 	}
 	/* the gateway's own checks, with host paths in the messages */
-	r = gw_config_load(&cfg, c->llm.config_path);
+	r = gw_config_load(&cfg, c->llm.config_path, &c->allow_env);
 out:
 	gw_config_free(cfg);
 	strvec_release(&names);
@@ -260,6 +261,11 @@ static int gateway_cmd(struct strvec *argv, struct strvec *env,
 				     c->llm.pos.column);
 	if ((r = provider_env(env, c)) != 0)
 		return r;
+	/* the gateway applies the same rule: pass the trusted exceptions */
+	for (size_t i = 0; i < c->allow_env.nr; i++) {
+		strvec_push(argv, "--allow-env");
+		strvec_push(argv, c->allow_env.names[i]);
+	}
 	strvec_push(argv, "--config");
 	strvec_push(argv, "/llm/config.yaml");
 	return 0;

@@ -95,7 +95,8 @@ int main(int argc, char **argv)
 			argv[argi] = "version";
 			break;
 		} else {
-			fprintf(stderr, "crs-ci: unknown option '%s'\n", argv[argi]);
+			log_fprintf(stderr, "crs-ci: ", "unknown option '%s'",
+				    argv[argi]);
 			cmd_list(stderr);
 			return EXIT_USAGE;
 		}
@@ -109,8 +110,8 @@ int main(int argc, char **argv)
 		if (!strcmp(cmds[i].name, argv[argi]))
 			c = &cmds[i];
 	if (!c) {
-		fprintf(stderr, "crs-ci: '%s' is not a crs-ci command\n",
-			argv[argi]);
+		log_fprintf(stderr, "crs-ci: ", "'%s' is not a crs-ci command",
+			    argv[argi]);
 		cmd_list(stderr);
 		return EXIT_USAGE;
 	}

@@ -11,12 +11,14 @@
 #include "runner/scan_opts.h"
 #include "runner/config/config.h"
 #include "runner/engine/docker.h"
+#include "runner/gateway/gw_config.h"
 #include "diff/changeset.h"
 #include "sarif/sarif_read.h"
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"
 #include "common/log.h"
+#include "common/strvec.h"
 #include "common/xalloc.h"
 
 #include <jansson.h>
@@ -91,6 +93,23 @@ static int check_sarifs(const struct scan_opts *o)
 	return r;
 }
 
+/*
+ * The LiteLLM config may name only the environment variables the rule
+ * allows (os.environ/NAME): refused here, before any container runs, as
+ * the gateway would refuse it later.
+ */
+static int check_llm_env(const struct compose *c)
+{
+	struct strvec names = STRVEC_INIT;
+	int r = 0;
+
+	if (c->has_llm && !c->llm_disabled && c->llm.config_path)
+		r = gw_config_env_names(c->llm.config_path, &c->allow_env,
+					&names);
+	strvec_release(&names);
+	return r;
+}
+
 int scan_open(struct scan **out, const struct scan_opts *o,
 	      struct runner_ctx *ctx, unsigned needs)
 {
@@ -120,9 +139,14 @@ int scan_open(struct scan **out, const struct scan_opts *o,
 	if ((needs & SCAN_NEED_PROJECT) &&
 	    (r = project_config_load(&s->project, o->project)) != 0)
 		goto out;
-	if (s->compose)
+	if (s->compose) {
 		s->compose->llm_disabled = o->no_llm;
-	if (s->compose && (r = config_check(s->compose, s->project, 0)) != 0)
+		s->compose->allow_env.names = o->allow_env;
+		s->compose->allow_env.nr = o->allow_env_nr;
+	}
+	if (s->compose &&
+	    ((r = config_check(s->compose, s->project, 0)) != 0 ||
+	     (r = check_llm_env(s->compose)) != 0))
 		goto out;
 	if ((needs & SCAN_NEED_CHANGE) && (r = load_change(s)) != 0)
 		goto out;

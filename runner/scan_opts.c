@@ -7,7 +7,9 @@
  */
 #include "runner/scan_opts.h"
 #include "runner/shard.h"
+#include "runner/config/config.h"
 #include "common/error.h"
+#include "common/log.h"
 #include "common/xalloc.h"
 
 #include <errno.h>
@@ -43,13 +45,18 @@ const char scan_opts_help[] =
 "                     CRSs that declare required_llms are skipped, and said so\n"
 "  --shard I/N        fuzz only shard I of N of the selected harnesses (the\n"
 "                     sorted list, round-robin; see crs-ci plan, crs-ci merge)\n"
+"  --allow-env NAME   let the compose or LLM config read environment variable\n"
+"                     NAME (repeatable); without it a config reads only\n"
+"                     *_API_KEY, *_API_BASE and *_BASE_URL names, never CI\n"
+"                     tokens (GITHUB_*, ACTIONS_*, RUNNER_*, CI_*, GITLAB_*,\n"
+"                     CRS_CI_*)\n"
 "  -h, --help         this text\n";
 
 enum {
 	OPT_COMPOSE = 256, OPT_PROJECT, OPT_SOURCE, OPT_BASE, OPT_HEAD,
 	OPT_DIFF, OPT_HARNESS, OPT_TIMEOUT, OPT_OUT, OPT_WORK_DIR,
 	OPT_CACHE_DIR, OPT_FAIL_ON, OPT_REPRODUCE, OPT_KEEP_GOING, OPT_POV,
-	OPT_SANITIZER, OPT_SARIF, OPT_SHARD, OPT_NO_LLM,
+	OPT_SANITIZER, OPT_SARIF, OPT_SHARD, OPT_NO_LLM, OPT_ALLOW_ENV,
 };
 
 static const struct option long_opts[] = {
@@ -72,6 +79,7 @@ static const struct option long_opts[] = {
 	{ "sanitizer", required_argument, NULL, OPT_SANITIZER },
 	{ "sarif", required_argument, NULL, OPT_SARIF },
 	{ "shard", required_argument, NULL, OPT_SHARD },
+	{ "allow-env", required_argument, NULL, OPT_ALLOW_ENV },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -104,14 +112,15 @@ bad:
 
 static int usage_error(FILE *err, const char *usage, int r)
 {
-	fprintf(err, "crs-ci: %s\n%s", crs_error_last(), usage);
+	log_fprintf(err, "crs-ci: ", "%s", crs_error_last());
+	fputs(usage, err);
 	return r;
 }
 
 int scan_opts_parse(struct scan_opts *o, int argc, char **argv,
 		    const char *usage, FILE *out, FILE *err)
 {
-	size_t alloc = 0, povs_alloc = 0, sarifs_alloc = 0;
+	size_t alloc = 0, povs_alloc = 0, sarifs_alloc = 0, allow_alloc = 0;
 	long n;
 	int c;
 
@@ -163,6 +172,17 @@ int scan_opts_parse(struct scan_opts *o, int argc, char **argv,
 		case OPT_POV:
 			ALLOC_GROW(o->povs, o->povs_nr + 1, povs_alloc);
 			o->povs[o->povs_nr++] = optarg;
+			break;
+		case OPT_ALLOW_ENV:
+			if (!config_env_name_ok(optarg)) {
+				crs_error_set(CRS_EINPUT, "--allow-env: '%s' is "
+					      "not an environment variable "
+					      "name", optarg);
+				return usage_error(err, usage, CRS_EINPUT);
+			}
+			ALLOC_GROW(o->allow_env, o->allow_env_nr + 1,
+				   allow_alloc);
+			o->allow_env[o->allow_env_nr++] = optarg;
 			break;
 		case OPT_SARIF:
 			ALLOC_GROW(o->sarifs, o->sarifs_nr + 1, sarifs_alloc);
@@ -219,4 +239,7 @@ void scan_opts_release(struct scan_opts *o)
 	free(o->sarifs);
 	o->sarifs = NULL;
 	o->sarifs_nr = 0;
+	free(o->allow_env);
+	o->allow_env = NULL;
+	o->allow_env_nr = 0;
 }

@@ -36,6 +36,10 @@ struct scan_opts {
 	int no_llm;		/* no gateway; skip CRSs that need an LLM */
 	unsigned shard_index;	/* --shard i/N: 1-based i, 0 without */
 	unsigned shard_count;	/* N, 0 without --shard */
+	/* --allow-env, repeatable: names a config may read beyond the
+	 * provider-key rule */
+	const char **allow_env;
+	size_t allow_env_nr;
 };
 #define SCAN_OPTS_INIT { .source = ".", .timeout_s = 900, \
 	.out_dir = "crs-ci-out", .work_dir = "crs-ci-work", \
@@ -44,8 +48,8 @@ struct scan_opts {
 /*
  * Parse argv (argv[0] is the command name). On -h prints `usage` to
  * ctx_out and returns 1; on a bad option prints it to ctx_err and returns
- * CRS_EINPUT; 0 on success. `o->harnesses`, `o->povs` and `o->sarifs` are
- * allocated
+ * CRS_EINPUT; 0 on success. `o->harnesses`, `o->povs`, `o->sarifs` and
+ * `o->allow_env` are allocated
  * (scan_opts_release).
  */
 int scan_opts_parse(struct scan_opts *o, int argc, char **argv,

@@ -302,6 +302,10 @@ static int parse_external(struct yaml_doc *d, const yaml_node_t *k,
 		yaml_doc_field(sub, sizeof(sub), "%s.%s", field, key);
 		if ((r = yaml_doc_get_str(d, pk, pv, sub, dst)) != 0)
 			return r;
+		if (dst == &llm->url_env)
+			llm->url_env_pos = yaml_doc_pos(d, pv);
+		else if (dst == &llm->key_env)
+			llm->key_env_pos = yaml_doc_pos(d, pv);
 	}
 	if ((r = one_of(d, k, field, "url", llm->url, "url_env",
 			llm->url_env)) != 0 ||

@@ -33,6 +33,15 @@ struct config_env_list {
 	size_t nr;
 };
 
+/*
+ * Names a config may read from the environment beyond the fixed rule:
+ * only ever from the trusted command line (--allow-env NAME). Borrowed.
+ */
+struct config_env_allow {
+	const char *const *names;
+	size_t nr;
+};
+
 /* ---- crs.yaml -------------------------------------------------------- */
 
 enum crs_type_flag {
@@ -119,6 +128,7 @@ struct compose_llm {
 	char *mode;		/* "internal", "external", or NULL */
 	char *config_path;	/* resolved against the compose dir */
 	char *url, *url_env, *key, *key_env;
+	struct config_pos url_env_pos, key_env_pos;	/* their values */
 	int model_check;	/* default 1 */
 	struct config_pos pos;		/* the llm_config key */
 	struct config_pos config_path_pos;
@@ -133,6 +143,7 @@ struct compose {
 	struct compose_llm llm;
 	int has_llm;
 	int llm_disabled;	/* --no-llm: CRSs needing an LLM are skipped */
+	struct config_env_allow allow_env;	/* --allow-env, by the caller */
 	struct compose_crs *crs;
 	size_t crs_nr;
 };
@@ -251,6 +262,16 @@ int config_cpuset_ranges(struct config_cpu_range **out, size_t *nr_out,
  * 2^62 bytes: CRS_ECONFIG without a location.
  */
 int config_parse_memory(const char *s, int64_t *bytes);
+
+/*
+ * 1 when a config (compose url_env/key_env, LiteLLM os.environ/NAME) may
+ * read environment variable `name`: a name listed in `allow` (may be
+ * NULL), or one matching config_env_allow_rule (env_allow.c). Cannot fail.
+ */
+int config_env_allowed(const char *name,
+		       const struct config_env_allow *allow);
+/* The rule in words, for messages. */
+extern const char config_env_allow_rule[];
 
 /* 1 when `s` matches [A-Za-z_][A-Za-z0-9_]* (an environment name). */
 int config_env_name_ok(const char *s);

@@ -582,6 +582,32 @@ static int check_envs(const struct compose_crs *e)
 	return 0;
 }
 
+/* ---- environment names the compose reads -------------------------------- */
+
+/* url_env and key_env name a variable whose value crs-ci sends out. */
+static int check_llm_env(const struct compose *c)
+{
+	static const char *const fields[] = {
+		"llm_config.litellm.external.url_env",
+		"llm_config.litellm.external.key_env",
+	};
+	const char *names[] = { c->llm.url_env, c->llm.key_env };
+	const struct config_pos *pos[] = { &c->llm.url_env_pos,
+					   &c->llm.key_env_pos };
+	char q[YAML_DOC_QUOTE_MAX];
+
+	for (size_t i = 0; i < 2; i++)
+		if (names[i] && !config_env_allowed(names[i], &c->allow_env))
+			return config_pos_error(pos[i], fields[i],
+						"environment variable %s may "
+						"not be read: %s (a trusted "
+						"--allow-env %.64s allows it)",
+						yaml_doc_quote(q, names[i]),
+						config_env_allow_rule,
+						names[i]);
+	return 0;
+}
+
 /* ---- the whole check --------------------------------------------------- */
 
 int config_check(const struct compose *c, const struct project_config *p,
@@ -599,7 +625,8 @@ int config_check(const struct compose *c, const struct project_config *p,
 	}
 	if (!c->crs_nr)
 		return config_pos_error(&top, NULL, "no crs entries");
-	if ((r = check_cpusets(c, ncpus)) != 0)
+	if ((r = check_cpusets(c, ncpus)) != 0 ||
+	    (c->has_llm && (r = check_llm_env(c)) != 0))
 		return r;
 	if (c->has_llm && c->llm.config_path &&
 	    (stat(c->llm.config_path, &st) != 0 || !S_ISREG(st.st_mode)))

@@ -9,6 +9,7 @@
  * is refused without being quoted.
  */
 #include "runner/gateway/gw_config.h"
+#include "runner/config/config.h"
 #include "runner/config/yaml_doc.h"
 #include "common/buf.h"
 #include "common/error.h"
@@ -123,11 +124,27 @@ static char *strip_slash(char *s)
 	return s;
 }
 
-/* A value that may be "os.environ/NAME": resolve it. `secret` keeps the
- * value (and a literal) out of every message. */
+/* CRS_ECONFIG at `v` unless the config may read variable `name`. */
+static int env_name_check(const struct yaml_doc *d, const yaml_node_t *v,
+			  const char *field, const char *name,
+			  const struct config_env_allow *allow)
+{
+	char q[YAML_DOC_QUOTE_MAX];
+
+	if (config_env_allowed(name, allow))
+		return 0;
+	return yaml_doc_error(d, v, field, "environment variable %s may not "
+			      "be read: %s (a trusted --allow-env %.64s "
+			      "allows it)", yaml_doc_quote(q, name),
+			      config_env_allow_rule, name);
+}
+
+/* A value that may be "os.environ/NAME": resolve it, if `allow`ed.
+ * `secret` keeps the value (and a literal) out of every message. */
 static int env_value(struct yaml_doc *d, const yaml_node_t *k,
 		     const yaml_node_t *v, const char *field, int secret,
-		     char **out, char **env_out)
+		     const struct config_env_allow *allow, char **out,
+		     char **env_out)
 {
 	char *s = NULL;
 	const char *val;
@@ -147,6 +164,11 @@ static int env_value(struct yaml_doc *d, const yaml_node_t *k,
 		}
 		*out = s;
 		return 0;
+	}
+	if ((r = env_name_check(d, v, field, s + strlen(ENV_PREFIX),
+				allow)) != 0) {
+		free(s);
+		return r;
 	}
 	val = getenv(s + strlen(ENV_PREFIX));
 	if (!val || !*val) {
@@ -237,6 +259,7 @@ static int cost_key(struct yaml_doc *d, const yaml_node_t *k,
 
 static int parse_params(struct yaml_doc *d, const yaml_node_t *at,
 			const yaml_node_t *v, const char *field,
+			const struct config_env_allow *allow,
 			struct gw_model *m, char **model_out,
 			const yaml_node_t **model_node)
 {
@@ -262,14 +285,15 @@ static int parse_params(struct yaml_doc *d, const yaml_node_t *at,
 			r = yaml_doc_get_str(d, k, val, f, model_out);
 		} else if (!strcmp(key, "api_base")) {
 			free(m->api_base);
-			r = env_value(d, k, val, f, 0, &m->api_base, NULL);
+			r = env_value(d, k, val, f, 0, allow, &m->api_base,
+				      NULL);
 			if (r == 0 && !url_ok(m->api_base))
 				r = yaml_doc_error(d, k, f, "must be an "
 						   "http:// or https:// URL");
 		} else if (!strcmp(key, "api_key")) {
 			if (yaml_doc_is_null(val))
 				continue;
-			r = env_value(d, k, val, f, 1, &m->api_key,
+			r = env_value(d, k, val, f, 1, allow, &m->api_key,
 				      &m->api_key_env);
 		} else if (!strcmp(key, "timeout")) {
 			r = get_seconds(d, k, val, f, &m->timeout_s);
@@ -335,7 +359,8 @@ static void resolve_price(struct gw_model *m)
 }
 
 static int parse_model(struct gw_config *c, struct yaml_doc *d,
-		       const yaml_node_t *item, size_t idx)
+		       const yaml_node_t *item, size_t idx,
+		       const struct config_env_allow *allow)
 {
 	struct gw_model m;
 	const yaml_node_t *model_node = NULL, *params_node = NULL;
@@ -358,7 +383,8 @@ static int parse_model(struct gw_config *c, struct yaml_doc *d,
 			r = yaml_doc_get_str(d, k, v, f, &m.name);
 		} else if (!strcmp(key, "litellm_params")) {
 			params_node = k;
-			r = parse_params(d, k, v, f, &m, &model, &model_node);
+			r = parse_params(d, k, v, f, allow, &m, &model,
+					 &model_node);
 		} else if (!strcmp(key, "model_info")) {
 			if (yaml_doc_is_null(v))
 				continue;
@@ -487,7 +513,7 @@ static int parse_litellm_settings(struct gw_config *c, struct yaml_doc *d,
 }
 
 int gw_config_parse(struct gw_config **out, const char *buf, size_t len,
-		    const char *name)
+		    const char *name, const struct config_env_allow *allow)
 {
 	struct yaml_doc d;
 	struct gw_config *c = gw_config_new();
@@ -528,7 +554,7 @@ int gw_config_parse(struct gw_config **out, const char *buf, size_t len,
 				size_t idx = (size_t)(it - first);
 
 				r = parse_model(c, &d, yaml_doc_node(&d, *it),
-						idx);
+						idx, allow);
 				if (r != 0)
 					goto out;
 			}
@@ -558,14 +584,15 @@ out:
 	return r;
 }
 
-int gw_config_load(struct gw_config **out, const char *path)
+int gw_config_load(struct gw_config **out, const char *path,
+		   const struct config_env_allow *allow)
 {
 	struct buf b = BUF_INIT;
 	int r;
 
 	*out = NULL;
 	if ((r = yaml_doc_read_file(&b, path)) == 0)
-		r = gw_config_parse(out, b.ptr, b.len, path);
+		r = gw_config_parse(out, b.ptr, b.len, path, allow);
 	buf_release(&b);
 	return r;
 }
@@ -598,12 +625,18 @@ int gw_config_set_external(struct gw_config *c, const char *url,
 	return 0;
 }
 
-/* Push NAME of every "os.environ/NAME" scalar among `params`' values. */
-static void params_env_names(struct yaml_doc *d, const yaml_node_t *params,
-			     struct strvec *names)
+/* Push NAME of every "os.environ/NAME" scalar among `params`' values;
+ * CRS_ECONFIG for a name the config may not read. */
+static int params_env_names(struct yaml_doc *d, const yaml_node_t *params,
+			    const char *field,
+			    const struct config_env_allow *allow,
+			    struct strvec *names)
 {
+	char f[256];
+	int r;
+
 	if (!params || params->type != YAML_MAPPING_NODE)
-		return;
+		return 0;
 	for (yaml_node_pair_t *p = params->data.mapping.pairs.start;
 	     p < params->data.mapping.pairs.top; p++) {
 		const yaml_node_t *v = YAML_DOC_VALUE(d, p);
@@ -615,14 +648,21 @@ static void params_env_names(struct yaml_doc *d, const yaml_node_t *params,
 		if (!s || strncmp(s, ENV_PREFIX, strlen(ENV_PREFIX)))
 			continue;
 		name = s + strlen(ENV_PREFIX);
+		yaml_doc_field(f, sizeof(f), "%s.%s", field,
+			       yaml_doc_scalar(YAML_DOC_KEY(d, p)));
+		if ((r = env_name_check(d, v, f, name, allow)) != 0)
+			return r;
 		for (size_t i = 0; i < names->nr && !seen; i++)
 			seen = !strcmp(names->v[i], name);
 		if (!seen && *name)
 			strvec_push(names, name);
 	}
+	return 0;
 }
 
-int gw_config_env_names(const char *path, struct strvec *names)
+int gw_config_env_names(const char *path,
+			const struct config_env_allow *allow,
+			struct strvec *names)
 {
 	struct yaml_doc d;
 	struct buf b = BUF_INIT;
@@ -646,17 +686,24 @@ int gw_config_env_names(const char *path, struct strvec *names)
 		for (yaml_node_item_t *it = v->data.sequence.items.start;
 		     it < v->data.sequence.items.top; it++) {
 			const yaml_node_t *m = yaml_doc_node(&d, *it);
+			size_t idx = (size_t)(it -
+					      v->data.sequence.items.start);
+			char f[64];
 
 			if (!m || m->type != YAML_MAPPING_NODE)
 				continue;
+			yaml_doc_field(f, sizeof(f),
+				       "model_list[%zu].litellm_params", idx);
 			for (yaml_node_pair_t *q = m->data.mapping.pairs.start;
 			     q < m->data.mapping.pairs.top; q++)
 				if (!strcmp(yaml_doc_scalar(YAML_DOC_KEY(&d,
 									 q)),
-					    "litellm_params"))
-					params_env_names(&d,
-							 YAML_DOC_VALUE(&d, q),
-							 names);
+					    "litellm_params") &&
+				    (r = params_env_names(&d,
+							  YAML_DOC_VALUE(&d, q),
+							  f, allow,
+							  names)) != 0)
+					goto out;
 		}
 	}
 out:

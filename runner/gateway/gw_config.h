@@ -18,6 +18,7 @@
 #include "runner/gateway/gw_price.h"
 
 struct strvec;
+struct config_env_allow;
 
 /* How a provider is spoken to. */
 enum gw_style {
@@ -86,13 +87,16 @@ void gw_config_free(struct gw_config *c);
  * Parse LiteLLM-style YAML from memory; `name` is shown in messages.
  * 0, or CRS_ECONFIG with "name:line:col: field: problem" (an unknown
  * provider without api_base, a literal api_key, an unset variable, a
- * bad price). Unknown keys are warned about and ignored. *out is set
+ * bad price, an os.environ/NAME the config may not read: see
+ * config_env_allowed(); `allow` holds the trusted --allow-env names, may
+ * be NULL). Unknown keys are warned about and ignored. *out is set
  * only on success; the caller frees it with gw_config_free().
  */
 int gw_config_parse(struct gw_config **out, const char *buf, size_t len,
-		    const char *name);
+		    const char *name, const struct config_env_allow *allow);
 /* The same from a file (at most CONFIG_FILE_MAX bytes). */
-int gw_config_load(struct gw_config **out, const char *path);
+int gw_config_load(struct gw_config **out, const char *path,
+		   const struct config_env_allow *allow);
 
 /*
  * Switch `c` to external mode: requests go to `url` (http:// or
@@ -119,9 +123,11 @@ int gw_config_external_price(struct gw_price *out,
  * the config file at `path` (api_key, api_base), each once, in file order,
  * appended to `names`. Only reads the YAML: the variables need not be set
  * (the orchestrator uses it to pass exactly these into the gateway's
- * container). 0, or CRS_ECONFIG/CRS_ENOTFOUND for an unreadable file or
- * bad YAML.
+ * container). 0, or CRS_ECONFIG/CRS_ENOTFOUND for an unreadable file,
+ * bad YAML or a name the config may not read (config_env_allowed()).
  */
-int gw_config_env_names(const char *path, struct strvec *names);
+int gw_config_env_names(const char *path,
+			const struct config_env_allow *allow,
+			struct strvec *names);
 
 #endif

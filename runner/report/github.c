@@ -9,6 +9,7 @@
  * Authorization header only, never logged nor put in a URL.
  */
 #include "runner/report/github.h"
+#include "runner/report/markdown.h"
 #include "sarif/finding.h"
 #include "common/buf.h"
 #include "common/error.h"
@@ -236,32 +237,7 @@ void github_escape_property(struct buf *b, const char *s)
 
 void github_escape_markdown(struct buf *b, const char *s)
 {
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		switch (c) {
-		case '<': buf_adds(b, "&lt;"); break;
-		case '>': buf_adds(b, "&gt;"); break;
-		case '&': buf_adds(b, "&amp;"); break;
-		case '"': buf_adds(b, "&quot;"); break;
-		case '\r': case '\n': case '\t':
-			buf_addch(b, ' ');
-			break;
-		case '\\': case '`': case '*': case '_': case '{': case '}':
-		case '[': case ']': case '(': case ')': case '#': case '+':
-		case '-': case '.': case '!': case '|': case '~': case '@':
-		case ':':
-			buf_addch(b, '\\');
-			buf_addch(b, (char)c);
-			break;
-		default:
-			if (c < 0x20 || c == 0x7f)
-				buf_printf(b, "&#%u;", 0x2400u + (c == 0x7f ?
-					   0x21u : c));
-			else
-				buf_addch(b, (char)c);
-		}
-	}
+	md_escape(b, s);
 }
 
 void github_random_token(char out[33])

@@ -10,6 +10,7 @@
  * pre-existing and flaky crashes (docs in gitlab.h).
  */
 #include "runner/report/gitlab.h"
+#include "runner/report/markdown.h"
 #include "runner/report/suggest.h"
 #include "diff/changeset.h"
 #include "runner/report/junit.h"
@@ -285,24 +286,34 @@ static json_t *gitlab_rule_id(const struct cwe_rule *rule)
 			 "name", rule->title, "value", rule->rule_id);
 }
 
+/*
+ * GitLab renders this as Markdown: the crash output goes in a code block,
+ * names and paths in code spans, nothing untrusted as markup.
+ */
 static char *gitlab_vuln_description(const struct finding *f,
 				     const char *path, int line)
 {
 	struct buf b = BUF_INIT;
+	char *where = xasprintf("%s:%d", path, line);
 
-	buf_printf(&b, "%s\n\n", gitlab_or(f->description,
-					   gitlab_or(f->crash_type, "crash")));
-	buf_printf(&b, "A proof-of-vulnerability input crashed harness %s "
-		   "on the merge request's head build in %d of %d runs, at "
-		   "%s:%d", gitlab_or(f->harness, "?"), f->reproduced,
-		   f->attempts, path, line);
+	md_code_block(&b, NULL, gitlab_or(f->description,
+					  gitlab_or(f->crash_type, "crash")));
+	buf_adds(&b, "\nA proof-of-vulnerability input crashed harness ");
+	md_code_span(&b, gitlab_or(f->harness, "?"));
+	buf_printf(&b, " on the merge request's head build in %d of %d runs, "
+		   "at ", f->reproduced, f->attempts);
+	md_code_span(&b, where);
 	if (f->in_change)
 		buf_adds(&b, ", a line this change touched");
-	buf_printf(&b, ". Novelty against the base: %s.",
-		   gitlab_or(f->novelty, "unknown (no base build)"));
-	if (f->pov_path)
-		buf_printf(&b, " Crash input: %s in the job's artifacts.",
-			   f->pov_path);
+	buf_adds(&b, ". Novelty against the base: ");
+	md_escape(&b, gitlab_or(f->novelty, "unknown (no base build)"));
+	buf_addch(&b, '.');
+	if (f->pov_path) {
+		buf_adds(&b, " Crash input: ");
+		md_code_span(&b, f->pov_path);
+		buf_adds(&b, " in the job's artifacts.");
+	}
+	free(where);
 	return buf_detach(&b, NULL);
 }
 
@@ -499,29 +510,17 @@ void gitlab_diff_refs_release(struct gitlab_diff_refs *refs)
 char *gitlab_suggestion_body(const char *message, const char *replacement,
 			     int lines_below)
 {
-	const char *rep = replacement ? replacement : "";
-	size_t run = 0, longest = 0, n = strlen(rep), fence;
 	struct buf b = BUF_INIT;
-	char *clean;
+	char *clean, info[64];
 
-	for (const char *p = rep; *p; p++) {
-		run = *p == '`' ? run + 1 : 0;
-		if (run > longest)
-			longest = run;
-	}
-	fence = longest >= 3 ? longest + 1 : 3;
+	/* the message names a CRS and the patch: escaped, not markup */
 	clean = junit_text_clean(message, GITLAB_TEXT_MAX);
-	buf_printf(&b, "%s\n\n", clean);
+	md_escape(&b, clean);
+	buf_adds(&b, "\n\n");
 	free(clean);
-	for (size_t i = 0; i < fence; i++)
-		buf_addch(&b, '`');
-	buf_printf(&b, "suggestion:-0+%d\n", lines_below > 0 ? lines_below : 0);
-	buf_adds(&b, rep);
-	if (!n || rep[n - 1] != '\n')
-		buf_addch(&b, '\n');
-	for (size_t i = 0; i < fence; i++)
-		buf_addch(&b, '`');
-	buf_addch(&b, '\n');
+	snprintf(info, sizeof(info), "suggestion:-0+%d",
+		 lines_below > 0 ? lines_below : 0);
+	md_code_block(&b, info, replacement ? replacement : "");
 	return buf_detach(&b, NULL);
 }
 

@@ -107,13 +107,15 @@ size_t terminal_report(FILE *f, const struct finding_set *fs,
 {
 	const struct scan_summary *sm = &fs->summary;
 	const char *policy = sm->fail_on ? sm->fail_on : "new";
+	char pq[256], polq[64];
 	size_t failing = 0;
 
 	for (size_t i = 0; i < fs->nr; i++)
 		failing += finding_fails_policy(&fs->items[i], policy) != 0;
 	fprintf(f, "crs-ci: %s: %zu finding(s), %zu failing --fail-on %s "
 		"(%zu PoV(s) submitted, %zu not reproduced, %.0fs)\n",
-		sm->project ? sm->project : "scan", fs->nr, failing, policy,
+		q(pq, sizeof(pq), sm->project ? sm->project : "scan"), fs->nr,
+		failing, q(polq, sizeof(polq), policy),
 		sm->povs_submitted, sm->povs_not_reproduced, sm->duration_s);
 	if (sm->crs_povs && sm->crs_first_pov_s && sm->crs_nr) {
 		fprintf(f, "  PoVs per CRS:");

@@ -95,21 +95,22 @@ static int gateway_child(int in, int out)
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 	if (read(in, &fport, sizeof(fport)) != sizeof(fport))
 		return 1;
-	setenv("BENCH_KEY", PROVIDER_KEY, 1);
+	setenv("BENCH_API_KEY", PROVIDER_KEY, 1);
 	snprintf(yaml, sizeof(yaml),
 		 "model_list:\n"
 		 "  - model_name: fake-model\n"
 		 "    litellm_params:\n"
 		 "      model: openai/fake-model\n"
 		 "      api_base: http://127.0.0.1:%u/v1\n"
-		 "      api_key: os.environ/BENCH_KEY\n"
+		 "      api_key: os.environ/BENCH_API_KEY\n"
 		 "      input_cost_per_token: 0.000001\n"
 		 "      output_cost_per_token: 0.000002\n"
 		 /* one key and one address drive every client here */
 		 "crs_ci_settings:\n"
 		 "  max_in_flight_per_crs: 256\n"
 		 "  max_connections_per_address: 1000\n", fport);
-	if (gw_config_parse(&cfg, yaml, strlen(yaml), "bench.yaml") != 0 ||
+	if (gw_config_parse(&cfg, yaml, strlen(yaml), "bench.yaml",
+			    NULL) != 0 ||
 	    gw_ledger_add(l, &id, "bench", GW_BUDGET_UNLIMITED) != 0 ||
 	    gw_keys_generate(key) != 0 || gw_keys_add(k, key, id) != 0 ||
 	    gw_server_start(&s, "127.0.0.1:0", cfg, l, k) != 0) {

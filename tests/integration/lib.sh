@@ -26,6 +26,22 @@ engine_snapshot() {
 	{ docker ps -aq --no-trunc | sort; echo --; docker network ls -q --no-trunc | sort; }
 }
 
+# gitlab-ci-local (npm), installed once into build/npm-glci; sets GLCI to
+# its path. It needs rsync.
+GLCI_VERSION=4.70.1
+glci_install() {
+	command -v rsync >/dev/null ||
+		fail "gitlab-ci-local needs rsync (container/setup-host.sh)"
+	GLCI="$ROOT/build/npm-glci/node_modules/.bin/gitlab-ci-local"
+	if [ ! -x "$GLCI" ] ||
+	    [ "$("$GLCI" --version 2>/dev/null)" != "$GLCI_VERSION" ]; then
+		mkdir -p "$ROOT/build/npm-glci"
+		npm install --silent --prefix "$ROOT/build/npm-glci" \
+			"gitlab-ci-local@$GLCI_VERSION" >/dev/null 2>&1 ||
+			fail "npm install gitlab-ci-local@$GLCI_VERSION"
+	fi
+}
+
 # The SARIF validator (npm), installed once into build/npm.
 sarif_validate() {
 	local tool="$ROOT/build/npm/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool"

@@ -57,12 +57,12 @@ model_list:
     litellm_params:
       model: openai/dense-model
       api_base: http://fake-llm:$port/v1
-      api_key: os.environ/FAKE_LLM_KEY
+      api_key: os.environ/FAKE_LLM_API_KEY
       input_cost_per_token: 0.000001
       output_cost_per_token: 0.000002
 EOF
 docker run -d --name "$gw" --label "io.crs-ci.owner=$owner" --network "$net" \
-	--user "$user" -e FAKE_LLM_KEY="$key" \
+	--user "$user" -e FAKE_LLM_API_KEY="$key" \
 	-v "$bin:/crs-ci:ro" -v "$tmp/llm:/llm" --entrypoint /crs-ci "$base_runner" \
 	gateway --listen 0.0.0.0:4000 --keys-dir /llm/keys --config /llm/config.yaml \
 	--budget crsA=0.05 --budget crsB=1 --report /llm/llm-spend.json \

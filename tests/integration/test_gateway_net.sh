@@ -53,7 +53,7 @@ eval "$("$ROOT/examples/make-repo.sh" "$tmp/repo")"
 watcher=$!
 ts=$(date +%s)
 set +e
-CRS_CI_LLM_NETWORK=$net FAKE_LLM_KEY=$key "$CRS_CI" scan \
+CRS_CI_LLM_NETWORK=$net FAKE_LLM_API_KEY=$key "$CRS_CI" scan \
 	--compose "$tmp/llm/compose.yaml" \
 	--project "$ROOT/examples/projects/recparse" \
 	--source "$tmp/repo" --base "$base" --head "$head" \
@@ -146,15 +146,15 @@ set +e
 CRS_CI_LLM_NETWORK=$net run_again >/dev/null 2>"$tmp/log-nokey.txt"
 code=$?
 set -e
-[ "$code" -eq 2 ] || { cat "$tmp/log-nokey.txt" >&2; fail "without FAKE_LLM_KEY: exit $code, want 2"; }
-grep -q "environment variable FAKE_LLM_KEY" "$tmp/log-nokey.txt" ||
-	{ cat "$tmp/log-nokey.txt" >&2; fail "the error does not name FAKE_LLM_KEY"; }
-note "without FAKE_LLM_KEY: exit 2, $(grep -o 'environment variable FAKE_LLM_KEY[^)]*)' "$tmp/log-nokey.txt" | head -n 1)"
+[ "$code" -eq 2 ] || { cat "$tmp/log-nokey.txt" >&2; fail "without FAKE_LLM_API_KEY: exit $code, want 2"; }
+grep -q "environment variable FAKE_LLM_API_KEY" "$tmp/log-nokey.txt" ||
+	{ cat "$tmp/log-nokey.txt" >&2; fail "the error does not name FAKE_LLM_API_KEY"; }
+note "without FAKE_LLM_API_KEY: exit 2, $(grep -o 'environment variable FAKE_LLM_API_KEY[^)]*)' "$tmp/log-nokey.txt" | head -n 1)"
 assert_clean "missing key"
 
 # --- and Ctrl-C while the gateway serves --------------------------------
 # (exec: the signal must reach crs-ci, not a subshell around it)
-(CRS_CI_LLM_NETWORK=$net FAKE_LLM_KEY=$key exec "$CRS_CI" run \
+(CRS_CI_LLM_NETWORK=$net FAKE_LLM_API_KEY=$key exec "$CRS_CI" run \
 	--compose "$tmp/llm/compose.yaml" \
 	--project "$ROOT/examples/projects/recparse" \
 	--source "$tmp/repo" --base "$base" --head "$head" \

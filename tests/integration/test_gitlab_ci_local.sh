@@ -6,17 +6,8 @@
 # and JUnit reports with the finding at src/recparse.c:39, in their formats.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-command -v rsync >/dev/null ||
-	fail "gitlab-ci-local needs rsync (container/setup-host.sh)"
-glci_version=4.70.1
-glci="$ROOT/build/npm-glci/node_modules/.bin/gitlab-ci-local"
-if [ ! -x "$glci" ] ||
-    [ "$("$glci" --version 2>/dev/null)" != "$glci_version" ]; then
-	mkdir -p "$ROOT/build/npm-glci"
-	npm install --silent --prefix "$ROOT/build/npm-glci" \
-		"gitlab-ci-local@$glci_version" >/dev/null 2>&1 ||
-		fail "npm install gitlab-ci-local@$glci_version"
-fi
+glci_install
+glci=$GLCI
 mktemp_dir; tmp=$TMP
 repo=$tmp/repo
 eval "$("$ROOT/examples/make-repo.sh" "$repo")"

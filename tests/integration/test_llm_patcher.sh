@@ -72,12 +72,12 @@ run_case() {
 	ts=$(date +%s)
 	set +e
 	if [ "$first" = 1 ]; then
-		CRS_CI_LLM_NETWORK=$net FAKE_LLM_KEY=$key "$CRS_CI" scan \
+		CRS_CI_LLM_NETWORK=$net FAKE_LLM_API_KEY=$key "$CRS_CI" scan \
 			"${common[@]}" >"$tmp/verdict-$c.txt" 2>"$tmp/log-$c.txt"
 		code=$?
 		first=0
 	else
-		CRS_CI_LLM_NETWORK=$net FAKE_LLM_KEY=$key "$CRS_CI" run \
+		CRS_CI_LLM_NETWORK=$net FAKE_LLM_API_KEY=$key "$CRS_CI" run \
 			"${common[@]}" >/dev/null 2>"$tmp/log-$c.txt"
 		code=$?
 		if [ "$code" -eq 0 ]; then

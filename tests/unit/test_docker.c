@@ -697,8 +697,8 @@ static void test_image_build_error(void **state)
 	assert_string_equal(crs_error_last(),
 		"build 'crs-ci/target:h1': The command '/bin/sh -c make' "
 		"returned a non-zero code: 2\nlast output:\n"
-		"Step 1/2 : FROM base\n ---> 1234\nStep 2/2 : RUN make\n"
-		"cc -c a.c\na.c:1: error: boom");
+		"Step 1/2 : FROM base\\x0a ---> 1234\\x0aStep 2/2 : RUN "
+		"make\\x0acc -c a.c\\x0aa.c:1: error: boom");
 
 	c = &fx->f.calls[0];
 	assert_string_equal(c->method, "POST");

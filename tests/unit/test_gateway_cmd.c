@@ -192,7 +192,7 @@ static void test_serve_and_report(void **state)
 	assert_int_equal(fake_llm_start(&fake, PROVIDER_KEY), 0);
 	fake->prompt_tokens = 100;
 	fake->completion_tokens = 50;
-	setenv("GWCMD_KEY", PROVIDER_KEY, 1);
+	setenv("GWCMD_API_KEY", PROVIDER_KEY, 1);
 	snprintf(cfg, sizeof(cfg), "%s/llm.yaml", dir);
 	snprintf(keys, sizeof(keys), "%s/keys", dir);
 	snprintf(out, sizeof(out), "%s/stdout", dir);
@@ -203,7 +203,7 @@ static void test_serve_and_report(void **state)
 		 "    litellm_params:\n"
 		 "      model: openai/gpt-4o-mini\n"
 		 "      api_base: http://127.0.0.1:%u/v1\n"
-		 "      api_key: os.environ/GWCMD_KEY\n", fake->port);
+		 "      api_key: os.environ/GWCMD_API_KEY\n", fake->port);
 	assert_int_equal(fs_write_file_atomic(cfg, yaml, strlen(yaml)), 0);
 	{
 		char *argv[] = { "gateway", "--listen", "127.0.0.1:0",

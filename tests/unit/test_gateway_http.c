@@ -113,7 +113,7 @@ static struct gw_config *test_config(const char *settings)
 			   "    litellm_params:\n"
 			   "      model: openai/%s\n"
 			   "      api_base: http://127.0.0.1:%u/v1\n"
-			   "      api_key: os.environ/GWTEST_PROVIDER_KEY\n"
+			   "      api_key: os.environ/GWTEST_PROVIDER_API_KEY\n"
 			   "      input_cost_per_token: 0.000001\n"
 			   "      output_cost_per_token: 0.000002\n",
 			   models[i], models[i], t.fake->port);
@@ -122,7 +122,7 @@ static struct gw_config *test_config(const char *settings)
 		   "    litellm_params:\n"
 		   "      model: openai/fake-hang\n"
 		   "      api_base: http://127.0.0.1:%u/v1\n"
-		   "      api_key: os.environ/GWTEST_PROVIDER_KEY\n"
+		   "      api_key: os.environ/GWTEST_PROVIDER_API_KEY\n"
 		   "      input_cost_per_token: 0.000001\n"
 		   "      output_cost_per_token: 0.000002\n"
 		   "      timeout: 2\n"
@@ -130,14 +130,14 @@ static struct gw_config *test_config(const char *settings)
 		   "    litellm_params:\n"
 		   "      model: anthropic/fake-claude\n"
 		   "      api_base: http://127.0.0.1:%u\n"
-		   "      api_key: os.environ/GWTEST_PROVIDER_KEY\n"
+		   "      api_key: os.environ/GWTEST_PROVIDER_API_KEY\n"
 		   "      input_cost_per_token: 0.000003\n"
 		   "      output_cost_per_token: 0.000015\n"
 		   "  - model_name: fake-embed\n"
 		   "    litellm_params:\n"
 		   "      model: openai/fake-embed\n"
 		   "      api_base: http://127.0.0.1:%u/v1\n"
-		   "      api_key: os.environ/GWTEST_PROVIDER_KEY\n"
+		   "      api_key: os.environ/GWTEST_PROVIDER_API_KEY\n"
 		   "      input_cost_per_token: 0.0000001\n"
 		   "  - model_name: unpriced\n"
 		   "    litellm_params:\n"
@@ -147,7 +147,8 @@ static struct gw_config *test_config(const char *settings)
 		   "  max_tokens_cap: 1000\n%s",
 		   t.fake->port, t.fake->port, t.fake->port, t.fake->port,
 		   settings);
-	if (gw_config_parse(&cfg, yaml.ptr, yaml.len, "test.yaml") != 0)
+	if (gw_config_parse(&cfg, yaml.ptr, yaml.len, "test.yaml",
+			    NULL) != 0)
 		fprintf(stderr, "%s\n", crs_error_last());
 	buf_release(&yaml);
 	return cfg;
@@ -164,7 +165,7 @@ static int group_setup(void **state)
 	log_set_handler(quiet, NULL);
 	if (fake_llm_start(&t.fake, PROVIDER_KEY) != 0)
 		return -1;
-	setenv("GWTEST_PROVIDER_KEY", PROVIDER_KEY, 1);
+	setenv("GWTEST_PROVIDER_API_KEY", PROVIDER_KEY, 1);
 	/* room for test_concurrent_edge's 50 requests at once */
 	t.cfg = test_config("  max_in_flight_per_crs: 64\n"
 			    "  max_connections_per_address: 128\n");
@@ -913,7 +914,7 @@ static void test_external(void **state)
 	(void)state;
 	snprintf(url, sizeof(url), "http://127.0.0.1:%u", t.fake->port);
 	assert_int_equal(gw_config_set_external(cfg, url,
-						"GWTEST_PROVIDER_KEY"), 0);
+						"GWTEST_PROVIDER_API_KEY"), 0);
 	assert_int_equal(gw_server_start(&srv, "127.0.0.1:0", cfg, t.ledger,
 					 t.keys), 0);
 	snprintf(base, sizeof(base), "http://127.0.0.1:%u",

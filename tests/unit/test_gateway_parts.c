@@ -328,7 +328,7 @@ static void test_keys(void **state)
 static struct gw_config *config_ok(const char *yaml)
 {
 	struct gw_config *c = NULL;
-	int r = gw_config_parse(&c, yaml, strlen(yaml), "llm.yaml");
+	int r = gw_config_parse(&c, yaml, strlen(yaml), "llm.yaml", NULL);
 
 	if (r != 0)
 		fail_msg("config: %s", crs_error_last());
@@ -339,7 +339,8 @@ static void config_bad(const char *yaml, const char *msg)
 {
 	struct gw_config *c = NULL;
 
-	assert_int_equal(gw_config_parse(&c, yaml, strlen(yaml), "llm.yaml"),
+	assert_int_equal(gw_config_parse(&c, yaml, strlen(yaml), "llm.yaml",
+					 NULL),
 			 CRS_ECONFIG);
 	assert_null(c);
 	assert_string_equal(crs_error_last(), msg);
@@ -351,9 +352,9 @@ static void test_config(void **state)
 	const struct gw_model *m;
 
 	(void)state;
-	setenv("GWTEST_OPENAI", "sk-provider-secret", 1);
-	setenv("GWTEST_BASE", "http://10.0.0.1:8000/v1/", 1);
-	unsetenv("GWTEST_UNSET");
+	setenv("GWTEST_OPENAI_API_KEY", "sk-provider-secret", 1);
+	setenv("GWTEST_API_BASE", "http://10.0.0.1:8000/v1/", 1);
+	unsetenv("GWTEST_UNSET_API_KEY");
 	log_set_handler(capture, NULL);
 	buf_reset(&warnings);
 	c = config_ok(
@@ -361,11 +362,11 @@ static void test_config(void **state)
 		"  - model_name: gpt-4o\n"
 		"    litellm_params:\n"
 		"      model: openai/gpt-4o\n"
-		"      api_key: os.environ/GWTEST_OPENAI\n"
+		"      api_key: os.environ/GWTEST_OPENAI_API_KEY\n"
 		"  - model_name: local\n"
 		"    litellm_params:\n"
 		"      model: openai/Qwen/Qwen3-0.6B\n"
-		"      api_base: os.environ/GWTEST_BASE\n"
+		"      api_base: os.environ/GWTEST_API_BASE\n"
 		"      input_cost_per_token: 1e-07\n"
 		"      output_cost_per_token: 0.0000002\n"
 		"      timeout: 30\n"
@@ -396,7 +397,7 @@ static void test_config(void **state)
 	assert_string_equal(m->upstream_model, "gpt-4o");
 	assert_string_equal(m->api_base, "https://api.openai.com/v1");
 	assert_string_equal(m->api_key, "sk-provider-secret");
-	assert_string_equal(m->api_key_env, "GWTEST_OPENAI");
+	assert_string_equal(m->api_key_env, "GWTEST_OPENAI_API_KEY");
 	assert_int_equal(m->price.in_pusd, 2500000);
 	m = gw_config_model(c, "local");
 	assert_string_equal(m->upstream_model, "Qwen/Qwen3-0.6B");
@@ -433,8 +434,8 @@ static void test_config(void **state)
 static void test_config_errors(void **state)
 {
 	(void)state;
-	setenv("GWTEST_OPENAI", "sk-provider-secret", 1);
-	unsetenv("GWTEST_UNSET");
+	setenv("GWTEST_OPENAI_API_KEY", "sk-provider-secret", 1);
+	unsetenv("GWTEST_UNSET_API_KEY");
 	config_bad("model_list:\n"
 		   "  - model_name: a\n"
 		   "    litellm_params:\n"
@@ -447,9 +448,9 @@ static void test_config_errors(void **state)
 		   "  - model_name: a\n"
 		   "    litellm_params:\n"
 		   "      model: openai/gpt-4o\n"
-		   "      api_key: os.environ/GWTEST_UNSET\n",
+		   "      api_key: os.environ/GWTEST_UNSET_API_KEY\n",
 		   "llm.yaml:5:7: model_list[0].litellm_params.api_key: "
-		   "environment variable GWTEST_UNSET is not set");
+		   "environment variable GWTEST_UNSET_API_KEY is not set");
 	config_bad("model_list:\n"
 		   "  - model_name: a\n"
 		   "    litellm_params:\n"
@@ -497,9 +498,9 @@ static void test_config_external(void **state)
 
 	(void)state;
 	setenv("GWTEST_EXT", "sk-ext", 1);
-	unsetenv("GWTEST_UNSET");
+	unsetenv("GWTEST_UNSET_API_KEY");
 	assert_int_equal(gw_config_set_external(c, "https://llm.corp/",
-						"GWTEST_UNSET"), CRS_ECONFIG);
+						"GWTEST_UNSET_API_KEY"), CRS_ECONFIG);
 	assert_int_equal(gw_config_set_external(c, "ftp://x", NULL),
 			 CRS_ECONFIG);
 	assert_int_equal(gw_config_set_external(c, "https://llm.corp/",

@@ -212,7 +212,8 @@ static void test_sast(void **state)
 			       "ERROR: AddressSanitizer: "
 			       "Heap-buffer-overflow"));
 	assert_non_null(strstr(str(v, "description"), "in 5 of 5 runs, at "
-			       "src/parse.c:20, a line this change touched"));
+			       "`src/parse.c:20`, a line this change "
+			       "touched"));
 	ids = json_object_get(v, "identifiers");
 	assert_int_equal(json_array_size(ids), 4);
 	assert_string_equal(str(json_array_get(ids, 0), "type"),
@@ -429,6 +430,94 @@ static void test_env(void **state)
 	unsetenv("GITLAB_CI");
 }
 
+/*
+ * Markdown a pull request or a CRS could inject: every untrusted string
+ * ends up escaped or inside a code span/block it cannot close.
+ */
+#define MD_EVIL "x``` ](javascript:alert(1)) <img src=x onerror=y> " \
+	"@all\n## owned\n[link](https://evil)"
+
+/* Text outside code spans/blocks: no live markup characters. */
+static void assert_inert_outside_code(const char *md)
+{
+	const char *p = md;
+
+	while (*p) {
+		size_t ticks = 0;
+
+		if (*p == '\\' && p[1]) {	/* an escaped character */
+			p += 2;
+			continue;
+		}
+		while (p[ticks] == '`')
+			ticks++;
+		if (ticks) {
+			/* skip to the same run: the span or block's end */
+			const char *end = p + ticks;
+
+			for (;;) {
+				end = strchr(end, '`');
+				assert_non_null(end);
+				size_t n = 0;
+
+				while (end[n] == '`')
+					n++;
+				if (n == ticks) {
+					p = end + n;
+					break;
+				}
+				end += n;
+			}
+			continue;
+		}
+		if (strchr("<>[]@", *p))
+			fail_msg("live '%c' at \"%.40s\" in:\n%s", *p, p, md);
+		p++;
+	}
+}
+
+static void test_markdown_hostile(void **state)
+{
+	struct finding_set s;
+	struct finding *f;
+	json_t *sast;
+	const char *d;
+	char *b;
+
+	(void)state;
+	finding_set_init(&s);
+	f = finding_add(&s, "abcdabcdabcdabcd", "Heap-buffer-overflow", 1,
+			"src/a`b``c" MD_EVIL ".c", 4, "fn" MD_EVIL,
+			"fuzz" MD_EVIL, 5, 5, "new" MD_EVIL);
+	free(f->description);
+	f->description = xstrdup("==1==ERROR: AddressSanitizer\n```\n"
+				 "</code> " MD_EVIL "\n````` \n");
+	sast = gitlab_sast(&s);
+	d = json_string_value(json_object_get(json_array_get(
+		json_object_get(sast, "vulnerabilities"), 0), "description"));
+	assert_non_null(d);
+	/* the crash output is one block, fenced longer than any run in it */
+	assert_int_equal(strncmp(d, "``````\n==1==ERROR", 17), 0);
+	assert_non_null(strstr(d, "\n``````\n"));
+	assert_inert_outside_code(d);
+	/* code spans hold harness and path, one tick longer than inside */
+	assert_non_null(strstr(d, "harness ````fuzz"));
+	assert_non_null(strstr(d, "Novelty against the base: newx\\`\\`\\` "
+			       "\\]\\(javascript\\:alert\\(1\\)\\) &lt;img "
+			       "src=x onerror=y&gt; \\@all \\#\\# owned "
+			       "\\[link\\]\\(https\\:"));
+	json_decref(sast);
+	finding_set_release(&s);
+
+	/* an MR note: the message is escaped, the code fenced */
+	b = gitlab_suggestion_body("fix from crs" MD_EVIL, "a ```` b\n", 0);
+	assert_inert_outside_code(b);
+	assert_non_null(strstr(b, "\n\n`````suggestion:-0+0\na ```` b\n"
+			       "`````\n"));
+	assert_null(strstr(b, "\n## owned"));
+	free(b);
+}
+
 static void test_suggestion_body(void **state)
 {
 	char *b;
@@ -492,8 +581,8 @@ static void test_mr_suggestion(void **state)
 	assert_int_equal(f->reqs[1].status, 201);
 	body = json_loads(f->reqs[1].body, 0, NULL);
 	assert_non_null(body);
-	assert_string_equal(str(body, "body"), "crs-ci: bound the copy "
-			    "(finding " ID_NEW ")\n\n```suggestion:-0+0\n"
+	assert_string_equal(str(body, "body"), "crs\\-ci\\: bound the copy "
+			    "\\(finding " ID_NEW "\\)\n\n```suggestion:-0+0\n"
 			    "\tmemcpy(d, s, 4);\n```\n");
 	pos = json_object_get(body, "position");
 	assert_string_equal(str(pos, "position_type"), "text");
@@ -664,6 +753,7 @@ int main(void)
 		cmocka_unit_test(test_report_files),
 		cmocka_unit_test(test_env),
 		cmocka_unit_test(test_suggestion_body),
+		cmocka_unit_test(test_markdown_hostile),
 		cmocka_unit_test(test_mr_suggestion),
 		cmocka_unit_test(test_mr_post_suggestions),
 		cmocka_unit_test(test_mr_errors),

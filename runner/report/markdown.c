@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * markdown.c - untrusted text made inert for Markdown renderers
+ *
+ * Shared by the GitHub job summary and the GitLab SAST descriptions and
+ * merge request notes. Knows CommonMark's rules for what closes a code
+ * span or fence; knows nothing of either forge.
+ */
+#include "runner/report/markdown.h"
+#include "common/buf.h"
+
+#include <string.h>
+
+void md_escape(struct buf *b, const char *s)
+{
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		switch (c) {
+		case '<': buf_adds(b, "&lt;"); break;
+		case '>': buf_adds(b, "&gt;"); break;
+		case '&': buf_adds(b, "&amp;"); break;
+		case '"': buf_adds(b, "&quot;"); break;
+		case '\r': case '\n': case '\t':
+			buf_addch(b, ' ');
+			break;
+		case '\\': case '`': case '*': case '_': case '{': case '}':
+		case '[': case ']': case '(': case ')': case '#': case '+':
+		case '-': case '.': case '!': case '|': case '~': case '@':
+		case ':':
+			buf_addch(b, '\\');
+			buf_addch(b, (char)c);
+			break;
+		default:
+			if (c < 0x20 || c == 0x7f)
+				buf_printf(b, "&#%u;", 0x2400u + (c == 0x7f ?
+					   0x21u : c));
+			else
+				buf_addch(b, (char)c);
+		}
+	}
+}
+
+/* The longest run of backticks in s. */
+static size_t longest_backticks(const char *s)
+{
+	size_t run = 0, longest = 0;
+
+	for (; s && *s; s++) {
+		run = *s == '`' ? run + 1 : 0;
+		if (run > longest)
+			longest = run;
+	}
+	return longest;
+}
+
+static void add_ticks(struct buf *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		buf_addch(b, '`');
+}
+
+void md_code_span(struct buf *b, const char *s)
+{
+	size_t n, len;
+	int pad;
+
+	if (!s)
+		s = "?";
+	n = longest_backticks(s) + 1;
+	len = strlen(s);
+	/* a span that starts or ends with ` needs a space (stripped) */
+	pad = len && (s[0] == '`' || s[len - 1] == '`');
+	add_ticks(b, n);
+	if (pad)
+		buf_addch(b, ' ');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		buf_addch(b, c < 0x20 || c == 0x7f ? ' ' : (char)c);
+	}
+	if (pad)
+		buf_addch(b, ' ');
+	add_ticks(b, n);
+}
+
+void md_code_block(struct buf *b, const char *info, const char *s)
+{
+	size_t fence = longest_backticks(s) + 1, n;
+
+	if (!s)
+		s = "";
+	if (fence < 3)
+		fence = 3;
+	n = strlen(s);
+	add_ticks(b, fence);
+	if (info)
+		buf_adds(b, info);
+	buf_addch(b, '\n');
+	buf_adds(b, s);
+	if (!n || s[n - 1] != '\n')
+		buf_addch(b, '\n');
+	add_ticks(b, fence);
+	buf_addch(b, '\n');
+}

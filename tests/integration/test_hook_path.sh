@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# test_hook_path.sh - `crs-ci hook install` from a binary whose path holds
+# a single quote, a space, a '$' and a backquote: the hook it writes must
+# run exactly that binary (sh quoting), not fail or run something else.
+# Needs no engine: the hook is run with --help, which crs-ci pre-push
+# answers without scanning.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+mktemp_dir; tmp=$TMP
+dir="$tmp/it's a \$HOME \`x\` dir"
+mkdir -p "$dir" "$tmp/repo"
+cp "$CRS_CI" "$dir/crs-ci"
+git init -q "$tmp/repo"
+cd "$tmp/repo"
+"$dir/crs-ci" hook install --compose "$ROOT/container/crs/libfuzzer/compose.yaml" \
+	--project "$ROOT/examples/projects/recparse" >/dev/null
+hook=.git/hooks/pre-push
+[ -x "$hook" ] || fail "no hook installed"
+sh -n "$hook" || { cat "$hook" >&2; fail "the hook is not valid sh"; }
+set +e
+out=$("$hook" --help </dev/null 2>&1)
+code=$?
+set -e
+[ "$code" -eq 0 ] || { cat "$hook" >&2; echo "$out" >&2; fail "the hook did not run crs-ci (exit $code)"; }
+case $out in
+"usage: crs-ci pre-push"*) ;;
+*) cat "$hook" >&2; echo "$out" >&2; fail "the hook ran something else" ;;
+esac
+note "hook runs $(grep '^exec' "$hook")"
+"$dir/crs-ci" hook uninstall >/dev/null
+[ ! -e "$hook" ] || fail "hook still there after uninstall"
