@@ -64,7 +64,7 @@ int fs_mkdir_new(const char *path)
 }
 
 /* Read fd (a regular file per fstat) into out, at most max bytes. */
-static int read_fd(struct buf *out, int fd, const char *what, size_t max)
+int fs_read_fd(struct buf *out, int fd, size_t max, const char *what)
 {
 	char chunk[65536];
 	struct stat st;
@@ -111,7 +111,7 @@ int fs_read_file(struct buf *out, const char *path, size_t max)
 
 	if (fd < 0)
 		return open_error(path);
-	r = read_fd(out, fd, path, max);
+	r = fs_read_fd(out, fd, max, path);
 	close(fd);
 	return r;
 }
@@ -135,7 +135,7 @@ int fs_read_at(struct buf *out, int dirfd, const char *name, size_t max,
 
 	if (fd < 0)
 		return open_error(what);
-	r = read_fd(out, fd, what, max);
+	r = fs_read_fd(out, fd, max, what);
 	close(fd);
 	return r;
 }
@@ -336,7 +336,7 @@ int fs_copy_file(const char *src, const char *dst)
 
 	if (fd < 0)
 		return open_error(src);
-	if ((r = read_fd(&b, fd, src, FS_COPY_MAX)) == 0)
+	if ((r = fs_read_fd(&b, fd, FS_COPY_MAX, src)) == 0)
 		r = fs_write_file_atomic(dst, b.ptr, b.len);
 	close(fd);
 	buf_release(&b);

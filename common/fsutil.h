@@ -49,6 +49,8 @@ int fs_open_dir(int *fd_out, const char *path);
  */
 int fs_read_at(struct buf *out, int dirfd, const char *name, size_t max,
 	       const char *what);
+/* As fs_read_at, on an open file descriptor. */
+int fs_read_fd(struct buf *out, int fd, size_t max, const char *what);
 /* fs_read_at on the folder `dir` (opened with fs_open_dir). */
 int fs_read_beneath(struct buf *out, const char *dir, const char *name,
 		    size_t max);
