@@ -22,6 +22,7 @@
  * net).
  */
 #include "runner/phase/phase.h"
+#include "runner/bind_source.h"
 #include "runner/container.h"
 #include "runner/cache.h"
 #include "runner/crs_env.h"
@@ -218,7 +219,8 @@ static int start_module(struct scan *s, struct harness_run *hr,
 	ro.shm_size = 2LL << 30;
 	ro.network = ri->net_names.v[crs_idx];
 	ro.aliases = strvec_list(&aliases);
-	if ((r = docker_container_create(s->docker, &ro, &id)) != 0)
+	if ((r = bind_source_check(s, ro.binds)) != 0 ||
+	    (r = docker_container_create(s->docker, &ro, &id)) != 0)
 		goto out;
 	ALLOC_GROW(hr->c, hr->nr + 1, hr->alloc);
 	slot = &hr->c[hr->nr++];
