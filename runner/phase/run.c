@@ -101,10 +101,16 @@ static int make_dirs(struct scan *s, const char *h)
 			"SUBMIT_DIR", "SHARED_DIR", "LOG_DIR",
 		};
 
+		/* bound read-write: new folders of our own, mode 0700 */
 		for (size_t k = 0; k < 3 && r == 0; k++) {
-			p = scan_work_path(s, "runs/%s/crs/%s/%s/%s",
-					   s->state.run_id, c, kinds[k], h);
-			r = fs_mkdir_p(p);
+			p = scan_work_path(s, "runs/%s/crs/%s/%s",
+					   s->state.run_id, c, kinds[k]);
+			if ((r = fs_mkdir_p(p)) == 0) {
+				char *leaf = xasprintf("%s/%s", p, h);
+
+				r = fs_mkdir_new(leaf);
+				free(leaf);
+			}
 			free(p);
 		}
 	}
