@@ -30,7 +30,6 @@
 int fs_mkdir_p(const char *path)
 {
 	char *p = xstrdup(path);
-	struct stat st;
 	int r = 0;
 
 	for (char *s = p + 1; ; s++) {
@@ -48,9 +47,6 @@ int fs_mkdir_p(const char *path)
 				break;
 		}
 	}
-	if (r == 0 && (lstat(p, &st) != 0 || !S_ISDIR(st.st_mode)))
-		r = crs_error_set(CRS_ERR, "mkdir '%s': exists and is not a "
-				  "folder", p);
 	free(p);
 	return r;
 }
@@ -244,8 +240,12 @@ int fs_write_file_atomic(const char *path, const void *data, size_t len)
 	char *parent = split_parent(path, &base);
 	int dfd = -1, r;
 
-	if ((r = fs_open_dir(&dfd, parent)) == 0 &&
-	    (r = fs_write_at(dfd, base, data, len)) != 0)
+	dfd = open(parent, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0)
+		r = crs_error_set(CRS_ERR, "%s: %s", path, errno == ENOTDIR ||
+				  errno == ELOOP ? "its folder is a link or a "
+				  "file" : strerror(errno));
+	else if ((r = fs_write_at(dfd, base, data, len)) != 0)
 		crs_error_prefix("%s", path);
 	if (dfd >= 0)
 		close(dfd);

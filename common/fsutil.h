@@ -19,9 +19,8 @@
 struct buf;
 
 /*
- * mkdir -p with mode 0755, for trusted paths: links in the part that
- * already exists are followed, but the last component must be a folder
- * (a link there is refused). Inside a container-writable tree use
+ * mkdir -p with mode 0755, for trusted paths only: links in the part that
+ * already exists are followed. Inside a container-writable tree use
  * fs_mkdir_new.
  */
 int fs_mkdir_p(const char *path);
