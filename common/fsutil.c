@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,20 +60,18 @@ int fs_mkdir_new(const char *path)
 			     "mkdir '%s': %s", path, strerror(errno));
 }
 
-/* Read fd (a regular file per fstat) into out, at most max bytes. */
-int fs_read_fd(struct buf *out, int fd, size_t max, const char *what)
+/*
+ * Read fd to its end in chunks, handing each to fn; more than `max` bytes
+ * in all is CRS_EINPUT (a file that grew after its fstat).
+ */
+static int read_chunks(int fd, size_t max, const char *what,
+		       int (*fn)(void *ctx, const char *p, size_t n,
+				 const char *what), void *ctx)
 {
 	char chunk[65536];
-	struct stat st;
+	size_t done = 0;
+	int r;
 
-	if (fstat(fd, &st) != 0)
-		return crs_error_set(CRS_ERR, "%s: %s", what, strerror(errno));
-	if (!S_ISREG(st.st_mode))
-		return crs_error_set(CRS_EINPUT, "%s: not a regular file",
-				     what);
-	if ((unsigned long long)st.st_size > max)
-		return crs_error_set(CRS_EINPUT, "%s: larger than %zu bytes",
-				     what, max);
 	for (;;) {
 		ssize_t n = read(fd, chunk, sizeof(chunk));
 
@@ -83,11 +82,35 @@ int fs_read_fd(struct buf *out, int fd, size_t max, const char *what)
 					     strerror(errno));
 		if (n == 0)
 			return 0;
-		if (out->len + (size_t)n > max)	/* grew after fstat */
+		if ((done += (size_t)n) > max)
 			return crs_error_set(CRS_EINPUT, "%s: larger than "
 					     "%zu bytes", what, max);
-		buf_add(out, chunk, (size_t)n);
+		if ((r = fn(ctx, chunk, (size_t)n, what)) != 0)
+			return r;
 	}
+}
+
+static int chunk_to_buf(void *ctx, const char *p, size_t n, const char *what)
+{
+	(void)what;
+	buf_add(ctx, p, n);
+	return 0;
+}
+
+/* Read fd (a regular file per fstat) into out, at most max bytes. */
+int fs_read_fd(struct buf *out, int fd, size_t max, const char *what)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) != 0)
+		return crs_error_set(CRS_ERR, "%s: %s", what, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return crs_error_set(CRS_EINPUT, "%s: not a regular file",
+				     what);
+	if ((unsigned long long)st.st_size > max)
+		return crs_error_set(CRS_EINPUT, "%s: larger than %zu bytes",
+				     what, max);
+	return read_chunks(fd, max, what, chunk_to_buf, out);
 }
 
 static int open_error(const char *what)
@@ -408,9 +431,17 @@ void sha256_hex(char out[65], const void *data, size_t len)
 	hex_digest(out, md);
 }
 
+static int chunk_to_digest(void *ctx, const char *p, size_t n,
+			   const char *what)
+{
+	(void)what;
+	EVP_DigestUpdate(ctx, p, n);
+	return 0;
+}
+
 int fs_sha256_file(char out[65], const char *path)
 {
-	unsigned char md[32], chunk[65536];
+	unsigned char md[32];
 	unsigned int mdlen = 0;
 	EVP_MD_CTX *ctx = NULL;
 	int fd, r = CRS_ERR;
@@ -422,20 +453,8 @@ int fs_sha256_file(char out[65], const char *path)
 		r = crs_error_set(CRS_ERR, "sha256: init failed");
 		goto out;
 	}
-	for (;;) {
-		ssize_t n = read(fd, chunk, sizeof(chunk));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			r = crs_error_set(CRS_ERR, "%s: read: %s", path,
-					  strerror(errno));
-			goto out;
-		}
-		if (n == 0)
-			break;
-		EVP_DigestUpdate(ctx, chunk, (size_t)n);
-	}
+	if ((r = read_chunks(fd, SIZE_MAX, path, chunk_to_digest, ctx)) != 0)
+		goto out;
 	EVP_DigestFinal_ex(ctx, md, &mdlen);
 	hex_digest(out, md);
 	r = 0;
@@ -546,36 +565,21 @@ int fs_sha256_tree(char out[65], const char *dir)
 	return r;
 }
 
+static int chunk_to_fd(void *ctx, const char *p, size_t n, const char *what)
+{
+	return write_all(*(int *)ctx, p, n, what);
+}
+
 /* Copy regular file `fd` (fstat'ed by the caller) to `name` in dstfd. */
 static int copy_reg_at(int fd, const struct stat *st, int dstfd,
 		       const char *name, const char *what)
 {
-	char tmp[48], chunk[65536];
-	unsigned long long done = 0;
+	char tmp[48];
 	int out = -1, r;
 
 	if ((r = tmp_create(&out, tmp, dstfd, 0600)) != 0)
 		return crs_error_prefix("%s", what);
-	for (;;) {
-		ssize_t n = read(fd, chunk, sizeof(chunk));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			r = crs_error_set(CRS_ERR, "%s: read: %s", what,
-					  strerror(errno));
-			break;
-		}
-		if (n == 0)
-			break;
-		if ((done += (size_t)n) > FS_COPY_MAX) {
-			r = crs_error_set(CRS_EINPUT, "%s: larger than %zu "
-					  "bytes", what, FS_COPY_MAX);
-			break;
-		}
-		if ((r = write_all(out, chunk, (size_t)n, what)) != 0)
-			break;
-	}
+	r = read_chunks(fd, FS_COPY_MAX, what, chunk_to_fd, &out);
 	/* no set-uid/set-gid bits from a tree a container wrote */
 	if (r == 0 && fchmod(out, st->st_mode & 0777) != 0)
 		r = crs_error_set(CRS_ERR, "chmod '%s': %s", what,
