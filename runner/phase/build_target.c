@@ -225,6 +225,7 @@ static int crs_build_step(struct scan *s, const struct compose_crs *c,
 	char *tag = NULL, *log = NULL, *what = NULL, *id = NULL, *bid = NULL;
 	char fetch_hash[65] = "no-inputs";
 	char *outdir = NULL, *marker = NULL, *fetch = NULL, *src = NULL;
+	char *built = NULL;
 	char *snap = NULL;
 	int r, code = -1;
 
@@ -249,7 +250,10 @@ static int crs_build_step(struct scan *s, const struct compose_crs *c,
 		if ((r = fs_sha256_tree(fetch_hash, fetch)) != 0)
 			goto out;
 	}
-	marker = xasprintf("%s/.%s.%.19s.%.12s.cache", outdir, b->name, id,
+	/* beside BUILD_OUT_DIR, not in it: the step's container writes there */
+	built = scan_work_path(s, "builds/%s/crs/%s/built", s->state.sanitizer,
+			       c->name);
+	marker = xasprintf("%s/%s.%.19s.%.12s", built, b->name, id,
 			   fetch_hash);
 	/* the step's container, kept for rebuilds (runner/snapshot.h) */
 	snap = snapshot_step_ref(c->name, b->name, s->state.sanitizer, id,
@@ -262,7 +266,9 @@ static int crs_build_step(struct scan *s, const struct compose_crs *c,
 		goto out;
 	}
 	crs_error_clear();	/* a missing snapshot */
-	if ((r = fs_remove_tree(outdir)) != 0 || (r = fs_mkdir_p(outdir)) != 0)
+	/* the outputs go, and with them every step's claim to them */
+	if ((r = fs_remove_tree(built)) != 0 ||
+	    (r = fs_remove_tree(outdir)) != 0 || (r = fs_mkdir_p(outdir)) != 0)
 		goto out;
 	/* the build id: the builder image's id, short */
 	bid = xasprintf("%.12s", docker_id_hex(id));
@@ -295,7 +301,8 @@ static int crs_build_step(struct scan *s, const struct compose_crs *c,
 		free(tail);
 		goto out;
 	}
-	if ((r = check_outputs(b, outdir, c->name)) == 0)
+	if ((r = check_outputs(b, outdir, c->name)) == 0 &&
+	    (r = fs_mkdir_p(built)) == 0)
 		r = fs_write_file_atomic(marker, "", 0);
 	if (r == 0)
 		snapshot_step_record(s, c->name, b->name, snap);
@@ -310,6 +317,7 @@ out:
 	free(id);
 	free(outdir);
 	free(marker);
+	free(built);
 	free(fetch);
 	free(src);
 	return r;
