@@ -34,9 +34,11 @@
 #include "common/xalloc.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static const char *pick_sanitizer(const struct project_config *p)
 {
@@ -58,8 +60,12 @@ static int build_target_image(struct scan *s)
 	return r;
 }
 
-/* Executables in out/ that are libFuzzer harnesses (clusterfuzzlite §5.4). */
-static int is_harness(const char *dir, const char *name)
+/*
+ * Executables in out/ that are libFuzzer harnesses (clusterfuzzlite §5.4).
+ * out/ is what the pull request's build wrote: each file is looked at
+ * through the folder's descriptor (no link, no FIFO).
+ */
+static int is_harness(int dfd, const char *dir, const char *name)
 {
 	char *path = xasprintf("%s/%s", dir, name);
 	struct buf b = BUF_INIT;
@@ -73,10 +79,10 @@ static int is_harness(const char *dir, const char *name)
 	if (!strcmp(name, "llvm-symbolizer") || !strncmp(name, "afl-", 4) ||
 	    !strncmp(name, "jazzer_driver", 13))
 		goto out;
-	if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
-	    !(st.st_mode & 0111))
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+	    !S_ISREG(st.st_mode) || !(st.st_mode & 0111))
 		goto out;
-	if (fs_read_file(&b, path, 512u << 20) != 0) {
+	if (fs_read_at(&b, dfd, name, 512u << 20, path) != 0) {
 		crs_error_clear();
 		goto out;
 	}
@@ -90,17 +96,23 @@ out:
 static int find_harnesses(struct scan *s, const char *out_dir)
 {
 	const struct scan_opts *o = s->opts;
-	DIR *d = opendir(out_dir);
+	int dfd = open(out_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+		       O_CLOEXEC);
+	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
 	struct dirent *de;
 	struct strvec found = STRVEC_INIT;
 	struct buf list = BUF_INIT;
 	int r = 0;
 
-	if (!d)
+	if (!d) {
+		if (dfd >= 0)
+			close(dfd);
 		return crs_error_set(CRS_EBUILD, "%s: cannot read the build "
 				     "output", out_dir);
+	}
 	while ((de = readdir(d)))
-		if (de->d_name[0] != '.' && is_harness(out_dir, de->d_name))
+		if (de->d_name[0] != '.' &&
+		    is_harness(dfd, out_dir, de->d_name))
 			strvec_push(&found, de->d_name);
 	closedir(d);
 	strvec_sort(found.v, found.nr);
