@@ -123,16 +123,24 @@ static int open_error(const char *what)
 	return crs_error_set(CRS_ERR, "%s: %s", what, strerror(errno));
 }
 
-int fs_read_file(struct buf *out, const char *path, size_t max)
+/* openat(dirfd, name, flags) for reading, then fs_read_fd. */
+static int read_opened(struct buf *out, int dirfd, const char *name,
+		       int flags, size_t max, const char *what)
 {
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	int fd = openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_NOCTTY |
+			O_CLOEXEC | flags);
 	int r;
 
 	if (fd < 0)
-		return open_error(path);
-	r = fs_read_fd(out, fd, max, path);
+		return open_error(what);
+	r = fs_read_fd(out, fd, max, what);
 	close(fd);
 	return r;
+}
+
+int fs_read_file(struct buf *out, const char *path, size_t max)
+{
+	return read_opened(out, AT_FDCWD, path, 0, max, path);
 }
 
 int fs_open_dir(int *fd_out, const char *path)
@@ -148,15 +156,7 @@ int fs_open_dir(int *fd_out, const char *path)
 int fs_read_at(struct buf *out, int dirfd, const char *name, size_t max,
 	       const char *what)
 {
-	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
-			O_NOCTTY | O_CLOEXEC);
-	int r;
-
-	if (fd < 0)
-		return open_error(what);
-	r = fs_read_fd(out, fd, max, what);
-	close(fd);
-	return r;
+	return read_opened(out, dirfd, name, O_NOFOLLOW, max, what);
 }
 
 int fs_read_beneath(struct buf *out, const char *dir, const char *name,
