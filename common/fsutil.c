@@ -2,8 +2,9 @@
 /*
  * fsutil.c - directories, bounded reads, atomic writes, hashing
  *
- * Nothing here trusts a path: callers that handle container output confine
- * paths first (see libcrs/ and the triage phase).
+ * The trust rules are fsutil.h's: a named path is trusted up to its last
+ * component; below it, everything goes through directory descriptors with
+ * O_NOFOLLOW, type checks on the opened file, and new random temp names.
  */
 #include "common/fsutil.h"
 #include "common/buf.h"
@@ -14,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +23,10 @@
 #include <unistd.h>
 
 #include <openssl/evp.h>
+#include <openssl/rand.h>
+
+#define FS_TREE_DEPTH_MAX 256	/* folders deep, for the tree walkers */
+#define FS_COPY_MAX ((size_t)1 << 30)
 
 int fs_mkdir_p(const char *path)
 {
@@ -46,130 +52,316 @@ int fs_mkdir_p(const char *path)
 	return r;
 }
 
-int fs_read_file(struct buf *out, const char *path, size_t max)
+int fs_mkdir_new(const char *path)
+{
+	if (mkdir(path, 0700) == 0)
+		return 0;
+	return crs_error_set(errno == EEXIST ? CRS_ECONFLICT : CRS_ERR,
+			     "mkdir '%s': %s", path, strerror(errno));
+}
+
+/*
+ * Read fd to its end in chunks, handing each to fn; more than `max` bytes
+ * in all is CRS_EINPUT (a file that grew after its fstat).
+ */
+static int read_chunks(int fd, size_t max, const char *what,
+		       int (*fn)(void *ctx, const char *p, size_t n,
+				 const char *what), void *ctx)
 {
 	char chunk[65536];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	int r = 0;
+	size_t done = 0;
+	int r;
 
-	if (fd < 0)
-		return crs_error_set(errno == ENOENT ? CRS_ENOTFOUND : CRS_ERR,
-				     "%s: %s", path, strerror(errno));
 	for (;;) {
 		ssize_t n = read(fd, chunk, sizeof(chunk));
 
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0) {
-			r = crs_error_set(CRS_ERR, "%s: read: %s", path,
-					  strerror(errno));
-			break;
-		}
+		if (n < 0)
+			return crs_error_set(CRS_ERR, "%s: read: %s", what,
+					     strerror(errno));
 		if (n == 0)
-			break;
-		if (out->len + (size_t)n > max) {
-			r = crs_error_set(CRS_EINPUT,
-					  "%s: larger than %zu bytes", path, max);
-			break;
-		}
-		buf_add(out, chunk, (size_t)n);
+			return 0;
+		if ((done += (size_t)n) > max)
+			return crs_error_set(CRS_EINPUT, "%s: larger than "
+					     "%zu bytes", what, max);
+		if ((r = fn(ctx, chunk, (size_t)n, what)) != 0)
+			return r;
 	}
+}
+
+static int chunk_to_buf(void *ctx, const char *p, size_t n, const char *what)
+{
+	(void)what;
+	buf_add(ctx, p, n);
+	return 0;
+}
+
+/* Read fd (a regular file per fstat) into out, at most max bytes. */
+int fs_read_fd(struct buf *out, int fd, size_t max, const char *what)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) != 0)
+		return crs_error_set(CRS_ERR, "%s: %s", what, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return crs_error_set(CRS_EINPUT, "%s: not a regular file",
+				     what);
+	if ((unsigned long long)st.st_size > max)
+		return crs_error_set(CRS_EINPUT, "%s: larger than %zu bytes",
+				     what, max);
+	return read_chunks(fd, max, what, chunk_to_buf, out);
+}
+
+static int open_error(const char *what)
+{
+	if (errno == ENOENT)
+		return crs_error_set(CRS_ENOTFOUND, "%s: %s", what,
+				     strerror(errno));
+	if (errno == ELOOP)
+		return crs_error_set(CRS_EINPUT, "%s: is a link", what);
+	return crs_error_set(CRS_ERR, "%s: %s", what, strerror(errno));
+}
+
+/* openat(dirfd, name, flags) for reading, then fs_read_fd. */
+static int read_opened(struct buf *out, int dirfd, const char *name,
+		       int flags, size_t max, const char *what)
+{
+	int fd = openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_NOCTTY |
+			O_CLOEXEC | flags);
+	int r;
+
+	if (fd < 0)
+		return open_error(what);
+	r = fs_read_fd(out, fd, max, what);
 	close(fd);
 	return r;
 }
 
-int fs_write_file_atomic(const char *path, const void *data, size_t len)
+int fs_read_file(struct buf *out, const char *path, size_t max)
 {
-	/* a dot name: watchers of the folder (the exchange) skip it */
-	const char *slash = strrchr(path, '/');
-	char *tmp = slash ?
-		xasprintf("%.*s/.%s.tmp.%ld", (int)(slash - path), path,
-			  slash + 1, (long)getpid()) :
-		xasprintf(".%s.tmp.%ld", path, (long)getpid());
-	const char *p = data;
-	int fd = -1, r = CRS_ERR;
+	return read_opened(out, AT_FDCWD, path, 0, max, path);
+}
 
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		r = crs_error_set(CRS_ERR, "%s: %s", path, strerror(errno));
-		goto out;
+int fs_open_dir(int *fd_out, const char *path)
+{
+	*fd_out = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (*fd_out < 0)
+		return errno == ENOTDIR ?
+			crs_error_set(CRS_EINPUT, "%s: not a folder (a link "
+				      "or a file)", path) : open_error(path);
+	return 0;
+}
+
+int fs_read_at(struct buf *out, int dirfd, const char *name, size_t max,
+	       const char *what)
+{
+	return read_opened(out, dirfd, name, O_NOFOLLOW, max, what);
+}
+
+int fs_read_beneath(struct buf *out, const char *dir, const char *name,
+		    size_t max)
+{
+	char *what = xasprintf("%s/%s", dir, name);
+	int dfd = -1, r;
+
+	if ((r = fs_open_dir(&dfd, dir)) == 0)
+		r = fs_read_at(out, dfd, name, max, what);
+	if (dfd >= 0)
+		close(dfd);
+	free(what);
+	return r;
+}
+
+/*
+ * A new temp file in dirfd with a random dot name (watchers such as the
+ * exchange skip dot names): O_CREAT|O_EXCL|O_NOFOLLOW, so nothing planted
+ * there beforehand is opened.
+ */
+static int tmp_create(int *fd_out, char name[48], int dirfd, mode_t mode)
+{
+	unsigned char rnd[12];
+
+	for (int tries = 0; tries < 8; tries++) {
+		if (RAND_bytes(rnd, sizeof(rnd)) != 1)
+			return crs_error_set(CRS_ERR, "no random bytes for a "
+					     "temp name");
+		memcpy(name, ".crs-ci-tmp.", 12);
+		for (size_t i = 0; i < sizeof(rnd); i++)
+			snprintf(name + 12 + 2 * i, 3, "%02x", rnd[i]);
+		*fd_out = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL |
+				 O_NOFOLLOW | O_CLOEXEC, mode);
+		if (*fd_out >= 0)
+			return 0;
+		if (errno != EEXIST)
+			return crs_error_set(CRS_ERR, "create '%s': %s", name,
+					     strerror(errno));
 	}
+	return crs_error_set(CRS_ERR, "no free temp name");
+}
+
+static int write_all(int fd, const void *data, size_t len, const char *what)
+{
+	const char *p = data;
+
 	while (len) {
 		ssize_t n = write(fd, p, len);
 
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0) {
-			r = crs_error_set(CRS_ERR, "%s: write: %s", path,
-					  strerror(errno));
-			goto out;
-		}
+		if (n < 0)
+			return crs_error_set(CRS_ERR, "%s: write: %s", what,
+					     strerror(errno));
 		p += n;
 		len -= (size_t)n;
 	}
-	if (close(fd) != 0) {
-		fd = -1;
-		r = crs_error_set(CRS_ERR, "%s: close: %s", path,
+	return 0;
+}
+
+/* Close the temp fd, then rename it over `name`; on error unlink it. */
+static int tmp_commit(int fd, int dirfd, const char *tmp, const char *name,
+		      int r)
+{
+	if (close(fd) != 0 && r == 0)
+		r = crs_error_set(CRS_ERR, "%s: close: %s", name,
 				  strerror(errno));
-		goto out;
-	}
-	fd = -1;
-	if (rename(tmp, path) != 0) {
-		r = crs_error_set(CRS_ERR, "rename to '%s': %s", path,
+	if (r == 0 && renameat(dirfd, tmp, dirfd, name) != 0)
+		r = crs_error_set(CRS_ERR, "rename to '%s': %s", name,
 				  strerror(errno));
-		goto out;
-	}
-	r = 0;
-out:
-	if (fd >= 0)
-		close(fd);
 	if (r != 0)
-		unlink(tmp);
-	free(tmp);
+		unlinkat(dirfd, tmp, 0);
 	return r;
+}
+
+int fs_write_at(int dirfd, const char *name, const void *data, size_t len)
+{
+	char tmp[48];
+	int fd = -1, r;
+
+	if ((r = tmp_create(&fd, tmp, dirfd, 0644)) != 0)
+		return crs_error_prefix("%s", name);
+	r = write_all(fd, data, len, name);
+	return tmp_commit(fd, dirfd, tmp, name, r);
+}
+
+/* The parent of path, and a pointer to its last component (in `path`). */
+static char *split_parent(const char *path, const char **base)
+{
+	const char *slash = strrchr(path, '/');
+
+	*base = slash ? slash + 1 : path;
+	if (!slash)
+		return xstrdup(".");
+	if (slash == path)
+		return xstrdup("/");
+	return xstrndup(path, (size_t)(slash - path));
+}
+
+int fs_write_file_atomic(const char *path, const void *data, size_t len)
+{
+	const char *base;
+	char *parent = split_parent(path, &base);
+	int dfd = -1, r;
+
+	dfd = open(parent, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0)
+		r = crs_error_set(CRS_ERR, "%s: %s", path, errno == ENOTDIR ||
+				  errno == ELOOP ? "its folder is a link or a "
+				  "file" : strerror(errno));
+	else if ((r = fs_write_at(dfd, base, data, len)) != 0)
+		crs_error_prefix("%s", path);
+	if (dfd >= 0)
+		close(dfd);
+	free(parent);
+	return r;
+}
+
+/* Remove `name` in dirfd: unlinked, or (a real folder) emptied first. */
+static int remove_at(int dirfd, const char *name, const char *what,
+		     int depth)
+{
+	struct stat st;
+	struct dirent *de;
+	DIR *d;
+	int fd, r = 0;
+
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return errno == ENOENT ? 0 :
+			crs_error_set(CRS_ERR, "%s: %s", what, strerror(errno));
+	if (!S_ISDIR(st.st_mode)) {
+		if (unlinkat(dirfd, name, 0) != 0 && errno != ENOENT)
+			return crs_error_set(CRS_ERR, "unlink '%s': %s", what,
+					     strerror(errno));
+		return 0;
+	}
+	if (depth >= FS_TREE_DEPTH_MAX)
+		return crs_error_set(CRS_EINPUT, "%s: more than %d folders "
+				     "deep", what, FS_TREE_DEPTH_MAX);
+	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+		    O_CLOEXEC);
+	if (fd < 0)
+		return crs_error_set(CRS_ERR, "%s: %s", what, strerror(errno));
+	if (!(d = fdopendir(fd))) {
+		close(fd);
+		return crs_error_set(CRS_ERR, "%s: %s", what, strerror(errno));
+	}
+	while (r == 0 && (de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		r = remove_at(fd, de->d_name, what, depth + 1);
+	}
+	closedir(d);
+	if (r == 0 && unlinkat(dirfd, name, AT_REMOVEDIR) != 0 &&
+	    errno != ENOENT)
+		r = crs_error_set(CRS_ERR, "rmdir '%s': %s", what,
+				  strerror(errno));
+	return r;
+}
+
+/* path without trailing slashes ("/" stays "/"); caller frees. */
+static char *strip_slashes(const char *path)
+{
+	char *p = xstrdup(path);
+	size_t n = strlen(p);
+
+	while (n > 1 && p[n - 1] == '/')
+		p[--n] = '\0';
+	return p;
 }
 
 int fs_remove_tree(const char *path)
 {
-	struct stat st;
-	DIR *d;
-	struct dirent *de;
-	int r = 0;
+	char *p = strip_slashes(path), *parent;
+	const char *base;
+	int dfd = -1, r;
 
-	if (lstat(path, &st) != 0)
-		return errno == ENOENT ? 0 :
-			crs_error_set(CRS_ERR, "%s: %s", path, strerror(errno));
-	if (!S_ISDIR(st.st_mode)) {
-		if (unlink(path) != 0 && errno != ENOENT)
-			return crs_error_set(CRS_ERR, "unlink '%s': %s", path,
-					     strerror(errno));
-		return 0;
-	}
-	if (!(d = opendir(path)))
-		return crs_error_set(CRS_ERR, "%s: %s", path, strerror(errno));
-	while (r == 0 && (de = readdir(d))) {
-		char *child;
-
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		child = xasprintf("%s/%s", path, de->d_name);
-		r = fs_remove_tree(child);
-		free(child);
-	}
-	closedir(d);
-	if (r == 0 && rmdir(path) != 0 && errno != ENOENT)
-		r = crs_error_set(CRS_ERR, "rmdir '%s': %s", path,
-				  strerror(errno));
+	parent = split_parent(p, &base);
+	dfd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		r = errno == ENOENT ? 0 : crs_error_set(CRS_ERR, "%s: %s",
+							 parent,
+							 strerror(errno));
+	else
+		r = remove_at(dfd, base, p, 0);
+	if (dfd >= 0)
+		close(dfd);
+	free(parent);
+	free(p);
 	return r;
 }
 
 int fs_copy_file(const char *src, const char *dst)
 {
 	struct buf b = BUF_INIT;
+	int fd = open(src, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY |
+		      O_CLOEXEC);
 	int r;
 
-	if ((r = fs_read_file(&b, src, (size_t)1 << 30)) == 0)
+	if (fd < 0)
+		return open_error(src);
+	if ((r = fs_read_fd(&b, fd, FS_COPY_MAX, src)) == 0)
 		r = fs_write_file_atomic(dst, b.ptr, b.len);
+	close(fd);
 	buf_release(&b);
 	return r;
 }
@@ -239,9 +431,17 @@ void sha256_hex(char out[65], const void *data, size_t len)
 	hex_digest(out, md);
 }
 
+static int chunk_to_digest(void *ctx, const char *p, size_t n,
+			   const char *what)
+{
+	(void)what;
+	EVP_DigestUpdate(ctx, p, n);
+	return 0;
+}
+
 int fs_sha256_file(char out[65], const char *path)
 {
-	unsigned char md[32], chunk[65536];
+	unsigned char md[32];
 	unsigned int mdlen = 0;
 	EVP_MD_CTX *ctx = NULL;
 	int fd, r = CRS_ERR;
@@ -253,20 +453,8 @@ int fs_sha256_file(char out[65], const char *path)
 		r = crs_error_set(CRS_ERR, "sha256: init failed");
 		goto out;
 	}
-	for (;;) {
-		ssize_t n = read(fd, chunk, sizeof(chunk));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			r = crs_error_set(CRS_ERR, "%s: read: %s", path,
-					  strerror(errno));
-			goto out;
-		}
-		if (n == 0)
-			break;
-		EVP_DigestUpdate(ctx, chunk, (size_t)n);
-	}
+	if ((r = read_chunks(fd, SIZE_MAX, path, chunk_to_digest, ctx)) != 0)
+		goto out;
 	EVP_DigestFinal_ex(ctx, md, &mdlen);
 	hex_digest(out, md);
 	r = 0;
@@ -377,51 +565,126 @@ int fs_sha256_tree(char out[65], const char *dir)
 	return r;
 }
 
-int fs_copy_tree(const char *src, const char *dst)
+static int chunk_to_fd(void *ctx, const char *p, size_t n, const char *what)
+{
+	return write_all(*(int *)ctx, p, n, what);
+}
+
+/* Copy regular file `fd` (fstat'ed by the caller) to `name` in dstfd. */
+static int copy_reg_at(int fd, const struct stat *st, int dstfd,
+		       const char *name, const char *what)
+{
+	char tmp[48];
+	int out = -1, r;
+
+	if ((r = tmp_create(&out, tmp, dstfd, 0600)) != 0)
+		return crs_error_prefix("%s", what);
+	r = read_chunks(fd, FS_COPY_MAX, what, chunk_to_fd, &out);
+	/* no set-uid/set-gid bits from a tree a container wrote */
+	if (r == 0 && fchmod(out, st->st_mode & 0777) != 0)
+		r = crs_error_set(CRS_ERR, "chmod '%s': %s", what,
+				  strerror(errno));
+	return tmp_commit(out, dstfd, tmp, name, r);
+}
+
+static int copy_at(int srcfd, const char *sname, int dstfd,
+		   const char *dname, const char *what, int depth)
 {
 	struct stat st;
-	char **names = NULL;
-	size_t nr = 0;
-	int r = 0;
+	struct dirent *de;
+	DIR *d = NULL;
+	int fd = -1, out = -1, r = 0;
 
-	if (lstat(src, &st) != 0)
-		return crs_error_set(CRS_ERR, "%s: %s", src, strerror(errno));
+	if (fstatat(srcfd, sname, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return crs_error_set(CRS_ERR, "%s: %s", what, strerror(errno));
 	if (S_ISLNK(st.st_mode)) {
 		char target[PATH_MAX];
-		ssize_t n = readlink(src, target, sizeof(target) - 1);
+		ssize_t n = readlinkat(srcfd, sname, target,
+				       sizeof(target) - 1);
 
 		if (n < 0)
-			return crs_error_set(CRS_ERR, "readlink '%s': %s", src,
-					     strerror(errno));
+			return crs_error_set(CRS_ERR, "readlink '%s': %s",
+					     what, strerror(errno));
 		target[n] = '\0';
-		unlink(dst);
-		if (symlink(target, dst) != 0)
-			return crs_error_set(CRS_ERR, "symlink '%s': %s", dst,
+		unlinkat(dstfd, dname, 0);
+		if (symlinkat(target, dstfd, dname) != 0)
+			return crs_error_set(CRS_ERR, "symlink '%s': %s", what,
 					     strerror(errno));
 		return 0;
 	}
+	if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+		return 0;	/* sockets, fifos, devices: not source */
+	fd = openat(srcfd, sname, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+		    O_NOCTTY | O_CLOEXEC | (S_ISDIR(st.st_mode) ?
+					    O_DIRECTORY : 0));
+	if (fd < 0)
+		return crs_error_set(CRS_ERR, "%s: %s", what, strerror(errno));
+	if (fstat(fd, &st) != 0) {	/* what was opened, not what was seen */
+		r = crs_error_set(CRS_ERR, "%s: %s", what, strerror(errno));
+		goto out;
+	}
 	if (S_ISREG(st.st_mode)) {
-		if ((r = fs_copy_file(src, dst)) == 0 &&
-		    chmod(dst, st.st_mode & 07777) != 0)
-			r = crs_error_set(CRS_ERR, "chmod '%s': %s", dst,
-					  strerror(errno));
-		return r;
+		r = copy_reg_at(fd, &st, dstfd, dname, what);
+		goto out;
 	}
 	if (!S_ISDIR(st.st_mode))
-		return 0;	/* sockets, fifos, devices: not source */
-	if ((r = fs_mkdir_p(dst)) != 0 || (r = list_dir(&names, &nr, src)) != 0)
-		return r;
-	for (size_t i = 0; i < nr; i++) {
-		if (r == 0) {
-			char *s = xasprintf("%s/%s", src, names[i]);
-			char *d = xasprintf("%s/%s", dst, names[i]);
-
-			r = fs_copy_tree(s, d);
-			free(s);
-			free(d);
-		}
-		free(names[i]);
+		goto out;
+	if (depth >= FS_TREE_DEPTH_MAX) {
+		r = crs_error_set(CRS_EINPUT, "%s: more than %d folders deep",
+				  what, FS_TREE_DEPTH_MAX);
+		goto out;
 	}
-	free(names);
+	if (mkdirat(dstfd, dname, 0755) != 0 && errno != EEXIST) {
+		r = crs_error_set(CRS_ERR, "mkdir '%s': %s", what,
+				  strerror(errno));
+		goto out;
+	}
+	out = openat(dstfd, dname, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+		     O_CLOEXEC);
+	if (out < 0) {
+		r = crs_error_set(CRS_ERR, "%s: %s", what, strerror(errno));
+		goto out;
+	}
+	if (!(d = fdopendir(fd))) {
+		r = crs_error_set(CRS_ERR, "%s: %s", what, strerror(errno));
+		goto out;
+	}
+	while (r == 0 && (de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		r = copy_at(fd, de->d_name, out, de->d_name, what, depth + 1);
+	}
+out:
+	if (d)
+		closedir(d);	/* closes fd */
+	else if (fd >= 0)
+		close(fd);
+	if (out >= 0)
+		close(out);
+	return r;
+}
+
+int fs_copy_tree(const char *src, const char *dst)
+{
+	char *s = strip_slashes(src), *d = strip_slashes(dst);
+	const char *sbase, *dbase;
+	char *sparent = split_parent(s, &sbase);
+	char *dparent = split_parent(d, &dbase);
+	int sfd = -1, dfd = -1, r;
+
+	sfd = open(sparent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (sfd < 0)
+		r = crs_error_set(CRS_ERR, "%s: %s", s, strerror(errno));
+	else if ((r = fs_mkdir_p(dparent)) == 0 &&
+		 (r = fs_open_dir(&dfd, dparent)) == 0)
+		r = copy_at(sfd, sbase, dfd, dbase, s, 0);
+	if (sfd >= 0)
+		close(sfd);
+	if (dfd >= 0)
+		close(dfd);
+	free(sparent);
+	free(dparent);
+	free(s);
+	free(d);
 	return r;
 }

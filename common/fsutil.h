@@ -3,6 +3,13 @@
  * fsutil.h - small file-system helpers shared by every layer
  *
  * All return 0 or a negative CRS_E* code with a message naming the path.
+ *
+ * Trust (DESIGN.md decision 10): a path the caller names is trusted up to
+ * its last component. Whatever lies inside a folder a container could
+ * write is not: the *_at functions and the tree walkers go through
+ * directory descriptors, open with O_NOFOLLOW, check the type with fstat
+ * before reading, never descend a link and write only to new, randomly
+ * named files (O_CREAT|O_EXCL|O_NOFOLLOW) renamed into place.
  */
 #ifndef CRS_COMMON_FSUTIL_H
 #define CRS_COMMON_FSUTIL_H
@@ -11,15 +18,58 @@
 
 struct buf;
 
-/* mkdir -p with mode 0755. */
+/*
+ * mkdir -p with mode 0755, for trusted paths only: links in the part that
+ * already exists are followed. Inside a container-writable tree use
+ * fs_mkdir_new.
+ */
 int fs_mkdir_p(const char *path);
-/* Read a whole file, refusing files larger than `max` (CRS_EINPUT). */
+/*
+ * mkdir of one new folder, mode 0700: CRS_ECONFLICT when anything (a
+ * folder, a file, a link) already has that name. For bind sources.
+ */
+int fs_mkdir_new(const char *path);
+/*
+ * Read a whole regular file, refusing files larger than `max` (CRS_EINPUT)
+ * and anything that is not a regular file (FIFOs, devices: CRS_EINPUT,
+ * never blocked on). For trusted paths: a link is followed.
+ */
 int fs_read_file(struct buf *out, const char *path, size_t max);
-/* Write via a hidden temp file (.NAME.tmp.PID) beside it, then rename(2). */
+/*
+ * Open folder `path` (O_DIRECTORY|O_NOFOLLOW: a link there is refused).
+ * *fd_out is the caller's to close.
+ */
+int fs_open_dir(int *fd_out, const char *path);
+/*
+ * Read regular file `name` (one component) in the folder `dirfd`: opened
+ * with O_NOFOLLOW|O_NONBLOCK, fstat'ed as a regular file of at most `max`
+ * bytes before anything is read (CRS_EINPUT otherwise; CRS_ENOTFOUND when
+ * missing). `what` names the file in messages.
+ */
+int fs_read_at(struct buf *out, int dirfd, const char *name, size_t max,
+	       const char *what);
+/* As fs_read_at, on an open file descriptor. */
+int fs_read_fd(struct buf *out, int fd, size_t max, const char *what);
+/* fs_read_at on the folder `dir` (opened with fs_open_dir). */
+int fs_read_beneath(struct buf *out, const char *dir, const char *name,
+		    size_t max);
+/*
+ * Write `name` (one component) in the folder `dirfd` atomically: a new
+ * temp file with a random dot name (O_CREAT|O_EXCL|O_NOFOLLOW), then
+ * renameat(2) over `name` (a link at `name` is replaced, not followed).
+ */
+int fs_write_at(int dirfd, const char *name, const void *data, size_t len);
+/* fs_write_at in the parent of `path`, opened with fs_open_dir. */
 int fs_write_file_atomic(const char *path, const void *data, size_t len);
-/* rm -rf; a missing path is not an error. */
+/*
+ * rm -rf through directory descriptors (unlinkat; a link is removed,
+ * never descended); a missing path is not an error.
+ */
 int fs_remove_tree(const char *path);
-/* Copy a regular file, creating or truncating dst (mode 0644). */
+/*
+ * Copy a regular file (src opened with O_NOFOLLOW: a link or a FIFO is
+ * refused) to dst as fs_write_file_atomic does (mode 0644).
+ */
 int fs_copy_file(const char *src, const char *dst);
 /* 1 when the path exists (any type), else 0. */
 int fs_exists(const char *path);
@@ -34,7 +84,11 @@ void sha256_hex(char out[65], const void *data, size_t len);
  * symlink targets and contents. Same tree, same hash, wherever it lies.
  */
 int fs_sha256_tree(char out[65], const char *dir);
-/* cp -a: copy a tree (regular files, directories, symlinks as links). */
+/*
+ * cp -a through directory descriptors: regular files, folders, and links
+ * as links (never followed); FIFOs, sockets and devices are passed over,
+ * set-id bits dropped. Files are written as fs_write_at does.
+ */
 int fs_copy_tree(const char *src, const char *dst);
 
 #endif

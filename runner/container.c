@@ -7,6 +7,7 @@
  * so that every path, including a timeout or Ctrl-C, removes the container.
  */
 #include "runner/container.h"
+#include "runner/bind_source.h"
 #include "runner/images.h"
 #include "runner/scan.h"
 #include "runner/cmd.h"
@@ -59,7 +60,8 @@ int container_run_commit(struct scan *s, const struct docker_run_opts *o,
 			strvec_push(&labels, *l);
 	container_labels(&labels, s);
 	opts.labels = strvec_list(&labels);
-	if ((r = docker_container_create(s->docker, &opts, &id)) != 0)
+	if ((r = bind_source_check(s, o->binds)) != 0 ||
+	    (r = docker_container_create(s->docker, &opts, &id)) != 0)
 		goto out;
 	if ((r = docker_container_start(s->docker, id)) != 0)
 		goto out;

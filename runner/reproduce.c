@@ -4,7 +4,9 @@
  *
  * The runs and the reading of their logs, shared by triage (head and
  * base builds) and patch validation (patched builds), so both judge a
- * crash the same way: the signature most runs agree on.
+ * crash the same way: the signature most runs agree on. The container
+ * writes only <tdir>/io (see reproduce.h); its logs are read back through
+ * a directory descriptor.
  */
 #include "runner/reproduce.h"
 #include "runner/container.h"
@@ -22,7 +24,9 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /*
  * N runs of one input. A run that times out (libFuzzer exits 70) costs
@@ -55,11 +59,15 @@ int reproduce_run_in(struct scan *s, const char *harness,
 {
 	struct strvec binds = STRVEC_INIT, args = STRVEC_INIT;
 	char *log = xasprintf("%s/container.log", tdir);
+	char *io = xasprintf("%s/io", tdir);
 	int r, code = -1;
 
+	/* a fresh folder of our own: nothing a container left is bound */
+	if ((r = fs_remove_tree(io)) != 0 || (r = fs_mkdir_new(io)) != 0)
+		goto out;
 	strvec_pushf(&binds, "%s:/out:ro", out_dir);
 	strvec_pushf(&binds, "%s:/testcase:ro", testcase);
-	strvec_pushf(&binds, "%s:/triage", tdir);
+	strvec_pushf(&binds, "%s:/triage", io);
 	strvec_push(&args, "reproduce");
 	strvec_push(&args, harness);
 	strvec_pushf(&args, "%d", s->opts->reproduce_runs);
@@ -67,9 +75,11 @@ int reproduce_run_in(struct scan *s, const char *harness,
 	r = container_run_script(s, reproduce_script, strvec_list(&args),
 				 strvec_list(&binds),
 				 30.0 * s->opts->reproduce_runs + 60, log, &code);
+out:
 	strvec_release(&binds);
 	strvec_release(&args);
 	free(log);
+	free(io);
 	return r;
 }
 
@@ -77,24 +87,33 @@ void reproduce_read_runs(struct repro_verdict *v, const char *tdir, int runs,
 			 const char *harness)
 {
 	char **sigs = xcalloc((size_t)runs + 1, sizeof(char *));
-	int best = -1, best_count = 0;
+	struct buf *logs = xcalloc((size_t)runs + 1, sizeof(struct buf));
+	char *io = xasprintf("%s/io", tdir);
+	int best = -1, best_count = 0, dfd = -1;
 
 	memset(v, 0, sizeof(*v));
+	if (fs_open_dir(&dfd, io) != 0)
+		runs = 0;	/* no folder, or a link: no attempt */
+	crs_error_clear();
 	for (int i = 1; i <= runs; i++) {
-		char *path = xasprintf("%s/run.%d.log", tdir, i);
-		struct buf b = BUF_INIT;
+		char name[32], *what;
+		struct buf *b = &logs[i - 1];
 		struct crash_report *cr = NULL;
 
-		if (fs_read_file(&b, path, REPRODUCE_LOG_MAX) == 0) {
+		buf_init(b);
+		snprintf(name, sizeof(name), "run.%d.log", i);
+		what = xasprintf("%s/%s", io, name);
+		if (fs_read_at(b, dfd, name, REPRODUCE_LOG_MAX, what) == 0) {
 			v->attempts++;
-			if (crash_report_parse(&cr, b.ptr, b.len) == 0) {
+			if (crash_report_parse(&cr, b->ptr, b->len) == 0) {
 				sigs[i - 1] = crash_signature(cr, harness);
 				crash_report_free(cr);
 			}
+		} else {
+			buf_release(b);
 		}
 		crs_error_clear();
-		buf_release(&b);
-		free(path);
+		free(what);
 	}
 	for (int i = 0; i < runs; i++) {
 		int count = 0;
@@ -109,19 +128,25 @@ void reproduce_read_runs(struct repro_verdict *v, const char *tdir, int runs,
 		}
 	}
 	if (best >= 0) {
-		struct buf b = BUF_INIT;
+		struct buf *b = &logs[best];
 
-		v->log_path = xasprintf("%s/run.%d.log", tdir, best + 1);
-		if (fs_read_file(&b, v->log_path, REPRODUCE_LOG_MAX) == 0)
-			crash_report_parse(&v->report, b.ptr, b.len);
+		v->log_path = xasprintf("%s/run.%d.log", io, best + 1);
+		crash_report_parse(&v->report, b->ptr, b->len);
 		crs_error_clear();
-		buf_release(&b);
+		v->log_len = b->len;
+		v->log = buf_detach(b, NULL);
 		v->signature = xstrdup(sigs[best]);
 		v->reproduced = best_count;
 	}
-	for (int i = 0; i < runs; i++)
+	for (int i = 0; i < runs; i++) {
 		free(sigs[i]);
+		buf_release(&logs[i]);
+	}
+	if (dfd >= 0)
+		close(dfd);
+	free(logs);
 	free(sigs);
+	free(io);
 }
 
 void repro_verdict_release(struct repro_verdict *v)
@@ -129,5 +154,6 @@ void repro_verdict_release(struct repro_verdict *v)
 	crash_report_free(v->report);
 	free(v->signature);
 	free(v->log_path);
+	free(v->log);
 	memset(v, 0, sizeof(*v));
 }

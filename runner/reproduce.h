@@ -5,9 +5,17 @@
  * Shared by triage (is a PoV a bug?) and patch validation (does a PoV
  * still crash the patched build?): the runs happen in a fresh base-runner
  * container without network, on the compose's infra cpuset and memory.
+ *
+ * Layout of a run folder <tdir> (crs-ci's own): <tdir>/io is the only
+ * part bound into the container (read-write, at /triage), created anew
+ * with mode 0700 for each run; <tdir>/container.log is written by crs-ci.
+ * What the container wrote is read back through a directory descriptor,
+ * never by path, and nothing under <tdir>/io is ever bound again.
  */
 #ifndef CRS_RUNNER_REPRODUCE_H
 #define CRS_RUNNER_REPRODUCE_H
+
+#include <stddef.h>
 
 struct scan;
 struct crash_report;
@@ -18,14 +26,17 @@ struct crash_report;
 struct repro_verdict {
 	struct crash_report *report;	/* of the first matching run */
 	char *signature;	/* the one most runs agree on; NULL: no crash */
-	char *log_path;		/* that run's log */
+	char *log_path;		/* that run's log, for messages only */
+	char *log;		/* its text (NUL-terminated), log_len bytes */
+	size_t log_len;
 	int reproduced, attempts;
 };
 
 /*
  * Run `testcase` s->opts->reproduce_runs times (3 at most when it times
  * out) with <work>/builds/<sanitizer>/<which>/out/<harness>; each run's
- * output goes to <tdir>/run.<i>.log (tdir must exist). 0, or the
+ * output goes to <tdir>/io/run.<i>.log (tdir must exist; io is made
+ * anew). 0, CRS_ECONFLICT/CRS_EINPUT for a bad layout, or the
  * container_run error (CRS_ETIMEOUT, CRS_EINTR, CRS_EENGINE).
  */
 int reproduce_run(struct scan *s, const char *harness, const char *testcase,
@@ -37,8 +48,11 @@ int reproduce_run_in(struct scan *s, const char *harness,
 		     const char *tdir);
 
 /*
- * Read <tdir>/run.1..runs.log into *v (zeroed first): the signature most
- * runs agree on and how many runs showed it. Cannot fail.
+ * Read <tdir>/io/run.1..runs.log into *v (zeroed first): the signature
+ * most runs agree on, how many runs showed it, and that run's log. Each
+ * log is read with fs_read_at (no link, no FIFO, at most
+ * REPRODUCE_LOG_MAX bytes); an unreadable one counts as no attempt.
+ * Cannot fail.
  */
 void reproduce_read_runs(struct repro_verdict *v, const char *tdir, int runs,
 			 const char *harness);

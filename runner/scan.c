@@ -110,6 +110,21 @@ static int check_llm_env(const struct compose *c)
 	return r;
 }
 
+/*
+ * The user's --work-dir or --out with any link in it resolved (when it
+ * exists): below these roots crs-ci follows no link (docs/work-folder.md),
+ * so a root given through a link is taken as the folder it names.
+ */
+static char *resolve_root(char *path)
+{
+	char *real = realpath(path, NULL);
+
+	if (!real)
+		return path;
+	free(path);
+	return real;
+}
+
 int scan_open(struct scan **out, const struct scan_opts *o,
 	      struct runner_ctx *ctx, unsigned needs)
 {
@@ -121,8 +136,8 @@ int scan_open(struct scan **out, const struct scan_opts *o,
 	s->ctx = ctx;
 	clock_gettime(CLOCK_MONOTONIC, &s->started);
 	s->started_wall = time(NULL);
-	s->work_dir = fs_abspath(o->work_dir);
-	s->out_dir = fs_abspath(o->out_dir);
+	s->work_dir = resolve_root(fs_abspath(o->work_dir));
+	s->out_dir = resolve_root(fs_abspath(o->out_dir));
 	s->source_dir = fs_abspath(o->source);
 	s->owner = new_owner();
 	if ((needs & SCAN_NEED_COMPOSE) && !o->compose) {

@@ -881,9 +881,9 @@ static int job_pov(struct sidecar_crs *k,
 	reproduce_read_runs(&v, tdir, s->opts->reproduce_runs, rq->harness);
 	if (v.signature) {
 		jr->retcode = 1;
-		if (v.log_path && fs_read_file(&b, v.log_path, 1u << 20) == 0)
-			buf_add(&jr->err, b.ptr, b.len);
-		crs_error_clear();
+		if (v.log)	/* read by reproduce.c through its folder's fd */
+			buf_add(&jr->err, v.log, v.log_len < (1u << 20) ?
+				v.log_len : (1u << 20));
 		buf_printf(&jr->out, "crash %s in %d of %d run(s) on the %s "
 			   "build\n", v.signature, v.reproduced, v.attempts,
 			   which);

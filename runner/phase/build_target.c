@@ -34,9 +34,11 @@
 #include "common/xalloc.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static const char *pick_sanitizer(const struct project_config *p)
 {
@@ -58,8 +60,12 @@ static int build_target_image(struct scan *s)
 	return r;
 }
 
-/* Executables in out/ that are libFuzzer harnesses (clusterfuzzlite §5.4). */
-static int is_harness(const char *dir, const char *name)
+/*
+ * Executables in out/ that are libFuzzer harnesses (clusterfuzzlite §5.4).
+ * out/ is what the pull request's build wrote: each file is looked at
+ * through the folder's descriptor (no link, no FIFO).
+ */
+static int is_harness(int dfd, const char *dir, const char *name)
 {
 	char *path = xasprintf("%s/%s", dir, name);
 	struct buf b = BUF_INIT;
@@ -73,10 +79,10 @@ static int is_harness(const char *dir, const char *name)
 	if (!strcmp(name, "llvm-symbolizer") || !strncmp(name, "afl-", 4) ||
 	    !strncmp(name, "jazzer_driver", 13))
 		goto out;
-	if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
-	    !(st.st_mode & 0111))
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+	    !S_ISREG(st.st_mode) || !(st.st_mode & 0111))
 		goto out;
-	if (fs_read_file(&b, path, 512u << 20) != 0) {
+	if (fs_read_at(&b, dfd, name, 512u << 20, path) != 0) {
 		crs_error_clear();
 		goto out;
 	}
@@ -90,17 +96,23 @@ out:
 static int find_harnesses(struct scan *s, const char *out_dir)
 {
 	const struct scan_opts *o = s->opts;
-	DIR *d = opendir(out_dir);
+	int dfd = open(out_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+		       O_CLOEXEC);
+	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
 	struct dirent *de;
 	struct strvec found = STRVEC_INIT;
 	struct buf list = BUF_INIT;
 	int r = 0;
 
-	if (!d)
+	if (!d) {
+		if (dfd >= 0)
+			close(dfd);
 		return crs_error_set(CRS_EBUILD, "%s: cannot read the build "
 				     "output", out_dir);
+	}
 	while ((de = readdir(d)))
-		if (de->d_name[0] != '.' && is_harness(out_dir, de->d_name))
+		if (de->d_name[0] != '.' &&
+		    is_harness(dfd, out_dir, de->d_name))
 			strvec_push(&found, de->d_name);
 	closedir(d);
 	strvec_sort(found.v, found.nr);
@@ -225,6 +237,7 @@ static int crs_build_step(struct scan *s, const struct compose_crs *c,
 	char *tag = NULL, *log = NULL, *what = NULL, *id = NULL, *bid = NULL;
 	char fetch_hash[65] = "no-inputs";
 	char *outdir = NULL, *marker = NULL, *fetch = NULL, *src = NULL;
+	char *built = NULL;
 	char *snap = NULL;
 	int r, code = -1;
 
@@ -249,7 +262,10 @@ static int crs_build_step(struct scan *s, const struct compose_crs *c,
 		if ((r = fs_sha256_tree(fetch_hash, fetch)) != 0)
 			goto out;
 	}
-	marker = xasprintf("%s/.%s.%.19s.%.12s.cache", outdir, b->name, id,
+	/* beside BUILD_OUT_DIR, not in it: the step's container writes there */
+	built = scan_work_path(s, "builds/%s/crs/%s/built", s->state.sanitizer,
+			       c->name);
+	marker = xasprintf("%s/%s.%.19s.%.12s", built, b->name, id,
 			   fetch_hash);
 	/* the step's container, kept for rebuilds (runner/snapshot.h) */
 	snap = snapshot_step_ref(c->name, b->name, s->state.sanitizer, id,
@@ -262,7 +278,9 @@ static int crs_build_step(struct scan *s, const struct compose_crs *c,
 		goto out;
 	}
 	crs_error_clear();	/* a missing snapshot */
-	if ((r = fs_remove_tree(outdir)) != 0 || (r = fs_mkdir_p(outdir)) != 0)
+	/* the outputs go, and with them every step's claim to them */
+	if ((r = fs_remove_tree(built)) != 0 ||
+	    (r = fs_remove_tree(outdir)) != 0 || (r = fs_mkdir_p(outdir)) != 0)
 		goto out;
 	/* the build id: the builder image's id, short */
 	bid = xasprintf("%.12s", docker_id_hex(id));
@@ -295,7 +313,8 @@ static int crs_build_step(struct scan *s, const struct compose_crs *c,
 		free(tail);
 		goto out;
 	}
-	if ((r = check_outputs(b, outdir, c->name)) == 0)
+	if ((r = check_outputs(b, outdir, c->name)) == 0 &&
+	    (r = fs_mkdir_p(built)) == 0)
 		r = fs_write_file_atomic(marker, "", 0);
 	if (r == 0)
 		snapshot_step_record(s, c->name, b->name, snap);
@@ -310,6 +329,7 @@ out:
 	free(id);
 	free(outdir);
 	free(marker);
+	free(built);
 	free(fetch);
 	free(src);
 	return r;

@@ -22,6 +22,7 @@
  * net).
  */
 #include "runner/phase/phase.h"
+#include "runner/bind_source.h"
 #include "runner/container.h"
 #include "runner/cache.h"
 #include "runner/crs_env.h"
@@ -100,10 +101,16 @@ static int make_dirs(struct scan *s, const char *h)
 			"SUBMIT_DIR", "SHARED_DIR", "LOG_DIR",
 		};
 
+		/* bound read-write: new folders of our own, mode 0700 */
 		for (size_t k = 0; k < 3 && r == 0; k++) {
-			p = scan_work_path(s, "runs/%s/crs/%s/%s/%s",
-					   s->state.run_id, c, kinds[k], h);
-			r = fs_mkdir_p(p);
+			p = scan_work_path(s, "runs/%s/crs/%s/%s",
+					   s->state.run_id, c, kinds[k]);
+			if ((r = fs_mkdir_p(p)) == 0) {
+				char *leaf = xasprintf("%s/%s", p, h);
+
+				r = fs_mkdir_new(leaf);
+				free(leaf);
+			}
 			free(p);
 		}
 	}
@@ -218,7 +225,8 @@ static int start_module(struct scan *s, struct harness_run *hr,
 	ro.shm_size = 2LL << 30;
 	ro.network = ri->net_names.v[crs_idx];
 	ro.aliases = strvec_list(&aliases);
-	if ((r = docker_container_create(s->docker, &ro, &id)) != 0)
+	if ((r = bind_source_check(s, ro.binds)) != 0 ||
+	    (r = docker_container_create(s->docker, &ro, &id)) != 0)
 		goto out;
 	ALLOC_GROW(hr->c, hr->nr + 1, hr->alloc);
 	slot = &hr->c[hr->nr++];

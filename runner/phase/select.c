@@ -234,24 +234,20 @@ static char *source_by_name(const struct diff_changeset *cs, const char *h)
  * A small decimal file the container wrote (so not followed if it is a
  * symlink); -1 when it is not one.
  */
-static long read_count(const char *path)
+/* A count the replay wrote to `name` in io/ (read by descriptor). */
+static long read_count(int iofd, const char *name)
 {
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-	char text[32];
-	ssize_t n;
-	long v;
+	struct buf b = BUF_INIT;
 	char *end = NULL;
+	long v = -1;
 
-	if (fd < 0)
-		return -1;
-	n = read(fd, text, sizeof(text) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	text[n] = '\0';
-	v = strtol(text, &end, 10);
-	if (end == text || (*end != '\n' && *end) || v < 0)
-		return -1;
+	if (fs_read_at(&b, iofd, name, 31, name) == 0 && b.len) {
+		v = strtol(b.ptr, &end, 10);
+		if (end == b.ptr || (*end != '\n' && *end) || v < 0)
+			v = -1;
+	}
+	crs_error_clear();
+	buf_release(&b);
 	return v;
 }
 
@@ -296,10 +292,11 @@ static int replay(struct scan *s, struct harness_sel *h, double timeout_s,
 	char *cached = cache ? xasprintf("%s/corpus/%s/%s", cache,
 					 s->state.project, h->name) : NULL;
 	char *log = xasprintf("%s/container.log", dir);
-	char *lcov = xasprintf("%s/coverage.lcov", dir);
-	char *inputs = xasprintf("%s/inputs", dir);
+	char *io = xasprintf("%s/io", dir);
+	char *lcov = xasprintf("%s/coverage.lcov", io);
+	struct buf text = BUF_INIT;
 	struct coverage *cov = NULL;
-	int r, code = -1;
+	int r, code = -1, iofd = -1;
 
 	if (!fs_exists(bin)) {
 		set_no_cov(h, xstrdup("the coverage build has no such "
@@ -307,10 +304,12 @@ static int replay(struct scan *s, struct harness_sel *h, double timeout_s,
 		r = 0;
 		goto out;
 	}
-	if ((r = fs_remove_tree(dir)) != 0 || (r = fs_mkdir_p(dir)) != 0)
+	/* only io/ is the container's; its log and our files sit beside it */
+	if ((r = fs_remove_tree(dir)) != 0 || (r = fs_mkdir_p(dir)) != 0 ||
+	    (r = fs_mkdir_new(io)) != 0)
 		goto out;
 	strvec_pushf(&binds, "%s:/out:ro", out);
-	strvec_pushf(&binds, "%s:/select", dir);
+	strvec_pushf(&binds, "%s:/select", io);
 	if (is_dir(corpus)) {
 		strvec_pushf(&binds, "%s:/corpus/work:ro", corpus);
 		h->cached = 1;
@@ -333,7 +332,9 @@ static int replay(struct scan *s, struct harness_sel *h, double timeout_s,
 	}
 	if (r != 0)
 		goto out;
-	h->inputs = read_count(inputs);
+	if ((r = fs_open_dir(&iofd, io)) != 0)
+		goto out;
+	h->inputs = read_count(iofd, "inputs");
 	switch (code) {
 	case REPLAY_OK:
 		break;
@@ -342,7 +343,7 @@ static int replay(struct scan *s, struct harness_sel *h, double timeout_s,
 		break;
 	case REPLAY_NO_PROFILE:
 		set_no_cov(h, xasprintf("the replay wrote no profile; see %s/"
-					"replay.log", dir));
+					"replay.log", io));
 		goto out;
 	case REPLAY_PROFDATA:
 	case REPLAY_EXPORT:
@@ -356,7 +357,9 @@ static int replay(struct scan *s, struct harness_sel *h, double timeout_s,
 					log));
 		goto out;
 	}
-	if (coverage_load_lcov(&cov, lcov, COVERAGE_LCOV_MAX) != 0) {
+	if (fs_read_at(&text, iofd, "coverage.lcov", COVERAGE_LCOV_MAX,
+		       lcov) != 0 ||
+	    coverage_parse_lcov(&cov, text.ptr, text.len, lcov) != 0) {
 		set_no_cov(h, xasprintf("unusable coverage: %s",
 					crs_error_last()));
 		crs_error_clear();
@@ -367,9 +370,13 @@ static int replay(struct scan *s, struct harness_sel *h, double timeout_s,
 	if (code == REPLAY_NO_INPUTS)
 		forget_hits(&h->reach, t);
 out:
+	if (iofd >= 0)
+		close(iofd);
+	buf_release(&text);
 	coverage_free(cov);
 	strvec_release(&binds);
 	strvec_release(&args);
+	free(io);
 	free(dir);
 	free(out);
 	free(bin);
@@ -378,7 +385,6 @@ out:
 	free(cached);
 	free(log);
 	free(lcov);
-	free(inputs);
 	return r;
 }
 

@@ -2,15 +2,20 @@
 /*
  * triage.c - every submitted PoV reproduced, parsed and deduplicated
  *
- * A CRS's word is not evidence. Each PoV file a CRS submitted (read with
- * lstat and a size cap: the submit dirs were writable by the container) is
- * copied out by content hash and run N times against crs-ci's own head
+ * A CRS's word is not evidence. Each PoV file a CRS submitted (read
+ * through runner/submissions.c: the submit dirs were writable by the
+ * container) is written out by content hash and run N times against
+ * crs-ci's own head
  * build in a fresh base-runner container with no network. Runs whose
  * output parses to the same crash signature count as reproductions; a PoV
  * that never crashes is dropped and counted. A reproduced PoV is run on
  * the base build too, which labels it new, pre-existing or changed.
  * Findings with the same signature collapse into one that credits the
  * earliest finder.
+ *
+ * Work layout: <work>/triage/<harness>-<sha>/ is crs-ci's; its head/ and
+ * base/ are sibling run folders (runner/reproduce.h), so no folder that a
+ * harness could write is ever bound again.
  */
 #include "runner/phase/phase.h"
 #include "runner/container.h"
@@ -42,7 +47,7 @@
 #define POV_MAX_BYTES (16u << 20)
 
 struct pov {
-	char *path;		/* in the submit dir, or the user's --pov file */
+	char *path;		/* <out>/povs/<sha>: crs-ci's copy */
 	int user;		/* given with --pov, not found by a CRS */
 	char *crs;
 	char *harness;
@@ -72,16 +77,18 @@ static int cmp_mtime(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static void add_pov(struct pov_list *l, const char *path, const char *crs,
-		    const char *harness, const struct stat *st)
+/*
+ * A PoV's bytes: its first copy is written to <out>/povs/<sha>, the file
+ * every later run binds (never the submitted file itself).
+ */
+static void add_pov(struct scan *s, struct pov_list *l, const void *data,
+		    size_t len, const char *crs, const char *harness,
+		    const struct stat *st)
 {
 	struct pov p = { 0 };
+	char *dir;
 
-	if (fs_sha256_file(p.sha, path) != 0) {
-		log_warn("pov %s: %s", path, crs_error_last());
-		crs_error_clear();
-		return;
-	}
+	sha256_hex(p.sha, data, len);
 	for (size_t i = 0; i < l->nr; i++)
 		if (!strcmp(l->items[i].sha, p.sha) &&
 		    !strcmp(l->items[i].harness, harness)) {
@@ -92,7 +99,17 @@ static void add_pov(struct pov_list *l, const char *path, const char *crs,
 			}
 			return;
 		}
-	p.path = xstrdup(path);
+	dir = xasprintf("%s/povs", s->out_dir);
+	p.path = xasprintf("%s/%s", dir, p.sha);
+	if (fs_mkdir_p(dir) != 0 ||
+	    fs_write_file_atomic(p.path, data, len) != 0) {
+		log_warn("pov %.12s: %s", p.sha, crs_error_last());
+		crs_error_clear();
+		free(p.path);
+		free(dir);
+		return;
+	}
+	free(dir);
 	p.crs = xstrdup(crs);
 	p.harness = xstrdup(harness);
 	p.mtime = mtime_of(st);
@@ -103,22 +120,30 @@ static void add_pov(struct pov_list *l, const char *path, const char *crs,
 /* Each --pov file, tried on every harness of the scan. */
 static int collect_user_povs(struct scan *s, struct pov_list *l)
 {
-	for (size_t i = 0; i < s->opts->povs_nr; i++) {
+	int r = 0;
+
+	for (size_t i = 0; i < s->opts->povs_nr && r == 0; i++) {
 		const char *path = s->opts->povs[i];
+		struct buf b = BUF_INIT;
 		struct stat st;
 
-		if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-			return crs_error_set(CRS_EINPUT, "--pov: '%s' is not a "
-					     "readable file", path);
-		for (size_t k = 0; k < s->state.harnesses_nr; k++) {
+		if (stat(path, &st) != 0 ||
+		    fs_read_file(&b, path, POV_MAX_BYTES) != 0) {
+			crs_error_clear();
+			r = crs_error_set(CRS_EINPUT, "--pov: '%s' is not a "
+					  "readable file", path);
+		}
+		for (size_t k = 0; r == 0 && k < s->state.harnesses_nr; k++) {
 			size_t before = l->nr;
 
-			add_pov(l, path, "--pov", s->state.harnesses[k], &st);
+			add_pov(s, l, b.ptr, b.len, "--pov",
+				s->state.harnesses[k], &st);
 			if (l->nr > before)
 				l->items[l->nr - 1].user = 1;
 		}
+		buf_release(&b);
 	}
-	return 0;
+	return r;
 }
 
 /* SUBMIT_DIR/<harness>/povs/<file> of every CRS of the run. */
@@ -127,17 +152,17 @@ struct pov_walk {
 	struct pov_list *l;
 };
 
-static void on_pov(const char *path, const struct stat *st,
-		   size_t crs_index, const char *harness, void *ctx)
+static void on_pov(const struct submission *sub, void *ctx)
 {
 	struct pov_walk *w = ctx;
 	struct pov_list *l = w->l;
+	size_t i = sub->crs_index;
 
-	add_pov(l, path, w->s->compose->crs[crs_index].name, harness, st);
-	l->crs_povs[crs_index]++;
-	if (l->crs_first[crs_index] < 0 ||
-	    mtime_of(st) < l->crs_first[crs_index])
-		l->crs_first[crs_index] = mtime_of(st);
+	add_pov(w->s, l, sub->data, sub->len, w->s->compose->crs[i].name,
+		sub->harness, sub->st);
+	l->crs_povs[i]++;
+	if (l->crs_first[i] < 0 || mtime_of(sub->st) < l->crs_first[i])
+		l->crs_first[i] = mtime_of(sub->st);
 }
 
 static void collect_povs(struct scan *s, struct pov_list *l)
@@ -228,8 +253,8 @@ static void fill_location(struct finding *f, const struct crash_report *cr,
  * (same signature on base), "changed" (base crashes differently), or NULL
  * when there is no base build to ask.
  */
-static int novelty(struct scan *s, const struct pov *p, const char *pov_out,
-		   const char *tdir, const char *head_sig, char **out)
+static int novelty(struct scan *s, const struct pov *p, const char *tdir,
+		   const char *head_sig, char **out)
 {
 	char *bin = scan_work_path(s, "builds/%s/base/out/%s",
 				   s->state.sanitizer, p->harness);
@@ -244,8 +269,8 @@ static int novelty(struct scan *s, const struct pov *p, const char *pov_out,
 		*out = xstrdup("new");	/* the harness itself is new */
 		goto out;
 	}
-	if ((r = fs_mkdir_p(bdir)) != 0 ||
-	    (r = reproduce_run(s, p->harness, pov_out, "base", bdir)) != 0)
+	if ((r = fs_mkdir_new(bdir)) != 0 ||
+	    (r = reproduce_run(s, p->harness, p->path, "base", bdir)) != 0)
 		goto out;
 	reproduce_read_runs(&v, bdir, s->opts->reproduce_runs,
 			    p->harness);
@@ -258,9 +283,7 @@ static int novelty(struct scan *s, const struct pov *p, const char *pov_out,
 	log_info("triage: PoV %.12s on base %.12s: %s", p->sha,
 		 s->state.base_commit, *out);
 out:
-	crash_report_free(v.report);
-	free(v.signature);
-	free(v.log_path);
+	repro_verdict_release(&v);
 	free(bin);
 	free(bdir);
 	return r;
@@ -299,7 +322,8 @@ static struct finding *add_finding(struct scan *s, struct finding_set *fs,
 	f->attempts = v->attempts;
 	f->found_by = xstrdup(p->crs);
 	f->found_after_s = p->user ? -1 : (p->mtime - (double)run_start);
-	if (fs_mkdir_p(rdir) == 0 && fs_copy_file(v->log_path, rp) == 0)
+	if (fs_mkdir_p(rdir) == 0 &&
+	    fs_write_file_atomic(rp, v->log, v->log_len) == 0)
 		f->report_path = xasprintf("reports/%s.txt", id);
 	crs_error_clear();
 	free(rdir);
@@ -312,8 +336,8 @@ static struct finding *add_finding(struct scan *s, struct finding_set *fs,
  * crashes the base, the change fixed that bug; say so as a notice.
  */
 static int fixed_by_change(struct scan *s, const struct pov *p,
-			   const char *pov_out, const char *tdir,
-			   struct finding_set *fs, time_t run_start)
+			   const char *tdir, struct finding_set *fs,
+			   time_t run_start)
 {
 	char *bin = scan_work_path(s, "builds/%s/base/out/%s",
 				   s->state.sanitizer, p->harness);
@@ -325,8 +349,8 @@ static int fixed_by_change(struct scan *s, const struct pov *p,
 
 	if (!s->state.base_image || !fs_exists(bin))
 		goto out;
-	if ((r = fs_mkdir_p(bdir)) != 0 ||
-	    (r = reproduce_run(s, p->harness, pov_out, "base", bdir)) != 0)
+	if ((r = fs_mkdir_new(bdir)) != 0 ||
+	    (r = reproduce_run(s, p->harness, p->path, "base", bdir)) != 0)
 		goto out;
 	reproduce_read_runs(&v, bdir, s->opts->reproduce_runs,
 			    p->harness);
@@ -349,27 +373,26 @@ out:
 static int triage_pov(struct scan *s, const struct pov *p, time_t run_start,
 		      struct finding_set *fs)
 {
-	char *pov_dir = xasprintf("%s/povs", s->out_dir);
-	char *pov_out = xasprintf("%s/%s", pov_dir, p->sha);
 	char *tdir = scan_work_path(s, "triage/%s-%s", p->harness, p->sha);
+	char *hdir = xasprintf("%s/head", tdir);
 	struct repro_verdict v = { 0 };
 	struct finding *f;
 	char id[17];
 	int r;
 
-	if ((r = fs_mkdir_p(pov_dir)) != 0 || (r = fs_remove_tree(tdir)) != 0 ||
-	    (r = fs_mkdir_p(tdir)) != 0 ||
-	    (r = fs_copy_file(p->path, pov_out)) != 0)
+	/* head/ and base/: sibling run folders of crs-ci's own */
+	if ((r = fs_remove_tree(tdir)) != 0 || (r = fs_mkdir_p(tdir)) != 0 ||
+	    (r = fs_mkdir_new(hdir)) != 0)
 		goto out;
 	log_info("triage: PoV %.12s from %s on %s, %d run(s)", p->sha, p->crs,
 		 p->harness, s->opts->reproduce_runs);
-	if ((r = reproduce_run(s, p->harness, pov_out, "head", tdir)) != 0)
+	if ((r = reproduce_run(s, p->harness, p->path, "head", hdir)) != 0)
 		goto out;
-	reproduce_read_runs(&v, tdir, s->opts->reproduce_runs,
+	reproduce_read_runs(&v, hdir, s->opts->reproduce_runs,
 			    p->harness);
 	if (!v.signature || !v.report) {
 		if (p->user) {
-			r = fixed_by_change(s, p, pov_out, tdir, fs, run_start);
+			r = fixed_by_change(s, p, tdir, fs, run_start);
 			goto out;
 		}
 		log_warn("triage: PoV %.12s from %s did not crash the head "
@@ -393,15 +416,14 @@ static int triage_pov(struct scan *s, const struct pov *p, time_t run_start,
 		goto out;
 	}
 	f = add_finding(s, fs, p, &v, id, 1, run_start);
-	if ((r = novelty(s, p, pov_out, tdir, v.signature, &f->novelty)) != 0)
+	if ((r = novelty(s, p, tdir, v.signature, &f->novelty)) != 0)
 		goto out;
 	log_info("triage: %s in %s (%s:%d), reproduced %d/%d", f->crash_type,
 		 f->function ? f->function : "?", f->file ? f->file : "?",
 		 f->line, f->reproduced, f->attempts);
 out:
 	repro_verdict_release(&v);
-	free(pov_dir);
-	free(pov_out);
+	free(hdir);
 	free(tdir);
 	return r;
 }

@@ -3,7 +3,7 @@
  * validate.c - every patch a CRS submitted, validated by crs-ci itself
  *
  * A CRS's patch is a claim, like its PoV. Each distinct patch file in a
- * SUBMIT_DIR/<harness>/patches/ (read with lstat and a size cap) goes
+ * SUBMIT_DIR/<harness>/patches/ (read by runner/submissions.c) goes
  * through these steps, stopping at the first failure:
  *   policy  a -p1, repo-relative unified diff of source files only (no
  *           harness, build script, test or project file), at most
@@ -58,7 +58,8 @@
 #define VALIDATE_STEP_MIN_S 10.0	/* less left: skip the step */
 
 struct submitted {
-	char *path;
+	char *text;		/* the patch as read from its submit dir */
+	size_t len;
 	char *crs, *harness;
 	char sha[65];
 };
@@ -83,20 +84,19 @@ struct vpatch {
 	char *snapshot;		/* the head's, with the scan's sanitizer */
 };
 
-static void add_submitted(struct submitted_list *l, const char *path,
-			  const char *crs, const char *harness)
+static void add_submitted(struct submitted_list *l, const void *text,
+			  size_t len, const char *crs, const char *harness)
 {
 	struct submitted x = { 0 };
 
-	if (fs_sha256_file(x.sha, path) != 0) {
-		log_warn("patch %s: %s", path, crs_error_last());
-		crs_error_clear();
-		return;
-	}
+	sha256_hex(x.sha, text, len);
 	for (size_t i = 0; i < l->nr; i++)
 		if (!strcmp(l->items[i].sha, x.sha))
 			return;
-	x.path = xstrdup(path);
+	x.text = xmalloc(len + 1);
+	memcpy(x.text, text, len);
+	x.text[len] = '\0';
+	x.len = len;
 	x.crs = xstrdup(crs);
 	x.harness = xstrdup(harness);
 	ALLOC_GROW(l->items, l->nr + 1, l->alloc);
@@ -104,13 +104,12 @@ static void add_submitted(struct submitted_list *l, const char *path,
 }
 
 /* SUBMIT_DIR/<harness>/patches/<file> of every CRS of the run. */
-static void on_patch(const char *path, const struct stat *st,
-		     size_t crs_index, const char *harness, void *ctx)
+static void on_patch(const struct submission *sub, void *ctx)
 {
 	struct submitted_list *l = ctx;
 
-	(void)st;
-	add_submitted(l, path, l->s->compose->crs[crs_index].name, harness);
+	add_submitted(l, sub->data, sub->len,
+		      l->s->compose->crs[sub->crs_index].name, sub->harness);
 }
 
 static void collect_patches(struct scan *s, struct submitted_list *l)
@@ -514,21 +513,16 @@ static int check_povs(struct vpatch *v, struct strvec *fixed)
 				detail = xasprintf("PoV of %s: no run "
 						   "completed", f->id);
 			else if (rv.signature) {
-				struct buf rl = BUF_INIT;
-
 				detail = xasprintf("PoV of finding %s still "
 					"crashes the patched build: %s "
 					"(%d/%d runs)", f->id,
 					rv.report && rv.report->crash_type ?
 					rv.report->crash_type : "crash",
 					rv.reproduced, rv.attempts);
-				if (fs_read_file(&rl, rv.log_path,
-						 REPRODUCE_LOG_MAX) == 0) {
+				if (rv.log) {
 					buf_adds(&l, "\n");
-					buf_add(&l, rl.ptr, rl.len);
+					buf_add(&l, rv.log, rv.log_len);
 				}
-				crs_error_clear();
-				buf_release(&rl);
 			} else {
 				strvec_push(fixed, f->id);
 			}
@@ -790,7 +784,6 @@ static int validate_one(struct scan *s, struct finding_set *fs,
 {
 	struct vpatch v = { 0 };
 	struct strvec fixed = STRVEC_INIT;
-	struct buf text = BUF_INIT;
 	size_t at = 0;
 	int r = 0;
 
@@ -809,13 +802,12 @@ static int validate_one(struct scan *s, struct finding_set *fs,
 	    (r = fs_mkdir_p(v.logdir)) != 0 ||
 	    (r = fs_remove_tree(v.work)) != 0 ||
 	    (r = fs_mkdir_p(v.work)) != 0 ||
-	    (r = fs_read_file(&text, in->path, VALIDATE_PATCH_MAX)) != 0 ||
-	    (r = fs_write_file_atomic(v.patch_path, text.ptr, text.len)) != 0)
+	    (r = fs_write_file_atomic(v.patch_path, in->text, in->len)) != 0)
 		goto out;
-	v.p->diff = xstrndup(text.ptr, text.len);
+	v.p->diff = xstrndup(in->text, in->len);
 	log_info("validate: patch %s from %s (%s)", v.sha12, in->crs,
 		 in->harness);
-	if (strlen(v.p->diff) != text.len) {
+	if (strlen(v.p->diff) != in->len) {
 		step(&v, "policy", "failed", "contains a NUL byte", NULL);
 		at = 1;
 		goto done;
@@ -878,7 +870,6 @@ done:
 out:
 	git_diff_free(v.diff);
 	strvec_release(&fixed);
-	buf_release(&text);
 	free(v.which);
 	free(v.work);
 	free(v.logdir);
@@ -919,7 +910,7 @@ int phase_validate(struct scan *s)
 		r = finding_set_save(&fs, results);
 out:
 	for (size_t i = 0; i < l.nr; i++) {
-		free(l.items[i].path);
+		free(l.items[i].text);
 		free(l.items[i].crs);
 		free(l.items[i].harness);
 	}

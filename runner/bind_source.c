@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * bind_source.c - refusing bind sources reached through a link
+ *
+ * The engine follows links in a bind source as root on the host, so a
+ * link that a container planted in a folder it could write would become
+ * a host folder mounted into the next container (DESIGN.md decision 10).
+ * crs-ci lays its work folders out so that no bind source lies inside a
+ * container-writable tree; this check, made right before every container
+ * is created (runner/container.c, the run phase), is the one place that
+ * proves it for each source under crs-ci's own folders.
+ */
+#include "runner/bind_source.h"
+#include "runner/scan.h"
+#include "common/error.h"
+#include "common/xalloc.h"
+
+#include <errno.h>
+#include <string.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+/* Length of `root` without trailing slashes, when `src` lies below it. */
+static size_t below(const char *src, const char *root)
+{
+	size_t n = strlen(root);
+
+	while (n > 1 && root[n - 1] == '/')
+		n--;
+	if (strncmp(src, root, n) || (src[n] != '/' && src[n] != '\0'))
+		return 0;
+	return n;
+}
+
+static int check_one(const char *src, size_t root_len)
+{
+	char *p = xstrdup(src);
+	char *at = p + root_len;
+	int r = 0;
+
+	while (*at == '/' && r == 0) {
+		char *next = strchr(at + 1, '/'), c = 0;
+		struct stat st;
+		size_t n = next ? (size_t)(next - at - 1) : strlen(at + 1);
+
+		if (n == 0) {	/* "//" or a trailing "/" */
+			if (!next)
+				break;
+			at = next;
+			continue;
+		}
+		if ((n == 2 && !strncmp(at + 1, "..", 2)) ||
+		    (n == 1 && at[1] == '.')) {
+			r = crs_error_set(CRS_EINPUT, "bind source '%s': '.' "
+					  "or '..' in its path", src);
+			break;
+		}
+		if (next) {
+			c = *next;
+			*next = '\0';
+		}
+		if (lstat(p, &st) != 0) {
+			if (errno != ENOENT)
+				r = crs_error_set(CRS_ERR, "bind source '%s': "
+						  "%s: %s", src, p,
+						  strerror(errno));
+			break;	/* missing: nothing below can be a link */
+		}
+		if (S_ISLNK(st.st_mode))
+			r = crs_error_set(CRS_EINPUT, "bind source '%s': "
+					  "'%s' is a link", src, p);
+		else if (next && !S_ISDIR(st.st_mode))
+			r = crs_error_set(CRS_EINPUT, "bind source '%s': "
+					  "'%s' is not a folder", src, p);
+		else if (!next && !S_ISDIR(st.st_mode) &&
+			 !S_ISREG(st.st_mode))
+			r = crs_error_set(CRS_EINPUT, "bind source '%s' is "
+					  "neither a folder nor a regular "
+					  "file", src);
+		if (!next)
+			break;
+		*next = c;
+		at = next;
+	}
+	free(p);
+	return r;
+}
+
+int bind_source_check_roots(const char *const *roots,
+			    const char *const *binds)
+{
+	int r = 0;
+
+	for (; binds && *binds && r == 0; binds++) {
+		const char *colon = strchr(*binds, ':');
+		char *src = colon ? xstrndup(*binds, (size_t)(colon - *binds)) :
+			xstrdup(*binds);
+
+		for (const char *const *root = roots; *root && r == 0; root++) {
+			size_t n = below(src, *root);
+
+			if (n)
+				r = check_one(src, n);
+		}
+		free(src);
+	}
+	return r;
+}
+
+int bind_source_check(const struct scan *s, const char *const *binds)
+{
+	const char *roots[3] = { s->work_dir, s->out_dir, NULL };
+
+	if (!roots[0]) {
+		roots[0] = roots[1];
+		roots[1] = NULL;
+	}
+	return bind_source_check_roots(roots, binds);
+}

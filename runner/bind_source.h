@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * bind_source.h - the one check every bind source passes before use
+ */
+#ifndef CRS_RUNNER_BIND_SOURCE_H
+#define CRS_RUNNER_BIND_SOURCE_H
+
+struct scan;
+
+/*
+ * Check the host side of each "host:ctr[:opts]" in `binds` (NULL-
+ * terminated; NULL is none). A source that lies below one of `roots`
+ * (NULL-terminated: crs-ci's work and output folders) must reach its
+ * place through real folders only: every component below the root is
+ * lstat'ed right now, and a link (or "..") anywhere there, a non-folder
+ * on the way, or a last component that is neither a folder nor a
+ * regular file is refused with CRS_EINPUT naming both. A missing tail
+ * is allowed (the engine makes it; nothing below it can be a link).
+ * Sources outside every root (the project, the cache) are the user's.
+ */
+int bind_source_check_roots(const char *const *roots,
+			    const char *const *binds);
+
+/* bind_source_check_roots with the scan's work and output folders. */
+int bind_source_check(const struct scan *s, const char *const *binds);
+
+#endif
