@@ -7,6 +7,7 @@
  * so that every path, including a timeout or Ctrl-C, removes the container.
  */
 #include "runner/container.h"
+#include "runner/container_policy.h"
 #include "runner/images.h"
 #include "runner/scan.h"
 #include "runner/cmd.h"
@@ -114,6 +115,7 @@ int container_run_script(struct scan *s, const char *script,
 	ro.network = "none";
 	ro.cpuset = s->compose->infra.cpuset;	/* our own work is infra */
 	ro.memory = s->compose->infra.memory_bytes;
+	container_policy_apply(&ro, ROLE_INFRA);
 	r = container_run(s, &ro, timeout_s, log_path, exit_code_out);
 	strvec_release(&cmd);
 	return r;

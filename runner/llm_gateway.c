@@ -10,6 +10,7 @@
  */
 #include "runner/llm_gateway.h"
 #include "runner/container.h"
+#include "runner/container_policy.h"
 #include "runner/images.h"
 #include "runner/scan.h"
 #include "runner/config/config.h"
@@ -367,6 +368,7 @@ static int create_container(struct llm_gateway *g, struct scan *s,
 	ro.labels = strvec_list(&labels);
 	ro.network = net;
 	ro.cpuset = s->compose->infra.cpuset;
+	container_policy_apply(&ro, ROLE_GATEWAY);
 	/* files it writes belong to the user who runs the scan */
 	if (getuid() != 0) {
 		snprintf(user, sizeof(user), "%u:%u", (unsigned)getuid(),

@@ -713,6 +713,17 @@ static int docker_build_query(struct buf *path,
 	docker_query(path, "forcerm", "1");
 	if (o->pull)
 		docker_query(path, "pull", "1");
+	if (o->network)
+		docker_query(path, "networkmode", o->network);
+	if (o->cpuset)
+		docker_query(path, "cpusetcpus", o->cpuset);
+	if (o->memory > 0) {
+		char mem[32];
+
+		snprintf(mem, sizeof(mem), "%lld", (long long)o->memory);
+		docker_query(path, "memory", mem);
+		docker_query(path, "memswap", mem);	/* no swap */
+	}
 	docker_query(path, "version", "1");	/* the classic builder */
 out:
 	json_decref(args);
@@ -947,6 +958,29 @@ int docker_image_remove(struct docker_client *d, const char *ref, int force)
 
 /* --- containers --------------------------------------------------------- */
 
+/* What every container may do: see docker_container_create(). */
+static void docker_limits(struct docker_json *b, json_t *hc,
+			  const struct docker_run_opts *o)
+{
+	json_t *log = json_object(), *cfg = json_object();
+	char files[16];
+
+	docker_jset(b, hc, "CapDrop", json_pack("[s]", "ALL"));
+	docker_jset(b, hc, "CapAdd", docker_jstrv(b, o->cap_add));
+	docker_jset(b, hc, "SecurityOpt",
+		    json_pack("[s]", "no-new-privileges"));
+	docker_jset(b, hc, "PidsLimit", json_integer(o->pids_limit > 0 ?
+		    o->pids_limit : DOCKER_PIDS_LIMIT_DEFAULT));
+	snprintf(files, sizeof(files), "%d", o->log_max_file > 0 ?
+		 o->log_max_file : DOCKER_LOG_MAX_FILE);
+	docker_jset(b, cfg, "max-size", docker_jstr(b, o->log_max_size ?
+		    o->log_max_size : DOCKER_LOG_MAX_SIZE));
+	docker_jset(b, cfg, "max-file", json_string(files));
+	docker_jset(b, log, "Type", json_string("json-file"));
+	docker_jset(b, log, "Config", cfg);
+	docker_jset(b, hc, "LogConfig", log);
+}
+
 static int docker_create_body(const struct docker_run_opts *o, json_t **out)
 {
 	struct docker_json b = { 0 };
@@ -988,8 +1022,9 @@ static int docker_create_body(const struct docker_run_opts *o, json_t **out)
 	if (o->network)
 		docker_jset(&b, hc, "NetworkMode",
 			    docker_jstr(&b, o->network));
-	docker_jset(&b, hc, "Privileged", json_boolean(o->privileged));
+	docker_jset(&b, hc, "Privileged", json_false());
 	docker_jset(&b, hc, "Init", json_true());
+	docker_limits(&b, hc, o);
 	docker_jset(&b, c, "HostConfig", hc);
 	hc = NULL;
 

@@ -73,11 +73,16 @@ struct docker_build_opts {
 	int pull;			/* 0: never pull base images */
 	long timeout_ms;		/* 0: no limit; else CRS_ETIMEOUT */
 	volatile int *interrupted;	/* abort (CRS_EINTR) once non-zero */
+	/* The RUN steps' limits: PR or CRS code runs in them. */
+	const char *network;		/* "none", or NULL: the default */
+	const char *cpuset;		/* "0-1", or NULL */
+	int64_t memory;			/* bytes, no swap; 0 = unlimited */
 };
 #define DOCKER_BUILD_OPTS_INIT { 0 }
 
 /*
- * POST /build (classic builder, rm=1, forcerm=1) with a tar of context_dir
+ * POST /build (classic builder, rm=1, forcerm=1; networkmode, cpusetcpus,
+ * memory and memswap = memory when set) with a tar of context_dir
  * (tar_context.h; .dockerignore not applied) streamed from a temp file.
  * The JSON-lines answer is read as it arrives: "stream" text is appended
  * to log_path, pull "status" lines too, and errors as "ERROR: <msg>".
@@ -123,14 +128,28 @@ struct docker_run_opts {
 	int64_t shm_size;		/* bytes, 0 = default */
 	const char *network;		/* network name or "none", or NULL */
 	const char *const *aliases;	/* DNS aliases on `network` */
-	int privileged;
 	const char *user;
+	/* What the container may do (runner/container_policy.c sets them). */
+	const char *const *cap_add;	/* kept capabilities; NULL: none */
+	int64_t pids_limit;		/* 0: DOCKER_PIDS_LIMIT_DEFAULT */
+	const char *log_max_size;	/* NULL: DOCKER_LOG_MAX_SIZE */
+	int log_max_file;		/* 0: DOCKER_LOG_MAX_FILE */
 };
 #define DOCKER_RUN_OPTS_INIT { 0 }
 
+/* The safety net for a caller that sets no limit (container_policy.c
+ * sets each role's own). */
+#define DOCKER_PIDS_LIMIT_DEFAULT 1024
+#define DOCKER_LOG_MAX_SIZE "16m"
+#define DOCKER_LOG_MAX_FILE 2
+
 /*
  * POST /containers/create: Tty false, HostConfig.Init true, MemorySwap =
- * Memory (no swap) when memory is set. Labels are not added implicitly:
+ * Memory (no swap) when memory is set. Never privileged: CapDrop ["ALL"]
+ * with only o->cap_add kept, SecurityOpt ["no-new-privileges"], a
+ * PidsLimit, and a json-file log of at most log_max_size x log_max_file
+ * (so a container cannot fill the engine's disk with output). Labels are
+ * not added implicitly:
  * pass CRS_CI_LABEL "=<owner>" in o->labels. Engine warnings are logged.
  * *id_out: the full id (caller frees). 404 is "image '<image>' not
  * found"; 409 (name in use) CRS_ECONFLICT; CRS_EINPUT for a label that is

@@ -23,6 +23,7 @@
  */
 #include "runner/phase/phase.h"
 #include "runner/container.h"
+#include "runner/container_policy.h"
 #include "runner/cache.h"
 #include "runner/crs_env.h"
 #include "runner/exchange.h"
@@ -218,6 +219,7 @@ static int start_module(struct scan *s, struct harness_run *hr,
 	ro.shm_size = 2LL << 30;
 	ro.network = ri->net_names.v[crs_idx];
 	ro.aliases = strvec_list(&aliases);
+	container_policy_apply(&ro, ROLE_CRS_RUN);
 	if ((r = docker_container_create(s->docker, &ro, &id)) != 0)
 		goto out;
 	ALLOC_GROW(hr->c, hr->nr + 1, hr->alloc);
