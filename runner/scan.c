@@ -11,6 +11,7 @@
 #include "runner/scan_opts.h"
 #include "runner/config/config.h"
 #include "runner/engine/docker.h"
+#include "runner/reaper.h"
 #include "diff/changeset.h"
 #include "sarif/sarif_read.h"
 #include "common/buf.h"
@@ -142,6 +143,13 @@ int scan_open(struct scan **out, const struct scan_opts *o,
 			s->docker = NULL;
 			goto out;
 		}
+		/* what dead crs-ci processes left; a watchdog for ours */
+		reaper_reap_dead(s->docker);
+		logs = scan_work_path(s, "logs/watchdog.log");
+		r = reaper_watchdog_start(&s->watchdog, s->owner, logs);
+		free(logs);
+		if (r != 0)
+			goto out;
 	}
 	r = scan_state_load(s);
 	if (r == CRS_ENOTFOUND) {
@@ -185,8 +193,12 @@ void scan_close(struct scan *s)
 	if (!s)
 		return;
 	if (s->docker) {
-		if (docker_remove_owned(s->docker, s->owner) != 0)
-			log_warn("cleanup: %s", crs_error_last());
+		int cleaned = docker_remove_owned(s->docker, s->owner) == 0;
+
+		if (!cleaned)
+			log_warn("cleanup: %s (the watchdog retries)",
+				 crs_error_last());
+		reaper_watchdog_stop(s->watchdog, cleaned);
 		docker_client_free(s->docker);
 	}
 	compose_free(s->compose);

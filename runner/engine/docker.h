@@ -210,6 +210,35 @@ int docker_network_connect(struct docker_client *d, const char *net,
  * errors. Continues past errors; returns the first one (with its message).
  */
 int docker_remove_owned(struct docker_client *d, const char *owner);
+/* A container or network and its labels, from a listing. */
+struct docker_object {
+	char *id;
+	char **labels;		/* "KEY=VALUE", NULL-terminated */
+};
+struct docker_objects {
+	struct docker_object *v;
+	size_t nr;
+};
+#define DOCKER_OBJECTS_INIT { NULL, 0 }
+
+enum docker_kind { DOCKER_CONTAINERS, DOCKER_NETWORKS };
+
+/*
+ * GET /containers/json?all=1 or GET /networks, filtered by the engine on
+ * `label` ("KEY" for objects that have the label at all, or "KEY=VALUE").
+ * `out` is reset first; release with docker_objects_release().
+ */
+int docker_list_labelled(struct docker_client *d, enum docker_kind kind,
+			 const char *label, struct docker_objects *out);
+void docker_objects_release(struct docker_objects *o);
+/* The value of label `key` on `o` (borrowed), or NULL. */
+const char *docker_object_label(const struct docker_object *o,
+				const char *key);
+
+/* Remove a container (forced, with anonymous volumes) or a network; one
+ * already gone is not an error. */
+int docker_remove_object(struct docker_client *d, enum docker_kind kind,
+			 const char *id);
 /* How many containers (any state) and networks carry CRS_CI_LABEL=<owner>. */
 int docker_owned_count(struct docker_client *d, const char *owner,
 		       size_t *containers, size_t *networks);
