@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # test_crash_consistency.sh - what is left when crs-ci dies (issue 11),
-# with the tests/fixtures/crs-sleeper CRS and the LLM gateway, so a scan
-# in its run phase has a CRS container, a CRS network, the gateway, its
-# egress network and its key files.
+# with the tests/fixtures/crs-sleeper CRS (it submits a PoV that crashes
+# nothing and waits, ignoring SIGTERM) and the LLM gateway, so a scan in its run phase has a
+# CRS container, a CRS network, the gateway, its egress network and its
+# key files.
 #
 #  1. scan B runs (the live scan); scan A is started, and once its run
 #     phase holds all of the above, A and its watchdog are killed with
@@ -12,11 +13,14 @@
 #     none of B's: B is alive.
 #  2. scan A runs again; only crs-ci is killed with SIGKILL: its watchdog
 #     removes A's containers, networks and key files within 30 s.
-#  3. the engine is restarted under B (stopped, then started again the
-#     way container/setup-host.sh does; only once no other crs-ci scan
-#     runs on it): B fails with exit 3 and one error line, leaves no temp
-#     file, and once the engine answers again nothing of B is left after
-#     the next crs-ci command. The test ends with the engine answering.
+#  3. the engine is restarted under B (stopped, then, once B has ended,
+#     started again the way container/setup-host.sh does; only when no
+#     other crs-ci scan runs on it): the engine's shutdown waits 10 s for
+#     B's CRS, which ignores SIGTERM, so B is still waiting on it when the
+#     engine goes; B fails with exit 3 and one error line, leaves no temp
+#     file, and once the engine answers again the next crs-ci command
+#     removes everything of B (B's watchdog, which would too, is killed
+#     first). The test ends with the engine answering.
 #
 # Objects are told apart by their io.crs-ci.pid label (the pid of the
 # crs-ci that made them), never by listing all containers: other scans
@@ -24,6 +28,14 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 mktemp_dir; tmp=$TMP
+# a scan still running when the test fails is stopped (it cleans up)
+# (and an engine this test stopped is started again)
+engine_stopped=
+trap 'for p in "$tmp"/*.pid; do kill "$(cat "$p")" 2>/dev/null || true; done; wait
+	if [ -n "$engine_stopped" ] && ! docker info >/dev/null 2>&1; then
+		bash "$ROOT/container/setup-host.sh" >&2 || echo "FAIL: the engine did not come back" >&2
+	fi
+	[ -n "${KEEP_TMP:-}" ] || rm -rf "$tmp"' EXIT
 eval "$("$ROOT/examples/make-repo.sh" "$tmp/repo")"
 fixture=$ROOT/tests/fixtures/crs-sleeper
 (cd "$ROOT" && make static >/dev/null 2>"$tmp/static.log") ||
@@ -141,12 +153,21 @@ for i in $(seq 900); do
 done
 dpid=$(cat /var/run/docker.pid)
 note "stopping dockerd (pid $dpid)"
+engine_stopped=1
 kill "$dpid"
 while kill -0 "$dpid" 2>/dev/null; do sleep 0.2; done
+# the engine stays away until B has ended
+for _ in $(seq 900); do kill -0 "$pid_b" 2>/dev/null || break; sleep 0.2; done
+kill -0 "$pid_b" 2>/dev/null && note "scan B still runs 180 s after the engine went away"
 set +e
 wait "$pid_b"
 code=$?
 set -e
+# B's watchdog would remove B's objects once the engine is back; kill it
+# so that the next command's reaper has to
+wd_b=$(watchdog B)
+[ -n "$wd_b" ] || fail "scan B has no watchdog"
+kill -9 "$wd_b" 2>/dev/null || true
 note "restarting dockerd"
 bash "$ROOT/container/setup-host.sh" >"$tmp/setup-host.log" 2>&1 ||
 	{ cat "$tmp/setup-host.log" >&2; fail "the engine did not come back"; }
@@ -160,10 +181,7 @@ cat "$tmp/B.err" >&2
 [ -z "$(ls -A "$tmp/B.tmp")" ] || fail "temp files left in scan B's TMPDIR: $(ls -A "$tmp/B.tmp")"
 "$CRS_CI" prepare --compose "$tmp/compose/compose.yaml" --work-dir "$tmp/C" \
 	>"$tmp/C.out" 2>"$tmp/C2.err" || { cat "$tmp/C2.err" >&2; fail "crs-ci prepare failed after the restart"; }
-for _ in $(seq 300); do
-	[ -n "$(objects "$pid_b")$(keys B)" ] || break
-	sleep 0.1
-done
+grep -q "cleanup: removed" "$tmp/C2.err" || { cat "$tmp/C2.err" >&2; fail "prepare reaped nothing after the restart"; }
 [ -z "$(objects "$pid_b")" ] || fail "scan B's objects left after the restart: $(objects "$pid_b" | tr '\n' ' ')"
 [ -z "$(keys B)" ] || fail "scan B's key files left after the restart: $(keys B)"
 note "after the restart: scan B exited 3, nothing of it is left"
