@@ -32,7 +32,7 @@ int fs_mkdir_p(const char *path)
 			char c = *s;
 
 			*s = '\0';
-			if (mkdir(p, 0700) != 0 && errno != EEXIST) {
+			if (mkdir(p, 0755) != 0 && errno != EEXIST) {
 				r = crs_error_set(CRS_ERR, "mkdir '%s': %s", p,
 						  strerror(errno));
 				break;

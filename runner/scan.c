@@ -20,12 +20,14 @@
 #include "common/log.h"
 #include "common/xalloc.h"
 
+#include <errno.h>
 #include <jansson.h>
 #include <openssl/rand.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define SCAN_STATE_MAX (4u << 20)
 
@@ -92,6 +94,28 @@ static int check_sarifs(const struct scan_opts *o)
 	return r;
 }
 
+/*
+ * The work folder, created 0700 when it does not exist, so nothing in it
+ * (build outputs, CRS submissions, LLM keys) is reachable by other users
+ * of the host. libCRS and the containers create world-readable folders
+ * inside it, so that crs-ci can read what a root container wrote when it
+ * runs as another user; this one mode is what keeps them private. A
+ * folder the user named that exists already keeps its mode.
+ */
+static int make_work_dir(const char *dir)
+{
+	int r;
+
+	if (fs_exists(dir))
+		return 0;
+	if ((r = fs_mkdir_p(dir)) != 0)
+		return r;
+	if (chmod(dir, 0700) != 0)
+		return crs_error_set(CRS_ERR, "%s: chmod: %s", dir,
+				     strerror(errno));
+	return 0;
+}
+
 int scan_open(struct scan **out, const struct scan_opts *o,
 	      struct runner_ctx *ctx, unsigned needs)
 {
@@ -132,7 +156,8 @@ int scan_open(struct scan **out, const struct scan_opts *o,
 	if (needs & SCAN_NEED_ENGINE) {
 		char *logs = scan_work_path(s, "logs");
 
-		r = fs_mkdir_p(logs);
+		if ((r = make_work_dir(s->work_dir)) == 0)
+			r = fs_mkdir_p(logs);
 		free(logs);
 		if (r != 0 ||
 		    (r = docker_client_new(&s->docker, NULL)) != 0)

@@ -113,6 +113,6 @@ grep -q '^forkbomb start' "$llog" || fail "the fork bomb did not start"
 # nothing of the scan is left
 left=$(docker ps -aq --filter "label=io.crs-ci.pid=$pid"; docker network ls -q --filter "label=io.crs-ci.pid=$pid")
 [ -z "$left" ] || fail "containers or networks of the scan left behind: $left"
-# work folders are the scan's user's only
-[ "$(stat -c %a "$tmp/work/runs")" = 700 ] || fail "work folders are $(stat -c %a "$tmp/work/runs"), want 700"
+# the work folder is the scan's user's only
+[ "$(stat -c %a "$tmp/work")" = 700 ] || fail "the work folder is $(stat -c %a "$tmp/work"), want 700"
 echo "ok test_container_limits"
