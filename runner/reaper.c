@@ -195,6 +195,8 @@ void reaper_reap_dead(struct docker_client *d)
 						  DOCKER_NETWORKS };
 	size_t n[2] = { 0, 0 };
 
+	/* cached here, before the sidecar's threads label containers */
+	self_pidns();
 	for (size_t k = 0; k < 2; k++) {
 		struct docker_objects o = DOCKER_OBJECTS_INIT;
 
