@@ -8,8 +8,11 @@
  */
 #include "runner/container.h"
 #include "runner/bind_source.h"
+#include "runner/container_policy.h"
 #include "runner/images.h"
+#include "runner/reaper.h"
 #include "runner/scan.h"
+#include "runner/scan_opts.h"
 #include "runner/cmd.h"
 #include "runner/config/config.h"
 #include "runner/engine/docker.h"
@@ -22,12 +25,24 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define LOG_KEEP_MAX (8u << 20)
 
-void container_labels(struct strvec *labels, const struct scan *s)
+/* The owner, who it is (for the reaper) and the container's deadline. */
+static void labels_until(struct strvec *labels, const struct scan *s,
+			 time_t deadline)
 {
 	strvec_pushf(labels, "%s=%s", CRS_CI_LABEL, s->owner);
+	reaper_labels(labels, deadline);
+}
+
+void container_labels(struct strvec *labels, const struct scan *s)
+{
+	time_t end = s->opts && s->opts->timeout_s > 0 ?
+		s->started_wall + (time_t)s->opts->timeout_s : 0;
+
+	labels_until(labels, s, end);
 }
 
 /* Commit container `id` as image `ref` ("repo:tag"). */
@@ -58,7 +73,8 @@ int container_run_commit(struct scan *s, const struct docker_run_opts *o,
 	if (o->labels)
 		for (const char *const *l = o->labels; *l; l++)
 			strvec_push(&labels, *l);
-	container_labels(&labels, s);
+	/* its own deadline, which the watchdog holds it to (reaper.h) */
+	labels_until(&labels, s, time(NULL) + (time_t)timeout_s + 1);
 	opts.labels = strvec_list(&labels);
 	if ((r = bind_source_check(s, o->binds)) != 0 ||
 	    (r = docker_container_create(s->docker, &opts, &id)) != 0)
@@ -116,6 +132,7 @@ int container_run_script(struct scan *s, const char *script,
 	ro.network = "none";
 	ro.cpuset = s->compose->infra.cpuset;	/* our own work is infra */
 	ro.memory = s->compose->infra.memory_bytes;
+	container_policy_apply(&ro, ROLE_INFRA);
 	r = container_run(s, &ro, timeout_s, log_path, exit_code_out);
 	strvec_release(&cmd);
 	return r;

@@ -12,7 +12,8 @@ struct scan;
 struct docker_run_opts;
 struct strvec;
 
-/* Append the owner label (and `extra`, may be NULL) to a label list. */
+/* Append the owner label, the owner's identity and the scan's deadline
+ * (runner/reaper.h) to a label list. */
 void container_labels(struct strvec *labels, const struct scan *s);
 
 /*

@@ -10,6 +10,8 @@
  */
 #include "runner/llm_gateway.h"
 #include "runner/container.h"
+#include "runner/container_policy.h"
+#include "runner/reaper.h"
 #include "runner/images.h"
 #include "runner/scan.h"
 #include "runner/config/config.h"
@@ -365,6 +367,8 @@ static int create_container(struct llm_gateway *g, struct scan *s,
 	if (fs_exists("/etc/ssl/certs"))
 		strvec_push(&binds, "/etc/ssl/certs:/etc/ssl/certs:ro");
 	container_labels(&labels, s);
+	/* a dead crs-ci's key files are found by this (runner/reaper.h) */
+	strvec_pushf(&labels, "%s=%s", REAPER_KEYS_LABEL, g->keys_dir);
 	ro.image = BASE_RUNNER_IMAGE;
 	ro.name = name;
 	ro.entrypoint = strvec_list(&argv);
@@ -373,6 +377,7 @@ static int create_container(struct llm_gateway *g, struct scan *s,
 	ro.labels = strvec_list(&labels);
 	ro.network = net;
 	ro.cpuset = s->compose->infra.cpuset;
+	container_policy_apply(&ro, ROLE_GATEWAY);
 	/* files it writes belong to the user who runs the scan */
 	if (getuid() != 0) {
 		snprintf(user, sizeof(user), "%u:%u", (unsigned)getuid(),

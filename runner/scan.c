@@ -12,6 +12,7 @@
 #include "runner/config/config.h"
 #include "runner/engine/docker.h"
 #include "runner/gateway/gw_config.h"
+#include "runner/reaper.h"
 #include "diff/changeset.h"
 #include "sarif/sarif_read.h"
 #include "common/buf.h"
@@ -21,12 +22,14 @@
 #include "common/strvec.h"
 #include "common/xalloc.h"
 
+#include <errno.h>
 #include <jansson.h>
 #include <openssl/rand.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define SCAN_STATE_MAX (4u << 20)
 
@@ -125,6 +128,28 @@ static char *resolve_root(char *path)
 	return real;
 }
 
+/*
+ * The work folder, created 0700 when it does not exist, so nothing in it
+ * (build outputs, CRS submissions, LLM keys) is reachable by other users
+ * of the host. libCRS and the containers create world-readable folders
+ * inside it, so that crs-ci can read what a root container wrote when it
+ * runs as another user; this one mode is what keeps them private. A
+ * folder the user named that exists already keeps its mode.
+ */
+static int make_work_dir(const char *dir)
+{
+	int r;
+
+	if (fs_exists(dir))
+		return 0;
+	if ((r = fs_mkdir_p(dir)) != 0)
+		return r;
+	if (chmod(dir, 0700) != 0)
+		return crs_error_set(CRS_ERR, "%s: chmod: %s", dir,
+				     strerror(errno));
+	return 0;
+}
+
 int scan_open(struct scan **out, const struct scan_opts *o,
 	      struct runner_ctx *ctx, unsigned needs)
 {
@@ -170,7 +195,8 @@ int scan_open(struct scan **out, const struct scan_opts *o,
 	if (needs & SCAN_NEED_ENGINE) {
 		char *logs = scan_work_path(s, "logs");
 
-		r = fs_mkdir_p(logs);
+		if ((r = make_work_dir(s->work_dir)) == 0)
+			r = fs_mkdir_p(logs);
 		free(logs);
 		if (r != 0 ||
 		    (r = docker_client_new(&s->docker, NULL)) != 0)
@@ -181,6 +207,13 @@ int scan_open(struct scan **out, const struct scan_opts *o,
 			s->docker = NULL;
 			goto out;
 		}
+		/* what dead crs-ci processes left; a watchdog for ours */
+		reaper_reap_dead(s->docker);
+		logs = scan_work_path(s, "logs/watchdog.log");
+		r = reaper_watchdog_start(&s->watchdog, s->owner, logs);
+		free(logs);
+		if (r != 0)
+			goto out;
 	}
 	r = scan_state_load(s);
 	if (r == CRS_ENOTFOUND) {
@@ -224,8 +257,12 @@ void scan_close(struct scan *s)
 	if (!s)
 		return;
 	if (s->docker) {
-		if (docker_remove_owned(s->docker, s->owner) != 0)
-			log_warn("cleanup: %s", crs_error_last());
+		int cleaned = docker_remove_owned(s->docker, s->owner) == 0;
+
+		if (!cleaned)
+			log_warn("cleanup: %s (the watchdog retries)",
+				 crs_error_last());
+		reaper_watchdog_stop(s->watchdog, cleaned);
 		docker_client_free(s->docker);
 	}
 	compose_free(s->compose);

@@ -19,6 +19,7 @@ struct runner_ctx;
 struct compose;
 struct project_config;
 struct docker_client;
+struct reaper_watchdog;
 struct diff_changeset;
 
 struct scan_kv {
@@ -54,6 +55,7 @@ struct scan {
 	struct compose *compose;
 	struct project_config *project;
 	struct docker_client *docker;
+	struct reaper_watchdog *watchdog;	/* runner/reaper.h */
 	struct diff_changeset *change;	/* NULL in full mode */
 	struct scan_state state;
 	struct timespec started;	/* CLOCK_MONOTONIC */

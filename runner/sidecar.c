@@ -997,7 +997,8 @@ static int job_project(struct sidecar_crs *k,
 		goto out;
 	if (prq.fuzz_patch.len) {
 		iname = xasprintf("fuzz-proj-%s", k->c->name);
-		r = target_image_build(s, pdir, iname, &tag);
+		/* the CRS's Dockerfile: offline, in the CRS's limits */
+		r = target_image_build(s, pdir, iname, &k->c->res, 1, &tag);
 		if (r != 0 && r != CRS_EINTR) {
 			jr->retcode = 1;
 			buf_printf(&jr->err, "the patched fuzz project does "
@@ -1021,7 +1022,7 @@ static int job_project(struct sidecar_crs *k,
 		    (r = fs_copy_tree(head_src, src)) == 0)
 			r = target_context_image(s, ctx, "the head source over "
 						 "a patched fuzz project",
-						 iname, &full);
+						 iname, &k->c->res, &full);
 		s->project = project;
 		s->state.target_image = target_image;
 		if (r != 0)

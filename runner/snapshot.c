@@ -11,6 +11,7 @@
  */
 #include "runner/snapshot.h"
 #include "runner/container.h"
+#include "runner/container_policy.h"
 #include "runner/scan.h"
 #include "runner/target_build.h"
 #include "runner/engine/docker.h"
@@ -212,6 +213,7 @@ int snapshot_run(struct scan *s, struct snapshot_job *j)
 	ro.shm_size = 2LL << 30;
 	ro.cpuset = j->cpuset;
 	ro.memory = j->memory;
+	container_policy_apply(&ro, ROLE_SNAPSHOT);
 	r = container_run(s, &ro, j->limit_s, j->log_path, &j->exit_code);
 	if (r == 0)
 		read_outcome(j);

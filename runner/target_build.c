@@ -10,6 +10,7 @@
  */
 #include "runner/target_build.h"
 #include "runner/container.h"
+#include "runner/container_policy.h"
 #include "runner/scan.h"
 #include "runner/source_export.h"
 #include "runner/config/config.h"
@@ -87,7 +88,8 @@ out:
  * crs-ci-target/<project>:<prefix><content hash> and cached by it.
  */
 static int context_image(struct scan *s, const char *dir, const char *prefix,
-			 const char *which, char **tag_out)
+			 const char *which, const struct compose_resources *res,
+			 int offline, char **tag_out)
 {
 	struct docker_build_opts bo = DOCKER_BUILD_OPTS_INIT;
 	char *tag = NULL, *log = NULL, *what = NULL, hash[65];
@@ -104,6 +106,9 @@ static int context_image(struct scan *s, const char *dir, const char *prefix,
 	bo.dockerfile = "Dockerfile";
 	bo.tag = tag;
 	bo.log_path = log;
+	bo.network = offline ? "none" : NULL;
+	bo.cpuset = res->cpuset;
+	bo.memory = res->memory_bytes;
 	if ((r = image_build_cached(s, &bo, what)) == 0) {
 		*tag_out = tag;
 		tag = NULL; /* transferred */
@@ -115,20 +120,23 @@ static int context_image(struct scan *s, const char *dir, const char *prefix,
 }
 
 int target_context_image(struct scan *s, const char *ctx, const char *label,
-			 const char *which, char **tag_out)
+			 const char *which, const struct compose_resources *res,
+			 char **tag_out)
 {
 	int r;
 
 	*tag_out = NULL;
 	if ((r = write_context(s, ctx, label)) != 0)
 		return r;
-	return context_image(s, ctx, "src-", which, tag_out);
+	/* our own Dockerfile: it only copies, so it needs no network */
+	return context_image(s, ctx, "src-", which, res, 1, tag_out);
 }
 
 int target_image_build(struct scan *s, const char *proj_dir,
-		       const char *which, char **tag_out)
+		       const char *which, const struct compose_resources *res,
+		       int offline, char **tag_out)
 {
-	return context_image(s, proj_dir, "", which, tag_out);
+	return context_image(s, proj_dir, "", which, res, offline, tag_out);
 }
 
 int target_source_dir(struct scan *s, const char *commit, char **src_out)
@@ -161,7 +169,8 @@ int target_source_image(struct scan *s, const char *commit,
 
 	*tag_out = NULL;
 	if ((r = target_source_dir(s, commit, &src)) == 0)
-		r = target_context_image(s, ctx, commit, which, tag_out);
+		r = target_context_image(s, ctx, commit, which,
+					 &s->compose->infra, tag_out);
 	free(ctx);
 	free(src);
 	return r;
@@ -209,6 +218,7 @@ int target_compile(struct scan *s, const char *image, const char *sanitizer,
 	ro.shm_size = 2LL << 30;
 	ro.cpuset = s->compose->infra.cpuset;	/* our own work is infra */
 	ro.memory = s->compose->infra.memory_bytes;
+	container_policy_apply(&ro, ROLE_TARGET_BUILD);
 	log_info("%s build: compiling %s with SANITIZER=%s", which,
 		 s->state.project, sanitizer);
 	crs_error_clear();	/* a missing snapshot */

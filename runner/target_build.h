@@ -6,6 +6,7 @@
 #define CRS_RUNNER_TARGET_BUILD_H
 
 struct scan;
+struct compose_resources;
 
 /* A build (ours or a CRS build step) that runs longer than this failed. */
 #define TARGET_BUILD_TIMEOUT_S 1800.0
@@ -14,9 +15,12 @@ struct scan;
  * The target image: the project folder `proj_dir` built with its
  * Dockerfile, tagged crs-ci-target/<project>:<content hash> and cached
  * by it; log <work>/logs/<which>-image.log. *tag_out is the caller's.
+ * Its RUN lines get res's cpuset and memory, and no network when
+ * `offline` (a project folder a CRS changed).
  */
 int target_image_build(struct scan *s, const char *proj_dir,
-		       const char *which, char **tag_out);
+		       const char *which, const struct compose_resources *res,
+		       int offline, char **tag_out);
 
 /*
  * The target image (s->state.target_image) with `commit`'s tree laid over
@@ -40,10 +44,12 @@ int target_source_dir(struct scan *s, const char *commit, char **src_out);
  * target image's WORKDIR (and proj/ at /OSS_CRS_PROJ_PATH); sets
  * s->state.repo_path. Tagged and cached by the context's content hash.
  * `label` names the source in the Dockerfile, `which` in progress lines
- * and the log <work>/logs/<which>-image.log. *tag_out is the caller's.
+ * and the log <work>/logs/<which>-image.log. Built without network, in
+ * res's cpuset and memory. *tag_out is the caller's.
  */
 int target_context_image(struct scan *s, const char *ctx, const char *label,
-			 const char *which, char **tag_out);
+			 const char *which, const struct compose_resources *res,
+			 char **tag_out);
 
 /*
  * Run `compile` in `image` with SANITIZER=sanitizer (address, undefined,

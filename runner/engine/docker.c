@@ -713,6 +713,17 @@ static int docker_build_query(struct buf *path,
 	docker_query(path, "forcerm", "1");
 	if (o->pull)
 		docker_query(path, "pull", "1");
+	if (o->network)
+		docker_query(path, "networkmode", o->network);
+	if (o->cpuset)
+		docker_query(path, "cpusetcpus", o->cpuset);
+	if (o->memory > 0) {
+		char mem[32];
+
+		snprintf(mem, sizeof(mem), "%lld", (long long)o->memory);
+		docker_query(path, "memory", mem);
+		docker_query(path, "memswap", mem);	/* no swap */
+	}
 	docker_query(path, "version", "1");	/* the classic builder */
 out:
 	json_decref(args);
@@ -947,6 +958,29 @@ int docker_image_remove(struct docker_client *d, const char *ref, int force)
 
 /* --- containers --------------------------------------------------------- */
 
+/* What every container may do: see docker_container_create(). */
+static void docker_limits(struct docker_json *b, json_t *hc,
+			  const struct docker_run_opts *o)
+{
+	json_t *log = json_object(), *cfg = json_object();
+	char files[16];
+
+	docker_jset(b, hc, "CapDrop", json_pack("[s]", "ALL"));
+	docker_jset(b, hc, "CapAdd", docker_jstrv(b, o->cap_add));
+	docker_jset(b, hc, "SecurityOpt",
+		    json_pack("[s]", "no-new-privileges"));
+	docker_jset(b, hc, "PidsLimit", json_integer(o->pids_limit > 0 ?
+		    o->pids_limit : DOCKER_PIDS_LIMIT_DEFAULT));
+	snprintf(files, sizeof(files), "%d", o->log_max_file > 0 ?
+		 o->log_max_file : DOCKER_LOG_MAX_FILE);
+	docker_jset(b, cfg, "max-size", docker_jstr(b, o->log_max_size ?
+		    o->log_max_size : DOCKER_LOG_MAX_SIZE));
+	docker_jset(b, cfg, "max-file", json_string(files));
+	docker_jset(b, log, "Type", json_string("json-file"));
+	docker_jset(b, log, "Config", cfg);
+	docker_jset(b, hc, "LogConfig", log);
+}
+
 static int docker_create_body(const struct docker_run_opts *o, json_t **out)
 {
 	struct docker_json b = { 0 };
@@ -988,8 +1022,9 @@ static int docker_create_body(const struct docker_run_opts *o, json_t **out)
 	if (o->network)
 		docker_jset(&b, hc, "NetworkMode",
 			    docker_jstr(&b, o->network));
-	docker_jset(&b, hc, "Privileged", json_boolean(o->privileged));
+	docker_jset(&b, hc, "Privileged", json_false());
 	docker_jset(&b, hc, "Init", json_true());
+	docker_limits(&b, hc, o);
 	docker_jset(&b, c, "HostConfig", hc);
 	hc = NULL;
 
@@ -1408,31 +1443,31 @@ out:
 
 /* --- what a scan owns --------------------------------------------------- */
 
-/* The ids of containers (`kind` "containers") or networks it owns. */
-static int docker_list_owned(struct docker_client *d, const char *kind,
-			     const char *owner, json_t **ids_out)
+int docker_list_labelled(struct docker_client *d, enum docker_kind kind,
+			 const char *label, struct docker_objects *out)
 {
 	struct http_response resp = HTTP_RESPONSE_INIT;
 	struct buf path = BUF_INIT;
-	json_t *filter = NULL, *list = NULL, *ids = json_array();
-	char *label = NULL, *text = NULL;
+	json_t *filter = NULL, *list = NULL;
+	const char *what_kind = kind == DOCKER_CONTAINERS ? "containers" :
+		"networks";
+	char *text = NULL;
 	char what[300], q[256];
 	int r;
 
-	*ids_out = NULL;
-	snprintf(what, sizeof(what), "list %s owned by '%s'", kind,
-		 log_quote(q, sizeof(q), owner, strlen(owner)));
-	label = xasprintf("%s=%s", CRS_CI_LABEL, owner);
+	docker_objects_release(out);
+	snprintf(what, sizeof(what), "list %s labelled '%s'", what_kind,
+		 log_quote(q, sizeof(q), label, strlen(label)));
 	filter = json_pack("{s:[s]}", "label", label);
 	if (!filter) {
-		r = crs_error_set(CRS_EINPUT, "%s: owner is not valid UTF-8",
-				  what);
+		r = crs_error_set(CRS_EINPUT, "%s: the label is not valid "
+				  "UTF-8", what);
 		goto out;
 	}
 	text = json_dumps(filter, JSON_COMPACT);
-	docker_path(&path, strcmp(kind, "containers") ? "/networks" :
-		    "/containers/json", NULL, NULL);
-	if (!strcmp(kind, "containers"))
+	docker_path(&path, kind == DOCKER_CONTAINERS ? "/containers/json" :
+		    "/networks", NULL, NULL);
+	if (kind == DOCKER_CONTAINERS)
 		docker_query(&path, "all", "1");
 	docker_query(&path, "filters", text);
 	if ((r = docker_call(d, "GET", path.ptr, NULL, DOCKER_CALL_TIMEOUT_MS,
@@ -1444,63 +1479,112 @@ static int docker_list_owned(struct docker_client *d, const char *kind,
 	}
 	if ((r = docker_parse_json(&resp, what, &list)) != 0)
 		goto out;
+	out->v = xcalloc(json_array_size(list) + 1, sizeof(*out->v));
 	for (size_t i = 0; i < json_array_size(list); i++) {
-		json_t *id = json_object_get(json_array_get(list, i), "Id");
+		json_t *o = json_array_get(list, i);
+		json_t *id = json_object_get(o, "Id"), *v;
+		struct docker_object *dst = &out->v[out->nr];
+		struct strvec labels = STRVEC_INIT;
+		const char *key;
 
-		if (json_is_string(id))
-			json_array_append(ids, id);
+		if (!json_is_string(id))
+			continue;
+		json_object_foreach(json_object_get(o, "Labels"), key, v)
+			if (json_is_string(v))
+				strvec_pushf(&labels, "%s=%s", key,
+					     json_string_value(v));
+		strvec_list(&labels);	/* never NULL */
+		dst->id = xstrdup(json_string_value(id));
+		dst->labels = labels.v ? labels.v : xcalloc(1, sizeof(char *));
+		out->nr++;
 	}
-	*ids_out = ids;
-	ids = NULL;
 	r = 0;
 out:
-	json_decref(ids);
 	json_decref(list);
 	json_decref(filter);
 	free(text);
-	free(label);
 	http_response_release(&resp);
 	buf_release(&path);
+	return r;
+}
+
+void docker_objects_release(struct docker_objects *o)
+{
+	for (size_t i = 0; i < o->nr; i++) {
+		for (char **l = o->v[i].labels; l && *l; l++)
+			free(*l);
+		free(o->v[i].labels);
+		free(o->v[i].id);
+	}
+	free(o->v);
+	o->v = NULL;
+	o->nr = 0;
+}
+
+const char *docker_object_label(const struct docker_object *o,
+				const char *key)
+{
+	size_t n = strlen(key);
+
+	for (char **l = o->labels; l && *l; l++)
+		if (!strncmp(*l, key, n) && (*l)[n] == '=')
+			return *l + n + 1;
+	return NULL;
+}
+
+/* What carries CRS_CI_LABEL=<owner>. */
+static int docker_list_owned(struct docker_client *d, enum docker_kind kind,
+			     const char *owner, struct docker_objects *out)
+{
+	char *label = xasprintf("%s=%s", CRS_CI_LABEL, owner);
+	int r = docker_list_labelled(d, kind, label, out);
+
+	free(label);
 	return r;
 }
 
 int docker_owned_count(struct docker_client *d, const char *owner,
 		       size_t *containers, size_t *networks)
 {
-	json_t *ids = NULL;
+	struct docker_objects o = DOCKER_OBJECTS_INIT;
 	int r;
 
-	if ((r = docker_list_owned(d, "containers", owner, &ids)) != 0)
-		return r;
-	*containers = json_array_size(ids);
-	json_decref(ids);
-	if ((r = docker_list_owned(d, "networks", owner, &ids)) != 0)
-		return r;
-	*networks = json_array_size(ids);
-	json_decref(ids);
-	return 0;
+	if ((r = docker_list_owned(d, DOCKER_CONTAINERS, owner, &o)) == 0) {
+		*containers = o.nr;
+		r = docker_list_owned(d, DOCKER_NETWORKS, owner, &o);
+		*networks = o.nr;
+	}
+	docker_objects_release(&o);
+	return r;
+}
+
+int docker_remove_object(struct docker_client *d, enum docker_kind kind,
+			 const char *id)
+{
+	int r = kind == DOCKER_CONTAINERS ? docker_container_remove(d, id, 1) :
+		docker_network_remove(d, id);
+
+	if (r == CRS_ENOTFOUND) {	/* gone already */
+		crs_error_clear();
+		r = 0;
+	}
+	return r;
 }
 
 int docker_remove_owned(struct docker_client *d, const char *owner)
 {
-	static const char *const kinds[] = { "containers", "networks" };
+	static const enum docker_kind kinds[] = { DOCKER_CONTAINERS,
+						  DOCKER_NETWORKS };
 	char first_msg[1024] = "";
 	int first = 0;
 
 	for (size_t k = 0; k < 2; k++) {
-		json_t *ids = NULL;
-		int r = docker_list_owned(d, kinds[k], owner, &ids);
+		struct docker_objects o = DOCKER_OBJECTS_INIT;
+		int r = docker_list_owned(d, kinds[k], owner, &o);
 
-		for (size_t i = 0; r == 0 && i < json_array_size(ids); i++) {
-			const char *id = json_string_value(
-				json_array_get(ids, i));
-			int e = k == 0 ? docker_container_remove(d, id, 1) :
-				docker_network_remove(d, id);
+		for (size_t i = 0; r == 0 && i < o.nr; i++) {
+			int e = docker_remove_object(d, kinds[k], o.v[i].id);
 
-			if (e == CRS_ENOTFOUND) {	/* gone already */
-				crs_error_clear();
-				continue;
-			}
 			if (e != 0 && !first) {
 				first = e;
 				snprintf(first_msg, sizeof(first_msg), "%s",
@@ -1512,7 +1596,7 @@ int docker_remove_owned(struct docker_client *d, const char *owner)
 			snprintf(first_msg, sizeof(first_msg), "%s",
 				 crs_error_last());
 		}
-		json_decref(ids);
+		docker_objects_release(&o);
 	}
 	if (first)
 		return crs_error_set(first, "%s", first_msg);

@@ -73,11 +73,16 @@ struct docker_build_opts {
 	int pull;			/* 0: never pull base images */
 	long timeout_ms;		/* 0: no limit; else CRS_ETIMEOUT */
 	volatile int *interrupted;	/* abort (CRS_EINTR) once non-zero */
+	/* The RUN steps' limits: PR or CRS code runs in them. */
+	const char *network;		/* "none", or NULL: the default */
+	const char *cpuset;		/* "0-1", or NULL */
+	int64_t memory;			/* bytes, no swap; 0 = unlimited */
 };
 #define DOCKER_BUILD_OPTS_INIT { 0 }
 
 /*
- * POST /build (classic builder, rm=1, forcerm=1) with a tar of context_dir
+ * POST /build (classic builder, rm=1, forcerm=1; networkmode, cpusetcpus,
+ * memory and memswap = memory when set) with a tar of context_dir
  * (tar_context.h; .dockerignore not applied) streamed from a temp file.
  * The JSON-lines answer is read as it arrives: "stream" text is appended
  * to log_path, pull "status" lines too, and errors as "ERROR: <msg>".
@@ -123,14 +128,28 @@ struct docker_run_opts {
 	int64_t shm_size;		/* bytes, 0 = default */
 	const char *network;		/* network name or "none", or NULL */
 	const char *const *aliases;	/* DNS aliases on `network` */
-	int privileged;
 	const char *user;
+	/* What the container may do (runner/container_policy.c sets them). */
+	const char *const *cap_add;	/* kept capabilities; NULL: none */
+	int64_t pids_limit;		/* 0: DOCKER_PIDS_LIMIT_DEFAULT */
+	const char *log_max_size;	/* NULL: DOCKER_LOG_MAX_SIZE */
+	int log_max_file;		/* 0: DOCKER_LOG_MAX_FILE */
 };
 #define DOCKER_RUN_OPTS_INIT { 0 }
 
+/* The safety net for a caller that sets no limit (container_policy.c
+ * sets each role's own). */
+#define DOCKER_PIDS_LIMIT_DEFAULT 1024
+#define DOCKER_LOG_MAX_SIZE "16m"
+#define DOCKER_LOG_MAX_FILE 2
+
 /*
  * POST /containers/create: Tty false, HostConfig.Init true, MemorySwap =
- * Memory (no swap) when memory is set. Labels are not added implicitly:
+ * Memory (no swap) when memory is set. Never privileged: CapDrop ["ALL"]
+ * with only o->cap_add kept, SecurityOpt ["no-new-privileges"], a
+ * PidsLimit, and a json-file log of at most log_max_size x log_max_file
+ * (so a container cannot fill the engine's disk with output). Labels are
+ * not added implicitly:
  * pass CRS_CI_LABEL "=<owner>" in o->labels. Engine warnings are logged.
  * *id_out: the full id (caller frees). 404 is "image '<image>' not
  * found"; 409 (name in use) CRS_ECONFLICT; CRS_EINPUT for a label that is
@@ -191,6 +210,35 @@ int docker_network_connect(struct docker_client *d, const char *net,
  * errors. Continues past errors; returns the first one (with its message).
  */
 int docker_remove_owned(struct docker_client *d, const char *owner);
+/* A container or network and its labels, from a listing. */
+struct docker_object {
+	char *id;
+	char **labels;		/* "KEY=VALUE", NULL-terminated */
+};
+struct docker_objects {
+	struct docker_object *v;
+	size_t nr;
+};
+#define DOCKER_OBJECTS_INIT { NULL, 0 }
+
+enum docker_kind { DOCKER_CONTAINERS, DOCKER_NETWORKS };
+
+/*
+ * GET /containers/json?all=1 or GET /networks, filtered by the engine on
+ * `label` ("KEY" for objects that have the label at all, or "KEY=VALUE").
+ * `out` is reset first; release with docker_objects_release().
+ */
+int docker_list_labelled(struct docker_client *d, enum docker_kind kind,
+			 const char *label, struct docker_objects *out);
+void docker_objects_release(struct docker_objects *o);
+/* The value of label `key` on `o` (borrowed), or NULL. */
+const char *docker_object_label(const struct docker_object *o,
+				const char *key);
+
+/* Remove a container (forced, with anonymous volumes) or a network; one
+ * already gone is not an error. */
+int docker_remove_object(struct docker_client *d, enum docker_kind kind,
+			 const char *id);
 /* How many containers (any state) and networks carry CRS_CI_LABEL=<owner>. */
 int docker_owned_count(struct docker_client *d, const char *owner,
 		       size_t *containers, size_t *networks);

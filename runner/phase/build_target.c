@@ -15,6 +15,7 @@
  */
 #include "runner/phase/phase.h"
 #include "runner/container.h"
+#include "runner/container_policy.h"
 #include "runner/crs_image.h"
 #include "runner/snapshot.h"
 #include "runner/target_build.h"
@@ -51,7 +52,10 @@ static const char *pick_sanitizer(const struct project_config *p)
 static int build_target_image(struct scan *s)
 {
 	char *tag = NULL;
-	int r = target_image_build(s, s->project->dir, "target", &tag);
+	/* network: an OSS-Fuzz project Dockerfile installs packages and
+	 * clones sources; the project folder is the trusted configuration */
+	int r = target_image_build(s, s->project->dir, "target",
+				   &s->compose->infra, 0, &tag);
 
 	if (r == 0) {
 		free(s->state.target_image);
@@ -301,6 +305,7 @@ static int crs_build_step(struct scan *s, const struct compose_crs *c,
 	ro.memory = c->res.memory_bytes;
 	ro.shm_size = 2LL << 30;
 	ro.network = "none";
+	container_policy_apply(&ro, ROLE_CRS_BUILD);
 	log_info("%s: running", what);
 	if ((r = container_run_commit(s, &ro, TARGET_BUILD_TIMEOUT_S, log,
 				      snap, &code)) != 0)

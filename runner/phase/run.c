@@ -24,6 +24,7 @@
 #include "runner/phase/phase.h"
 #include "runner/bind_source.h"
 #include "runner/container.h"
+#include "runner/container_policy.h"
 #include "runner/cache.h"
 #include "runner/crs_env.h"
 #include "runner/exchange.h"
@@ -225,6 +226,7 @@ static int start_module(struct scan *s, struct harness_run *hr,
 	ro.shm_size = 2LL << 30;
 	ro.network = ri->net_names.v[crs_idx];
 	ro.aliases = strvec_list(&aliases);
+	container_policy_apply(&ro, ROLE_CRS_RUN);
 	if ((r = bind_source_check(s, ro.binds)) != 0 ||
 	    (r = docker_container_create(s->docker, &ro, &id)) != 0)
 		goto out;

@@ -230,6 +230,7 @@ static void test_container_create(void **state)
 	const char *binds[] = { "/host/out:/out", "/host/src:/src:ro", NULL };
 	const char *labels[] = { CRS_CI_LABEL "=scan-1", "role=fuzzer", NULL };
 	const char *aliases[] = { "fuzzer", "crs-a", NULL };
+	const char *caps[] = { "CHOWN", "SETUID", NULL };
 	struct docker_run_opts o = DOCKER_RUN_OPTS_INIT;
 	const struct fake_call *c;
 	json_t *j, *hc;
@@ -249,6 +250,10 @@ static void test_container_create(void **state)
 	o.shm_size = 2LL << 30;
 	o.network = "crs-net-a";
 	o.aliases = aliases;
+	o.cap_add = caps;
+	o.pids_limit = 4096;
+	o.log_max_size = "1m";
+	o.log_max_file = 3;
 	fake_reply(&fx->f, 201, "{\"Id\":\"" ID64 "\",\"Warnings\":[]}");
 	assert_int_equal(docker_container_create(fx->d, &o, &id), 0);
 	assert_string_equal(id, ID64);
@@ -295,6 +300,17 @@ static void test_container_create(void **state)
 	assert_int_equal(json_array_size(json_object_get(hc, "Binds")), 2);
 	assert_string_equal(json_string_value(json_array_get(
 		json_object_get(hc, "Binds"), 1)), "/host/src:/src:ro");
+	assert_string_equal(json_string_value(json_array_get(
+		json_object_get(hc, "CapDrop"), 0)), "ALL");
+	assert_int_equal(json_array_size(json_object_get(hc, "CapAdd")), 2);
+	assert_string_equal(json_string_value(json_array_get(
+		json_object_get(hc, "CapAdd"), 1)), "SETUID");
+	assert_int_equal(json_integer_value(json_object_get(hc, "PidsLimit")),
+			 4096);
+	assert_string_equal(jstr(json_object_get(json_object_get(hc,
+		"LogConfig"), "Config"), "max-size"), "1m");
+	assert_string_equal(jstr(json_object_get(json_object_get(hc,
+		"LogConfig"), "Config"), "max-file"), "3");
 	json_t *al = json_object_get(json_object_get(json_object_get(
 		json_object_get(j, "NetworkingConfig"), "EndpointsConfig"),
 		"crs-net-a"), "Aliases");
@@ -327,6 +343,25 @@ static void test_container_create_minimal_and_errors(void **state)
 	assert_null(json_object_get(j, "Cmd"));
 	assert_null(json_object_get(j, "NetworkingConfig"));
 	assert_true(json_is_true(json_object_get(hc, "Init")));
+	/* Docker's defaults are never kept: no capability, no new
+	 * privileges, a pids limit and a capped log (issue 11). */
+	assert_true(json_is_false(json_object_get(hc, "Privileged")));
+	assert_int_equal(json_array_size(json_object_get(hc, "CapDrop")), 1);
+	assert_string_equal(json_string_value(json_array_get(
+		json_object_get(hc, "CapDrop"), 0)), "ALL");
+	assert_int_equal(json_array_size(json_object_get(hc, "CapAdd")), 0);
+	assert_int_equal(json_array_size(json_object_get(hc, "SecurityOpt")),
+			 1);
+	assert_string_equal(json_string_value(json_array_get(
+		json_object_get(hc, "SecurityOpt"), 0)), "no-new-privileges");
+	assert_int_equal(json_integer_value(json_object_get(hc, "PidsLimit")),
+			 1024);
+	assert_string_equal(jstr(json_object_get(hc, "LogConfig"), "Type"),
+			    "json-file");
+	assert_string_equal(jstr(json_object_get(json_object_get(hc,
+		"LogConfig"), "Config"), "max-size"), "16m");
+	assert_string_equal(jstr(json_object_get(json_object_get(hc,
+		"LogConfig"), "Config"), "max-file"), "2");
 	json_decref(j);
 
 	fake_reply(&fx->f, 404, "{\"message\":\"No such image: img:latest\"}");
@@ -743,6 +778,21 @@ static void test_image_build_ok(void **state)
 			    "dockerfile=Dockerfile&rm=1&forcerm=1&pull=1&"
 			    "version=1");
 
+	/* A build of untrusted code: offline, in the CRS's cpus and memory
+	 * (issue 11). */
+	o.network = "none";
+	o.cpuset = "1";
+	o.memory = 512 << 20;
+	fake_reply(&fx->f, 200, "{\"aux\":{\"ID\":\"sha256:" ID64 "\"}}\n");
+	assert_int_equal(docker_image_build(fx->d, &o), 0);
+	assert_string_equal(fx->f.calls[1].path, "/v1.41/build?t=t%3A1&"
+			    "dockerfile=Dockerfile&rm=1&forcerm=1&pull=1&"
+			    "networkmode=none&cpusetcpus=1&memory=536870912&"
+			    "memswap=536870912&version=1");
+	o.network = NULL;
+	o.cpuset = NULL;
+	o.memory = 0;
+
 	/* Errors before the stream starts come as a status. */
 	fake_reply(&fx->f, 500, "{\"message\":\"Cannot locate specified "
 		   "Dockerfile: Dockerfile\"}");
@@ -759,7 +809,7 @@ static void test_image_build_ok(void **state)
 	const char *bad[] = { "=x", NULL };
 	o.buildargs = bad;
 	assert_int_equal(docker_image_build(fx->d, &o), CRS_EINPUT);
-	assert_int_equal(fx->f.nr_calls, 3);
+	assert_int_equal(fx->f.nr_calls, 4);
 	free(ctx);
 }
 
