@@ -55,6 +55,7 @@ struct parser {
 	long next_old, next_new;	/* first lines after the last hunk */
 	int plus_line;
 	char plus[QUOTE_MAX + 4];
+	unsigned ext_seen;	/* ext_header_slot() bits of this file */
 };
 
 /* --- lines ------------------------------------------------------------- */
@@ -127,18 +128,30 @@ static int is_signature(const struct line *l)
 	return equals(l, "-- ") || equals(l, "--");
 }
 
-static int is_ext_header(const struct line *l)
+/*
+ * The slot (1-based) of an extended header line, or 0 when it is none.
+ * Lines that set the same thing share a slot: git writes each slot at
+ * most once per file, and libgit2 1.5 leaks the first value of a
+ * repeated "rename from"/"copy from" (and "to") instead of refusing it.
+ */
+static int ext_header_slot(const struct line *l)
 {
-	static const char *const h[] = {
-		"old mode ", "new mode ", "deleted file mode ",
-		"new file mode ", "copy from ", "copy to ", "rename from ",
-		"rename to ", "rename old ", "rename new ",
-		"similarity index ", "dissimilarity index ", "index ",
+	static const struct {
+		const char *prefix;
+		int slot;
+	} h[] = {
+		{ "old mode ", 1 }, { "deleted file mode ", 1 },
+		{ "new mode ", 2 }, { "new file mode ", 2 },
+		{ "copy from ", 3 }, { "rename from ", 3 },
+		{ "rename old ", 3 },
+		{ "copy to ", 4 }, { "rename to ", 4 }, { "rename new ", 4 },
+		{ "similarity index ", 5 }, { "dissimilarity index ", 5 },
+		{ "index ", 6 },
 	};
 
 	for (size_t i = 0; i < sizeof(h) / sizeof(h[0]); i++)
-		if (starts(l, h[i]))
-			return 1;
+		if (starts(l, h[i].prefix))
+			return h[i].slot;
 	return 0;
 }
 
@@ -373,6 +386,7 @@ static void git_file(struct parser *pp, const struct line *l)
 	section(pp);
 	emit_line(pp, l);
 	new_file(pp, P_HEADER);
+	pp->ext_seen = 0;
 }
 
 /* A C-style quoted name ("a/my file.c", as GNU diff and git write
@@ -572,6 +586,8 @@ static void plain_binary(struct parser *pp, const struct line *l)
 static int in_header(struct parser *pp, const struct line *l)
 {
 	struct line plus;
+	char q[QUOTE_MAX + 4];
+	int slot = ext_header_slot(l);
 
 	if (starts(l, "diff --git ")) {
 		git_file(pp, l);
@@ -596,7 +612,14 @@ static int in_header(struct parser *pp, const struct line *l)
 	} else if (starts(l, "Binary files ")) {
 		emit_line(pp, l);
 		pp->state = P_AFTER_HUNK;
-	} else if (is_ext_header(l)) {
+	} else if (slot) {
+		if (pp->ext_seen & (1u << slot)) {
+			quote(q, l->s, l->len);
+			return crs_error_set(CRS_EINPUT, "%s:%d: '%s' repeats "
+					     "a header line of the same file",
+					     pp->name, l->no, q);
+		}
+		pp->ext_seen |= 1u << slot;
 		emit_line(pp, l);
 	} else {
 		/* a header-only change (mode, rename) ended */

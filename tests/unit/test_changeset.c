@@ -741,6 +741,22 @@ static void test_malformed(void **state)
 		"found the end of the input");
 	assert_malformed("just some text\n\n",
 			 "change.diff: no file changes in the diff");
+	/* a repeated rename header (found by tests/fuzz/fuzz_diff.c):
+	 * libgit2 would keep the last name and leak the first */
+	assert_malformed(
+		"diff --git a/a.c b/b.c\n"
+		"similarity index 90%\n"
+		"rename from a.c\n"
+		"rename to b.c\n"
+		"rename from c.c\n",
+		"change.diff:5: 'rename from c.c' repeats a header line of "
+		"the same file");
+	assert_malformed(
+		"diff --git a/a.c b/b.c\n"
+		"copy from a.c\n"
+		"rename from a.c\n",
+		"change.diff:3: 'rename from a.c' repeats a header line of "
+		"the same file");
 	/* libgit2 rejects what the line check lets through: the line it
 	 * names is mapped back to the input (second mail of an mbox) */
 	assert_malformed(
