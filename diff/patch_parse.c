@@ -134,7 +134,7 @@ static int is_signature(const struct line *l)
  * most once per file, and libgit2 1.5 leaks the first value of a
  * repeated "rename from"/"copy from" (and "to") instead of refusing it.
  */
-static int ext_header_slot(const struct line *l)
+static int ext_header_slot(const struct line *l, size_t *prefix_len)
 {
 	static const struct {
 		const char *prefix;
@@ -150,9 +150,41 @@ static int ext_header_slot(const struct line *l)
 	};
 
 	for (size_t i = 0; i < sizeof(h) / sizeof(h[0]); i++)
-		if (starts(l, h[i].prefix))
+		if (starts(l, h[i].prefix)) {
+			*prefix_len = strlen(h[i].prefix);
 			return h[i].slot;
+		}
 	return 0;
+}
+
+/*
+ * 1 when the `n` bytes at `s` are a file name as git quotes it: "...",
+ * each backslash followed by one of \ \" a b f n r t v or three octal
+ * digits (the first 0-3). Trailing blanks are ignored, as libgit2 does.
+ */
+static int quoted_name_ok(const char *s, size_t n)
+{
+	while (n && s[n - 1] && strchr(" \t\v\f\r", s[n - 1]))
+		n--;
+	if (n < 2 || s[0] != '"' || s[n - 1] != '"')
+		return 0;
+	for (size_t i = 1; i < n - 1; i++) {
+		if (s[i] != '\\')
+			continue;
+		if (i + 1 >= n - 1)
+			return 0;
+		if (strchr("\\\"abfnrtv", s[i + 1]) && s[i + 1]) {
+			i++;
+		} else if (s[i + 1] >= '0' && s[i + 1] <= '3' &&
+			   i + 3 < n - 1 &&
+			   s[i + 2] >= '0' && s[i + 2] <= '7' &&
+			   s[i + 3] >= '0' && s[i + 3] <= '7') {
+			i += 3;
+		} else {
+			return 0;
+		}
+	}
+	return 1;
 }
 
 /* --- output ------------------------------------------------------------ */
@@ -587,7 +619,8 @@ static int in_header(struct parser *pp, const struct line *l)
 {
 	struct line plus;
 	char q[QUOTE_MAX + 4];
-	int slot = ext_header_slot(l);
+	size_t plen = 0;
+	int slot = ext_header_slot(l, &plen);
 
 	if (starts(l, "diff --git ")) {
 		git_file(pp, l);
@@ -618,6 +651,15 @@ static int in_header(struct parser *pp, const struct line *l)
 			return crs_error_set(CRS_EINPUT, "%s:%d: '%s' repeats "
 					     "a header line of the same file",
 					     pp->name, l->no, q);
+		}
+		/* libgit2 1.5 leaks the name when unquoting fails */
+		if ((slot == 3 || slot == 4) && l->len > plen &&
+		    l->s[plen] == '"' &&
+		    !quoted_name_ok(l->s + plen, l->len - plen)) {
+			quote(q, l->s, l->len);
+			return crs_error_set(CRS_EINPUT, "%s:%d: '%s': malformed "
+					     "quoted file name", pp->name,
+					     l->no, q);
 		}
 		pp->ext_seen |= 1u << slot;
 		emit_line(pp, l);

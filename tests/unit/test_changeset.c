@@ -651,6 +651,26 @@ static void assert_malformed(const char *text, const char *message)
 	assert_string_equal(crs_error_last(), message);
 }
 
+/* git's quoted names in rename headers (octal bytes, escaped quotes) */
+static void test_quoted_rename(void **state)
+{
+	static const char text[] =
+		"diff --git \"a/caf\\303\\251.c\" \"b/new \\\"x\\\".c\"\n"
+		"similarity index 100%\n"
+		"rename from \"caf\\303\\251.c\"\n"
+		"rename to \"new \\\"x\\\".c\"\n";
+	struct diff_changeset *cs = NULL;
+
+	(void)state;
+	assert_int_equal(diff_changeset_from_patch(&cs, text, strlen(text),
+						   "change.diff"), 0);
+	assert_int_equal(cs->nr, 1);
+	assert_int_equal(cs->files[0].status, DIFF_RENAMED);
+	assert_string_equal(cs->files[0].path, "new \"x\".c");
+	assert_string_equal(cs->files[0].old_path, "caf\303\251.c");
+	diff_changeset_free(cs);
+}
+
 static void test_malformed(void **state)
 {
 	(void)state;
@@ -757,6 +777,24 @@ static void test_malformed(void **state)
 		"rename from a.c\n",
 		"change.diff:3: 'rename from a.c' repeats a header line of "
 		"the same file");
+	/* a rename to a badly quoted name (found by fuzz_diff): libgit2
+	 * fails to unquote it and leaks the name */
+	assert_malformed(
+		"diff --git a/a.c b/b.c\n"
+		"similarity index 90%\n"
+		"rename from a.c\n"
+		"rename to \"b.c\n",
+		"change.diff:4: 'rename to \"b.c': malformed quoted file name");
+	assert_malformed(
+		"diff --git a/a.c b/b.c\n"
+		"copy from \"a\\9.c\"\n",
+		"change.diff:2: 'copy from \"a\\9.c\"': malformed quoted "
+		"file name");
+	assert_malformed(
+		"diff --git a/a.c b/b.c\n"
+		"rename to \"b\\30\"\n",
+		"change.diff:2: 'rename to \"b\\30\"': malformed quoted file "
+		"name");
 	/* libgit2 rejects what the line check lets through: the line it
 	 * names is mapped back to the input (second mail of an mbox) */
 	assert_malformed(
@@ -1068,6 +1106,7 @@ int main(void)
 		REPO_TEST(test_format_patch_mbox),
 		REPO_TEST(test_plain_diff),
 		cmocka_unit_test(test_blank_context_and_no_newline),
+		cmocka_unit_test(test_quoted_rename),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_prepush_parse),
 		REPO_TEST(test_prepush_changeset),
