@@ -95,7 +95,8 @@ integration: all $(ITEST_BIN) base-images
 
 # Our own parsers under libFuzzer: the library is rebuilt in build/fuzz
 # with clang-14, coverage and ASan/UBSan. FUZZ_SECONDS per target; each
-# target's crashes go to build/fuzz/crashes/<target>/ and fail the run.
+# target's crashes go to build/fuzz/crashes/<target>/ and fail the run;
+# FUZZ_TARGETS="diff sarif" runs only those.
 FUZZ_CC ?= clang-14
 FUZZ_SAN := -fsanitize=fuzzer-no-link,address,undefined \
 	-fno-sanitize-recover=all -fno-omit-frame-pointer

@@ -7,7 +7,8 @@
 # a working corpus BUILD/corpus/T (new inputs land there) seeded from the
 # committed tests/fuzz/corpus/T/, with tests/fuzz/T.dict when present and
 # the input size cap below. Crashes, leaks and sanitizer reports are
-# written to BUILD/crashes/T/; the run fails when any target found one.
+# written to BUILD/crashes/T/ (libFuzzer then exits non-zero); the run
+# fails when any target found one.
 # libFuzzer's final statistics are kept in BUILD/logs/T.log.
 set -uo pipefail
 
@@ -51,7 +52,7 @@ for t in "${targets[@]}"; do
 	rc=$?
 	grep -E '^stat::(number_of_executed_units|peak_rss_mb)|^Done ' \
 		"$log" >&2
-	if [ $rc -ne 0 ] || [ -n "$(ls -A "$crashes")" ]; then
+	if [ $rc -ne 0 ]; then
 		echo "run.sh: $t failed (exit $rc); see $log and $crashes/" >&2
 		grep -E 'ERROR|SUMMARY|runtime error' "$log" | head -5 >&2
 		failed+=("$t")
