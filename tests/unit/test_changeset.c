@@ -130,16 +130,24 @@ static char *slurp(struct repo *r, const char *rel)
 	return buf_detach(&b, NULL);
 }
 
-static struct diff_changeset *from_file(struct repo *r, const char *rel,
-					const char *name)
+/* A diff that must parse. */
+static struct diff_changeset *from_text(const char *text, const char *name)
 {
 	struct diff_changeset *cs = NULL;
-	char *text = slurp(r, rel);
 	int rc = diff_changeset_from_patch(&cs, text, strlen(text), name);
 
 	if (rc != 0)
 		print_error("%s\n", crs_error_last());
 	assert_int_equal(rc, 0);
+	return cs;
+}
+
+static struct diff_changeset *from_file(struct repo *r, const char *rel,
+					const char *name)
+{
+	char *text = slurp(r, rel);
+	struct diff_changeset *cs = from_text(text, name);
+
 	free(text);
 	return cs;
 }
@@ -629,11 +637,9 @@ static void test_blank_context_and_no_newline(void **state)
 		"\\ No newline at end of file\n"
 		"+D\n"
 		"\\ No newline at end of file\n";
-	struct diff_changeset *cs = NULL;
+	struct diff_changeset *cs = from_text(text, "x.diff");
 
 	(void)state;
-	assert_int_equal(diff_changeset_from_patch(&cs, text, strlen(text),
-						   "x.diff"), 0);
 	ASSERT_LINES(&cs->files[0], 4);
 	ASSERT_REMOVED(&cs->files[0], 4);
 	assert_int_equal(diff_file_base_line(&cs->files[0], 2), 2);
@@ -659,11 +665,9 @@ static void test_quoted_rename(void **state)
 		"similarity index 100%\n"
 		"rename from \"caf\\303\\251.c\"\n"
 		"rename to \"new \\\"x\\\".c\"\n";
-	struct diff_changeset *cs = NULL;
+	struct diff_changeset *cs = from_text(text, "change.diff");
 
 	(void)state;
-	assert_int_equal(diff_changeset_from_patch(&cs, text, strlen(text),
-						   "change.diff"), 0);
 	assert_int_equal(cs->nr, 1);
 	assert_int_equal(cs->files[0].status, DIFF_RENAMED);
 	assert_string_equal(cs->files[0].path, "new \"x\".c");
