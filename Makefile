@@ -4,6 +4,7 @@
 #   common/ diff/ sarif/ runner/**  -> build/libcrsci.a (+ runner/main.c -> crs-ci)
 #   libcrs/                         -> build/libcrs.a   (+ libcrs/cli.c -> libCRS)
 #   tests/unit/test_*.c             -> one cmocka binary each
+#   tests/fuzz/fuzz_*.c             -> one libFuzzer binary each (make fuzz)
 # BUILD selects the output folder; the test and sanitizer builds use their
 # own folders (build/test, build/asan) and define UNIT_TESTS.
 
@@ -31,10 +32,12 @@ COMMON_OBJ := $(call obj,$(COMMON_SRC))
 UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 ITEST_SRC := $(wildcard tests/integration/test_*.c)
 ITEST_BIN := $(patsubst tests/integration/%.c,$(BUILD)/itests/%,$(ITEST_SRC))
+FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzzers/%,$(FUZZ_SRC))
 
 .PHONY: all test unit unit-plain unit-asan unit-run integration demo setup clean \
 	static check-headers base-images bench bench-select \
-	bench-rebuild
+	bench-rebuild fuzz fuzz-smoke fuzz-build fuzz-bin
 all: $(BUILD)/crs-ci $(BUILD)/libCRS $(BUILD)/libCRS-install.sh
 
 $(BUILD)/obj/%.o: %.c
@@ -70,6 +73,11 @@ $(BUILD)/itests/%: tests/integration/%.c $(BUILD)/libcrsci.a $(BUILD)/libcrs.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $^ $(LIBS) -lcmocka
 
+# libFuzzer targets (tests/fuzz/); built by fuzz-build with the library
+$(BUILD)/fuzzers/%: tests/fuzz/%.c $(BUILD)/libcrsci.a $(BUILD)/libcrs.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LIBS)
+
 # --- tests -----------------------------------------------------------------
 unit-run: $(UNIT_BIN) $(BUILD)/libCRS
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
@@ -85,7 +93,25 @@ unit: unit-plain unit-asan
 integration: all $(ITEST_BIN) base-images
 	tests/integration/run-all.sh
 
-test: unit integration
+# Our own parsers under libFuzzer: the library is rebuilt in build/fuzz
+# with clang-14, coverage and ASan/UBSan. FUZZ_SECONDS per target; each
+# target's crashes go to build/fuzz/crashes/<target>/ and fail the run;
+# FUZZ_TARGETS="diff sarif" runs only those.
+FUZZ_CC ?= clang-14
+FUZZ_SAN := -fsanitize=fuzzer-no-link,address,undefined \
+	-fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_SECONDS ?= 60
+FUZZ_SMOKE_SECONDS ?= 10
+fuzz-bin: $(FUZZ_BIN)
+fuzz-build:
+	$(MAKE) BUILD=build/fuzz CC=$(FUZZ_CC) OPT=-O1 SAN="$(FUZZ_SAN)" \
+	  fuzz-bin
+fuzz: fuzz-build
+	tests/fuzz/run.sh build/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+fuzz-smoke: fuzz-build
+	tests/fuzz/run.sh build/fuzz $(FUZZ_SMOKE_SECONDS) $(FUZZ_TARGETS)
+
+test: unit fuzz-smoke integration
 
 # --- set-up and demo -------------------------------------------------------
 setup:

@@ -27,6 +27,7 @@ packages=(
 	libyaml-dev libjansson-dev libcurl4-openssl-dev libgit2-dev libssl-dev
 	libxml2-dev libmicrohttpd-dev libarchive-dev libcmocka-dev
 	zlib1g-dev mmdebstrap busybox-static
+	clang-14 libclang-rt-14-dev llvm-14	# make fuzz: libFuzzer, sanitizers
 )
 # The engine: docker.io, unless the host already has an engine (dockerd on
 # PATH, or Docker's own docker-ce / moby packages, which conflict with it).

@@ -55,6 +55,7 @@ struct parser {
 	long next_old, next_new;	/* first lines after the last hunk */
 	int plus_line;
 	char plus[QUOTE_MAX + 4];
+	unsigned ext_seen;	/* ext_header_slot() bits of this file */
 };
 
 /* --- lines ------------------------------------------------------------- */
@@ -127,19 +128,63 @@ static int is_signature(const struct line *l)
 	return equals(l, "-- ") || equals(l, "--");
 }
 
-static int is_ext_header(const struct line *l)
+/*
+ * The slot (1-based) of an extended header line, or 0 when it is none.
+ * Lines that set the same thing share a slot: git writes each slot at
+ * most once per file, and libgit2 1.5 leaks the first value of a
+ * repeated "rename from"/"copy from" (and "to") instead of refusing it.
+ */
+static int ext_header_slot(const struct line *l, size_t *prefix_len)
 {
-	static const char *const h[] = {
-		"old mode ", "new mode ", "deleted file mode ",
-		"new file mode ", "copy from ", "copy to ", "rename from ",
-		"rename to ", "rename old ", "rename new ",
-		"similarity index ", "dissimilarity index ", "index ",
+	static const struct {
+		const char *prefix;
+		int slot;
+	} h[] = {
+		{ "old mode ", 1 }, { "deleted file mode ", 1 },
+		{ "new mode ", 2 }, { "new file mode ", 2 },
+		{ "copy from ", 3 }, { "rename from ", 3 },
+		{ "rename old ", 3 },
+		{ "copy to ", 4 }, { "rename to ", 4 }, { "rename new ", 4 },
+		{ "similarity index ", 5 }, { "dissimilarity index ", 5 },
+		{ "index ", 6 },
 	};
 
 	for (size_t i = 0; i < sizeof(h) / sizeof(h[0]); i++)
-		if (starts(l, h[i]))
-			return 1;
+		if (starts(l, h[i].prefix)) {
+			*prefix_len = strlen(h[i].prefix);
+			return h[i].slot;
+		}
 	return 0;
+}
+
+/*
+ * 1 when the `n` bytes at `s` are a file name as git quotes it: "...",
+ * each backslash followed by one of \ \" a b f n r t v or three octal
+ * digits (the first 0-3). Trailing blanks are ignored, as libgit2 does.
+ */
+static int quoted_name_ok(const char *s, size_t n)
+{
+	while (n && s[n - 1] && strchr(" \t\v\f\r", s[n - 1]))
+		n--;
+	if (n < 2 || s[0] != '"' || s[n - 1] != '"')
+		return 0;
+	for (size_t i = 1; i < n - 1; i++) {
+		if (s[i] != '\\')
+			continue;
+		if (i + 1 >= n - 1)
+			return 0;
+		if (strchr("\\\"abfnrtv", s[i + 1]) && s[i + 1]) {
+			i++;
+		} else if (s[i + 1] >= '0' && s[i + 1] <= '3' &&
+			   i + 3 < n - 1 &&
+			   s[i + 2] >= '0' && s[i + 2] <= '7' &&
+			   s[i + 3] >= '0' && s[i + 3] <= '7') {
+			i += 3;
+		} else {
+			return 0;
+		}
+	}
+	return 1;
 }
 
 /* --- output ------------------------------------------------------------ */
@@ -373,6 +418,7 @@ static void git_file(struct parser *pp, const struct line *l)
 	section(pp);
 	emit_line(pp, l);
 	new_file(pp, P_HEADER);
+	pp->ext_seen = 0;
 }
 
 /* A C-style quoted name ("a/my file.c", as GNU diff and git write
@@ -572,6 +618,9 @@ static void plain_binary(struct parser *pp, const struct line *l)
 static int in_header(struct parser *pp, const struct line *l)
 {
 	struct line plus;
+	char q[QUOTE_MAX + 4];
+	size_t plen = 0;
+	int slot = ext_header_slot(l, &plen);
 
 	if (starts(l, "diff --git ")) {
 		git_file(pp, l);
@@ -596,7 +645,23 @@ static int in_header(struct parser *pp, const struct line *l)
 	} else if (starts(l, "Binary files ")) {
 		emit_line(pp, l);
 		pp->state = P_AFTER_HUNK;
-	} else if (is_ext_header(l)) {
+	} else if (slot) {
+		if (pp->ext_seen & (1u << slot)) {
+			quote(q, l->s, l->len);
+			return crs_error_set(CRS_EINPUT, "%s:%d: '%s' repeats "
+					     "a header line of the same file",
+					     pp->name, l->no, q);
+		}
+		/* libgit2 1.5 leaks the name when unquoting fails */
+		if ((slot == 3 || slot == 4) && l->len > plen &&
+		    l->s[plen] == '"' &&
+		    !quoted_name_ok(l->s + plen, l->len - plen)) {
+			quote(q, l->s, l->len);
+			return crs_error_set(CRS_EINPUT, "%s:%d: '%s': malformed "
+					     "quoted file name", pp->name,
+					     l->no, q);
+		}
+		pp->ext_seen |= 1u << slot;
 		emit_line(pp, l);
 	} else {
 		/* a header-only change (mode, rename) ended */

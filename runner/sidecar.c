@@ -217,12 +217,39 @@ static int request_trees(int dfd, const char *id)
 	return 0;
 }
 
+int sidecar_request_parse(struct sidecar_request *rq, const char *id,
+			  const char *text, size_t len)
+{
+	struct buf copy = BUF_INIT;
+	int have_kind = 0, r = 0;
+	char *line, *save = NULL;
+
+	memset(rq, 0, sizeof(*rq));
+	buf_init(&rq->payload);
+	buf_init(&rq->fuzz_patch);
+	rq->rebuild_id = -1;
+	if (memchr(text, '\0', len))
+		return crs_error_set(CRS_EINPUT, "request %s: request.txt: "
+				     "binary", id);
+	buf_add(&copy, text, len);
+	for (line = strtok_r(copy.ptr, "\n", &save); line && r == 0;
+	     line = strtok_r(NULL, "\n", &save))
+		r = parse_line(rq, id, line, &have_kind);
+	if (r == 0 && !have_kind)
+		r = crs_error_set(CRS_EINPUT, "request %s: request.txt: no "
+				  "kind", id);
+	if (r == 0 && rq->kind == SIDECAR_POV && !rq->harness[0])
+		r = crs_error_set(CRS_EINPUT, "request %s: run-pov without a "
+				  "harness", id);
+	buf_release(&copy);
+	return r;
+}
+
 int sidecar_request_read(int reqfd, const char *id,
 			 struct sidecar_request *rq)
 {
 	struct buf text = BUF_INIT;
-	int dfd = -1, have_kind = 0, r;
-	char *line, *save = NULL;
+	int dfd = -1, r;
 
 	memset(rq, 0, sizeof(*rq));
 	buf_init(&rq->payload);
@@ -241,26 +268,8 @@ int sidecar_request_read(int reqfd, const char *id,
 	if ((r = read_capped(dfd, id, "request.txt", SIDECAR_REQUEST_MAX,
 			     &text)) != 0)
 		goto out;
-	if (memchr(text.ptr, '\0', text.len)) {
-		r = crs_error_set(CRS_EINPUT, "request %s: request.txt: "
-				  "binary", id);
+	if ((r = sidecar_request_parse(rq, id, text.ptr, text.len)) != 0)
 		goto out;
-	}
-	for (line = strtok_r(text.ptr, "\n", &save); line && r == 0;
-	     line = strtok_r(NULL, "\n", &save))
-		r = parse_line(rq, id, line, &have_kind);
-	if (r != 0)
-		goto out;
-	if (!have_kind) {
-		r = crs_error_set(CRS_EINPUT, "request %s: request.txt: no "
-				  "kind", id);
-		goto out;
-	}
-	if (rq->kind == SIDECAR_POV && !rq->harness[0]) {
-		r = crs_error_set(CRS_EINPUT, "request %s: run-pov without a "
-				  "harness", id);
-		goto out;
-	}
 	if (rq->kind == SIDECAR_PROJECT) {
 		r = request_trees(dfd, id);
 		goto out;

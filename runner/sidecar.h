@@ -70,6 +70,14 @@ int sidecar_read_capped(int dirfd, const char *name, const char *shown,
 int sidecar_name_ok(const char *name, size_t max);
 
 /*
+ * Parse the `len` bytes of a request.txt (`text`, not NUL-terminated) of
+ * request `id` into *rq (initialised here; release it even on failure):
+ * kind, harness, rebuild_id and builder_name, no payload. CRS_EINPUT
+ * naming the problem when the text is refused.
+ */
+int sidecar_request_parse(struct sidecar_request *rq, const char *id,
+			  const char *text, size_t len);
+/*
  * Read request `id` from the requests folder `reqfd` with the rules
  * above into *rq (initialised here; release it even on failure).
  * CRS_EINPUT naming the problem when the request is refused.

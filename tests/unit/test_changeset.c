@@ -130,16 +130,24 @@ static char *slurp(struct repo *r, const char *rel)
 	return buf_detach(&b, NULL);
 }
 
-static struct diff_changeset *from_file(struct repo *r, const char *rel,
-					const char *name)
+/* A diff that must parse. */
+static struct diff_changeset *from_text(const char *text, const char *name)
 {
 	struct diff_changeset *cs = NULL;
-	char *text = slurp(r, rel);
 	int rc = diff_changeset_from_patch(&cs, text, strlen(text), name);
 
 	if (rc != 0)
 		print_error("%s\n", crs_error_last());
 	assert_int_equal(rc, 0);
+	return cs;
+}
+
+static struct diff_changeset *from_file(struct repo *r, const char *rel,
+					const char *name)
+{
+	char *text = slurp(r, rel);
+	struct diff_changeset *cs = from_text(text, name);
+
 	free(text);
 	return cs;
 }
@@ -629,11 +637,9 @@ static void test_blank_context_and_no_newline(void **state)
 		"\\ No newline at end of file\n"
 		"+D\n"
 		"\\ No newline at end of file\n";
-	struct diff_changeset *cs = NULL;
+	struct diff_changeset *cs = from_text(text, "x.diff");
 
 	(void)state;
-	assert_int_equal(diff_changeset_from_patch(&cs, text, strlen(text),
-						   "x.diff"), 0);
 	ASSERT_LINES(&cs->files[0], 4);
 	ASSERT_REMOVED(&cs->files[0], 4);
 	assert_int_equal(diff_file_base_line(&cs->files[0], 2), 2);
@@ -649,6 +655,24 @@ static void assert_malformed(const char *text, const char *message)
 			 CRS_EINPUT);
 	assert_null(cs);
 	assert_string_equal(crs_error_last(), message);
+}
+
+/* git's quoted names in rename headers (octal bytes, escaped quotes) */
+static void test_quoted_rename(void **state)
+{
+	static const char text[] =
+		"diff --git \"a/caf\\303\\251.c\" \"b/new \\\"x\\\".c\"\n"
+		"similarity index 100%\n"
+		"rename from \"caf\\303\\251.c\"\n"
+		"rename to \"new \\\"x\\\".c\"\n";
+	struct diff_changeset *cs = from_text(text, "change.diff");
+
+	(void)state;
+	assert_int_equal(cs->nr, 1);
+	assert_int_equal(cs->files[0].status, DIFF_RENAMED);
+	assert_string_equal(cs->files[0].path, "new \"x\".c");
+	assert_string_equal(cs->files[0].old_path, "caf\303\251.c");
+	diff_changeset_free(cs);
 }
 
 static void test_malformed(void **state)
@@ -741,6 +765,40 @@ static void test_malformed(void **state)
 		"found the end of the input");
 	assert_malformed("just some text\n\n",
 			 "change.diff: no file changes in the diff");
+	/* a repeated rename header (found by tests/fuzz/fuzz_diff.c):
+	 * libgit2 would keep the last name and leak the first */
+	assert_malformed(
+		"diff --git a/a.c b/b.c\n"
+		"similarity index 90%\n"
+		"rename from a.c\n"
+		"rename to b.c\n"
+		"rename from c.c\n",
+		"change.diff:5: 'rename from c.c' repeats a header line of "
+		"the same file");
+	assert_malformed(
+		"diff --git a/a.c b/b.c\n"
+		"copy from a.c\n"
+		"rename from a.c\n",
+		"change.diff:3: 'rename from a.c' repeats a header line of "
+		"the same file");
+	/* a rename to a badly quoted name (found by fuzz_diff): libgit2
+	 * fails to unquote it and leaks the name */
+	assert_malformed(
+		"diff --git a/a.c b/b.c\n"
+		"similarity index 90%\n"
+		"rename from a.c\n"
+		"rename to \"b.c\n",
+		"change.diff:4: 'rename to \"b.c': malformed quoted file name");
+	assert_malformed(
+		"diff --git a/a.c b/b.c\n"
+		"copy from \"a\\9.c\"\n",
+		"change.diff:2: 'copy from \"a\\9.c\"': malformed quoted "
+		"file name");
+	assert_malformed(
+		"diff --git a/a.c b/b.c\n"
+		"rename to \"b\\30\"\n",
+		"change.diff:2: 'rename to \"b\\30\"': malformed quoted file "
+		"name");
 	/* libgit2 rejects what the line check lets through: the line it
 	 * names is mapped back to the input (second mail of an mbox) */
 	assert_malformed(
@@ -1052,6 +1110,7 @@ int main(void)
 		REPO_TEST(test_format_patch_mbox),
 		REPO_TEST(test_plain_diff),
 		cmocka_unit_test(test_blank_context_and_no_newline),
+		cmocka_unit_test(test_quoted_rename),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_prepush_parse),
 		REPO_TEST(test_prepush_changeset),
