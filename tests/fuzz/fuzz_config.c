@@ -32,7 +32,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argv;
 	log_set_handler(quiet, NULL);
 	/* the variables the LiteLLM seeds name for their api_key */
-	setenv("FAKE_LLM_KEY", "sk-fuzz-0123456789", 1);
+	setenv("FAKE_LLM_API_KEY", "sk-fuzz-0123456789", 1);
 	setenv("OPENAI_API_KEY", "sk-fuzz-openai-0123456789", 1);
 	setenv("ANTHROPIC_API_KEY", "sk-fuzz-anthropic-0123456789", 1);
 	return 0;

@@ -44,7 +44,7 @@ mkdir -p "$tmp/compose"
 cp "$fixture/litellm.yaml" "$tmp/compose/"
 sed "s|local_path: \".\"|local_path: \"$fixture\"|" "$fixture/compose.yaml" \
 	>"$tmp/compose/compose.yaml"
-export FAKE_LLM_KEY=not-a-real-key-$$
+export FAKE_LLM_API_KEY=not-a-real-key-$$
 
 # scan NAME: start a scan in the background in work dir $tmp/NAME, with
 # its own TMPDIR $tmp/NAME.tmp; its pid goes to $tmp/NAME.pid.
