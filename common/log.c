@@ -88,7 +88,9 @@ void log_msg(enum log_level level, const char *file, const char *func,
 	(void)func;
 }
 
-char *log_quote(char *out, size_t outsz, const char *s, size_t len)
+/* keep_lines: newlines and tabs pass (multi-line output), else escaped */
+static char *quote(char *out, size_t outsz, const char *s, size_t len,
+		   int keep_lines)
 {
 	static const char hex[] = "0123456789abcdef";
 	size_t o = 0;
@@ -99,7 +101,7 @@ char *log_quote(char *out, size_t outsz, const char *s, size_t len)
 		unsigned char c = (unsigned char)s[i];
 		int line_start = (i == 0 || s[i - 1] == '\n');
 
-		if (c == '\n' || c == '\t' ||
+		if ((keep_lines && (c == '\n' || c == '\t')) ||
 		    (c >= 0x20 && c < 0x7f &&
 		     !(line_start && c == ':' && i + 1 < len && s[i + 1] == ':'))) {
 			out[o++] = (char)c;
@@ -112,4 +114,14 @@ char *log_quote(char *out, size_t outsz, const char *s, size_t len)
 	}
 	out[o] = '\0';
 	return out;
+}
+
+char *log_quote(char *out, size_t outsz, const char *s, size_t len)
+{
+	return quote(out, outsz, s, len, 1);
+}
+
+char *log_quote_line(char *out, size_t outsz, const char *s)
+{
+	return quote(out, outsz, s, strlen(s), 0);
 }

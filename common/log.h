@@ -36,5 +36,10 @@ void log_msg(enum log_level level, const char *file, const char *func,
  * CI workflow command ("::" at a line start) can reach a log. Returns out.
  */
 char *log_quote(char *out, size_t outsz, const char *s, size_t len);
+/*
+ * log_quote() for text that must stay on one log line (a file name, an
+ * error naming one): newlines and tabs are escaped too. Returns out.
+ */
+char *log_quote_line(char *out, size_t outsz, const char *s);
 
 #endif
