@@ -406,9 +406,15 @@ int exchange_sync(struct exchange *x)
 	for (size_t i = 0; i < x->w_nr; i++)	/* x->w may grow meanwhile */
 		if (x->w[i].wd >= 0 && (x->w[i].scan || x->w[i].rescan))
 			scan_more(x, i);
-	for (size_t i = 0; i < x->w_nr && !more; i++)
-		more = x->w[i].wd >= 0 && (x->w[i].scan || x->w[i].rescan);
-	return more;
+	return more || exchange_busy(x);
+}
+
+int exchange_busy(const struct exchange *x)
+{
+	for (size_t i = 0; i < x->w_nr; i++)
+		if (x->w[i].wd >= 0 && (x->w[i].scan || x->w[i].rescan))
+			return 1;
+	return 0;
 }
 
 void exchange_set_caps(struct exchange *x, unsigned long files,

@@ -44,6 +44,8 @@ int exchange_fd(const struct exchange *x);
  * cannot be copied is skipped (and logged, a few lines per CRS).
  */
 int exchange_sync(struct exchange *x);
+/* 1 when exchange_sync() has work left (no need to wait for events). */
+int exchange_busy(const struct exchange *x);
 /* Replace the EXCHANGE_FILES_MAX / EXCHANGE_BYTES_MAX caps of every CRS. */
 void exchange_set_caps(struct exchange *x, unsigned long files,
 		       unsigned long long bytes);
