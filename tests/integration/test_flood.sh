@@ -20,20 +20,10 @@ eval "$("$ROOT/examples/make-repo.sh" "$tmp/repo")"
 fixture=$ROOT/tests/fixtures/crs-flood
 timeout_s=180
 grace_s=60	# docs/cmd/scan.md: stopping and removing containers
-python3 - "$fixture/compose.yaml" "$tmp/compose.yaml" <<'PY'
-import os, sys, yaml
-src, dst = sys.argv[1:]
-c = yaml.safe_load(open(src))
-for k, v in c.items():
-    if isinstance(v, dict) and "source" in v:
-        v["source"]["local_path"] = os.path.normpath(
-            os.path.join(os.path.dirname(src), v["source"]["local_path"]))
-yaml.safe_dump(c, open(dst, "w"))
-PY
 t0=$SECONDS
 set +e
 /usr/bin/time -f '%M' -o "$tmp/rss.txt" "$CRS_CI" scan \
-	--compose "$tmp/compose.yaml" \
+	--compose "$fixture/compose.yaml" \
 	--project "$ROOT/examples/projects/recparse" --source "$tmp/repo" \
 	--base "$base" --head "$head" --harness fuzz_records \
 	--timeout "${timeout_s}s" --work-dir "$tmp/work" --out "$tmp/out" \

@@ -18,6 +18,7 @@
 #include "common/fsutil.h"
 #include "common/log.h"
 #include "common/xalloc.h"
+#include "log_capture.h"
 #include "open_spy.h"
 
 #include <dirent.h>
@@ -196,26 +197,6 @@ static void test_hostile_entries_not_copied(void **st)
 	assert_false(in_exchange(f, "povs/.hidden"));
 	free(link);
 	free(fifo);
-}
-
-/* Log lines captured by log_set_handler. */
-struct logged {
-	struct buf text;	/* every message, each ended by '\x01' */
-	int warnings;
-};
-
-static void capture(enum log_level level, const char *file,
-		    const char *func, int line, const char *msg, void *ctx)
-{
-	struct logged *l = ctx;
-
-	(void)file;
-	(void)func;
-	(void)line;
-	if (level == LOG_WARN)
-		l->warnings++;
-	buf_adds(&l->text, msg);
-	buf_addch(&l->text, '\x01');
 }
 
 /* 1 when some file below `dir` holds `needle`. */

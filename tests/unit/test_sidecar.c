@@ -23,6 +23,7 @@
 #include "common/fsutil.h"
 #include "common/log.h"
 #include "common/xalloc.h"
+#include "log_capture.h"
 #include "open_spy.h"
 
 #include <dirent.h>
@@ -455,24 +456,6 @@ static void test_special_files_never_opened(void **st)
 	open_spy_reset();
 	free(p);
 	free(d);
-}
-
-struct logged {
-	struct buf text;	/* every message, each ended by '\x01' */
-	int warnings;
-};
-
-static void capture(enum log_level level, const char *file,
-		    const char *func, int line, const char *msg, void *ctx)
-{
-	struct logged *l = ctx;
-
-	(void)file;
-	(void)func;
-	(void)line;
-	l->warnings += level == LOG_WARN;
-	buf_adds(&l->text, msg);
-	buf_addch(&l->text, '\x01');
 }
 
 static size_t count_entries(const char *dir)
