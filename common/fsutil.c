@@ -688,3 +688,56 @@ int fs_copy_tree(const char *src, const char *dst)
 	free(d);
 	return r;
 }
+
+int fs_read_regular_at(struct buf *out, int dirfd, const char *name,
+		       const char *shown, size_t max, struct stat *st_out)
+{
+	char chunk[65536];
+	struct stat st, fst;
+	int fd, r = 0;
+
+	if (!shown)
+		shown = name;
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return crs_error_set(errno == ENOENT ? CRS_ENOTFOUND :
+				     CRS_EINPUT, "%s: %s", shown,
+				     strerror(errno));
+	if (!S_ISREG(st.st_mode) || st.st_size > (off_t)max)
+		return crs_error_set(CRS_EINPUT, "%s: not a regular file of "
+				     "at most %zu bytes", shown, max);
+	/* the entry may have been swapped since: check what was opened */
+	fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+		    O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return crs_error_set(errno == ENOENT ? CRS_ENOTFOUND :
+				     CRS_EINPUT, "%s: %s", shown,
+				     strerror(errno));
+	if (fstat(fd, &fst) != 0 || !S_ISREG(fst.st_mode) ||
+	    fst.st_ino != st.st_ino || fst.st_dev != st.st_dev) {
+		close(fd);
+		return crs_error_set(CRS_EINPUT, "%s: replaced while it was "
+				     "opened", shown);
+	}
+	for (;;) {
+		ssize_t n = read(fd, chunk, sizeof(chunk));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n < 0)
+				r = crs_error_set(CRS_EINPUT, "%s: %s", shown,
+						  strerror(errno));
+			break;
+		}
+		if (out->len + (size_t)n > max) {
+			r = crs_error_set(CRS_EINPUT, "%s: grew past %zu "
+					  "bytes", shown, max);
+			break;
+		}
+		buf_add(out, chunk, (size_t)n);
+	}
+	close(fd);
+	if (r == 0 && st_out)
+		*st_out = fst;
+	return r;
+}

@@ -17,6 +17,7 @@
 #include <stddef.h>
 
 struct buf;
+struct stat;
 
 /*
  * mkdir -p with mode 0755, for trusted paths only: links in the part that
@@ -84,6 +85,16 @@ void sha256_hex(char out[65], const void *data, size_t len);
  * symlink targets and contents. Same tree, same hash, wherever it lies.
  */
 int fs_sha256_tree(char out[65], const char *dir);
+/*
+ * Read the regular file dirfd/name, of at most `max` bytes, into out
+ * without following a link and without opening anything else: its type
+ * is checked with fstatat first (a FIFO or a device is never opened) and
+ * again on the descriptor. For folders a container can write. *st_out
+ * (may be NULL) gets its stat. CRS_ENOTFOUND when it is gone, CRS_EINPUT
+ * naming `shown` (NULL: name) when it is refused.
+ */
+int fs_read_regular_at(struct buf *out, int dirfd, const char *name,
+		       const char *shown, size_t max, struct stat *st_out);
 /*
  * cp -a through directory descriptors: regular files, folders, and links
  * as links (never followed); FIFOs, sockets and devices are passed over,

@@ -22,6 +22,11 @@
  *                      and built as apply-patch-build builds; a project
  *                      change rebuilds the target image from a patched
  *                      copy of the project folder first.
+ * Floods: each poll lists at most SIDECAR_TICK_* entries of a mailbox,
+ * resuming its listing on the next poll; the entries refused are a hash
+ * set; past SIDECAR_REFUSED_MAX refusals a CRS's mailbox is no longer
+ * read; refusals reach the log escaped and at most SIDECAR_WARN_MAX
+ * times per CRS.
  * Jobs are keyed by (CRS, patch SHA-256, with build-project's project
  * patch): a CRS that sends the same patch again gets its earlier
  * successful rebuild; another CRS never does.
@@ -48,6 +53,7 @@
 #include "common/error.h"
 #include "common/fsutil.h"
 #include "common/log.h"
+#include "common/strset.h"
 #include "common/strvec.h"
 #include "common/xalloc.h"
 
@@ -85,42 +91,17 @@ int sidecar_name_ok(const char *name, size_t max)
 int sidecar_read_capped(int dirfd, const char *name, const char *shown,
 			size_t max, struct buf *b, mode_t *mode_out)
 {
-	char chunk[65536];
 	struct stat st;
-	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
-			O_CLOEXEC);
-	int r = 0;
+	int r = fs_read_regular_at(b, dirfd, name, shown, max, &st);
 
-	if (fd < 0)
-		return crs_error_set(CRS_EINPUT, "%s: %s", shown,
-				     strerror(errno));
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
-	    st.st_size > (off_t)max) {
-		close(fd);
-		return crs_error_set(CRS_EINPUT, "%s: not a regular file of "
-				     "at most %zu bytes", shown, max);
+	if (r == CRS_ENOTFOUND) {	/* a missing file: a refused request */
+		char *msg = xstrdup(crs_error_last());
+
+		r = crs_error_set(CRS_EINPUT, "%s", msg);
+		free(msg);
 	}
-	if (mode_out)
+	if (r == 0 && mode_out)
 		*mode_out = st.st_mode;
-	for (;;) {
-		ssize_t n = read(fd, chunk, sizeof(chunk));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			if (n < 0)
-				r = crs_error_set(CRS_EINPUT, "%s: %s", shown,
-						  strerror(errno));
-			break;
-		}
-		if (b->len + (size_t)n > max) {
-			r = crs_error_set(CRS_EINPUT, "%s: grew past %zu "
-					  "bytes", shown, max);
-			break;
-		}
-		buf_add(b, chunk, (size_t)n);
-	}
-	close(fd);
 	return r;
 }
 
@@ -392,7 +373,13 @@ struct sidecar_crs {
 	struct rebuild *rb;	/* touched by this CRS's worker only */
 	size_t rb_nr, rb_alloc;
 	long next_id;
-	struct strvec refused;	/* entries that cannot be answered */
+	struct strset refused;	/* entries that cannot be answered */
+	DIR *listing;		/* requests/, listed across polls */
+	dev_t listing_dev;	/* which requests/ folder it lists */
+	ino_t listing_ino;
+	int listed;		/* the listing reached its end */
+	int ignored;		/* SIDECAR_REFUSED_MAX reached */
+	unsigned warned;	/* refusals logged */
 	struct sidecar_worker w;
 };
 
@@ -463,7 +450,9 @@ void sidecar_free(struct sidecar *sc)
 		free(sc->crs[i].rebuild_dir);
 		free(sc->crs[i].work_dir);
 		free(sc->crs[i].rb);
-		strvec_release(&sc->crs[i].refused);
+		strset_release(&sc->crs[i].refused);
+		if (sc->crs[i].listing)
+			closedir(sc->crs[i].listing);
 	}
 	free(sc->crs);
 	free(sc);
@@ -1087,9 +1076,11 @@ static void job_run(struct sidecar *sc, struct sidecar_crs *k,
 	rs.rebuild_id = jr.rebuild_id;
 	resfd = open_in_mailbox(k->mailbox, "responses");
 	if (resfd < 0 || sidecar_response_write(resfd, id, &rs) != 0) {
+		char q[1024];
+
 		log_warn("sidecar: %s: cannot answer: %s", k->c->name,
 			 resfd < 0 ? "no responses/ folder" :
-			 crs_error_last());
+			 log_quote_line(q, sizeof(q), crs_error_last()));
 		crs_error_clear();
 	} else {
 		pthread_mutex_lock(&sc->lock);
@@ -1185,21 +1176,81 @@ void sidecar_stop(struct sidecar *sc)
 	}
 }
 
-static int refused_before(const struct sidecar_crs *k, const char *name)
+/*
+ * The listing of the requests folder `reqfd`, kept across polls: from
+ * where the last poll stopped, or from the top after it ended or when
+ * requests/ is another folder now. NULL when it cannot be listed.
+ */
+static DIR *requests_listing(struct sidecar_crs *k, int reqfd)
 {
-	for (size_t i = 0; i < k->refused.nr; i++)
-		if (!strcmp(k->refused.v[i], name))
-			return 1;
-	return 0;
+	struct stat st;
+	int fd;
+
+	if (fstat(reqfd, &st) != 0)
+		return NULL;
+	if (k->listing && (st.st_dev != k->listing_dev ||
+			   st.st_ino != k->listing_ino)) {
+		closedir(k->listing);
+		k->listing = NULL;
+	}
+	if (!k->listing) {
+		fd = fcntl(reqfd, F_DUPFD_CLOEXEC, 0);
+		if (fd < 0 || !(k->listing = fdopendir(fd))) {
+			if (fd >= 0)
+				close(fd);
+			return NULL;
+		}
+		rewinddir(k->listing);	/* the offset is reqfd's too */
+		k->listing_dev = st.st_dev;
+		k->listing_ino = st.st_ino;
+		k->listed = 0;
+	}
+	if (k->listed) {
+		rewinddir(k->listing);
+		k->listed = 0;
+	}
+	return k->listing;
 }
 
-/* Answer the new requests of one CRS's mailbox. */
+/* Answer a request that cannot be run (the reason in crs_error_last). */
+static void refuse(struct sidecar_crs *k, int resfd, const char *id)
+{
+	struct sidecar_response rs = { .retcode = 1, .rebuild_id = -1 };
+	char *err = xasprintf("crs-ci refused the request: %s\n",
+			      crs_error_last());
+	char q[1024];
+
+	if (k->warned < SIDECAR_WARN_MAX)
+		log_warn("sidecar: %s: %s", k->c->name,
+			 log_quote_line(q, sizeof(q), crs_error_last()));
+	else if (k->warned == SIDECAR_WARN_MAX)
+		log_warn("sidecar: %s: more requests refused; not logged",
+			 k->c->name);
+	k->warned += k->warned <= SIDECAR_WARN_MAX;
+	crs_error_clear();
+	rs.err = err;
+	if (sidecar_name_ok(id, SIDECAR_ID_MAX))
+		sidecar_response_write(resfd, id, &rs);
+	crs_error_clear();
+	free(err);
+	strset_add(&k->refused, id);
+	if (k->refused.nr >= SIDECAR_REFUSED_MAX) {
+		k->ignored = 1;
+		log_warn("sidecar: %s: %d requests refused; its mailbox is no "
+			 "longer read", k->c->name, SIDECAR_REFUSED_MAX);
+	}
+}
+
+/* Answer the new requests of one CRS's mailbox, a bounded number. */
 static int poll_one(struct sidecar *sc, struct sidecar_crs *k)
 {
 	int mfd = -1, reqfd = -1, resfd = -1, r = 0;
+	unsigned entries = 0, refusals = 0;
 	struct dirent *de;
 	DIR *d = NULL;
 
+	if (k->ignored)
+		return 0;
 	mfd = open(k->mailbox, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
 		   O_CLOEXEC);
 	if (mfd >= 0) {
@@ -1208,46 +1259,35 @@ static int poll_one(struct sidecar *sc, struct sidecar_crs *k)
 		resfd = openat(mfd, "responses", O_RDONLY | O_DIRECTORY |
 			       O_NOFOLLOW | O_CLOEXEC);
 	}
-	if (reqfd < 0 || resfd < 0 || !(d = fdopendir(dup(reqfd))))
+	if (reqfd < 0 || resfd < 0 || !(d = requests_listing(k, reqfd)))
 		goto out;	/* the CRS broke its own mailbox */
-	while (r == 0 && !k->w.busy && (de = readdir(d)) != NULL) {
+	while (r == 0 && !k->w.busy && !k->ignored &&
+	       entries++ < SIDECAR_TICK_ENTRIES &&
+	       refusals < SIDECAR_TICK_REFUSALS) {
 		struct sidecar_request rq;
 		struct stat st;
 
+		if (!(de = readdir(d))) {
+			k->listed = 1;
+			break;
+		}
 		if (de->d_name[0] == '.' ||
-		    fstatat(resfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 ||
-		    refused_before(k, de->d_name))
-			continue;	/* hidden, answered or unanswerable */
+		    strset_has(&k->refused, de->d_name) ||
+		    fstatat(resfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+			continue;	/* hidden, unanswerable or answered */
 		if (scan_interrupted(sc->s)) {
 			r = CRS_EINTR;
 			break;
 		}
 		if (sidecar_request_read(reqfd, de->d_name, &rq) != 0) {
-			struct sidecar_response rs = { .retcode = 1,
-						       .rebuild_id = -1 };
-			char *err = xasprintf("crs-ci refused the request: "
-					      "%s\n", crs_error_last());
-
-			log_warn("sidecar: %s: %s", k->c->name,
-				 crs_error_last());
-			crs_error_clear();
-			rs.err = err;
-			if (!sidecar_name_ok(de->d_name, SIDECAR_ID_MAX) ||
-			    sidecar_response_write(resfd, de->d_name,
-						   &rs) != 0)
-				strvec_push(&k->refused, de->d_name);
-			crs_error_clear();
-			free(err);
+			refuse(k, resfd, de->d_name);
+			refusals++;
 		} else {
 			r = job_start(sc, k, de->d_name, &rq);
-			sidecar_request_release(&rq);
-			break;	/* one job at a time */
 		}
 		sidecar_request_release(&rq);
 	}
 out:
-	if (d)
-		closedir(d);
 	if (resfd >= 0)
 		close(resfd);
 	if (reqfd >= 0)

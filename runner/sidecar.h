@@ -34,6 +34,13 @@ struct scan;
 #define SIDECAR_POV_MAX (16u << 20)	/* bytes of a PoV */
 #define SIDECAR_HARNESS_MAX 128
 
+/* Floods: what one sidecar_poll() does at most for each CRS's mailbox. */
+#define SIDECAR_TICK_ENTRIES 4096	/* mailbox entries looked at */
+#define SIDECAR_TICK_REFUSALS 64	/* requests refused */
+/* Per CRS and run: past it the CRS's mailbox is no longer read. */
+#define SIDECAR_REFUSED_MAX 10000	/* requests refused */
+#define SIDECAR_WARN_MAX 10		/* refusals logged, then one line */
+
 enum sidecar_kind {
 	SIDECAR_BUILD,		/* apply-patch-build */
 	SIDECAR_POV,		/* run-pov */
@@ -58,10 +65,10 @@ struct sidecar_response {
 };
 
 /*
- * Read dirfd/name, which must be a regular file (not followed if a
- * symlink, not blocked on if a FIFO) of at most max bytes, into b;
- * *mode_out (may be NULL) gets its mode. CRS_EINPUT naming `shown` when
- * it is refused.
+ * Read dirfd/name, which must be a regular file of at most max bytes
+ * (fs_read_regular_at: a symlink is not followed, a FIFO or device is
+ * never opened), into b; *mode_out (may be NULL) gets its mode.
+ * CRS_EINPUT naming `shown` when it is refused.
  */
 int sidecar_read_capped(int dirfd, const char *name, const char *shown,
 			size_t max, struct buf *b, mode_t *mode_out);
@@ -105,7 +112,10 @@ int sidecar_new(struct sidecar **out, struct scan *s);
 /*
  * Called by the run loop every tick: join the worker thread when its job
  * ended, then, when none runs, answer refused requests at once and start
- * the worker on the first valid new request (one job at a time). The job
+ * the worker on the first valid new request (one job at a time). Each
+ * call looks at most at SIDECAR_TICK_* entries of each mailbox, going on
+ * where the last call stopped, so a flooded mailbox never holds the run
+ * loop (its deadline and Ctrl-C checks) for long. The job
  * runs on a copy of the scan whose Ctrl-C flag is the sidecar's own, so
  * sidecar_stop() ends it. Returns 0, or CRS_EINTR when the scan was
  * interrupted, or CRS_ERR when no thread could be started.

@@ -51,6 +51,7 @@
 #define POLL_MS 500
 #define MIN_TRIAGE_RESERVE_S 20.0
 #define STOP_GRACE_S 10.0
+#define EXCHANGE_DRAIN_S 5.0	/* the exchange's last sync, at most */
 
 static const char *const exchange_types[] = {
 	"povs", "seeds", "bug-candidates", "reports", "patches", "diffs",
@@ -252,15 +253,18 @@ out:
 }
 
 /*
- * Sleep up to POLL_MS, waking early to move submitted artifacts; then
- * let the sidecar (when `sc` is set) take the mailboxes' new requests:
- * its jobs run in their own thread.
+ * Sleep up to POLL_MS, waking early to move submitted artifacts (not at
+ * all while the exchange has work left: each sync is bounded, so the
+ * caller checks its deadline and Ctrl-C between them); then let the
+ * sidecar (when `sc` is set) take the mailboxes' new requests: its jobs
+ * run in their own thread.
  */
 static void wait_tick(struct exchange *x, struct sidecar *sc)
 {
 	struct pollfd pfd = { .fd = x ? exchange_fd(x) : -1, .events = POLLIN };
+	int busy = x && exchange_busy(x);
 
-	if (poll(&pfd, 1, POLL_MS) > 0 && x)
+	if ((poll(&pfd, 1, busy ? 0 : POLL_MS) > 0 || busy) && x)
 		exchange_sync(x);
 	if (sc && sidecar_poll(sc) != 0)
 		crs_error_clear();	/* the loop sees the interrupt */
@@ -334,7 +338,13 @@ static void harness_run_end(struct scan *s, struct harness_run *hr)
 	sidecar_stop(hr->sidecar);	/* its job, before its CRS goes */
 	stop_modules(s, hr);
 	if (hr->exchange) {
-		exchange_sync(hr->exchange);
+		double until = scan_elapsed(s) + EXCHANGE_DRAIN_S;
+
+		/* the last submissions, within a bound the deadline beats */
+		while (exchange_sync(hr->exchange) > 0 &&
+		       !scan_interrupted(s) && scan_remaining(s) > 0 &&
+		       scan_elapsed(s) < until)
+			;
 		log_info("exchange: %u PoV(s), %u seed(s), %u patch(es) shared",
 			 exchange_copied(hr->exchange, 0),
 			 exchange_copied(hr->exchange, 1),

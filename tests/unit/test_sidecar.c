@@ -14,11 +14,17 @@
 #include <cmocka.h>
 
 #include "runner/sidecar.h"
+#include "runner/cmd.h"
+#include "runner/scan.h"
+#include "runner/config/config.h"
 #include "libcrs/libcrs.h"
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"
+#include "common/log.h"
 #include "common/xalloc.h"
+#include "log_capture.h"
+#include "open_spy.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -27,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -417,6 +424,109 @@ static void test_timeout(void **st)
 	free(resp);
 }
 
+/*
+ * A FIFO or a device node where a request file should be is refused
+ * from its type alone: it is never opened (a FIFO could block, a device
+ * act).
+ */
+static void test_special_files_never_opened(void **st)
+{
+	struct fixture *f = *st;
+	char *d = make_request(f, "rf", NULL, NULL, NULL), *p;
+	int have_dev;
+
+	p = xasprintf("%s/request.txt", d);
+	assert_int_equal(mkfifo(p, 0644), 0);
+	open_spy_reset();
+	open_spy_watch("request.txt");
+	expect_refused(f, "rf", "not a regular file");
+	assert_int_equal(open_spy_hits, 0);
+	free(p);
+	free(d);
+	d = make_request(f, "rd", "kind=run-pov\nharness=h\n", NULL, NULL);
+	p = xasprintf("%s/pov", d);
+	/* /dev/null's numbers; creatable only with CAP_MKNOD */
+	have_dev = mknod(p, S_IFCHR | 0600, makedev(1, 3)) == 0;
+	if (!have_dev)
+		assert_int_equal(mkfifo(p, 0644), 0);
+	open_spy_reset();
+	open_spy_watch("pov");
+	expect_refused(f, "rd", "not a regular file");
+	assert_int_equal(open_spy_hits, 0);
+	open_spy_reset();
+	free(p);
+	free(d);
+}
+
+static size_t count_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	size_t n = 0;
+
+	assert_non_null(d);
+	while ((de = readdir(d)))
+		n += de->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+/*
+ * A CRS floods its mailbox with garbage requests and one whose name
+ * holds a newline and a workflow command: each poll refuses a bounded
+ * number, so the run loop keeps checking its deadline; the polls
+ * together answer them all, each once; the log stays short and escaped.
+ */
+static void test_mailbox_flood(void **st)
+{
+	struct fixture *f = *st;
+	volatile int stop = 0;
+	struct runner_ctx ctx = { .interrupted = &stop };
+	struct compose_crs crs = { .name = "crs-a" };
+	struct compose compose = { .crs = &crs, .crs_nr = 1 };
+	struct scan s = { .ctx = &ctx, .compose = &compose };
+	struct logged l = { BUF_INIT, 0 };
+	struct sidecar *sc = NULL;
+	char *reqs, *resps, *bad;
+	size_t n = 3000, polls = 1, answered;
+
+	s.work_dir = f->root;
+	s.state.run_id = "r1";
+	assert_int_equal(sidecar_new(&sc, &s), 0);
+	reqs = xasprintf("%s/runs/r1/crs/crs-a/MAILBOX/requests", f->root);
+	resps = xasprintf("%s/runs/r1/crs/crs-a/MAILBOX/responses", f->root);
+	for (size_t i = 0; i < n; i++) {
+		char *d = xasprintf("%s/junk-%05zu", reqs, i);
+
+		assert_int_equal(mkdir(d, 0755), 0);
+		put(d, "request.txt", "kind=nonsense\n");
+		free(d);
+	}
+	bad = xasprintf("%s/evil\n::warning::owned", reqs);
+	assert_int_equal(mkdir(bad, 0755), 0);
+	log_set_handler(capture, &l);
+	assert_int_equal(sidecar_poll(sc), 0);
+	answered = count_entries(resps);
+	assert_true(answered > 0 && answered <= SIDECAR_TICK_REFUSALS);
+	while (count_entries(resps) < n && polls < 10000) {
+		assert_int_equal(sidecar_poll(sc), 0);
+		polls++;
+	}
+	for (int i = 0; i < 10; i++)	/* a few more passes change nothing */
+		assert_int_equal(sidecar_poll(sc), 0);
+	log_set_handler(NULL, NULL);
+	assert_int_equal(count_entries(resps), n);
+	assert_true(polls >= n / SIDECAR_TICK_REFUSALS);
+	assert_true(l.warnings <= SIDECAR_WARN_MAX + 1);
+	assert_null(strchr(l.text.ptr, '\n'));
+	assert_null(strstr(l.text.ptr, "\x01::"));
+	sidecar_free(sc);
+	buf_release(&l.text);
+	free(reqs);
+	free(resps);
+	free(bad);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -431,6 +541,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_round_trip, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_timeout, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_special_files_never_opened,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mailbox_flood, setup,
+						teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -22,6 +22,7 @@
 #include "common/error.h"
 #include "common/fsutil.h"
 #include "common/xalloc.h"
+#include "open_spy.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -31,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 struct fixture {
@@ -349,6 +351,34 @@ static void test_refused_entries(void **st)
 	assert_int_equal(fs_remove_tree(f->tree), 0);
 	assert_int_equal(symlink(f->orig, f->tree), 0);
 	expect_refused(f, "not a folder");
+}
+
+/*
+ * FIFOs and device nodes in a request tree are refused from their type
+ * alone, never opened (a FIFO could block the walk, a device act).
+ */
+static void test_special_entries_never_opened(void **st)
+{
+	struct fixture *f = *st;
+	char *p;
+
+	puts_(f->orig, "f", "x\n");
+	request_copy(f);
+	open_spy_reset();
+	open_spy_watch("pipe");
+	open_spy_watch("dev");
+	p = path(f, "pipe");
+	assert_int_equal(mkfifo(p, 0644), 0);
+	expect_refused(f, "target-source/pipe: not a regular file");
+	assert_int_equal(unlink(p), 0);
+	free(p);
+	p = path(f, "dev");
+	/* /dev/null's numbers; creatable only with CAP_MKNOD */
+	if (mknod(p, S_IFCHR | 0600, makedev(1, 3)) == 0)
+		expect_refused(f, "target-source/dev: not a regular file");
+	free(p);
+	assert_int_equal(open_spy_hits, 0);
+	open_spy_reset();
 }
 
 static void test_caps(void **st)
@@ -671,6 +701,7 @@ int main(void)
 		T(test_diff_applies),
 		T(test_refused_symlinks),
 		T(test_refused_entries),
+		T(test_special_entries_never_opened),
 		T(test_caps),
 		T(test_libcrs_round_trip),
 		T(test_libcrs_refused),
