@@ -76,7 +76,8 @@ static void litellm(const char *buf, size_t len)
 {
 	struct gw_config *g = NULL;
 
-	if (gw_config_parse(&g, buf, len, "/fuzz/litellm.yaml") == 0) {
+	if (gw_config_parse(&g, buf, len, "/fuzz/litellm.yaml",
+			    NULL) == 0) {
 		for (size_t i = 0; i < g->models_nr; i++)
 			if (gw_config_model(g, g->models[i].name) == NULL)
 				abort();

@@ -77,7 +77,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	setenv("ANTHROPIC_API_KEY", "sk-fuzz-anthropic-0123456789", 1);
 	for (int i = 0; i < 2; i++)
 		if (gw_config_parse(&cfg[i], routes, strlen(routes),
-				    "fuzz-litellm.yaml") != 0)
+				    "fuzz-litellm.yaml", NULL) != 0)
 			abort();
 	if (gw_config_set_external(cfg[1], "http://127.0.0.1:9",
 				   "OPENAI_API_KEY") != 0)
