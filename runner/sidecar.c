@@ -61,6 +61,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <git2.h>
+#include <openssl/rand.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -296,13 +297,20 @@ static int write_at(int dfd, const char *name, const char *data)
 int sidecar_response_write(int resfd, const char *id,
 			   const struct sidecar_response *rs)
 {
-	char tmp[SIDECAR_ID_MAX + 16], num[32];
+	char tmp[SIDECAR_ID_MAX + 48], num[32];
+	unsigned char rnd[12];
 	int dfd = -1, r;
 
 	if (!sidecar_name_ok(id, SIDECAR_ID_MAX))
 		return crs_error_set(CRS_EINPUT, "response '%.40s': not a "
 				     "request name", id);
-	snprintf(tmp, sizeof(tmp), ".answer-%s", id);
+	/* a name the CRS cannot guess, so it cannot plant anything there */
+	if (RAND_bytes(rnd, sizeof(rnd)) != 1)
+		return crs_error_set(CRS_ERR, "response '%s': no random "
+				     "bytes", id);
+	snprintf(tmp, sizeof(tmp), ".answer-%s-", id);
+	for (size_t i = 0; i < sizeof(rnd); i++)
+		snprintf(tmp + strlen(tmp), 3, "%02x", rnd[i]);
 	if (mkdirat(resfd, tmp, 0755) != 0)
 		return crs_error_set(CRS_ERR, "responses/%s: %s", tmp,
 				     strerror(errno));
