@@ -16,17 +16,22 @@ g push -q origin main
 	--project "$ROOT/examples/projects/recparse" --timeout 50s >/dev/null
 [ -x .git/hooks/pre-push ] || fail "no hook installed"
 [ "$(git config crs-ci.failOn)" = new ] || fail "options not in git config"
-# the pull request's branch carries a new heap-buffer-overflow: refused
-set +e
-g push origin pr >"$tmp/push1.txt" 2>&1
-code=$?
-set -e
-[ "$code" -ne 0 ] || { cat "$tmp/push1.txt" >&2; fail "push of the buggy branch was not refused"; }
-grep -q "\[new\] Heap-buffer-overflow" "$tmp/push1.txt" || { cat "$tmp/push1.txt" >&2; fail "finding not shown"; }
-grep -q "push blocked" "$tmp/push1.txt" || fail "no 'push blocked' message"
-git ls-remote --exit-code "$tmp/remote.git" refs/heads/pr >/dev/null 2>&1 \
-	&& fail "the buggy branch reached the remote"
-note "buggy branch refused: $(grep -m1 '\[new\]' "$tmp/push1.txt" | sed 's/^ *//')"
+# pr_refused LOG REMOTE: pushing branch pr (the pull request's new
+# heap-buffer-overflow) from the current repository is refused, naming it
+pr_refused() {
+	local log=$1 remote=$2 code
+	set +e
+	g push origin pr >"$log" 2>&1
+	code=$?
+	set -e
+	[ "$code" -ne 0 ] || { cat "$log" >&2; fail "push of the buggy branch was not refused"; }
+	grep -q "\[new\] Heap-buffer-overflow" "$log" || { cat "$log" >&2; fail "finding not shown"; }
+	grep -q "push blocked" "$log" || fail "no 'push blocked' message"
+	git ls-remote --exit-code "$remote" refs/heads/pr >/dev/null 2>&1 \
+		&& fail "the buggy branch reached the remote"
+	note "buggy branch refused: $(grep -m1 '\[new\]' "$log" | sed 's/^ *//')"
+}
+pr_refused "$tmp/push1.txt" "$tmp/remote.git"
 # a clean branch from main pushes
 g checkout -q -b clean main
 echo "More notes." >> README.md 2>/dev/null || echo "More notes." > NOTES.md
@@ -50,12 +55,7 @@ g remote add origin "$tmp/cfl-remote.git"
 g push -q origin main
 "$CRS_CI" hook install --compose "$ROOT/container/crs/libfuzzer/compose.yaml" \
 	--timeout 50s >/dev/null
-set +e
-g push origin pr >"$tmp/push3.txt" 2>&1
-code=$?
-set -e
-[ "$code" -ne 0 ] || { cat "$tmp/push3.txt" >&2; fail ".clusterfuzzlite/: the buggy branch was not refused"; }
-grep -q "\[new\] Heap-buffer-overflow" "$tmp/push3.txt" || { cat "$tmp/push3.txt" >&2; fail ".clusterfuzzlite/: finding not shown"; }
+pr_refused "$tmp/push3.txt" "$tmp/cfl-remote.git"
 grep -q "project: ClusterFuzzLite folder 'recparse'" "$tmp/push3.txt" || fail ".clusterfuzzlite/ not used"
 "$CRS_CI" hook uninstall >/dev/null
-note ".clusterfuzzlite/ without --project: buggy branch refused"
+note "(.clusterfuzzlite/ found without --project)"
