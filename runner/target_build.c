@@ -26,6 +26,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* A WORKDIR we can safely put into a Dockerfile line and a bind path. */
 static int workdir_ok(const char *wd)
@@ -147,14 +148,32 @@ static int cfl_context(struct scan *s, const char *proj_dir,
 		       const char *which, char **ctx_out)
 {
 	char *src = NULL, *ctx = NULL, *cfl = NULL;
+	struct stat st;
 	int r;
 
 	*ctx_out = NULL;
 	if ((r = target_source_dir(s, s->state.head_commit, &src)) != 0)
 		return r;
+	/* the commit's own folder and file, not links (the checkout's
+	 * were checked by project_locate) */
+	cfl = xasprintf("%s/.clusterfuzzlite", src);
+	ctx = xasprintf("%s/Dockerfile", cfl);
+	if (lstat(cfl, &st) != 0 || !S_ISDIR(st.st_mode) ||
+	    lstat(ctx, &st) != 0 || !S_ISREG(st.st_mode)) {
+		r = crs_error_set(CRS_ECONFIG, "the head commit %.12s has no "
+				  ".clusterfuzzlite/Dockerfile file (crs-ci "
+				  "builds the commit, not the working "
+				  "directory)", s->state.head_commit);
+		goto out;
+	}
+	free(cfl);
+	free(ctx);
+	cfl = ctx = NULL;
 	if (!strcmp(proj_dir, s->where.dir)) {
 		*ctx_out = src;
-		return 0;
+		src = NULL; /* transferred */
+		r = 0;
+		goto out;
 	}
 	ctx = scan_work_path(s, "source/%s-context", which);
 	cfl = xasprintf("%s/.clusterfuzzlite", ctx);
@@ -165,6 +184,7 @@ static int cfl_context(struct scan *s, const char *proj_dir,
 		*ctx_out = ctx;
 		ctx = NULL; /* transferred */
 	}
+out:
 	free(src);
 	free(ctx);
 	free(cfl);

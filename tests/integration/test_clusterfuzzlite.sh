@@ -2,10 +2,10 @@
 # test_clusterfuzzlite.sh - a repository that carries a real-style
 # .clusterfuzzlite/ (Dockerfile with `COPY . $SRC/recparse`, build.sh,
 # project.yaml) is scanned with no --project: its Dockerfile is built
-# from the head commit's tree (not the working directory, and a link in
-# the tree stays a link), the pull request's bug is found as `new`, and
-# the GitLab template's default project input scans it the same way
-# under gitlab-ci-local.
+# from the head commit's tree (not the working directory, so one that is
+# not committed is refused; a link in the tree stays a link), the pull
+# request's bug is found as `new`, and the GitLab template's default
+# project input scans it the same way under gitlab-ci-local.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 mktemp_dir; tmp=$TMP
@@ -23,6 +23,18 @@ GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.invalid \
 head=$(git -C "$repo" rev-parse HEAD)
 # uncommitted: in the working directory only, never in a build
 echo "uncommitted" > "$repo/UNCOMMITTED"
+# a .clusterfuzzlite/ that is not committed cannot be built: said clearly
+eval "$("$ROOT/examples/make-repo.sh" "$tmp/plain" | sed 's/^/plain_/')"
+cp -R "$repo/.clusterfuzzlite" "$tmp/plain/"
+set +e
+msg=$("$CRS_CI" build-target --compose "$ROOT/container/crs/libfuzzer/compose.yaml" \
+	--source "$tmp/plain" --head "$plain_head" --work-dir "$tmp/plain-work" 2>&1 >/dev/null)
+code=$?
+set -e
+[ "$code" -eq 2 ] || fail "uncommitted .clusterfuzzlite/: exit $code, want 2 ($msg)"
+grep -qF "the head commit ${plain_head:0:12} has no .clusterfuzzlite/Dockerfile file" <<<"$msg" ||
+	fail "uncommitted .clusterfuzzlite/: $msg"
+note "uncommitted .clusterfuzzlite/: $(tail -n1 <<<"$msg")"
 set +e
 "$CRS_CI" scan --compose "$ROOT/container/crs/libfuzzer/compose.yaml" \
 	--source "$repo" --base "$base" --head "$head" \
