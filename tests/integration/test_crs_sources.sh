@@ -112,3 +112,17 @@ cat "$tmp/err2.txt" >&2
 grep -q "^crs-ci: error: $tmp/unknown.yaml:4:1: crs-no-such-crs: no source, and no registry entry crs-no-such-crs.yaml in the registry folder \"$ROOT/registry\"" "$tmp/err2.txt" ||
 	fail "unknown name: message"
 note "unreachable url and unknown registry name: exit 2 with file:line:col"
+
+# 5. make install: the installed crs-ci finds share/crs-ci/registry and
+# the bundled CRSs it points at, from any folder
+make -C "$ROOT" -s install DESTDIR="$tmp/inst" PREFIX=/usr >"$tmp/install.log" 2>&1 ||
+	{ cat "$tmp/install.log" >&2; fail "make install"; }
+head -n 4 "$tmp/compose.yaml" >"$tmp/registry-only.yaml"
+(cd / && "$tmp/inst/usr/bin/crs-ci" check --compose "$tmp/registry-only.yaml") >"$tmp/inst.txt" 2>&1 ||
+	{ cat "$tmp/inst.txt" >&2; fail "installed crs-ci: check"; }
+set +e
+(cd / && "$tmp/inst/usr/bin/crs-ci" check --compose "$tmp/unknown.yaml") >/dev/null 2>"$tmp/inst-err.txt"
+set -e
+grep -q "registry folder \"$tmp/inst/usr/share/crs-ci/registry\"" "$tmp/inst-err.txt" ||
+	{ cat "$tmp/inst-err.txt" >&2; fail "installed crs-ci: not its share/crs-ci/registry"; }
+note "make install: the installed crs-ci resolves crs-libfuzzer in share/crs-ci/registry"
