@@ -109,6 +109,10 @@ int crs_registry_resolve(struct compose_crs *e, const char *dir)
 	    (r = yaml_doc_parse(&d, b.ptr, b.len, e->registry_file)) != 0 ||
 	    (r = parse_registry(&d, e, folder)) != 0)
 		goto out;
+	if (e->source_local_path) {	/* shown as resolved: no "reg/../" */
+		free(e->source_local_path_shown);
+		e->source_local_path_shown = xstrdup(e->source_local_path);
+	}
 	r = 0;
 out:
 	if (r != 0 && e->registry_file)	/* the entry, then the file */
