@@ -85,14 +85,19 @@ mv "$crs_repo.away" "$crs_repo"
 note "repository gone: a commit id ref and a recorded tag still resolve"
 
 # 4. errors: one line, exit 2, file:line:col, no credentials
+expect_exit2() {	# expect_exit2 OUT CMD...: exit 2, one line in OUT
+	local out=$1 code
+	shift
+	set +e
+	"$@" >/dev/null 2>"$out"
+	code=$?
+	set -e
+	cat "$out" >&2
+	[ "$code" -eq 2 ] || fail "$*: exit $code, want 2"
+	[ "$(wc -l <"$out")" -eq 1 ] || fail "$*: not one line"
+}
 compose "$tmp/unreachable.yaml" main "file://user:s3cret@localhost$tmp/no-such-repo"
-set +e
-"$CRS_CI" check --compose "$tmp/unreachable.yaml" --cache-dir "$cache" >/dev/null 2>"$tmp/err1.txt"
-code=$?
-set -e
-cat "$tmp/err1.txt" >&2
-[ "$code" -eq 2 ] || fail "unreachable url: exit $code, want 2"
-[ "$(wc -l <"$tmp/err1.txt")" -eq 1 ] || fail "unreachable url: not one line"
+expect_exit2 "$tmp/err1.txt" "$CRS_CI" check --compose "$tmp/unreachable.yaml" --cache-dir "$cache"
 grep -q "^crs-ci: error: $tmp/unreachable.yaml:9:5: crs-git.source.url: cannot reach file://localhost$tmp/no-such-repo (ref main)" "$tmp/err1.txt" ||
 	fail "unreachable url: message"
 ! grep -q s3cret "$tmp/err1.txt" || fail "the password reached the message"
@@ -102,13 +107,7 @@ docker_registry: local
 oss_crs_infra: { cpuset: "0", memory: "2G" }
 crs-no-such-crs: { cpuset: "1", memory: "4G" }
 YAML
-set +e
-"$CRS_CI" check --compose "$tmp/unknown.yaml" >/dev/null 2>"$tmp/err2.txt"
-code=$?
-set -e
-cat "$tmp/err2.txt" >&2
-[ "$code" -eq 2 ] || fail "unknown name: exit $code, want 2"
-[ "$(wc -l <"$tmp/err2.txt")" -eq 1 ] || fail "unknown name: not one line"
+expect_exit2 "$tmp/err2.txt" "$CRS_CI" check --compose "$tmp/unknown.yaml"
 grep -q "^crs-ci: error: $tmp/unknown.yaml:4:1: crs-no-such-crs: no source, and no registry entry crs-no-such-crs.yaml in the registry folder \"$ROOT/registry\"" "$tmp/err2.txt" ||
 	fail "unknown name: message"
 note "unreachable url and unknown registry name: exit 2 with file:line:col"
@@ -120,9 +119,7 @@ make -C "$ROOT" -s install DESTDIR="$tmp/inst" PREFIX=/usr >"$tmp/install.log" 2
 head -n 4 "$tmp/compose.yaml" >"$tmp/registry-only.yaml"
 (cd / && "$tmp/inst/usr/bin/crs-ci" check --compose "$tmp/registry-only.yaml") >"$tmp/inst.txt" 2>&1 ||
 	{ cat "$tmp/inst.txt" >&2; fail "installed crs-ci: check"; }
-set +e
-(cd / && "$tmp/inst/usr/bin/crs-ci" check --compose "$tmp/unknown.yaml") >/dev/null 2>"$tmp/inst-err.txt"
-set -e
+(cd / && expect_exit2 "$tmp/inst-err.txt" "$tmp/inst/usr/bin/crs-ci" check --compose "$tmp/unknown.yaml")
 grep -q "registry folder \"$tmp/inst/usr/share/crs-ci/registry\"" "$tmp/inst-err.txt" ||
 	{ cat "$tmp/inst-err.txt" >&2; fail "installed crs-ci: not its share/crs-ci/registry"; }
 note "make install: the installed crs-ci resolves crs-libfuzzer in share/crs-ci/registry"

@@ -27,6 +27,7 @@
 #include "runner/config/config.h"
 #include "runner/gateway/gw_config.h"
 #include "common/strvec.h"
+#include "tree_writer.h"
 
 /* ---- helpers ----------------------------------------------------------- */
 
@@ -291,6 +292,53 @@ static void test_compose_valid(void **state)
 	assert_null(compose_find_crs(c, "crs-c"));
 	assert_int_equal(warnings.len, 0);
 	compose_free(c);
+}
+
+/* Registry names, git sources with subdir, local folders. */
+static void test_compose_sources(void **state)
+{
+	struct compose *c = NULL;
+	const char *yaml = INFRA
+		"crs-libfuzzer: {cpuset: \"1\", memory: 4G}\n"
+		"crs-b: {cpuset: \"2\", memory: 1G, source: }\n"
+		"crs-c:\n  cpuset: \"3\"\n  memory: 1G\n"
+		"  source: {url: \"https://x/y.git\", ref: v1, subdir: a/b/}\n"
+		"crs-d:\n  cpuset: \"4\"\n  memory: 1G\n"
+		"  source: {local_path: d}\n";
+
+	(void)state;
+	assert_int_equal(compose_parse(&c, yaml, strlen(yaml),
+				       "compose.yaml"), 0);
+	assert_int_equal(c->crs_nr, 4);
+	assert_int_equal(c->crs[0].source_kind, COMPOSE_SOURCE_REGISTRY);
+	assert_null(c->crs[0].source_local_path);
+	assert_null(c->crs[0].source_url);
+	assert_int_equal(c->crs[1].source_kind, COMPOSE_SOURCE_REGISTRY);
+	assert_int_equal(c->crs[2].source_kind, COMPOSE_SOURCE_GIT);
+	assert_string_equal(c->crs[2].source_subdir, "a/b/");
+	assert_string_equal(c->crs[2].source_ref, "v1");
+	assert_int_equal(c->crs[2].source_pos.line, 9);
+	assert_int_equal(c->crs[3].source_kind, COMPOSE_SOURCE_LOCAL);
+	compose_free(c);
+
+	compose_err(INFRA "crs-a:\n  source: {url: u, ref: r, subdir: /x}\n",
+		    "compose.yaml:5:28: crs-a.source.subdir: \"/x\" is not a "
+		    "relative path without \".\" or \"..\" parts");
+	compose_err(INFRA "crs-a:\n  source: {url: u, ref: r, "
+		    "subdir: a/../../b}\n",
+		    "compose.yaml:5:28: crs-a.source.subdir: \"a/../../b\" is "
+		    "not a relative path without \".\" or \"..\" parts");
+	compose_err(INFRA "crs-a:\n  source: {url: u, ref: r, subdir: .}\n",
+		    "compose.yaml:5:28: crs-a.source.subdir: \".\" is not a "
+		    "relative path without \".\" or \"..\" parts");
+	compose_err(INFRA "crs-a:\n  source: {url: u, ref: r, subdir: a//b}\n",
+		    "compose.yaml:5:28: crs-a.source.subdir: \"a//b\" is not "
+		    "a relative path without \".\" or \"..\" parts");
+	compose_err(INFRA "crs-a:\n  source: {local_path: x, subdir: y}\n",
+		    "compose.yaml:5:27: crs-a.source: subdir goes with url "
+		    "(with local_path, name the folder itself)");
+	compose_err(INFRA "crs-a:\n  source: {url: \"\", ref: main}\n",
+		    "compose.yaml:5:12: crs-a.source: url is empty");
 }
 
 static void test_compose_llm_forms(void **state)
@@ -807,17 +855,6 @@ struct tmp {
 	char dir[64];
 };
 
-static void write_at(const char *dir, const char *rel, const char *text)
-{
-	char *path = xasprintf("%s/%s", dir, rel);
-	char *slash = strrchr(path, '/');
-
-	*slash = '\0';
-	assert_int_equal(fs_mkdir_p(path), 0);
-	*slash = '/';
-	assert_int_equal(fs_write_file_atomic(path, text, strlen(text)), 0);
-	free(path);
-}
 
 #define CRS_A_MANIFEST MANIFEST_HEAD \
 	"target_build_phase:\n" \
@@ -1383,6 +1420,8 @@ int main(void)
 		cmocka_unit_test(test_names),
 		cmocka_unit_test_setup_teardown(test_compose_valid, setup_log,
 						teardown_log),
+		cmocka_unit_test_setup_teardown(test_compose_sources,
+						setup_log, teardown_log),
 		cmocka_unit_test_setup_teardown(test_compose_llm_forms,
 						setup_log, teardown_log),
 		cmocka_unit_test_setup_teardown(test_compose_warnings,

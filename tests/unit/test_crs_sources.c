@@ -2,7 +2,7 @@
 /*
  * test_crs_sources.c - where a CRS comes from: local_path, git, registry
  *
- * The source block is parsed from string literals; registry lookup and
+ * (The source block's syntax is in test_config.c.) Registry lookup and
  * git checkouts run against folders and git repositories (made with the
  * git command) in a temporary folder, through file:// URLs. Error cases
  * assert the exact `file:line:col: field: problem` message.
@@ -29,36 +29,23 @@
 #include "runner/config/config.h"
 #include "runner/config/crs_registry.h"
 #include "runner/crs_git.h"
+#include "log_capture.h"
+#include "tree_writer.h"
 
 /* ---- helpers ----------------------------------------------------------- */
 
-static struct buf logged = BUF_INIT;
+static struct logged logged = { BUF_INIT, 0 };
 
-static void capture(enum log_level level, const char *file, const char *func,
-		    int line, const char *msg, void *ctx)
+static void logged_reset(void)
 {
-	(void)file; (void)func; (void)line; (void)ctx;
-	buf_adds(&logged, level == LOG_WARN ? "warn: " : "info: ");
-	buf_adds(&logged, msg);
-	buf_addch(&logged, '\n');
+	buf_reset(&logged.text);
+	logged.warnings = 0;
 }
 
 struct tmp {
 	char dir[64];
 	char *registry, *cache, *repo_url;
 };
-
-static void write_at(const char *dir, const char *rel, const char *text)
-{
-	char *path = xasprintf("%s/%s", dir, rel);
-	char *slash = strrchr(path, '/');
-
-	*slash = '\0';
-	assert_int_equal(fs_mkdir_p(path), 0);
-	*slash = '/';
-	assert_int_equal(fs_write_file_atomic(path, text, strlen(text)), 0);
-	free(path);
-}
 
 /* Run a shell command in folder `dir`; it must succeed. */
 static void sh(const char *dir, const char *fmt, ...)
@@ -133,8 +120,8 @@ static int setup(void **state)
 	write_at(t->dir, "repo/README", "a crs\n");
 	sh(t->dir, "cd repo && git init -q -b main && git add -A && "
 	   GIT "commit -qm one && " GIT "tag -a v1 -m v1");
-	buf_reset(&logged);
-	log_set_handler(capture, NULL);
+	logged_reset();
+	log_set_handler(capture, &logged);
 	*state = t;
 	return 0;
 }
@@ -144,7 +131,7 @@ static int teardown(void **state)
 	struct tmp *t = *state;
 
 	log_set_handler(NULL, NULL);
-	buf_release(&logged);
+	buf_release(&logged.text);
 	sh("/", "chmod -R u+rwx '%s'", t->dir);
 	assert_int_equal(fs_remove_tree(t->dir), 0);
 	free(t->registry);
@@ -209,64 +196,6 @@ static void write_git_compose(const struct tmp *t, const char *rel,
 
 	write_at(t->dir, rel, text);
 	free(text);
-}
-
-/* ---- the source block -------------------------------------------------- */
-
-static void compose_err(const char *yaml, const char *msg)
-{
-	struct compose *c = (struct compose *)1;
-
-	assert_int_equal(compose_parse(&c, yaml, strlen(yaml),
-				       "compose.yaml"), CRS_ECONFIG);
-	assert_null(c);
-	assert_string_equal(crs_error_last(), msg);
-}
-
-static void test_source_block(void **state)
-{
-	struct compose *c = NULL;
-	const char *yaml = INFRA
-		"crs-libfuzzer: {cpuset: \"1\", memory: 4G}\n"
-		"crs-b: {cpuset: \"2\", memory: 1G, source: }\n"
-		"crs-c:\n  cpuset: \"3\"\n  memory: 1G\n"
-		"  source: {url: \"https://x/y.git\", ref: v1, subdir: a/b/}\n"
-		"crs-d:\n  cpuset: \"4\"\n  memory: 1G\n"
-		"  source: {local_path: d}\n";
-
-	(void)state;
-	assert_int_equal(compose_parse(&c, yaml, strlen(yaml),
-				       "compose.yaml"), 0);
-	assert_int_equal(c->crs_nr, 4);
-	assert_int_equal(c->crs[0].source_kind, COMPOSE_SOURCE_REGISTRY);
-	assert_null(c->crs[0].source_local_path);
-	assert_null(c->crs[0].source_url);
-	assert_int_equal(c->crs[1].source_kind, COMPOSE_SOURCE_REGISTRY);
-	assert_int_equal(c->crs[2].source_kind, COMPOSE_SOURCE_GIT);
-	assert_string_equal(c->crs[2].source_subdir, "a/b/");
-	assert_string_equal(c->crs[2].source_ref, "v1");
-	assert_int_equal(c->crs[2].source_pos.line, 9);
-	assert_int_equal(c->crs[3].source_kind, COMPOSE_SOURCE_LOCAL);
-	compose_free(c);
-
-	compose_err(INFRA "crs-a:\n  source: {url: u, ref: r, subdir: /x}\n",
-		    "compose.yaml:5:28: crs-a.source.subdir: \"/x\" is not a "
-		    "relative path without \".\" or \"..\" parts");
-	compose_err(INFRA "crs-a:\n  source: {url: u, ref: r, "
-		    "subdir: a/../../b}\n",
-		    "compose.yaml:5:28: crs-a.source.subdir: \"a/../../b\" is "
-		    "not a relative path without \".\" or \"..\" parts");
-	compose_err(INFRA "crs-a:\n  source: {url: u, ref: r, subdir: .}\n",
-		    "compose.yaml:5:28: crs-a.source.subdir: \".\" is not a "
-		    "relative path without \".\" or \"..\" parts");
-	compose_err(INFRA "crs-a:\n  source: {url: u, ref: r, subdir: a//b}\n",
-		    "compose.yaml:5:28: crs-a.source.subdir: \"a//b\" is not "
-		    "a relative path without \".\" or \"..\" parts");
-	compose_err(INFRA "crs-a:\n  source: {local_path: x, subdir: y}\n",
-		    "compose.yaml:5:27: crs-a.source: subdir goes with url "
-		    "(with local_path, name the folder itself)");
-	compose_err(INFRA "crs-a:\n  source: {url: \"\", ref: main}\n",
-		    "compose.yaml:5:12: crs-a.source: url is empty");
 }
 
 static void test_url_shown(void **state)
@@ -394,9 +323,9 @@ static void test_git_clone_then_reuse(void **state)
 	assert_int_equal(config_check(c, NULL, 4), 0);
 	compose_free(c);
 	free(want);
-	want = xasprintf("info: crs crs-a: %s at main: cloned commit %s\n",
+	want = xasprintf("crs crs-a: %s at main: cloned commit %s\x01",
 			 t->repo_url, head);
-	assert_string_equal(logged.ptr, want);
+	assert_string_equal(logged.text.ptr, want);
 	free(want);
 	/* the checkout holds the files, not the repository */
 	p = xasprintf("%s/.git", tree);
@@ -408,24 +337,24 @@ static void test_git_clone_then_reuse(void **state)
 	assert_int_equal(stat(tree, &st1), 0);
 
 	/* same url+ref: nothing cloned, the same folder */
-	buf_reset(&logged);
+	logged_reset();
 	c = load_ok(t, "compose.yaml");
 	compose_free(c);
-	want = xasprintf("info: crs crs-a: %s at main: reused the checkout "
-			 "of commit %s\n", t->repo_url, head);
-	assert_string_equal(logged.ptr, want);
+	want = xasprintf("crs crs-a: %s at main: reused the checkout of "
+			 "commit %s\x01", t->repo_url, head);
+	assert_string_equal(logged.text.ptr, want);
 	free(want);
 	assert_int_equal(stat(tree, &st2), 0);
 	assert_true(st1.st_ino == st2.st_ino);
 	assert_true(st1.st_mtime == st2.st_mtime);
 
 	/* the annotated tag names the same commit: reused too */
-	buf_reset(&logged);
+	logged_reset();
 	write_git_compose(t, "tag.yaml", t->repo_url, "v1", "crs");
 	c = load_ok(t, "tag.yaml");
 	assert_string_equal(c->crs[0].source_commit, head);
 	compose_free(c);
-	assert_non_null(strstr(logged.ptr, "reused the checkout"));
+	assert_non_null(strstr(logged.text.ptr, "reused the checkout"));
 
 	/* a full commit id needs no network: the repository is gone */
 	sh(t->dir, "mv repo repo.away");
@@ -434,16 +363,17 @@ static void test_git_clone_then_reuse(void **state)
 	assert_string_equal(c->crs[0].source_commit, head);
 	compose_free(c);
 	/* a branch falls back to the commit an earlier run recorded */
-	buf_reset(&logged);
+	logged_reset();
 	c = load_ok(t, "compose.yaml");
 	assert_string_equal(c->crs[0].source_commit, head);
 	compose_free(c);
-	want = xasprintf("warn: cannot reach %s (ref main): failed to resolve "
+	want = xasprintf("cannot reach %s (ref main): failed to resolve "
 			 "path '%s/repo': No such file or directory; using "
-			 "commit %s recorded by an earlier run\ninfo: crs "
-			 "crs-a: %s at main: reused the checkout of commit "
-			 "%s\n", t->repo_url, t->dir, head, t->repo_url, head);
-	assert_string_equal(logged.ptr, want);
+			 "commit %s recorded by an earlier run\x01" "crs crs-a: "
+			 "%s at main: reused the checkout of commit %s\x01",
+			 t->repo_url, t->dir, head, t->repo_url, head);
+	assert_string_equal(logged.text.ptr, want);
+	assert_int_equal(logged.warnings, 1);
 	free(want);
 	/* a commit never checked out cannot be had offline */
 	sh(t->dir, "rm -rf '%s'", tree);
@@ -457,11 +387,11 @@ static void test_git_clone_then_reuse(void **state)
 	sh(t->dir, "cd repo && git add -A && " GIT "commit -qm two");
 	free(head);
 	head = rev_parse(t, "main");
-	buf_reset(&logged);
+	logged_reset();
 	c = load_ok(t, "compose.yaml");
 	assert_string_equal(c->crs[0].source_commit, head);
 	compose_free(c);
-	assert_non_null(strstr(logged.ptr, "cloned commit"));
+	assert_non_null(strstr(logged.text.ptr, "cloned commit"));
 	/* and a commit id that is not a branch tip is fetched too */
 	free(head);
 	head = rev_parse(t, "v1");
@@ -523,6 +453,7 @@ static void test_git_errors(void **state)
 static void test_git_hostile_content(void **state)
 {
 	struct tmp *t = *state;
+	struct compose *c;
 	char *head, *p, target[PATH_MAX];
 	struct stat st;
 	ssize_t n;
@@ -533,7 +464,11 @@ static void test_git_hostile_content(void **state)
 	   "mkdir -p evil/oss-crs && "
 	   "ln -s '%s/outside/oss-crs/crs.yaml' evil/oss-crs/crs.yaml && "
 	   "ln -s '%s/outside/oss-crs' evil2 && "
-	   "git add -A && " GIT "commit -qm links", t->dir, t->dir, t->dir);
+	   "mkdir -p df/oss-crs && cp crs/oss-crs/crs.yaml df/oss-crs/ && "
+	   "ln -s '%s/outside/oss-crs/runner.Dockerfile' "
+	   "df/oss-crs/runner.Dockerfile && "
+	   "git add -A && " GIT "commit -qm links", t->dir, t->dir, t->dir,
+	   t->dir);
 	head = rev_parse(t, "main");
 
 	write_git_compose(t, "c.yaml", t->repo_url, "main", "linked");
@@ -543,6 +478,17 @@ static void test_git_hostile_content(void **state)
 	write_git_compose(t, "c.yaml", t->repo_url, "main", "evil");
 	load_err(t, "c.yaml", "%s/%s/evil/oss-crs/crs.yaml: not a regular "
 		 "file of at most 1048576 bytes (links are not followed)", t->cache, head);
+	/* a Dockerfile that links out of the checkout: config_check */
+	write_git_compose(t, "c.yaml", t->repo_url, "main", "df");
+	c = load_ok(t, "c.yaml");
+	assert_int_equal(config_check(c, NULL, 4), CRS_ECONFIG);
+	p = xasprintf("%s/%s/df/oss-crs/crs.yaml:6:5: crs_run_phase.fuzzer."
+		      "dockerfile: \"oss-crs/runner.Dockerfile\" is outside "
+		      "the crs root \"%s/%s/df\"", t->cache, head, t->cache,
+		      head);
+	assert_string_equal(crs_error_last(), p);
+	free(p);
+	compose_free(c);
 	/* the links were written as links, inside the checkout */
 	p = xasprintf("%s/%s/evil2", t->cache, head);
 	assert_int_equal(lstat(p, &st), 0);
@@ -598,7 +544,6 @@ int main(void)
 {
 	int r;
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_source_block),
 		cmocka_unit_test(test_url_shown),
 		cmocka_unit_test_setup_teardown(test_registry_dir, setup,
 						teardown),
