@@ -7,9 +7,9 @@
  * (its local folder, its registry entry, its git checkout: crs_source.c,
  * crs_registry.c, runner/crs_git.c) and reads its oss-crs/crs.yaml
  * without following a link below the CRS root, since a cloned CRS is
- * content, not configuration. Syntax and field rules live here; checks that need
- * the machine or the target (CPUs, Dockerfiles, languages) are in
- * config_check.c. Relative paths are resolved against the compose file's
+ * content, not configuration. Syntax and field rules live here; checks
+ * that need the machine or the target (CPUs, Dockerfiles, languages) are
+ * in config_check.c. Relative paths are resolved against the compose file's
  * folder, never the current directory.
  */
 #include "runner/config/config.h"
