@@ -606,9 +606,13 @@ static int load_manifest(struct compose_crs *e,
 	char *shown = NULL;
 	int r = CRS_ERR;
 
-	if (e->source_kind == COMPOSE_SOURCE_REGISTRY &&
-	    (r = crs_registry_resolve(e, src ? src->registry_dir : NULL)) != 0)
-		goto out;
+	if (e->source_kind == COMPOSE_SOURCE_REGISTRY) {
+		if ((r = crs_registry_resolve(e, src ? src->registry_dir :
+					      NULL)) != 0)
+			goto out;
+		log_info("crs %s: registry entry %s", e->name,
+			 e->registry_file);
+	}
 	if (e->source_url && (r = fetch_git(e, src)) != 0)
 		goto out;
 	shown = xasprintf("%s/oss-crs/crs.yaml", e->source_local_path_shown);

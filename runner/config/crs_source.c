@@ -82,6 +82,20 @@ static int subdir_ok(const char *s)
 	return 1;
 }
 
+/*
+ * 1 when a git url is a path on this machine ("../crs", "~/x", "/srv/x")
+ * rather than a URL ("https://...", "file://...") or scp-like
+ * "host:path" (a ':' before any '/').
+ */
+static int url_is_path(const char *url)
+{
+	const char *colon = strchr(url, ':'), *slash = strchr(url, '/');
+
+	if (strstr(url, "://"))
+		return 0;
+	return !colon || (slash && slash < colon);
+}
+
 int config_parse_source(struct yaml_doc *d, const yaml_node_t *k,
 			const yaml_node_t *v, const char *dir,
 			const char *file, const char *field,
@@ -163,6 +177,12 @@ int config_parse_source(struct yaml_doc *d, const yaml_node_t *k,
 			goto out;
 		}
 		e->source_pos = yaml_doc_pos(d, url_key);
+		if (url_is_path(e->source_url)) {	/* the file's, not the cwd's */
+			char *abs = config_resolve_path(dir, e->source_url);
+
+			free(e->source_url);
+			e->source_url = abs;
+		}
 	}
 	r = 0;
 out:

@@ -5,7 +5,8 @@
  * A compose entry and a registry file (registry/<name>.yaml) carry the
  * same block: local_path, or url + ref (+ subdir). Relative paths are
  * resolved against the folder of the file that holds the block, never
- * the current directory (an OSS-CRS defect, contract §1.4).
+ * the current directory (an OSS-CRS defect, contract §1.4); so is a git
+ * url that is a plain path ("../crs-repo").
  */
 #ifndef CRS_RUNNER_CONFIG_CRS_SOURCE_H
 #define CRS_RUNNER_CONFIG_CRS_SOURCE_H
@@ -29,8 +30,9 @@ char *config_shown_path(const char *file, const char *p,
 			const char *resolved);
 
 /*
- * Parse the source block `v` (at key `k`) into e->source_* (local_path
- * resolved against `dir`, shown against `file`). `field` names the block
+ * Parse the source block `v` (at key `k`) into e->source_* (local_path,
+ * and a url that is a plain path, resolved against `dir`; local_path
+ * shown against `file`). `field` names the block
  * in messages ("crs-a.source", or "source" in a registry file). A null
  * block leaves e untouched. 0 or CRS_ECONFIG.
  */

@@ -321,6 +321,18 @@ static void test_compose_sources(void **state)
 	assert_int_equal(c->crs[3].source_kind, COMPOSE_SOURCE_LOCAL);
 	compose_free(c);
 
+	/* a url that is a path is the compose folder's, not the cwd's */
+	yaml = INFRA "a: {cpuset: \"1\", memory: 1G, source: {url: ../r, "
+		"ref: main}}\nb: {cpuset: \"2\", memory: 1G, source: {url: "
+		"\"git@host:a/b.git\", ref: main}}\nc: {cpuset: \"3\", "
+		"memory: 1G, source: {url: \"file:///x\", ref: main}}\n";
+	assert_int_equal(compose_parse(&c, yaml, strlen(yaml),
+				       "/srv/cfg/compose.yaml"), 0);
+	assert_string_equal(c->crs[0].source_url, "/srv/r");
+	assert_string_equal(c->crs[1].source_url, "git@host:a/b.git");
+	assert_string_equal(c->crs[2].source_url, "file:///x");
+	compose_free(c);
+
 	compose_err(INFRA "crs-a:\n  source: {url: u, ref: r, subdir: /x}\n",
 		    "compose.yaml:5:28: crs-a.source.subdir: \"/x\" is not a "
 		    "relative path without \".\" or \"..\" parts");
