@@ -85,7 +85,7 @@ mv "$crs_repo.away" "$crs_repo"
 note "repository gone: a commit id ref and a recorded tag still resolve"
 
 # 4. errors: one line, exit 2, file:line:col, no credentials
-expect_exit2() {	# expect_exit2 OUT CMD...: exit 2, one line in OUT
+expect_exit2() {	# expect_exit2 OUT CMD...: exit 2, one error line, last
 	local out=$1 code
 	shift
 	set +e
@@ -94,7 +94,9 @@ expect_exit2() {	# expect_exit2 OUT CMD...: exit 2, one line in OUT
 	set -e
 	cat "$out" >&2
 	[ "$code" -eq 2 ] || fail "$*: exit $code, want 2"
-	[ "$(wc -l <"$out")" -eq 1 ] || fail "$*: not one line"
+	[ "$(grep -c "^crs-ci: error: " "$out")" -eq 1 ] &&
+		tail -n 1 "$out" | grep -q "^crs-ci: error: " ||
+		fail "$*: the error is not one line"
 }
 compose "$tmp/unreachable.yaml" main "file://user:s3cret@localhost$tmp/no-such-repo"
 expect_exit2 "$tmp/err1.txt" "$CRS_CI" check --compose "$tmp/unreachable.yaml" --cache-dir "$cache"
