@@ -36,7 +36,7 @@ FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzzers/%,$(FUZZ_SRC))
 
 .PHONY: all test unit unit-plain unit-asan unit-run integration demo setup clean \
-	static check-headers base-images bench bench-select \
+	static check-headers base-images bench bench-select install \
 	bench-rebuild fuzz fuzz-smoke fuzz-build fuzz-bin
 all: $(BUILD)/crs-ci $(BUILD)/libCRS $(BUILD)/libCRS-install.sh
 
@@ -134,6 +134,20 @@ bench-select: all
 	bash tests/bench/bench_select.sh
 bench-rebuild: all base-images
 	bash tests/bench/bench_rebuild.sh
+
+# make install [PREFIX=/usr/local] [DESTDIR=...]: crs-ci, libCRS and its
+# install step in bin/ (crs-ci looks for libCRS beside itself), the CRS
+# registry and the bundled CRSs it points at in share/crs-ci/ (crs-ci
+# looks for <bin>/../share/crs-ci/registry; docs/crs-sources.md).
+PREFIX ?= /usr/local
+SHARE := $(DESTDIR)$(PREFIX)/share/crs-ci
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(SHARE)/container
+	install -m 0755 $(BUILD)/crs-ci $(BUILD)/libCRS \
+	  $(BUILD)/libCRS-install.sh $(DESTDIR)$(PREFIX)/bin/
+	rm -rf $(SHARE)/registry $(SHARE)/container/crs
+	cp -R registry $(SHARE)/registry
+	cp -R container/crs $(SHARE)/container/crs
 
 check-headers:
 	@set -e; for h in $$(git ls-files '*.h'); do \

@@ -27,6 +27,7 @@
 #include "runner/config/config.h"
 #include "runner/gateway/gw_config.h"
 #include "common/strvec.h"
+#include "tree_writer.h"
 
 /* ---- helpers ----------------------------------------------------------- */
 
@@ -293,6 +294,65 @@ static void test_compose_valid(void **state)
 	compose_free(c);
 }
 
+/* Registry names, git sources with subdir, local folders. */
+static void test_compose_sources(void **state)
+{
+	struct compose *c = NULL;
+	const char *yaml = INFRA
+		"crs-libfuzzer: {cpuset: \"1\", memory: 4G}\n"
+		"crs-b: {cpuset: \"2\", memory: 1G, source: }\n"
+		"crs-c:\n  cpuset: \"3\"\n  memory: 1G\n"
+		"  source: {url: \"https://x/y.git\", ref: v1, subdir: a/b/}\n"
+		"crs-d:\n  cpuset: \"4\"\n  memory: 1G\n"
+		"  source: {local_path: d}\n";
+
+	(void)state;
+	assert_int_equal(compose_parse(&c, yaml, strlen(yaml),
+				       "compose.yaml"), 0);
+	assert_int_equal(c->crs_nr, 4);
+	assert_int_equal(c->crs[0].source_kind, COMPOSE_SOURCE_REGISTRY);
+	assert_null(c->crs[0].source_local_path);
+	assert_null(c->crs[0].source_url);
+	assert_int_equal(c->crs[1].source_kind, COMPOSE_SOURCE_REGISTRY);
+	assert_int_equal(c->crs[2].source_kind, COMPOSE_SOURCE_GIT);
+	assert_string_equal(c->crs[2].source_subdir, "a/b/");
+	assert_string_equal(c->crs[2].source_ref, "v1");
+	assert_int_equal(c->crs[2].source_pos.line, 9);
+	assert_int_equal(c->crs[3].source_kind, COMPOSE_SOURCE_LOCAL);
+	compose_free(c);
+
+	/* a url that is a path is the compose folder's, not the cwd's */
+	yaml = INFRA "a: {cpuset: \"1\", memory: 1G, source: {url: ../r, "
+		"ref: main}}\nb: {cpuset: \"2\", memory: 1G, source: {url: "
+		"\"git@host:a/b.git\", ref: main}}\nc: {cpuset: \"3\", "
+		"memory: 1G, source: {url: \"file:///x\", ref: main}}\n";
+	assert_int_equal(compose_parse(&c, yaml, strlen(yaml),
+				       "/srv/cfg/compose.yaml"), 0);
+	assert_string_equal(c->crs[0].source_url, "/srv/r");
+	assert_string_equal(c->crs[1].source_url, "git@host:a/b.git");
+	assert_string_equal(c->crs[2].source_url, "file:///x");
+	compose_free(c);
+
+	compose_err(INFRA "crs-a:\n  source: {url: u, ref: r, subdir: /x}\n",
+		    "compose.yaml:5:28: crs-a.source.subdir: \"/x\" is not a "
+		    "relative path without \".\" or \"..\" parts");
+	compose_err(INFRA "crs-a:\n  source: {url: u, ref: r, "
+		    "subdir: a/../../b}\n",
+		    "compose.yaml:5:28: crs-a.source.subdir: \"a/../../b\" is "
+		    "not a relative path without \".\" or \"..\" parts");
+	compose_err(INFRA "crs-a:\n  source: {url: u, ref: r, subdir: .}\n",
+		    "compose.yaml:5:28: crs-a.source.subdir: \".\" is not a "
+		    "relative path without \".\" or \"..\" parts");
+	compose_err(INFRA "crs-a:\n  source: {url: u, ref: r, subdir: a//b}\n",
+		    "compose.yaml:5:28: crs-a.source.subdir: \"a//b\" is not "
+		    "a relative path without \".\" or \"..\" parts");
+	compose_err(INFRA "crs-a:\n  source: {local_path: x, subdir: y}\n",
+		    "compose.yaml:5:27: crs-a.source: subdir goes with url "
+		    "(with local_path, name the folder itself)");
+	compose_err(INFRA "crs-a:\n  source: {url: \"\", ref: main}\n",
+		    "compose.yaml:5:12: crs-a.source: url is empty");
+}
+
 static void test_compose_llm_forms(void **state)
 {
 	struct compose *c;
@@ -382,12 +442,6 @@ static void test_compose_errors(void **state)
 		    "compose.yaml:4:1: crs-a: missing \"memory\"");
 	compose_err(INFRA "crs-a: {memory: 1G}\n",
 		    "compose.yaml:4:1: crs-a: missing \"cpuset\"");
-	compose_err(INFRA "crs-a: {cpuset: \"1\", memory: 1G}\n",
-		    "compose.yaml:4:1: crs-a: no source (crs-ci has no "
-		    "registry; give source.local_path)");
-	compose_err(INFRA "crs-a: {cpuset: \"1\", memory: 1G, source: }\n",
-		    "compose.yaml:4:1: crs-a: no source (crs-ci has no "
-		    "registry; give source.local_path)");
 	compose_err(INFRA "crs-a:\n  source: {local_path: x, url: y, ref: z}\n",
 		    "compose.yaml:5:3: crs-a.source: give local_path, or url "
 		    "and ref, not both");
@@ -813,17 +867,6 @@ struct tmp {
 	char dir[64];
 };
 
-static void write_at(const char *dir, const char *rel, const char *text)
-{
-	char *path = xasprintf("%s/%s", dir, rel);
-	char *slash = strrchr(path, '/');
-
-	*slash = '\0';
-	assert_int_equal(fs_mkdir_p(path), 0);
-	*slash = '/';
-	assert_int_equal(fs_write_file_atomic(path, text, strlen(text)), 0);
-	free(path);
-}
 
 #define CRS_A_MANIFEST MANIFEST_HEAD \
 	"target_build_phase:\n" \
@@ -873,7 +916,7 @@ static struct compose *load_ok(const char *dir, const char *rel)
 	struct compose *c = NULL;
 	char *path = xasprintf("%s/%s", dir, rel);
 
-	if (compose_load(&c, path) != 0)
+	if (compose_load(&c, path, NULL) != 0)
 		fail_msg("unexpected error: %s", crs_error_last());
 	free(path);
 	return c;
@@ -1261,7 +1304,7 @@ static void test_load_errors(void **state)
 	char *path;
 
 	path = xasprintf("%s/nope.yaml", d);
-	assert_int_equal(compose_load(&c, path), CRS_ECONFIG);
+	assert_int_equal(compose_load(&c, path, NULL), CRS_ECONFIG);
 	assert_null(c);
 	free(path);
 	path = xasprintf("%s/nope.yaml: No such file or directory", d);
@@ -1271,18 +1314,17 @@ static void test_load_errors(void **state)
 	write_at(d, "git.yaml", INFRA "crs-a:\n  cpuset: \"1\"\n  memory: 1G\n"
 		 "  source:\n    url: https://x/y.git\n    ref: main\n");
 	path = xasprintf("%s/git.yaml", d);
-	assert_int_equal(compose_load(&c, path), CRS_ECONFIG);
+	assert_int_equal(compose_load(&c, path, NULL), CRS_ECONFIG);
 	free(path);
-	path = xasprintf("%s/git.yaml:8:5: crs-a.source.url: git sources are "
-			 "not supported yet; clone it and use "
-			 "source.local_path", d);
+	path = xasprintf("%s/git.yaml:8:5: crs-a.source.url: git sources "
+			 "need a cache folder (--cache-dir or --work-dir)", d);
 	assert_string_equal(crs_error_last(), path);
 	free(path);
 
 	write_at(d, "sub/dir.yaml", INFRA "crs-a:\n  cpuset: \"1\"\n"
 		 "  memory: 1G\n  source: {local_path: crs-a}\n");
 	path = xasprintf("%s/sub/dir.yaml", d);
-	assert_int_equal(compose_load(&c, path), CRS_ECONFIG);
+	assert_int_equal(compose_load(&c, path, NULL), CRS_ECONFIG);
 	free(path);
 	path = xasprintf("%s/sub/dir.yaml:7:12: crs-a.source.local_path: no "
 			 "oss-crs/crs.yaml in \"%s/sub/crs-a\"", d, d);
@@ -1301,7 +1343,7 @@ static void test_load_errors(void **state)
 	write_at(d, "crs-a/oss-crs/crs.yaml", "name: [x]\n");
 	c = NULL;
 	path = xasprintf("%s/compose.yaml", d);
-	assert_int_equal(compose_load(&c, path), CRS_ECONFIG);
+	assert_int_equal(compose_load(&c, path, NULL), CRS_ECONFIG);
 	assert_null(c);
 	free(path);
 	path = xasprintf("%s/crs-a/oss-crs/crs.yaml:1:1: name: must be a "
@@ -1334,7 +1376,7 @@ static void test_relative_paths(void **state)
 	write_at(".", "crs-a/oss-crs/crs.yaml", CRS_A_MANIFEST
 		 "required_envs: [CRSCI_TEST_UNSET]\n");
 	unsetenv("CRSCI_TEST_UNSET");
-	assert_int_equal(compose_load(&c, "compose.yaml"), 0);
+	assert_int_equal(compose_load(&c, "compose.yaml", NULL), 0);
 	assert_string_equal(c->crs[0].manifest->path,
 			    "crs-a/oss-crs/crs.yaml");
 	assert_string_equal(c->crs[1].manifest->path,
@@ -1390,6 +1432,8 @@ int main(void)
 		cmocka_unit_test(test_names),
 		cmocka_unit_test_setup_teardown(test_compose_valid, setup_log,
 						teardown_log),
+		cmocka_unit_test_setup_teardown(test_compose_sources,
+						setup_log, teardown_log),
 		cmocka_unit_test_setup_teardown(test_compose_llm_forms,
 						setup_log, teardown_log),
 		cmocka_unit_test_setup_teardown(test_compose_warnings,

@@ -20,6 +20,7 @@
 #include "common/xalloc.h"
 #include "log_capture.h"
 #include "open_spy.h"
+#include "tree_writer.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -83,18 +84,6 @@ static int teardown(void **st)
 	return 0;
 }
 
-static void put(const char *root, const char *rel, const char *content)
-{
-	char *p = xasprintf("%s/%s", root, rel);
-	char *slash = strrchr(p, '/');
-
-	*slash = '\0';
-	assert_int_equal(fs_mkdir_p(p), 0);
-	*slash = '/';
-	assert_int_equal(fs_write_file_atomic(p, content, strlen(content)), 0);
-	free(p);
-}
-
 static double ms_since(const struct timespec *t0)
 {
 	struct timespec t1;
@@ -147,13 +136,13 @@ static void test_seed_reaches_exchange_fast(void **st)
 	struct fixture *f = *st;
 	double ms;
 
-	put(f->a, "seeds/s1", "seed one");
+	write_at(f->a, "seeds/s1", "seed one");
 	ms = wait_for(f, "seeds/s1");
 	assert_true(in_exchange(f, "seeds/s1"));
 	assert_true(ms < 1000.0);
 	fprintf(stderr, "exchange latency: %.1f ms\n", ms);
 	/* the other CRS submits a PoV; it lands under povs */
-	put(f->b, "povs/p1", "crash");
+	write_at(f->b, "povs/p1", "crash");
 	wait_for(f, "povs/p1");
 	assert_true(in_exchange(f, "povs/p1"));
 }
@@ -162,9 +151,9 @@ static void test_same_content_kept_once(void **st)
 {
 	struct fixture *f = *st;
 
-	put(f->a, "povs/from-a", "same bytes");
+	write_at(f->a, "povs/from-a", "same bytes");
 	wait_for(f, "povs/from-a");
-	put(f->b, "povs/from-b", "same bytes");
+	write_at(f->b, "povs/from-b", "same bytes");
 	wait_for(f, "povs/from-b");
 	assert_true(in_exchange(f, "povs/from-a"));
 	assert_false(in_exchange(f, "povs/from-b"));
@@ -175,7 +164,7 @@ static void test_nested_folders_kept(void **st)
 {
 	struct fixture *f = *st;
 
-	put(f->a, "bug-candidates/sarif/deep/report.sarif", "{}");
+	write_at(f->a, "bug-candidates/sarif/deep/report.sarif", "{}");
 	wait_for(f, "bug-candidates/sarif/deep/report.sarif");
 	assert_true(in_exchange(f, "bug-candidates/sarif/deep/report.sarif"));
 }
@@ -188,8 +177,8 @@ static void test_hostile_entries_not_copied(void **st)
 
 	assert_int_equal(symlink("/etc/passwd", link), 0);
 	assert_int_equal(mkfifo(fifo, 0644), 0);
-	put(f->a, "povs/.hidden", "dot");
-	put(f->a, "povs/after", "marker");
+	write_at(f->a, "povs/.hidden", "dot");
+	write_at(f->a, "povs/after", "marker");
 	wait_for(f, "povs/after");
 	assert_true(in_exchange(f, "povs/after"));
 	assert_false(in_exchange(f, "povs/link"));
@@ -252,7 +241,7 @@ static char *fake_proc(struct fixture *f)
 {
 	char *dir = xasprintf("%s/proc-self", f->root);
 
-	put(dir, "environ", SENTINEL);
+	write_at(dir, "environ", SENTINEL);
 	return dir;
 }
 
@@ -269,18 +258,18 @@ static void test_swapped_folder_not_followed(void **st)
 	char *seeds = xasprintf("%s/seeds", f->a);
 	char *old = xasprintf("%s/seeds.old", f->a);
 
-	put(f->a, "seeds/before", "before the swap");
+	write_at(f->a, "seeds/before", "before the swap");
 	wait_for(f, "seeds/before");
 	assert_int_equal(rename(seeds, old), 0);
 	assert_int_equal(symlink(proc, seeds), 0);
-	put(f->a, "seeds.old/environ", "decoy");
-	put(f->b, "seeds/marker", "marker");
+	write_at(f->a, "seeds.old/environ", "decoy");
+	write_at(f->b, "seeds/marker", "marker");
 	wait_for(f, "seeds/marker");
 	assert_true(in_exchange(f, "seeds/marker"));
 	assert_false(tree_holds(f->x, SENTINEL));
 	/* a new seeds folder at the old name is watched again */
 	assert_int_equal(unlink(seeds), 0);
-	put(f->a, "seeds/again", "after the swap");
+	write_at(f->a, "seeds/again", "after the swap");
 	wait_for(f, "seeds/again");
 	assert_true(in_exchange(f, "seeds/again"));
 	assert_false(tree_holds(f->x, SENTINEL));
@@ -304,7 +293,7 @@ static void test_overflow_rescan_not_followed(void **st)
 	flood(seeds, 20000, "s", 0);
 	assert_int_equal(rename(seeds, old), 0);
 	assert_int_equal(symlink(proc, seeds), 0);
-	put(f->b, "seeds/marker", "marker");
+	write_at(f->b, "seeds/marker", "marker");
 	wait_for(f, "seeds/marker");
 	for (int i = 0; i < 400 && exchange_sync(f->ex) > 0; i++)
 		;
@@ -339,7 +328,7 @@ static void test_fifo_and_device_never_opened(void **st)
 		assert_int_equal(rename(dev, dev_in), 0);
 	else
 		fprintf(stderr, "no CAP_MKNOD: device node part skipped\n");
-	put(f->a, "povs/after", "marker");
+	write_at(f->a, "povs/after", "marker");
 	wait_for(f, "povs/after");
 	assert_true(in_exchange(f, "povs/after"));
 	assert_int_equal(open_spy_hits, 0);
@@ -367,7 +356,7 @@ static void test_hostile_name_escaped_in_log(void **st)
 	assert_true(fd >= 0);
 	assert_int_equal(ftruncate(fd, (off_t)65 << 20), 0);
 	assert_int_equal(close(fd), 0);
-	put(f->a, "povs/after", "marker");
+	write_at(f->a, "povs/after", "marker");
 	wait_for(f, "povs/after");
 	log_set_handler(NULL, NULL);
 	assert_true(l.warnings >= 1);
@@ -420,7 +409,7 @@ static void test_crs_cap(void **st)
 	flood(dir, 300, "c", 0);
 	while (exchange_sync(f->ex) > 0 && calls++ < 1000)
 		;
-	put(f->b, "seeds/other", "the other CRS");
+	write_at(f->b, "seeds/other", "the other CRS");
 	wait_for(f, "seeds/other");
 	log_set_handler(NULL, NULL);
 	assert_true(in_exchange(f, "seeds/other"));
