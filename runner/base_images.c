@@ -206,6 +206,9 @@ int base_images_runner(struct scan *s, const char **out)
 			base_image_ready(s, name);
 		if (r != 0)
 			return r;
+		log_info("base runner: %s%s", name,
+			 base_mode(s) == BASE_IMAGES_STAND_IN ?
+			 " (the offline stand-in)" : "");
 		s->base_runner_ready = 1;
 	}
 	*out = name;
