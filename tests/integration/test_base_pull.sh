@@ -24,6 +24,7 @@ command -v htpasswd >/dev/null ||
 TMP=$(mktemp -d "$TMP_ROOT/crs-ci-it.XXXXXX")
 tmp=$TMP
 reg_pid=
+pushed=
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 rand=$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')
 image=127.0.0.1:$port/oss-fuzz-base/base-runner:t-$rand
@@ -31,7 +32,7 @@ crs=crs-pulltest-$rand
 cleanup() {
 	[ -z "$reg_pid" ] || kill "$reg_pid" 2>/dev/null || true
 	[ -z "$reg_pid" ] || wait "$reg_pid" 2>/dev/null || true
-	docker rmi -f "$image" >/dev/null 2>&1 || true
+	docker rmi -f "$image" "${pushed:-$image}" >/dev/null 2>&1 || true
 	docker images --format '{{.Repository}}:{{.Tag}}' |
 		grep "^crs-ci-runner/$crs-" | xargs -r docker rmi -f \
 		>/dev/null 2>&1 || true
@@ -181,3 +182,42 @@ for secret in "$password" "$auth"; do
 		fail "a credential appears in the output or the work folder"
 done
 note "registry with htpasswd and DOCKER_CONFIG: pulled; the password is in no output, log or work file"
+
+# 4. Ctrl-C during a pull: a "registry" that accepts and never answers
+python3 - "$tmp/silent.port" <<'PY' &
+import socket, sys, time
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+s.listen(16)
+open(sys.argv[1], "w").write(str(s.getsockname()[1]))
+conns = []
+while True:
+    conns.append(s.accept()[0])
+PY
+silent_pid=$!
+trap 'kill $silent_pid 2>/dev/null || true; cleanup' EXIT
+for _ in $(seq 50); do [ -s "$tmp/silent.port" ] && break; sleep 0.1; done
+pushed=$image
+image=127.0.0.1:$(cat "$tmp/silent.port")/oss-fuzz-base/base-runner:t-$rand
+crs_at "$tmp/sigint" sigint
+CRS_CI_BASE_IMAGES=pull "$CRS_CI" prepare --compose "$tmp/sigint/compose.yaml" \
+	--work-dir "$tmp/work-sigint" --timeout 5m >/dev/null 2>"$tmp/sigint.log" &
+scan_pid=$!
+for _ in $(seq 200); do
+	grep -q "pulling $image" "$tmp/sigint.log" && break
+	sleep 0.1
+done
+grep -q "pulling $image" "$tmp/sigint.log" ||
+	{ cat "$tmp/sigint.log" >&2; fail "the pull did not start"; }
+sleep 1
+sent=$(date +%s)
+kill -INT "$scan_pid"
+set +e
+wait "$scan_pid"
+code=$?
+set -e
+took=$(( $(date +%s) - sent ))
+[ "$code" -eq 130 ] || { cat "$tmp/sigint.log" >&2; fail "Ctrl-C: exit $code, want 130"; }
+# a bound, not a timing: the transport checks the flag about once a second
+[ "$took" -le 10 ] || fail "Ctrl-C took $took s to stop the pull"
+note "Ctrl-C during a pull from a registry that never answers: exit 130 after $took s"
