@@ -110,17 +110,23 @@ static int base_sleep(const struct scan *s, long ms)
 		0;
 }
 
-/* The credentials for ref's registry (NULL: anonymous). */
+/*
+ * The credentials for ref's registry (NULL: anonymous): config.json's
+ * auths, else its credential helper. A helper that fails is a warning: a
+ * public image needs no credentials, and a private one then fails to
+ * pull with "access denied".
+ */
 static int base_auth(char **out, const char *ref)
 {
 	char *host = registry_host(ref), *helper = NULL;
 	int r = registry_auth_load(out, &helper, host);
 
-	if (r == 0 && !*out && helper)
-		log_warn("registry %s: the Docker config names credential "
-			 "helper 'docker-credential-%s', which crs-ci does not "
-			 "run yet; pulling without credentials (put them "
-			 "under \"auths\" to use them)", host, helper);
+	if (r == 0 && !*out && helper &&
+	    registry_auth_from_helper(out, helper, host) != 0) {
+		log_warn("registry %s: %s; pulling without credentials", host,
+			 crs_error_last());
+		crs_error_clear();
+	}
 	free(helper);
 	free(host);
 	return r;

@@ -3,9 +3,11 @@
  * registry_auth.c - X-Registry-Auth from the Docker client's config.json
  *
  * Reads the credentials the docker CLI saved (`docker login`) and encodes
- * them the way the CLI sends them to the engine. Values are secrets: no
- * message here quotes one, and every buffer holding one is wiped before
- * it is freed. Credential helpers are named, not run (yet).
+ * them the way the CLI sends them to the engine, or asks the credential
+ * helper the config names (docker-credential-<name> get, as the CLI
+ * does). Values are secrets: no message here quotes one (nor what a
+ * helper printed), and every buffer holding one is wiped before it is
+ * freed.
  */
 #include "runner/engine/registry_auth.h"
 #include "common/buf.h"
@@ -13,8 +15,17 @@
 #include "common/fsutil.h"
 #include "common/xalloc.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <jansson.h>
 #include <openssl/crypto.h>
@@ -22,6 +33,11 @@
 
 #define REGISTRY_CONFIG_MAX ((size_t)1 << 20)
 #define REGISTRY_DOCKER_HUB "docker.io"
+#define REGISTRY_HUB_SERVER "https://index.docker.io/v1/"
+#define REGISTRY_HELPER_TIMEOUT_MS 10000
+#define REGISTRY_HELPER_MAX ((size_t)64 << 10)
+
+extern char **environ;
 
 char *registry_host(const char *ref)
 {
@@ -116,45 +132,55 @@ static int registry_base64_decode(char **out, const char *in)
 	return 0;
 }
 
+/* The header value for a user and password, or an identity token. */
+static int registry_header(char **out, const char *user, const char *pass,
+			   const char *token, const char *server,
+			   const char *source)
+{
+	json_t *body = token ?
+		json_pack("{s:s, s:s}", "identitytoken", token,
+			  "serveraddress", server) :
+		json_pack("{s:s, s:s, s:s}", "username", user, "password",
+			  pass, "serveraddress", server);
+	char *text = body ? json_dumps(body, JSON_COMPACT) : NULL;
+	int r = 0;
+
+	*out = NULL;
+	if (!text)
+		r = crs_error_set(CRS_ECONFIG, "%s: the credentials for \"%s\" "
+				  "are not UTF-8", source, server);
+	else
+		*out = registry_base64url(text, strlen(text));
+	registry_wipe_json(text);
+	json_decref(body);
+	return r;
+}
+
 /* The header value for one auths entry, or NULL when it holds none. */
 static int registry_entry_auth(char **out, json_t *entry, const char *key,
 			       const char *source)
 {
 	json_t *auth = json_object_get(entry, "auth");	/* borrowed */
 	json_t *tok = json_object_get(entry, "identitytoken"); /* borrowed */
-	json_t *body = NULL;
-	char *plain = NULL, *colon, *text = NULL;
-	int r = 0;
+	char *plain = NULL, *colon;
+	int r;
 
 	*out = NULL;
-	if (json_is_string(tok) && json_string_length(tok)) {
-		body = json_pack("{s:s, s:s}", "identitytoken",
-				 json_string_value(tok), "serveraddress", key);
-	} else if (json_is_string(auth) && json_string_length(auth)) {
-		if (registry_base64_decode(&plain, json_string_value(auth)) ||
-		    !(colon = strchr(plain, ':'))) {
-			r = crs_error_set(CRS_ECONFIG, "%s: auths.\"%s\".auth is "
-					  "not base64 of user:password", source,
-					  key);
-			goto out;
-		}
-		*colon = '\0';
-		body = json_pack("{s:s, s:s, s:s}", "username", plain,
-				 "password", colon + 1, "serveraddress", key);
-		*colon = ':';
-	} else {
+	if (json_is_string(tok) && json_string_length(tok))
+		return registry_header(out, NULL, NULL, json_string_value(tok),
+				       key, source);
+	if (!json_is_string(auth) || !json_string_length(auth))
 		return 0;	/* e.g. {} beside a credsStore */
+	if (registry_base64_decode(&plain, json_string_value(auth)) ||
+	    !(colon = strchr(plain, ':'))) {
+		registry_wipe_json(plain);
+		return crs_error_set(CRS_ECONFIG, "%s: auths.\"%s\".auth is not "
+				     "base64 of user:password", source, key);
 	}
-	if (!body || !(text = json_dumps(body, JSON_COMPACT))) {
-		r = crs_error_set(CRS_ECONFIG, "%s: auths.\"%s\": the "
-				  "credentials are not UTF-8", source, key);
-		goto out;
-	}
-	*out = registry_base64url(text, strlen(text));
-out:
-	registry_wipe_json(text);
+	*colon = '\0';
+	r = registry_header(out, plain, colon + 1, NULL, key, source);
+	*colon = ':';
 	registry_wipe_json(plain);
-	json_decref(body);
 	return r;
 }
 
@@ -231,5 +257,158 @@ int registry_auth_load(char **out, char **helper_out, const char *host)
 	OPENSSL_cleanse(b.ptr, b.len);
 	buf_release(&b);
 	free(path);
+	return r;
+}
+
+static int registry_helper_name_ok(const char *h)
+{
+	size_t n = strlen(h);
+
+	if (!n || n > 64 || h[0] == '.' || h[0] == '-')
+		return 0;
+	for (; *h; h++)
+		if (!(isalnum((unsigned char)*h) || *h == '.' || *h == '_' ||
+		      *h == '-'))
+			return 0;
+	return 1;
+}
+
+static long registry_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Run the helper: `server` on its stdin, its stdout into `b`, its exit
+ * status into *status. */
+static int registry_helper_run(struct buf *b, int *status, const char *prog,
+			       const char *server)
+{
+	posix_spawn_file_actions_t fa;
+	char *argv[] = { (char *)prog, (char *)"get", NULL };
+	int in[2] = { -1, -1 }, outp[2] = { -1, -1 }, rc, r = 0;
+	long deadline = registry_now_ms() + REGISTRY_HELPER_TIMEOUT_MS;
+	pid_t pid = -1;
+	char chunk[4096];
+
+	if (pipe2(in, O_CLOEXEC) != 0 || pipe2(outp, O_CLOEXEC) != 0) {
+		r = crs_error_set(CRS_EENGINE, "credential helper %s: pipe: %s",
+				  prog, strerror(errno));
+		goto out;
+	}
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, in[0], 0);
+	posix_spawn_file_actions_adddup2(&fa, outp[1], 1);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	rc = posix_spawnp(&pid, prog, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(in[0]);
+	close(outp[1]);
+	in[0] = outp[1] = -1;
+	if (rc != 0) {
+		pid = -1;
+		r = crs_error_set(CRS_EENGINE, "credential helper %s: cannot "
+				  "run it: %s", prog, strerror(rc));
+		goto out;
+	}
+	/* SIGPIPE is ignored (main.c): a helper that does not read is EPIPE */
+	if (write(in[1], server, strlen(server)) < 0 && errno != EPIPE) {
+		r = crs_error_set(CRS_EENGINE, "credential helper %s: write: %s",
+				  prog, strerror(errno));
+		goto out;
+	}
+	close(in[1]);
+	in[1] = -1;
+	for (;;) {
+		struct pollfd p = { outp[0], POLLIN, 0 };
+		long left = deadline - registry_now_ms();
+		ssize_t n;
+
+		if (left <= 0 || (rc = poll(&p, 1, (int)left)) == 0) {
+			r = crs_error_set(CRS_EENGINE, "credential helper %s: no "
+					  "answer within %d s", prog,
+					  REGISTRY_HELPER_TIMEOUT_MS / 1000);
+			goto out;
+		}
+		if (rc < 0 && errno == EINTR)
+			continue;
+		n = read(outp[0], chunk, sizeof(chunk));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		if (b->len + (size_t)n > REGISTRY_HELPER_MAX) {
+			r = crs_error_set(CRS_EENGINE, "credential helper %s: "
+					  "answer over %zu bytes", prog,
+					  REGISTRY_HELPER_MAX);
+			goto out;
+		}
+		buf_add(b, chunk, (size_t)n);
+	}
+out:
+	OPENSSL_cleanse(chunk, sizeof(chunk));
+	if (pid > 0) {
+		if (r != 0)
+			kill(pid, SIGKILL);
+		while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+			;
+	}
+	for (int i = 0; i < 2; i++) {
+		if (in[i] >= 0)
+			close(in[i]);
+		if (outp[i] >= 0)
+			close(outp[i]);
+	}
+	return r;
+}
+
+int registry_auth_from_helper(char **out, const char *helper,
+			      const char *host)
+{
+	const char *server = strcmp(host, REGISTRY_DOCKER_HUB) ? host :
+		REGISTRY_HUB_SERVER;
+	struct buf b = BUF_INIT;
+	json_t *j = NULL, *user, *secret;
+	char *prog = NULL;
+	int status = 0, r;
+
+	*out = NULL;
+	if (!registry_helper_name_ok(helper))
+		return crs_error_set(CRS_ECONFIG, "credential helper name '%s' "
+				     "is not [A-Za-z0-9._-]", helper);
+	prog = xasprintf("docker-credential-%s", helper);
+	if ((r = registry_helper_run(&b, &status, prog, server)) != 0)
+		goto out;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		if (strstr(b.ptr, "credentials not found"))
+			goto out;	/* none for this host: anonymous */
+		r = crs_error_set(CRS_EENGINE, "credential helper %s failed "
+				  "(exit %d) for %s", prog, WIFEXITED(status) ?
+				  WEXITSTATUS(status) : -1, server);
+		goto out;
+	}
+	j = json_loadb(b.ptr, b.len, 0, NULL);
+	user = json_object_get(j, "Username");		/* borrowed */
+	secret = json_object_get(j, "Secret");		/* borrowed */
+	if (!json_is_string(user) || !json_is_string(secret)) {
+		r = crs_error_set(CRS_EENGINE, "credential helper %s answered "
+				  "no Username and Secret for %s", prog,
+				  server);
+		goto out;
+	}
+	if (!strcmp(json_string_value(user), "<token>"))
+		r = registry_header(out, NULL, NULL, json_string_value(secret),
+				    server, prog);
+	else
+		r = registry_header(out, json_string_value(user),
+				    json_string_value(secret), NULL, server,
+				    prog);
+out:
+	OPENSSL_cleanse(b.ptr, b.len);
+	buf_release(&b);
+	json_decref(j);
+	free(prog);
 	return r;
 }

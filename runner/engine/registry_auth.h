@@ -6,7 +6,8 @@
  * X-Registry-Auth header (base64url of a JSON object), as the docker CLI
  * sends them. They come from the usual config file: $DOCKER_CONFIG/
  * config.json, else ~/.docker/config.json, `auths.<registry>.auth`
- * (base64 of user:password) or `identitytoken`.
+ * (base64 of user:password) or `identitytoken`, or the credential helper
+ * it names (credHelpers, credsStore).
  *
  * Trust: the values are secrets. They are never logged, never put into an
  * error message, a command line or a file, and the buffers this module
@@ -49,6 +50,20 @@ int registry_auth_parse(char **out, char **helper_out, const char *json,
  * the file cannot be read (not a regular file, over 1 MiB).
  */
 int registry_auth_load(char **out, char **helper_out, const char *host);
+
+/*
+ * Ask credential helper `helper` (the credsStore or credHelpers value) for
+ * `host`'s credentials: `docker-credential-<helper> get` found on PATH,
+ * the server (host, or "https://index.docker.io/v1/" for Docker Hub) on
+ * its stdin, at most 10 s. Its answer {"ServerURL", "Username", "Secret"}
+ * becomes the X-Registry-Auth value (a Username of "<token>" makes Secret
+ * an identity token). *out is NULL when the helper has none for the host
+ * ("credentials not found"). CRS_ECONFIG for a helper name that is not
+ * [A-Za-z0-9._-]; CRS_EENGINE when it cannot run, fails, times out or
+ * answers something else. Messages never quote what it printed.
+ */
+int registry_auth_from_helper(char **out, const char *helper,
+			      const char *host);
 
 /* Wipe and free an X-Registry-Auth value. NULL is fine. */
 void registry_auth_free(char *auth);

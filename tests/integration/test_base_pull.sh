@@ -12,7 +12,8 @@
 #  3. with the registry behind htpasswd: no credentials is "access denied",
 #     exit 3; with a DOCKER_CONFIG holding them the pull succeeds, and the
 #     password (and its base64) is nowhere in the output, the logs or the
-#     work folder.
+#     work folder; the same with a credential helper (credsStore);
+#  4. Ctrl-C during a pull from a registry that never answers: exit 130.
 # The registry, the images and the temp folder are removed on any exit.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -182,6 +183,24 @@ for secret in "$password" "$auth"; do
 		fail "a credential appears in the output or the work folder"
 done
 note "registry with htpasswd and DOCKER_CONFIG: pulled; the password is in no output, log or work file"
+# the same credentials from a credential helper (credsStore)
+docker rmi "$image" >/dev/null
+mkdir -p "$tmp/helper-bin" "$tmp/helper-cfg"
+cat >"$tmp/helper-bin/docker-credential-crsci-test" <<SH
+#!/bin/sh
+read -r server
+[ "\$1 \$server" = "get 127.0.0.1:$port" ] || { echo "credentials not found"; exit 1; }
+printf '{"ServerURL":"%s","Username":"%s","Secret":"%s"}' "\$server" "$user" "$password"
+SH
+chmod 0755 "$tmp/helper-bin/docker-credential-crsci-test"
+echo '{"auths": {}, "credsStore": "crsci-test"}' >"$tmp/helper-cfg/config.json"
+crs_at "$tmp/helper" helper
+PATH=$tmp/helper-bin:$PATH DOCKER_CONFIG=$tmp/helper-cfg prepare_expect 0 helper
+grep -q "pulling $image (missing locally) with credentials" "$tmp/helper.log" ||
+	{ cat "$tmp/helper.log" >&2; fail "no pull with the helper's credentials"; }
+! grep -rqF -- "$password" "$tmp/helper.log" "$tmp/helper.out" "$tmp/work-helper" ||
+	fail "the helper's password appears in the output or the work folder"
+note "credentials from a credential helper (credsStore): pulled, password in no output"
 
 # 4. Ctrl-C during a pull: a "registry" that accepts and never answers
 python3 - "$tmp/silent.port" <<'PY' &

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -223,6 +224,77 @@ static void test_load_from_docker_config(void **state)
 	free(path);
 }
 
+/* A fake docker-credential-NAME in a folder put first on PATH. */
+static char *helper_dir(const char *name, const char *script)
+{
+	char *dir = xstrdup("/tmp/crs-test-helper-XXXXXX");
+	char *path, *newpath;
+	const char *old = getenv("PATH");
+
+	assert_non_null(mkdtemp(dir));
+	path = xasprintf("%s/docker-credential-%s", dir, name);
+	assert_int_equal(fs_write_file_atomic(path, script, strlen(script)), 0);
+	assert_int_equal(chmod(path, 0755), 0);
+	newpath = xasprintf("%s:%s", dir, old ? old : "/usr/bin:/bin");
+	setenv("PATH", newpath, 1);
+	free(newpath);
+	free(path);
+	return dir;
+}
+
+static void test_credential_helper(void **state)
+{
+	/* echoes the server it was asked for into the answer */
+	char *dir = helper_dir("crstest", "#!/bin/sh\n"
+		"[ \"$1\" = get ] || exit 9\n"
+		"read -r server\n"
+		"case $server in\n"
+		"gcr.io) printf '{\"ServerURL\":\"%s\",\"Username\":\"bob\","
+		"\"Secret\":\"hunter2\"}' \"$server\" ;;\n"
+		"https://index.docker.io/v1/) printf '{\"Username\":\"<token>\","
+		"\"Secret\":\"tok-1\"}' ;;\n"
+		"fail.io) echo 'hunter2 leaked?' >&1; exit 3 ;;\n"
+		"*) echo 'credentials not found in native keychain'; exit 1 ;;\n"
+		"esac\n");
+	char *auth = NULL;
+	json_t *j;
+
+	(void)state;
+	assert_int_equal(registry_auth_from_helper(&auth, "crstest", "gcr.io"),
+			 0);
+	j = decode_header(auth);
+	assert_member(j, "username", "bob");
+	assert_member(j, "password", "hunter2");
+	assert_member(j, "serveraddress", "gcr.io");
+	json_decref(j);
+	registry_auth_free(auth);
+	assert_int_equal(registry_auth_from_helper(&auth, "crstest",
+						   "docker.io"), 0);
+	j = decode_header(auth);
+	assert_member(j, "identitytoken", "tok-1");
+	assert_member(j, "serveraddress", "https://index.docker.io/v1/");
+	json_decref(j);
+	registry_auth_free(auth);
+	/* none for this host: anonymous, not an error */
+	assert_int_equal(registry_auth_from_helper(&auth, "crstest",
+						   "other.io"), 0);
+	assert_null(auth);
+	/* fails: named, with nothing it printed */
+	assert_int_equal(registry_auth_from_helper(&auth, "crstest",
+						   "fail.io"), CRS_EENGINE);
+	assert_string_equal(crs_error_last(), "credential helper "
+			    "docker-credential-crstest failed (exit 3) for "
+			    "fail.io");
+	assert_int_equal(registry_auth_from_helper(&auth, "absent-helper",
+						   "gcr.io"), CRS_EENGINE);
+	assert_non_null(strstr(crs_error_last(), "cannot run it"));
+	assert_int_equal(registry_auth_from_helper(&auth, "../x", "gcr.io"),
+			 CRS_ECONFIG);
+	assert_null(auth);
+	assert_int_equal(fs_remove_tree(dir), 0);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -232,6 +304,7 @@ int main(void)
 		cmocka_unit_test(test_none_and_helpers),
 		cmocka_unit_test(test_bad_config_quotes_no_secret),
 		cmocka_unit_test(test_load_from_docker_config),
+		cmocka_unit_test(test_credential_helper),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
