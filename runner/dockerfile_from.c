@@ -53,7 +53,8 @@ static const struct df_arg *df_arg_find(const struct df_args *a,
 					const char *name, size_t n)
 {
 	for (size_t i = a->nr; i-- > 0;)
-		if (strlen(a->v[i].name) == n && !strncmp(a->v[i].name, name, n))
+		if (strlen(a->v[i].name) == n &&
+		    !strncmp(a->v[i].name, name, n))
 			return &a->v[i];
 	return NULL;
 }
@@ -289,8 +290,8 @@ int dockerfile_froms_parse(struct dockerfile_froms *out, const char *text,
 				do {
 					pos = le + 1;
 					line++;
-					eol = pos < len ? memchr(text + pos, '\n',
-						len - pos) : NULL;
+					eol = pos < len ? memchr(text + pos,
+						'\n', len - pos) : NULL;
 					le = eol ? (size_t)(eol - text) : len;
 					s = pos;
 					while (s < le &&

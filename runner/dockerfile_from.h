@@ -21,7 +21,7 @@ struct dockerfile_from {
 	size_t start, end;	/* byte span of the whole instruction */
 	char *image;		/* the reference after substitution; NULL
 				 * when a variable has no value */
-	char *platform;		/* the --platform=... flag as written, or NULL */
+	char *platform;		/* --platform=... as written, or NULL */
 	char *stage;		/* the AS name as written, or NULL */
 	int own;		/* a build arg crs-ci passed named it */
 	int is_stage;		/* names an earlier stage */

@@ -915,7 +915,7 @@ static void docker_pull_status(struct docker_pull_track *t, json_t *j)
 	if (json_is_integer(total) && json_integer_value(total) > t->sizes[i])
 		t->sizes[i] = json_integer_value(total);
 	if (!strcmp(t->states.v[i], status))
-		return;		/* one line per state change, not per chunk */
+		return;	/* one line per state change, not per chunk */
 	free(t->states.v[i]);
 	t->states.v[i] = xstrdup(status);
 	log_info("pull %s: layer %s: %s", t->ref,

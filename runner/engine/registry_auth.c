@@ -60,7 +60,8 @@ static char *registry_key_host(const char *key)
 	else if (!strncmp(key, "http://", 7))
 		key += 7;
 	h = xstrndup(key, strcspn(key, "/"));
-	if (!strcmp(h, "index.docker.io") || !strcmp(h, "registry-1.docker.io")) {
+	if (!strcmp(h, "index.docker.io") ||
+	    !strcmp(h, "registry-1.docker.io")) {
 		free(h);
 		h = xstrdup(REGISTRY_DOCKER_HUB);
 	}
@@ -174,8 +175,9 @@ static int registry_entry_auth(char **out, json_t *entry, const char *key,
 	if (registry_base64_decode(&plain, json_string_value(auth)) ||
 	    !(colon = strchr(plain, ':'))) {
 		registry_wipe_json(plain);
-		return crs_error_set(CRS_ECONFIG, "%s: auths.\"%s\".auth is not "
-				     "base64 of user:password", source, key);
+		return crs_error_set(CRS_ECONFIG, "%s: auths.\"%s\".auth is "
+				     "not base64 of user:password", source,
+				     key);
 	}
 	*colon = '\0';
 	r = registry_header(out, plain, colon + 1, NULL, key, source);
@@ -315,8 +317,8 @@ static int registry_helper_run(struct buf *b, int *status, const char *prog,
 	}
 	/* SIGPIPE is ignored (main.c): a helper that does not read is EPIPE */
 	if (write(in[1], server, strlen(server)) < 0 && errno != EPIPE) {
-		r = crs_error_set(CRS_EENGINE, "credential helper %s: write: %s",
-				  prog, strerror(errno));
+		r = crs_error_set(CRS_EENGINE, "credential helper %s: "
+				  "write: %s", prog, strerror(errno));
 		goto out;
 	}
 	close(in[1]);
@@ -327,8 +329,8 @@ static int registry_helper_run(struct buf *b, int *status, const char *prog,
 		ssize_t n;
 
 		if (left <= 0 || (rc = poll(&p, 1, (int)left)) == 0) {
-			r = crs_error_set(CRS_EENGINE, "credential helper %s: no "
-					  "answer within %d s", prog,
+			r = crs_error_set(CRS_EENGINE, "credential helper "
+					  "%s: no answer within %d s", prog,
 					  REGISTRY_HELPER_TIMEOUT_MS / 1000);
 			goto out;
 		}
