@@ -28,6 +28,7 @@ packages=(
 	libxml2-dev libmicrohttpd-dev libarchive-dev libcmocka-dev
 	zlib1g-dev mmdebstrap busybox-static
 	clang-14 libclang-rt-14-dev llvm-14	# make fuzz: libFuzzer, sanitizers
+	docker-registry apache2-utils	# test_base_pull.sh: a registry, htpasswd
 )
 # The engine: docker.io, unless the host already has an engine (dockerd on
 # PATH, or Docker's own docker-ce / moby packages, which conflict with it).

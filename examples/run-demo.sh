@@ -5,8 +5,11 @@
 # request" commit that adds a heap-buffer-overflow), then scans the pull
 # request with the reference libFuzzer CRS. Results land in crs-ci-out/.
 # crs-ci exits 1 when a finding fails the policy; for the demo that is
-# the expected outcome, so this script exits 0 then.
+# the expected outcome, so this script exits 0 then. The demo runs offline:
+# its base images are the Debian stand-ins `make demo` builds
+# (container/base-images/build.sh), not the real ones crs-ci would pull.
 set -euo pipefail
+export CRS_CI_BASE_IMAGES=${CRS_CI_BASE_IMAGES:-stand-in}
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 repo=build/demo/recparse-repo

@@ -13,7 +13,7 @@
  * by libCRS (md5), capped in number.
  */
 #include "runner/cache.h"
-#include "runner/images.h"
+#include "runner/base_images.h"
 #include "runner/scan.h"
 #include "runner/scan_opts.h"
 #include "runner/engine/docker.h"
@@ -51,7 +51,7 @@ static void scan_images(const struct scan *s, struct strvec *tags)
 		strvec_push(tags, st->base_image);
 	for (size_t i = 0; i < st->images_nr; i++)
 		strvec_push(tags, st->images[i].value);
-	strvec_push(tags, BASE_RUNNER_IMAGE);
+	strvec_push(tags, base_images_runner_name(s));
 }
 
 int cache_restore_images(struct scan *s)

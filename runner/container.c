@@ -7,9 +7,9 @@
  * so that every path, including a timeout or Ctrl-C, removes the container.
  */
 #include "runner/container.h"
+#include "runner/base_images.h"
 #include "runner/bind_source.h"
 #include "runner/container_policy.h"
-#include "runner/images.h"
 #include "runner/reaper.h"
 #include "runner/scan.h"
 #include "runner/scan_opts.h"
@@ -121,12 +121,14 @@ int container_run_script(struct scan *s, const char *script,
 	struct strvec cmd = STRVEC_INIT;
 	int r;
 
+	*exit_code_out = -1;
+	if ((r = base_images_runner(s, &ro.image)) != 0)
+		return r;
 	strvec_push(&cmd, "/bin/bash");
 	strvec_push(&cmd, "-c");
 	strvec_push(&cmd, script);
 	for (; args && *args; args++)
 		strvec_push(&cmd, *args);
-	ro.image = BASE_RUNNER_IMAGE;
 	ro.cmd = strvec_list(&cmd);
 	ro.binds = binds;
 	ro.network = "none";
@@ -175,6 +177,7 @@ int image_build_cached(struct scan *s, const struct docker_build_opts *o,
 		       const char *what)
 {
 	struct docker_build_opts bo = *o;
+	struct buf dockerfile = BUF_INIT;
 	int r = docker_image_exists(s->docker, o->tag, NULL);
 
 	if (r == 0) {
@@ -184,9 +187,17 @@ int image_build_cached(struct scan *s, const struct docker_build_opts *o,
 	if (r != CRS_ENOTFOUND)
 		return r;
 	crs_error_clear();
-	log_info("%s: building image %s", what, o->tag);
+	/* its base images first: pulled, or the stand-ins named instead */
+	if ((r = base_images_for_build(s, &bo, &dockerfile)) != 0) {
+		buf_release(&dockerfile);
+		return r == CRS_EINTR ? r : crs_error_prefix("%s", what);
+	}
+	log_info("%s: building image %s%s", what, o->tag,
+		 bo.dockerfile_text ? " (FROM the stand-ins)" : "");
 	bo.interrupted = s->ctx->interrupted;
-	if ((r = docker_image_build(s->docker, &bo)) != 0)
+	r = docker_image_build(s->docker, &bo);
+	buf_release(&dockerfile);
+	if (r != 0)
 		return crs_error_prefix("%s", what);
 	return 0;
 }

@@ -9,7 +9,7 @@
  */
 #include "runner/crs_image.h"
 #include "runner/container.h"
-#include "runner/images.h"
+#include "runner/base_images.h"
 #include "runner/scan.h"
 #include "runner/config/config.h"
 #include "runner/engine/docker.h"
@@ -29,20 +29,24 @@ int crs_image_build(struct scan *s, const struct compose_crs *c,
 	struct strvec args = STRVEC_INIT;
 	struct buf seed = BUF_INIT;
 	char hash[65], *tag = NULL, *log = NULL, *what = NULL;
+	const char *runner = NULL;
 	int r;
 
 	*tag_out = NULL;
 	if ((r = fs_sha256_tree(hash, m->root)) != 0)
 		goto out;
+	/* a build arg names it: made ready here, not from the FROM line */
+	if (target_dependent && (r = base_images_runner(s, &runner)) != 0)
+		goto out;
 	/* CRS Dockerfiles COPY --from=libcrs: a new libCRS is a new image */
-	buf_printf(&seed, "%s\n%s\n%s\n%s\n", hash, dockerfile, m->version,
-		   scan_image(s, "libcrs") ? scan_image(s, "libcrs") : "");
+	buf_printf(&seed, "%s\n%s\n%s\n%s\n%s", hash, dockerfile, m->version,
+		   scan_image(s, "libcrs") ? scan_image(s, "libcrs") : "",
+		   base_images_tag_seed(s));
 	strvec_pushf(&args, "crs_version=%s", m->version);
 	if (target_dependent) {
-		buf_printf(&seed, "%s\n%s\n", s->state.head_image,
-			   BASE_RUNNER_IMAGE);
+		buf_printf(&seed, "%s\n%s\n", s->state.head_image, runner);
 		strvec_pushf(&args, "target_base_image=%s", s->state.head_image);
-		strvec_pushf(&args, "base_runner_image=%s", BASE_RUNNER_IMAGE);
+		strvec_pushf(&args, "base_runner_image=%s", runner);
 	}
 	sha256_hex(hash, seed.ptr, seed.len);
 	tag = xasprintf("crs-ci-%s/%s-%s:%.12s", kind, c->name, name, hash);

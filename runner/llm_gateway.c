@@ -12,7 +12,7 @@
 #include "runner/container.h"
 #include "runner/container_policy.h"
 #include "runner/reaper.h"
-#include "runner/images.h"
+#include "runner/base_images.h"
 #include "runner/scan.h"
 #include "runner/config/config.h"
 #include "runner/engine/docker.h"
@@ -369,7 +369,8 @@ static int create_container(struct llm_gateway *g, struct scan *s,
 	container_labels(&labels, s);
 	/* a dead crs-ci's key files are found by this (runner/reaper.h) */
 	strvec_pushf(&labels, "%s=%s", REAPER_KEYS_LABEL, g->keys_dir);
-	ro.image = BASE_RUNNER_IMAGE;
+	if ((r = base_images_runner(s, &ro.image)) != 0)
+		goto out;
 	ro.name = name;
 	ro.entrypoint = strvec_list(&argv);
 	ro.env = strvec_list(&env);

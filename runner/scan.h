@@ -63,6 +63,7 @@ struct scan {
 	struct scan_state state;
 	struct timespec started;	/* CLOCK_MONOTONIC */
 	time_t started_wall;
+	int base_runner_ready;		/* runner/base_images.h */
 };
 
 enum scan_need {

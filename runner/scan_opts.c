@@ -6,6 +6,7 @@
  * parse so commands can run in-process one after another (tests do).
  */
 #include "runner/scan_opts.h"
+#include "runner/base_images.h"
 #include "runner/shard.h"
 #include "runner/config/config.h"
 #include "common/error.h"
@@ -56,6 +57,10 @@ const char scan_opts_help[] =
 "                     *_API_KEY, *_API_BASE and *_BASE_URL names, never CI\n"
 "                     tokens (GITHUB_*, ACTIONS_*, RUNNER_*, CI_*, GITLAB_*,\n"
 "                     CRS_CI_*)\n"
+"  --base-images M    pull (default): pull a missing base image from its\n"
+"                     registry; stand-in: use the offline Debian stand-ins\n"
+"                     (container/base-images/build.sh) for the OSS-Fuzz and\n"
+"                     AIxCC base images (also CRS_CI_BASE_IMAGES=stand-in)\n"
 "  -h, --help         this text\n";
 
 enum {
@@ -63,7 +68,7 @@ enum {
 	OPT_DIFF, OPT_HARNESS, OPT_TIMEOUT, OPT_OUT, OPT_WORK_DIR,
 	OPT_CACHE_DIR, OPT_FAIL_ON, OPT_REPRODUCE, OPT_KEEP_GOING, OPT_POV,
 	OPT_SANITIZER, OPT_SARIF, OPT_SHARD, OPT_NO_LLM, OPT_ALLOW_ENV,
-	OPT_REGISTRY,
+	OPT_REGISTRY, OPT_BASE_IMAGES,
 };
 
 static const struct option long_opts[] = {
@@ -88,6 +93,7 @@ static const struct option long_opts[] = {
 	{ "sarif", required_argument, NULL, OPT_SARIF },
 	{ "shard", required_argument, NULL, OPT_SHARD },
 	{ "allow-env", required_argument, NULL, OPT_ALLOW_ENV },
+	{ "base-images", required_argument, NULL, OPT_BASE_IMAGES },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -129,9 +135,16 @@ int scan_opts_parse(struct scan_opts *o, int argc, char **argv,
 		    const char *usage, FILE *out, FILE *err)
 {
 	size_t alloc = 0, povs_alloc = 0, sarifs_alloc = 0, allow_alloc = 0;
+	const char *env_mode = getenv("CRS_CI_BASE_IMAGES");
+	enum base_images_mode mode = BASE_IMAGES_PULL;
 	long n;
 	int c;
 
+	if (env_mode && env_mode[0] &&
+	    base_images_mode_parse(&mode, env_mode,
+				   "CRS_CI_BASE_IMAGES") != 0)
+		return usage_error(err, usage, CRS_EINPUT);
+	o->base_images = (int)mode;
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+h", long_opts, NULL)) != -1) {
@@ -214,6 +227,12 @@ int scan_opts_parse(struct scan_opts *o, int argc, char **argv,
 				crs_error_prefix("--shard");
 				return usage_error(err, usage, CRS_EINPUT);
 			}
+			break;
+		case OPT_BASE_IMAGES:
+			if (base_images_mode_parse(&mode, optarg,
+						   "--base-images") != 0)
+				return usage_error(err, usage, CRS_EINPUT);
+			o->base_images = (int)mode;
 			break;
 		case 'h':
 			fputs(usage, out);

@@ -41,6 +41,9 @@ struct scan_opts {
 	 * provider-key rule */
 	const char **allow_env;
 	size_t allow_env_nr;
+	/* --base-images or CRS_CI_BASE_IMAGES: pull (0, the default) or
+	 * stand-in (runner/base_images.h, enum base_images_mode) */
+	int base_images;
 };
 #define SCAN_OPTS_INIT { .source = ".", .timeout_s = 900, \
 	.out_dir = "crs-ci-out", .work_dir = "crs-ci-work", \

@@ -11,6 +11,7 @@
  * ones; the coverage build tells which harnesses reach the change.
  */
 #include "runner/target_build.h"
+#include "runner/base_images.h"
 #include "runner/container.h"
 #include "runner/container_policy.h"
 #include "runner/scan.h"
@@ -102,6 +103,13 @@ static int context_image(struct scan *s, const char *dir,
 	*tag_out = NULL;
 	if ((r = fs_sha256_tree(hash, dir)) != 0)
 		return r;
+	if (*base_images_tag_seed(s)) {
+		/* a stand-in build never answers for a pulled one */
+		char *seed = xasprintf("%s\n%s", hash, base_images_tag_seed(s));
+
+		sha256_hex(hash, seed, strlen(seed));
+		free(seed);
+	}
 	tag = xasprintf("crs-ci-target/%s:%s%.12s", s->project->name, prefix,
 			hash);
 	log = scan_work_path(s, "logs/%s-image.log", which);

@@ -1,8 +1,8 @@
 # base-builder.Dockerfile - the local equivalent of OSS-Fuzz's base-builder,
 # on a Debian bookworm root file system with clang-14 (crs-ci/base-clang).
-# build.sh passes BASE_IMAGE and tags the result
-# gcr.io/oss-fuzz-base/base-builder:latest and
-# ghcr.io/aixcc-finals/base-builder:v1.3.0.
+# build.sh passes BASE_IMAGE and tags the result crs-ci/base-builder:stand-in,
+# which crs-ci builds FROM in place of gcr.io/oss-fuzz-base/base-builder and
+# ghcr.io/aixcc-finals/base-builder when asked to (--base-images stand-in).
 #
 # Differences from OSS-Fuzz, on purpose:
 #  - C++ uses Debian's libstdc++ (CXXFLAGS_EXTRA is empty, no -stdlib=libc++):

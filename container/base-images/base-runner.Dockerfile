@@ -1,8 +1,9 @@
 # base-runner.Dockerfile - the local equivalent of OSS-Fuzz's base-runner, on
 # a small Debian bookworm root file system (crs-ci/base-runtime: llvm-14 for
 # llvm-symbolizer, bash, unzip; no compiler). build.sh passes BASE_IMAGE and
-# tags the result gcr.io/oss-fuzz-base/base-runner:latest and
-# ghcr.io/aixcc-finals/base-runner:v1.3.0.
+# tags the result crs-ci/base-runner:stand-in, which crs-ci runs in place of
+# gcr.io/oss-fuzz-base/base-runner and ghcr.io/aixcc-finals/base-runner when
+# asked to (--base-images stand-in).
 #
 # Fuzz targets come from base-builder and link Debian's libstdc++ and glibc,
 # which this image has in the same versions.

@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# build.sh - build the local equivalents of the OSS-Fuzz base images from
+# build.sh - build the offline stand-ins of the OSS-Fuzz base images from
 # Debian bookworm packages (no container registry needed).
 #
-#   container/base-images/build.sh [--force] [--hash]
+#   container/base-images/build.sh [--force] [--hash] [--keep-legacy-tags]
+#
+# crs-ci uses them only when asked (--base-images stand-in or
+# CRS_CI_BASE_IMAGES=stand-in); it never tags them under the real names,
+# which stay free for the real images crs-ci pulls by default.
 #
 # Steps, each skipped when its image already exists:
 #   1. mmdebstrap a bookworm root file system with packages-builder.txt and
@@ -10,9 +14,13 @@
 #   2. the same with packages-runner.txt as crs-ci/base-runtime:<rootfs hash>;
 #   3. docker build base-builder.Dockerfile -> crs-ci/base-builder:<hash>;
 #   4. docker build base-runner.Dockerfile  -> crs-ci/base-runner:<hash>;
-#   5. tag the builder and runner under the names project Dockerfiles use:
-#      gcr.io/oss-fuzz-base/base-{builder,runner}:latest and
-#      ghcr.io/aixcc-finals/base-{builder,runner}:v1.3.0.
+#   5. tag them crs-ci/base-builder:stand-in and crs-ci/base-runner:stand-in
+#      (the names crs-ci maps the OSS-Fuzz and AIxCC base names to);
+#   6. remove the real-name tags earlier versions of this script made
+#      (gcr.io/oss-fuzz-base/base-{builder,runner}:latest,
+#      ghcr.io/aixcc-finals/base-{builder,runner}:v1.3.0), only where the
+#      tag names an image this script built (label
+#      org.crs-ci.base-images.hash), so they stop shadowing the real images.
 #
 # <hash> is the first 12 hex digits of the SHA-256 over every file in this
 # folder except README.md (this script, the Dockerfiles, bin/ and the package
@@ -22,12 +30,15 @@
 # below), so editing a helper script or a Dockerfile does not re-run
 # mmdebstrap.
 #
-# --force  rebuild even when the crs-ci/...:<hash> images exist
-# --hash   print <hash> on stdout and exit
+# --force             rebuild even when the crs-ci/...:<hash> images exist
+# --hash              print <hash> on stdout and exit
+# --keep-legacy-tags  skip step 6
 #
 # Environment: DEBIAN_MIRROR (default http://deb.debian.org/debian),
 # DEBIAN_SECURITY_MIRROR (default http://deb.debian.org/debian-security),
-# TMPDIR (where the root file system tarball is written, default /var/tmp).
+# TMPDIR (where the root file system tarball is written, default /var/tmp),
+# BASE_IMAGES_LEGACY_TAGS (the tags step 6 considers, blank-separated;
+# default the four real names above).
 # Progress goes to stderr; on success the builder and runner tags are printed
 # on stdout, one a line.
 set -euo pipefail
@@ -43,10 +54,13 @@ die() { printf 'base-images: error: %s\n' "$*" >&2; exit 1; }
 
 force=0
 print_hash=0
+keep_legacy=0
+legacy_tags=${BASE_IMAGES_LEGACY_TAGS-gcr.io/oss-fuzz-base/base-builder:latest gcr.io/oss-fuzz-base/base-runner:latest ghcr.io/aixcc-finals/base-builder:v1.3.0 ghcr.io/aixcc-finals/base-runner:v1.3.0}
 for arg in "$@"; do
 	case $arg in
 	--force) force=1 ;;
 	--hash) print_hash=1 ;;
+	--keep-legacy-tags) keep_legacy=1 ;;
 	-h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown argument '$arg' (try --help)" ;;
 	esac
@@ -121,6 +135,7 @@ image() {
 	docker build --quiet -f "$here/$dockerfile" \
 		--build-arg "BASE_IMAGE=$base" \
 		--label "org.crs-ci.base-images.hash=$hash" \
+		--label "org.crs-ci.base-images.stand-in=true" \
 		-t "$tag" "$here" >&2
 	log "built $tag in $((SECONDS - start)) s"
 }
@@ -141,12 +156,28 @@ image base-builder.Dockerfile "$clang_tag" "crs-ci/base-builder:$hash"
 image base-runner.Dockerfile "$runtime_tag" "crs-ci/base-runner:$hash"
 
 for kind in builder runner; do
-	for alias in "gcr.io/oss-fuzz-base/base-$kind:latest" \
-	    "ghcr.io/aixcc-finals/base-$kind:v1.3.0"; do
-		docker tag "crs-ci/base-$kind:$hash" "$alias"
-		log "tagged $alias -> crs-ci/base-$kind:$hash"
-	done
+	docker tag "crs-ci/base-$kind:$hash" "crs-ci/base-$kind:stand-in"
+	log "tagged crs-ci/base-$kind:stand-in -> crs-ci/base-$kind:$hash"
 done
+
+# untag_legacy TAG: remove TAG when it names an image this script built.
+untag_legacy() {
+	local made
+	made=$(docker image inspect -f \
+		'{{index .Config.Labels "org.crs-ci.base-images.hash"}}' \
+		"$1" 2>/dev/null) || return 0
+	if [ -z "$made" ]; then
+		log "keeping $1 (not built here)"
+		return 0
+	fi
+	docker rmi "$1" >/dev/null
+	log "removed the old stand-in tag $1 (the real image is pulled now)"
+}
+if [ "$keep_legacy" = 0 ]; then
+	for tag in $legacy_tags; do
+		untag_legacy "$tag"
+	done
+fi
 log "done in $((SECONDS - total)) s"
 echo "crs-ci/base-builder:$hash"
 echo "crs-ci/base-runner:$hash"

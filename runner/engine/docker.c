@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include <jansson.h>
+#include <openssl/crypto.h>
 
 #define DOCKER_API "/v1.41"
 #define DOCKER_DEFAULT_HOST "unix:///var/run/docker.sock"
@@ -513,6 +514,8 @@ int docker_image_label(struct docker_client *d, const char *ref,
  * with "stream" (output text), "status" (progress), "aux" ({"ID": ...})
  * and "error"/"errorDetail". Lines may arrive split across chunks.
  */
+struct docker_pull_track;
+
 struct docker_stream {
 	struct buf line;	/* an incomplete line */
 	struct buf tail;	/* the last output text, for error messages */
@@ -521,7 +524,10 @@ struct docker_stream {
 	int saw_success;	/* "Successfully built" seen */
 	int log_fd;		/* -1: no log */
 	const char *log_path;
+	struct docker_pull_track *pull;	/* a pull's progress, or NULL */
 };
+
+static void docker_pull_status(struct docker_pull_track *t, json_t *j);
 
 static int docker_stream_write(struct docker_stream *s, const char *text,
 			       size_t len)
@@ -588,7 +594,9 @@ static int docker_stream_line(struct docker_stream *s, const char *p,
 		r = docker_stream_log(s, text, json_string_length(v));
 	}
 	v = json_object_get(j, "status");
-	if (r == 0 && json_is_string(v)) {
+	if (r == 0 && json_is_string(v) && s->pull)
+		docker_pull_status(s->pull, j);
+	else if (r == 0 && json_is_string(v)) {
 		free(s->id);
 		s->id = xstrdup(json_string_value(v));
 		if (!json_object_get(j, "progress") &&
@@ -736,7 +744,7 @@ int docker_image_build(struct docker_client *d,
 {
 	struct http_response resp = HTTP_RESPONSE_INIT;
 	struct docker_stream s = { BUF_INIT, BUF_INIT, BUF_INIT, NULL, 0, -1,
-				   o->log_path };
+				   o->log_path, NULL };
 	struct buf path = BUF_INIT;
 	struct http_request req = { .method = "POST" };
 	char *tar = NULL;
@@ -756,7 +764,10 @@ int docker_image_build(struct docker_client *d,
 			goto out;
 		}
 	}
-	if ((r = tar_context_temp(o->context_dir, &tar)) != 0)
+	if ((r = tar_context_temp_replacing(o->context_dir,
+		o->dockerfile_text ? (o->dockerfile ? o->dockerfile :
+				      "Dockerfile") : NULL,
+		o->dockerfile_text, o->dockerfile_len, &tar)) != 0)
 		goto out;
 	req.path = path.ptr;
 	req.content_type = "application/x-tar";
@@ -810,7 +821,7 @@ static int docker_post_tar(struct docker_client *d, const char *path,
 {
 	struct http_response resp = HTTP_RESPONSE_INIT;
 	struct docker_stream s = { BUF_INIT, BUF_INIT, BUF_INIT, NULL, 0, -1,
-				   NULL };
+				   NULL, NULL };
 	struct http_request req = { .method = "POST" };
 	char msg[DOCKER_MSG_MAX];
 	int r;
@@ -861,6 +872,212 @@ int docker_image_import(struct docker_client *d, const char *tar_path,
 		docker_query(&path, "changes", *changes);
 	r = docker_post_tar(d, path.ptr, tar_path, what);
 	buf_release(&path);
+	return r;
+}
+
+/* --- pulls -------------------------------------------------------------- */
+
+/* Layers seen in a pull's stream, their last state, their sizes. */
+struct docker_pull_track {
+	const char *ref;
+	struct strvec ids;
+	struct strvec states;
+	int64_t *sizes;
+	size_t sizes_alloc;
+	char *final;		/* "Status: ..." line: the pull completed */
+};
+
+static void docker_pull_status(struct docker_pull_track *t, json_t *j)
+{
+	const char *status = json_string_value(json_object_get(j, "status"));
+	json_t *id = json_object_get(j, "id");	/* borrowed */
+	json_t *total = json_object_get(json_object_get(j, "progressDetail"),
+					"total");	/* borrowed */
+	char qs[128], qi[80];
+	size_t i;
+
+	if (!strncmp(status, "Status: ", 8)) {
+		free(t->final);
+		t->final = xstrdup(status + 8);
+		return;
+	}
+	if (!json_is_string(id) || !strncmp(status, "Pulling from ", 13))
+		return;
+	for (i = 0; i < t->ids.nr; i++)
+		if (!strcmp(t->ids.v[i], json_string_value(id)))
+			break;
+	if (i == t->ids.nr) {
+		strvec_push(&t->ids, json_string_value(id));
+		strvec_push(&t->states, "");
+		ALLOC_GROW(t->sizes, t->ids.nr, t->sizes_alloc);
+		t->sizes[i] = 0;
+	}
+	if (json_is_integer(total) && json_integer_value(total) > t->sizes[i])
+		t->sizes[i] = json_integer_value(total);
+	if (!strcmp(t->states.v[i], status))
+		return;	/* one line per state change, not per chunk */
+	free(t->states.v[i]);
+	t->states.v[i] = xstrdup(status);
+	log_info("pull %s: layer %s: %s", t->ref,
+		 log_quote_line(qi, sizeof(qi), json_string_value(id)),
+		 log_quote_line(qs, sizeof(qs), status));
+}
+
+void docker_ref_split(const char *ref, char **repo_out, char **tag_out)
+{
+	const char *at = strchr(ref, '@');
+	const char *slash = strrchr(ref, '/');
+	const char *colon = strrchr(ref, ':');
+
+	if (at) {
+		*repo_out = xstrndup(ref, (size_t)(at - ref));
+		*tag_out = xstrdup(at + 1);
+	} else if (colon && (!slash || colon > slash)) {
+		*repo_out = xstrndup(ref, (size_t)(colon - ref));
+		*tag_out = xstrdup(colon + 1);
+	} else {
+		*repo_out = xstrdup(ref);
+		*tag_out = xstrdup("latest");
+	}
+}
+
+/* What the engine's message about a failed pull means. */
+static enum docker_pull_failure docker_pull_classify(long status,
+						     const char *msg)
+{
+	static const char *const unreachable[] = {
+		"connection refused", "no such host", "i/o timeout",
+		"timeout", "network is unreachable", "no route to host",
+		"connection reset", "server misbehaving",
+		"temporary failure in name resolution", NULL };
+	static const char *const missing[] = {
+		"manifest unknown", "not found", "repository does not exist",
+		"name unknown", NULL };
+	static const char *const denied[] = {
+		"unauthorized", "authentication required", "denied",
+		"no basic auth credentials", "incorrect username or password",
+		NULL };
+
+	for (const char *const *p = denied; *p; p++)
+		if (strcasestr(msg, *p) && !strcasestr(msg, "does not exist"))
+			return DOCKER_PULL_DENIED;
+	for (const char *const *p = missing; *p; p++)
+		if (strcasestr(msg, *p))
+			return DOCKER_PULL_NOT_FOUND;
+	if (status == 404)
+		return DOCKER_PULL_NOT_FOUND;
+	for (const char *const *p = unreachable; *p; p++)
+		if (strcasestr(msg, *p))
+			return DOCKER_PULL_UNREACHABLE;
+	if (status == 0 || status >= 500)
+		return DOCKER_PULL_TRANSIENT;
+	return DOCKER_PULL_FAILED;
+}
+
+static int docker_pull_failed(enum docker_pull_failure why, const char *msg,
+			      size_t len, enum docker_pull_failure *why_out)
+{
+	static const char *const reason[] = {
+		[DOCKER_PULL_FAILED] = "pull failed",
+		[DOCKER_PULL_UNREACHABLE] = "registry unreachable",
+		[DOCKER_PULL_TRANSIENT] = "pull failed",
+		[DOCKER_PULL_NOT_FOUND] = "not found",
+		[DOCKER_PULL_DENIED] = "access denied",
+	};
+	char q[DOCKER_MSG_MAX];
+
+	if (why_out)
+		*why_out = why;
+	log_quote(q, sizeof(q), msg, len);
+	return crs_error_set(why == DOCKER_PULL_NOT_FOUND ? CRS_ENOTFOUND :
+			     CRS_EENGINE, "%s (%s)", reason[why], q);
+}
+
+int docker_image_pull(struct docker_client *d,
+		      const struct docker_pull_opts *o,
+		      enum docker_pull_failure *why_out)
+{
+	struct docker_pull_track t = { .ref = o->ref, .ids = STRVEC_INIT,
+				       .states = STRVEC_INIT };
+	struct docker_stream s = { BUF_INIT, BUF_INIT, BUF_INIT, NULL, 0, -1,
+				   NULL, &t };
+	struct http_response resp = HTTP_RESPONSE_INIT;
+	struct http_request req = { .method = "POST" };
+	struct buf path = BUF_INIT, hdr = BUF_INIT;
+	const char *headers[2] = { NULL, NULL };
+	char *repo = NULL, *tag = NULL, msg[DOCKER_MSG_MAX];
+	struct timespec t0, t1;
+	int64_t bytes = 0;
+	int r;
+
+	if (why_out)
+		*why_out = DOCKER_PULL_FAILED;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	docker_ref_split(o->ref, &repo, &tag);
+	docker_path(&path, "/images/create", NULL, NULL);
+	docker_query(&path, "fromImage", repo);
+	docker_query(&path, "tag", tag);
+	if (o->auth) {
+		buf_printf(&hdr, "X-Registry-Auth: %s", o->auth);
+		headers[0] = hdr.ptr;
+	}
+	req.path = path.ptr;
+	req.headers = headers;
+	req.timeout_ms = o->timeout_ms;
+	req.interrupted = o->interrupted;
+	req.on_data = docker_stream_feed;
+	req.on_data_ctx = &s;
+	r = d->t->request(d->t, &req, &resp);
+	if (r == CRS_EENGINE) {
+		/* the engine's connection broke: worth another try */
+		if (why_out)
+			*why_out = DOCKER_PULL_TRANSIENT;
+		goto out;
+	}
+	if (r != 0)
+		goto out;
+	if (resp.status != 200) {
+		docker_message(msg, sizeof(msg), &resp);
+		r = docker_pull_failed(docker_pull_classify(resp.status, msg),
+				       msg, strlen(msg), why_out);
+		goto out;
+	}
+	if ((r = docker_stream_finish(&s)) != 0)
+		goto out;
+	if (s.error.len) {
+		r = docker_pull_failed(docker_pull_classify(0, s.error.ptr),
+				       s.error.ptr, s.error.len, why_out);
+		goto out;
+	}
+	if (!t.final) {
+		static const char cut[] = "the engine's stream ended before "
+			"the pull completed";
+
+		r = docker_pull_failed(DOCKER_PULL_TRANSIENT, cut,
+				       sizeof(cut) - 1, why_out);
+		goto out;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	for (size_t i = 0; i < t.ids.nr; i++)
+		bytes += t.sizes[i];
+	log_info("pull %s: %s (%zu layer(s), %.1f MB in %.1f s)", o->ref,
+		 log_quote_line(msg, sizeof(msg), t.final), t.ids.nr,
+		 (double)bytes / 1e6, (double)(t1.tv_sec - t0.tv_sec) +
+		 (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+	r = 0;
+out:
+	if (hdr.len)
+		OPENSSL_cleanse(hdr.ptr, hdr.len);
+	buf_release(&hdr);
+	docker_stream_release(&s);
+	http_response_release(&resp);
+	buf_release(&path);
+	strvec_release(&t.ids);
+	strvec_release(&t.states);
+	free(t.sizes);
+	free(t.final);
+	free(repo);
+	free(tag);
 	return r;
 }
 

@@ -67,6 +67,10 @@ struct docker_build_opts {
 	const char *context_dir;	/* directory sent as the tar context */
 	const char *dockerfile;		/* path inside the context */
 	const char *tag;		/* "repo:tag" */
+	/* Sent in the context in place of `dockerfile` when not NULL (the
+	 * FROM lines crs-ci rewrote); the folder is left as it is. */
+	const char *dockerfile_text;
+	size_t dockerfile_len;
 	const char *const *buildargs;	/* NULL-terminated "KEY=VALUE" list */
 	const char *const *labels;	/* NULL-terminated "KEY=VALUE" list */
 	const char *log_path;		/* build output appended here, or NULL */
@@ -93,6 +97,41 @@ struct docker_build_opts {
  */
 int docker_image_build(struct docker_client *d,
 		       const struct docker_build_opts *o);
+struct docker_pull_opts {
+	const char *ref;		/* "repo[:tag]" or "repo@sha256:..." */
+	const char *auth;		/* X-Registry-Auth value, or NULL */
+	long timeout_ms;		/* 0: no limit; else CRS_ETIMEOUT */
+	volatile int *interrupted;	/* abort (CRS_EINTR) once non-zero */
+};
+#define DOCKER_PULL_OPTS_INIT { 0 }
+
+/* Why a pull failed, for the caller's retry and its message. */
+enum docker_pull_failure {
+	DOCKER_PULL_FAILED,		/* anything else: do not retry */
+	DOCKER_PULL_UNREACHABLE,	/* DNS, refused, timeout: retry */
+	DOCKER_PULL_TRANSIENT,		/* 5xx, stream cut short: retry */
+	DOCKER_PULL_NOT_FOUND,		/* no such image or tag */
+	DOCKER_PULL_DENIED,		/* the registry refused the credentials */
+};
+
+/*
+ * POST /images/create?fromImage=&tag= (a missing tag is "latest", never
+ * every tag), with the X-Registry-Auth header when o->auth is set (never
+ * logged). The JSON progress stream is logged as one line per layer state
+ * change ("pull <ref>: <layer>: Downloading") and a summary line. Returns
+ * 0 or a code with the message "<reason> (<engine message>)" where reason
+ * is "registry unreachable", "not found", "access denied" or "pull
+ * failed"; *why_out (may be NULL) classifies it. CRS_ENOTFOUND for a
+ * missing image, CRS_EINTR/CRS_ETIMEOUT from the transport, else
+ * CRS_EENGINE.
+ */
+int docker_image_pull(struct docker_client *d,
+		      const struct docker_pull_opts *o,
+		      enum docker_pull_failure *why_out);
+/* Split an image reference into the repository and the tag or digest
+ * ("latest" when it has neither). Both are the caller's. Cannot fail. */
+void docker_ref_split(const char *ref, char **repo_out, char **tag_out);
+
 /* POST /images/create?fromSrc=- with the tarball at `path` as rootfs,
  * tagged repo:tag (tag NULL: latest); `changes` are Dockerfile lines
  * ("CMD [\"/bin/sh\"]", "ENV PATH=/bin"), NULL-terminated or NULL. An

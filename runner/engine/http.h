@@ -20,6 +20,9 @@ struct http_request {
 	size_t body_len;
 	const char *body_file;		/* stream this file as body instead */
 	long timeout_ms;		/* 0: none */
+	/* More header lines ("Name: value"), NULL-terminated, or NULL. They
+	 * may carry secrets (X-Registry-Auth): never logged or echoed. */
+	const char *const *headers;
 	size_t max_response;		/* cap on the kept body; 0 = 64 MiB */
 	/*
 	 * If set, called with each chunk of the body of a 2xx response as

@@ -254,6 +254,8 @@ static int http_curl_request(struct http_transport *t,
 					      req->content_type) :
 		xstrdup("Content-Type:");
 	headers = curl_slist_append(headers, ctype);
+	for (const char *const *hl = req->headers; hl && *hl; hl++)
+		headers = curl_slist_append(headers, *hl);
 	curl_easy_setopt(x.h, CURLOPT_HTTPHEADER, headers);
 	if ((r = http_curl_setup_body(&x)) != 0)
 		goto out;

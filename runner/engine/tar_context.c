@@ -115,11 +115,41 @@ static int tar_copy_data(struct archive *a, const char *path, int fd,
 	return r;
 }
 
-static int tar_add_tree(struct archive *a, struct buf *path, size_t root_len);
+/* One file whose content the caller gives instead of the tree's. */
+struct tar_replace {
+	const char *name;	/* entry name, "Dockerfile"; NULL: none */
+	const void *data;
+	size_t len;
+};
+
+static int tar_add_tree(struct archive *a, struct buf *path, size_t root_len,
+			const struct tar_replace *rep);
+
+/* The replacement as a regular file, mode 0644, in place of `name`. */
+static int tar_add_replacement(struct archive *a, const char *name,
+			       const struct tar_replace *rep)
+{
+	struct archive_entry *e = archive_entry_new();
+	int r = 0;
+
+	archive_entry_set_pathname(e, name);
+	archive_entry_set_filetype(e, AE_IFREG);
+	archive_entry_set_perm(e, 0644);
+	archive_entry_set_uid(e, 0);
+	archive_entry_set_gid(e, 0);
+	archive_entry_set_mtime(e, 0, 0);
+	archive_entry_set_size(e, (la_int64_t)rep->len);
+	if (archive_write_header(a, e) != ARCHIVE_OK ||
+	    (rep->len && archive_write_data(a, rep->data, rep->len) !=
+	     (la_ssize_t)rep->len))
+		r = tar_archive_error(a, name);
+	archive_entry_free(e);
+	return r;
+}
 
 /* Add the entry at `path` (already lstat'ed into st) named path+root_len. */
 static int tar_add_entry(struct archive *a, struct buf *path, size_t root_len,
-			 const struct stat *st)
+			 const struct stat *st, const struct tar_replace *rep)
 {
 	struct archive_entry *e = archive_entry_new();
 	const char *name = path->ptr + root_len;
@@ -127,6 +157,10 @@ static int tar_add_entry(struct archive *a, struct buf *path, size_t root_len,
 	int fd = -1;
 	int r = CRS_ERR;
 
+	if (rep->name && !strcmp(name, rep->name) && !S_ISDIR(st->st_mode)) {
+		archive_entry_free(e);
+		return tar_add_replacement(a, name, rep);
+	}
 	archive_entry_set_pathname(e, name);
 	archive_entry_set_perm(e, st->st_mode & 07777);
 	archive_entry_set_uid(e, 0);
@@ -181,7 +215,7 @@ static int tar_add_entry(struct archive *a, struct buf *path, size_t root_len,
 	if (fd >= 0)
 		r = tar_copy_data(a, path->ptr, fd, archive_entry_size(e));
 	if (r == 0 && S_ISDIR(st->st_mode))
-		r = tar_add_tree(a, path, root_len);
+		r = tar_add_tree(a, path, root_len, rep);
 out:
 	if (fd >= 0)
 		close(fd);
@@ -191,7 +225,8 @@ out:
 }
 
 /* Add every entry below the directory `path` (recursively). */
-static int tar_add_tree(struct archive *a, struct buf *path, size_t root_len)
+static int tar_add_tree(struct archive *a, struct buf *path, size_t root_len,
+			const struct tar_replace *rep)
 {
 	char **names = NULL;
 	size_t nr = 0, dir_len = path->len;
@@ -209,7 +244,7 @@ static int tar_add_tree(struct archive *a, struct buf *path, size_t root_len)
 			r = crs_error_set(CRS_ERR, "%s: %s", path->ptr,
 					  strerror(errno));
 		else
-			r = tar_add_entry(a, path, root_len, &st);
+			r = tar_add_entry(a, path, root_len, &st, rep);
 	}
 	path->len = dir_len;
 	path->ptr[dir_len] = '\0';
@@ -219,7 +254,8 @@ static int tar_add_tree(struct archive *a, struct buf *path, size_t root_len)
 	return r;
 }
 
-static int tar_write_fd(const char *dir, int fd, const char *tar_path)
+static int tar_write_fd(const char *dir, int fd, const char *tar_path,
+			const struct tar_replace *rep)
 {
 	struct archive *a = archive_write_new();
 	struct buf path = BUF_INIT;
@@ -245,7 +281,7 @@ static int tar_write_fd(const char *dir, int fd, const char *tar_path)
 	while (path.len > 1 && path.ptr[path.len - 1] == '/')
 		path.ptr[--path.len] = '\0';
 	/* Entry names start after "<dir>/". */
-	if ((r = tar_add_tree(a, &path, path.len + 1)) != 0)
+	if ((r = tar_add_tree(a, &path, path.len + 1, rep)) != 0)
 		goto out;
 	if (archive_write_close(a) != ARCHIVE_OK) {
 		r = tar_archive_error(a, tar_path);
@@ -260,6 +296,7 @@ out:
 
 int tar_context_write(const char *dir, const char *tar_path)
 {
+	static const struct tar_replace none = { NULL, NULL, 0 };
 	int fd = open(tar_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 		      0600);
 	int r;
@@ -267,7 +304,7 @@ int tar_context_write(const char *dir, const char *tar_path)
 	if (fd < 0)
 		return crs_error_set(CRS_ERR, "%s: %s", tar_path,
 				     strerror(errno));
-	r = tar_write_fd(dir, fd, tar_path);
+	r = tar_write_fd(dir, fd, tar_path, &none);
 	if (close(fd) != 0 && r == 0)
 		r = crs_error_set(CRS_ERR, "%s: close: %s", tar_path,
 				  strerror(errno));
@@ -276,6 +313,13 @@ int tar_context_write(const char *dir, const char *tar_path)
 
 int tar_context_temp(const char *dir, char **path_out)
 {
+	return tar_context_temp_replacing(dir, NULL, NULL, 0, path_out);
+}
+
+int tar_context_temp_replacing(const char *dir, const char *name,
+			       const void *data, size_t len, char **path_out)
+{
+	struct tar_replace rep = { name, data, len };
 	const char *tmp = getenv("TMPDIR");
 	char *path = xasprintf("%s/crs-ci-tar-XXXXXX.tar",
 			       tmp && tmp[0] ? tmp : "/tmp");
@@ -287,7 +331,9 @@ int tar_context_temp(const char *dir, char **path_out)
 		r = crs_error_set(CRS_ERR, "%s: %s", path, strerror(errno));
 		goto out;
 	}
-	r = tar_write_fd(dir, fd, path);
+	while (rep.name && !strncmp(rep.name, "./", 2))
+		rep.name += 2;
+	r = tar_write_fd(dir, fd, path, &rep);
 	if (close(fd) != 0 && r == 0)
 		r = crs_error_set(CRS_ERR, "%s: close: %s", path,
 				  strerror(errno));

@@ -9,6 +9,8 @@
 #ifndef CRS_RUNNER_ENGINE_TAR_CONTEXT_H
 #define CRS_RUNNER_ENGINE_TAR_CONTEXT_H
 
+#include <stddef.h>
+
 /*
  * Write the tree under `dir` as an uncompressed (POSIX pax) tar to
  * `tar_path`, created or truncated with mode 0600. Entries are named
@@ -30,5 +32,14 @@ int tar_context_write(const char *dir, const char *tar_path);
  * On failure nothing is left behind and *path_out is NULL.
  */
 int tar_context_temp(const char *dir, char **path_out);
+
+/*
+ * tar_context_temp, with the entry `name` (a path relative to `dir`, as a
+ * build's dockerfile is named; NULL: none) written as a regular file mode
+ * 0644 holding `data` instead of what the tree has there (how crs-ci
+ * sends a Dockerfile whose FROM lines it rewrote, leaving `dir` as it is).
+ */
+int tar_context_temp_replacing(const char *dir, const char *name,
+			       const void *data, size_t len, char **path_out);
 
 #endif

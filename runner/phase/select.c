@@ -58,7 +58,7 @@ enum {
 };
 
 /*
- * In BASE_RUNNER_IMAGE: unzip the seed corpus, replay it and the cached
+ * In the base runner image: unzip the seed corpus, replay it and the cached
  * corpus with libFuzzer's merge mode (each input runs once; a crashing
  * input restarts the child, so one bad seed does not lose the others'
  * coverage; the %1m profile pool merges the children's counters), then

@@ -19,7 +19,7 @@
  */
 #include "runner/phase/phase.h"
 #include "runner/container.h"
-#include "runner/images.h"
+#include "runner/base_images.h"
 #include "runner/scan.h"
 #include "runner/source_index.h"
 #include "runner/submissions.h"
@@ -454,7 +454,7 @@ static void fill_summary(struct scan *s, struct finding_set *fs,
 	sm->source_root = xstrdup(s->source_dir);
 	sm->head_build = scan_work_path(s, "builds/%s/head/out",
 					s->state.sanitizer);
-	sm->runner_image = xstrdup(BASE_RUNNER_IMAGE);
+	sm->runner_image = xstrdup(base_images_runner_name(s));
 	sm->base = s->state.base_commit ? xstrdup(s->state.base_commit) : NULL;
 	sm->head = xstrdup(s->state.head_commit);
 	sm->mode = xstrdup(s->change ? "delta" : "full");

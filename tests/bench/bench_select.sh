@@ -17,6 +17,8 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 CRS_CI=$ROOT/build/crs-ci
+# offline, on the Debian stand-ins (docs/base-images.md)
+export CRS_CI_BASE_IMAGES=${CRS_CI_BASE_IMAGES:-stand-in}
 timeout=${1:-3m}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/crs-ci-bench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT

@@ -6,6 +6,13 @@
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 CRS_CI="$ROOT/build/crs-ci"
 TMP_ROOT=${TMPDIR:-/tmp}
+# The tests run offline: crs-ci maps the OSS-Fuzz and AIxCC base names to
+# the Debian stand-ins of container/base-images/build.sh instead of pulling
+# (docs/base-images.md). Tests that start the base runner themselves use
+# its stand-in name. test_base_pull.sh tests the pull path.
+export CRS_CI_BASE_IMAGES=stand-in
+BASE_RUNNER_STAND_IN=crs-ci/base-runner:stand-in
+BASE_BUILDER_STAND_IN=crs-ci/base-builder:stand-in
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 note() { echo "  - $*" >&2; }

@@ -14,7 +14,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 t0=$(date +%s)
 tmp=$(mktemp_dir)
-base_runner=gcr.io/oss-fuzz-base/base-runner:latest
+base_runner=$BASE_RUNNER_STAND_IN
 fake_llm_names llm
 
 # --- the static crs-ci (the gateway) and the static fake provider -------

@@ -34,7 +34,7 @@ set -euo pipefail
 t0=$(date +%s)
 mktemp_dir; tmp=$TMP
 fixture=$ROOT/tests/fixtures/llm-patcher
-base_runner=gcr.io/oss-fuzz-base/base-runner:latest
+base_runner=$BASE_RUNNER_STAND_IN
 fake_llm_names llmp
 
 # --- the static crs-ci (the gateway) and the static fake provider -------

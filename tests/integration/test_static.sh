@@ -19,6 +19,6 @@ out=$(docker run --rm --network none "$tag" /crs-ci version)
 grep -q "^crs-ci " <<<"$out" || fail "crs-ci version in a scratch image: $out"
 note "scratch image: $(head -n1 <<<"$out")"
 out=$(docker run --rm --network none -v "$ROOT/build/static/libCRS:/usr/local/bin/libCRS:ro" \
-	gcr.io/oss-fuzz-base/base-runner:latest libCRS --help)
+	"$BASE_RUNNER_STAND_IN" libCRS --help)
 grep -q "submit-build-output" <<<"$out" || fail "libCRS --help in base-runner: $out"
-note "libCRS runs in gcr.io/oss-fuzz-base/base-runner"
+note "libCRS runs in the base runner (stand-in)"

@@ -53,6 +53,7 @@ struct fake_call {
 	struct buf body;		/* body, or body_file's content */
 	char *body_file;
 	long timeout_ms;
+	char *headers;			/* extra header lines, "\n"-ended */
 	int streamed;			/* on_data was set */
 };
 
@@ -104,6 +105,15 @@ static inline int fake_request(struct http_transport *t,
 			return r;
 	}
 	c->timeout_ms = req->timeout_ms;
+	{
+		struct buf h = BUF_INIT;
+
+		for (const char *const *hl = req->headers; hl && *hl; hl++) {
+			buf_adds(&h, *hl);
+			buf_addch(&h, '\n');
+		}
+		c->headers = buf_detach(&h, NULL);
+	}
 	c->streamed = req->on_data != NULL;
 
 	if (f->next == f->nr_replies)
@@ -172,6 +182,7 @@ static inline void fake_release(struct fake_transport *f)
 		free(f->calls[i].path);
 		free(f->calls[i].content_type);
 		free(f->calls[i].body_file);
+		free(f->calls[i].headers);
 		buf_release(&f->calls[i].body);
 	}
 	f->nr_calls = 0;

@@ -1,0 +1,325 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * base_images.c - pull missing base images, or map them to the stand-ins
+ *
+ * Owns the choice between the real base images (pulled when missing) and
+ * the offline Debian stand-ins (--base-images stand-in), and applies it
+ * to every build and to crs-ci's own containers. The Dockerfiles read
+ * here may be the pull request's: they are read without following links,
+ * bounded, and only their FROM lines are interpreted (dockerfile_from.c).
+ * Registry credentials go from the Docker config straight into the
+ * engine request (registry_auth.c) and are never logged.
+ */
+#include "runner/base_images.h"
+#include "runner/cmd.h"
+#include "runner/dockerfile_from.h"
+#include "runner/images.h"
+#include "runner/scan.h"
+#include "runner/scan_opts.h"
+#include "runner/engine/docker.h"
+#include "runner/engine/registry_auth.h"
+#include "common/buf.h"
+#include "common/error.h"
+#include "common/fsutil.h"
+#include "common/log.h"
+#include "common/strvec.h"
+#include "common/xalloc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define BASE_PULL_TRIES 4
+#define BASE_PULL_FIRST_DELAY_MS 1000L
+#define BASE_DOCKERFILE_MAX ((size_t)1 << 20)
+
+int base_images_mode_parse(enum base_images_mode *out, const char *s,
+			   const char *what)
+{
+	if (!strcmp(s, "pull"))
+		*out = BASE_IMAGES_PULL;
+	else if (!strcmp(s, "stand-in"))
+		*out = BASE_IMAGES_STAND_IN;
+	else
+		return crs_error_set(CRS_EINPUT, "%s: '%s' is not one of "
+				     "pull, stand-in", what, s);
+	return 0;
+}
+
+const char *base_images_stand_in(const char *ref)
+{
+	static const struct {
+		const char *repo;
+		const char *stand_in;
+	} known[] = {
+		{ "gcr.io/oss-fuzz-base/base-builder", STAND_IN_BUILDER_IMAGE },
+		{ "gcr.io/oss-fuzz-base/base-clang", STAND_IN_BUILDER_IMAGE },
+		{ "gcr.io/oss-fuzz-base/base-runner", STAND_IN_RUNNER_IMAGE },
+		{ "gcr.io/oss-fuzz-base/base-runner-debug",
+		  STAND_IN_RUNNER_IMAGE },
+		{ "gcr.io/oss-fuzz-base/base-image", STAND_IN_RUNNER_IMAGE },
+		{ "ghcr.io/aixcc-finals/base-builder", STAND_IN_BUILDER_IMAGE },
+		{ "ghcr.io/aixcc-finals/base-clang", STAND_IN_BUILDER_IMAGE },
+		{ "ghcr.io/aixcc-finals/base-runner", STAND_IN_RUNNER_IMAGE },
+		{ "ghcr.io/aixcc-finals/base-image", STAND_IN_RUNNER_IMAGE },
+	};
+	char *repo = NULL, *tag = NULL;
+	const char *found = NULL;
+
+	docker_ref_split(ref, &repo, &tag);
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		if (!strcmp(repo, known[i].repo))
+			found = known[i].stand_in;
+	free(repo);
+	free(tag);
+	return found;
+}
+
+static enum base_images_mode base_mode(const struct scan *s)
+{
+	return s->opts && s->opts->base_images == BASE_IMAGES_STAND_IN ?
+		BASE_IMAGES_STAND_IN : BASE_IMAGES_PULL;
+}
+
+const char *base_images_runner_name(const struct scan *s)
+{
+	return base_mode(s) == BASE_IMAGES_STAND_IN ? STAND_IN_RUNNER_IMAGE :
+		BASE_RUNNER_IMAGE;
+}
+
+const char *base_images_tag_seed(const struct scan *s)
+{
+	return base_mode(s) == BASE_IMAGES_STAND_IN ?
+		"base-images=stand-in\n" : "";
+}
+
+/* Sleep `ms`, waking early on Ctrl-C (CRS_EINTR). */
+static int base_sleep(const struct scan *s, long ms)
+{
+	struct timespec slice = { 0, 100L * 1000 * 1000 };
+
+	for (long left = ms; left > 0; left -= 100) {
+		if (scan_interrupted(s))
+			return crs_error_set(CRS_EINTR, "interrupted");
+		nanosleep(&slice, NULL);
+	}
+	return scan_interrupted(s) ? crs_error_set(CRS_EINTR, "interrupted") :
+		0;
+}
+
+/*
+ * The credentials for ref's registry (NULL: anonymous): config.json's
+ * auths, else its credential helper. A helper that fails is a warning: a
+ * public image needs no credentials, and a private one then fails to
+ * pull with "access denied".
+ */
+static int base_auth(char **out, const char *ref)
+{
+	char *host = registry_host(ref), *helper = NULL;
+	int r = registry_auth_load(out, &helper, host);
+
+	if (r == 0 && !*out && helper &&
+	    registry_auth_from_helper(out, helper, host) != 0) {
+		log_warn("registry %s: %s; pulling without credentials", host,
+			 crs_error_last());
+		crs_error_clear();
+	}
+	free(helper);
+	free(host);
+	return r;
+}
+
+static int base_pull(struct scan *s, const char *ref)
+{
+	struct docker_pull_opts po = DOCKER_PULL_OPTS_INIT;
+	enum docker_pull_failure why = DOCKER_PULL_FAILED;
+	char *auth = NULL;
+	long delay = BASE_PULL_FIRST_DELAY_MS;
+	int r, tries = 0;
+
+	if ((r = base_auth(&auth, ref)) != 0)
+		return crs_error_prefix("cannot pull %s", ref);
+	po.ref = ref;
+	po.auth = auth;
+	po.interrupted = s->ctx ? s->ctx->interrupted : NULL;
+	log_info("pulling %s (missing locally)%s", ref,
+		 auth ? " with credentials from the Docker config" : "");
+	for (;;) {
+		double left = scan_remaining(s);
+
+		if (left <= 0) {
+			r = crs_error_set(CRS_ETIMEOUT, "the scan's deadline "
+					  "passed");
+			break;
+		}
+		po.timeout_ms = (long)(left * 1000);
+		r = docker_image_pull(s->docker, &po, &why);
+		tries++;
+		if (r == 0 || r == CRS_EINTR || r == CRS_ETIMEOUT ||
+		    (why != DOCKER_PULL_UNREACHABLE &&
+		     why != DOCKER_PULL_TRANSIENT) ||
+		    tries == BASE_PULL_TRIES ||
+		    scan_remaining(s) * 1000 < (double)delay)
+			break;
+		log_warn("pull %s: try %d of %d failed: %s; again in %ld s",
+			 ref, tries, BASE_PULL_TRIES, crs_error_last(),
+			 delay / 1000);
+		if ((r = base_sleep(s, delay)) != 0)
+			break;
+		delay *= 2;
+	}
+	registry_auth_free(auth);
+	if (r != 0 && r != CRS_EINTR)
+		crs_error_prefix("cannot pull %s", ref);
+	return r;
+}
+
+int base_image_ready(struct scan *s, const char *ref)
+{
+	int r = docker_image_exists(s->docker, ref, NULL);
+
+	if (r != CRS_ENOTFOUND)
+		return r;
+	crs_error_clear();
+	return base_pull(s, ref);
+}
+
+/* The stand-in `name` (for `ref`) must exist: build.sh makes it. */
+static int base_stand_in_ready(struct scan *s, const char *name,
+			       const char *ref)
+{
+	int r = docker_image_exists(s->docker, name, NULL);
+
+	if (r == CRS_ENOTFOUND)
+		r = crs_error_set(CRS_EENGINE, "stand-in image %s (for %s) is "
+				  "missing: run container/base-images/build.sh "
+				  "(or use --base-images pull)", name, ref);
+	return r;
+}
+
+int base_images_runner(struct scan *s, const char **out)
+{
+	const char *name = base_images_runner_name(s);
+	int r;
+
+	*out = NULL;
+	if (!s->base_runner_ready) {
+		r = base_mode(s) == BASE_IMAGES_STAND_IN ?
+			base_stand_in_ready(s, name, BASE_RUNNER_IMAGE) :
+			base_image_ready(s, name);
+		if (r != 0)
+			return r;
+		log_info("base runner: %s%s", name,
+			 base_mode(s) == BASE_IMAGES_STAND_IN ?
+			 " (the offline stand-in)" : "");
+		s->base_runner_ready = 1;
+	}
+	*out = name;
+	return 0;
+}
+
+/* crs-ci's own images (built or imported by it) are never pulled. */
+static int base_is_own(const char *ref)
+{
+	return !strncmp(ref, "crs-ci/", 7) || !strncmp(ref, "crs-ci-", 7) ||
+		!strcmp(ref, "libcrs") || !strncmp(ref, "libcrs:", 7);
+}
+
+/*
+ * Read `rel` (a relative path, e.g. "docker/builder.Dockerfile") below
+ * `dir` through directory descriptors, following no link.
+ */
+static int base_read_beneath(struct buf *out, const char *dir,
+			     const char *rel)
+{
+	char *copy = xstrdup(rel), *save = NULL, *part, *next;
+	int fd = -1, r;
+
+	if ((r = fs_open_dir(&fd, dir)) != 0)
+		goto out;
+	part = strtok_r(copy, "/", &save);
+	while (part && (next = strtok_r(NULL, "/", &save))) {
+		int sub;
+
+		if (!strcmp(part, "..")) {
+			r = crs_error_set(CRS_EINPUT, "%s/%s: a Dockerfile "
+					  "outside its context", dir, rel);
+			goto out;
+		}
+		if (strcmp(part, ".")) {
+			sub = openat(fd, part, O_RDONLY | O_DIRECTORY |
+				     O_NOFOLLOW | O_CLOEXEC);
+			if (sub < 0) {
+				r = crs_error_set(CRS_EINPUT, "%s/%s: %s", dir,
+						  rel, strerror(errno));
+				goto out;
+			}
+			close(fd);
+			fd = sub;
+		}
+		part = next;
+	}
+	if (!part) {
+		r = crs_error_set(CRS_EINPUT, "%s: no Dockerfile named", dir);
+		goto out;
+	}
+	r = fs_read_at(out, fd, part, BASE_DOCKERFILE_MAX, rel);
+	if (r == CRS_ENOTFOUND)
+		r = crs_error_set(CRS_EINPUT, "%s/%s: no such Dockerfile", dir,
+				  rel);
+out:
+	if (fd >= 0)
+		close(fd);
+	free(copy);
+	return r;
+}
+
+int base_images_for_build(struct scan *s, struct docker_build_opts *bo,
+			  struct buf *keep)
+{
+	struct dockerfile_froms froms = DOCKERFILE_FROMS_INIT;
+	struct buf text = BUF_INIT;
+	const char *dockerfile = bo->dockerfile ? bo->dockerfile : "Dockerfile";
+	const char **images = NULL;
+	char *source = xasprintf("%s/%s", bo->context_dir, dockerfile);
+	int r, rewrite = 0;
+
+	if ((r = base_read_beneath(&text, bo->context_dir, dockerfile)) != 0 ||
+	    (r = dockerfile_froms_parse(&froms, text.ptr, text.len,
+					bo->buildargs, source)) != 0)
+		goto out;
+	images = xcalloc(froms.nr + 1, sizeof(*images));
+	for (size_t i = 0; i < froms.nr && r == 0; i++) {
+		const struct dockerfile_from *f = &froms.v[i];
+		const char *stand_in;
+
+		if (!f->image || f->own || f->is_stage || f->is_scratch ||
+		    base_is_own(f->image))
+			continue;
+		stand_in = base_mode(s) == BASE_IMAGES_STAND_IN ?
+			base_images_stand_in(f->image) : NULL;
+		if (stand_in) {
+			images[i] = stand_in;
+			rewrite = 1;
+			r = base_stand_in_ready(s, stand_in, f->image);
+		} else {
+			r = base_image_ready(s, f->image);
+		}
+		if (r != 0 && r != CRS_EINTR)
+			crs_error_prefix("%s:%zu", source, f->line);
+	}
+	if (r == 0 && rewrite) {
+		dockerfile_rewrite(keep, text.ptr, text.len, &froms, images);
+		bo->dockerfile_text = keep->ptr;
+		bo->dockerfile_len = keep->len;
+	}
+out:
+	free(images);
+	free(source);
+	dockerfile_froms_release(&froms);
+	buf_release(&text);
+	return r;
+}

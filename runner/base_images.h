@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * base_images.h - the base images builds and containers start from
+ *
+ * Before crs-ci builds a Dockerfile (the project's, a CRS build step's or
+ * run module's) and before its first container from the base runner,
+ * every base image they name that is missing locally is pulled through
+ * the engine (registry credentials from the Docker config, retries with
+ * backoff within the scan's deadline). An image that is present is used
+ * as it is. With --base-images stand-in (CRS_CI_BASE_IMAGES=stand-in) the
+ * known OSS-Fuzz and AIxCC base names are mapped to the offline Debian
+ * stand-ins instead: by name for containers, by rewriting the FROM lines
+ * of the Dockerfile sent to the engine for builds. No real name is ever
+ * tagged.
+ */
+#ifndef CRS_RUNNER_BASE_IMAGES_H
+#define CRS_RUNNER_BASE_IMAGES_H
+
+struct scan;
+struct buf;
+struct docker_build_opts;
+
+enum base_images_mode {
+	BASE_IMAGES_PULL = 0,		/* the default */
+	BASE_IMAGES_STAND_IN = 1,	/* offline: container/base-images */
+};
+
+/* "pull" or "stand-in"; CRS_EINPUT naming `what` (the option or the
+ * variable) otherwise. */
+int base_images_mode_parse(enum base_images_mode *out, const char *s,
+			   const char *what);
+
+/*
+ * The stand-in of a known base image reference (any tag or digest of
+ * gcr.io/oss-fuzz-base/base-{builder,clang,runner,runner-debug,image}
+ * and ghcr.io/aixcc-finals/base-{builder,clang,runner,image}), or NULL.
+ * The language builders (base-builder-go, ...) have none. Borrowed.
+ */
+const char *base_images_stand_in(const char *ref);
+
+/* The image crs-ci's own containers run in, in this scan's mode (a
+ * name; not checked). Borrowed. Cannot fail. */
+const char *base_images_runner_name(const struct scan *s);
+
+/*
+ * base_images_runner_name, made ready on first use in this process: a
+ * missing stand-in is CRS_EENGINE ("... run container/base-images/
+ * build.sh"), a missing real image is pulled (as base_image_ready).
+ * *out borrowed.
+ */
+int base_images_runner(struct scan *s, const char **out);
+
+/*
+ * Make `ref` present: 0 when it is; else pulled, with up to 4 tries
+ * spaced 1, 2, 4 s for transient failures (engine connection, HTTP 5xx,
+ * the registry unreachable, a stream cut short) while the scan's deadline
+ * allows. Errors are one line, "cannot pull <ref>: <reason> (<engine's
+ * message>)": CRS_ENOTFOUND (no such image), CRS_EENGINE (unreachable,
+ * denied, failed), CRS_EINTR (Ctrl-C), CRS_ECONFIG (a bad config.json).
+ */
+int base_image_ready(struct scan *s, const char *ref);
+
+/*
+ * Before building bo: read its Dockerfile from bo->context_dir (no link
+ * followed, at most 1 MiB), make every base image it names ready (not
+ * `scratch`, earlier stages, or images named through crs-ci's own build
+ * args or crs-ci's own repositories), and in stand-in mode point
+ * bo->dockerfile_text at a copy whose FROM lines name the stand-ins (the
+ * text lives in `keep`). Errors as base_image_ready, and CRS_EINPUT for a
+ * Dockerfile that cannot be read.
+ */
+int base_images_for_build(struct scan *s, struct docker_build_opts *bo,
+			  struct buf *keep);
+
+/*
+ * What image tags mix in so that a stand-in build never answers for a
+ * pull build: "" when pulling, "base-images=stand-in\n" otherwise.
+ * Borrowed. Cannot fail.
+ */
+const char *base_images_tag_seed(const struct scan *s);
+
+#endif
