@@ -106,3 +106,50 @@ scan_expect() {
 	[ "$code" -eq "$want" ] ||
 		{ cat "$tmp/log.txt" >&2; fail "exit $code, want $want"; }
 }
+
+# make_cfl_repo DEST: the recparse example repository (examples/
+# make-repo.sh) with the real-style ClusterFuzzLite folder of
+# tests/fixtures/clusterfuzzlite (Dockerfile `COPY . $SRC/recparse`,
+# build.sh, project.yaml) committed on main as .clusterfuzzlite/, and the
+# pull request (branch pr, the planted heap-buffer-overflow at
+# src/recparse.c:39) rebased onto it. Fixed names and dates: the same
+# SHAs on every run. Sets base (main) and head (pr); leaves pr checked out.
+make_cfl_repo() {
+	local dest=$1
+	eval "$("$ROOT/examples/make-repo.sh" "$dest")"
+	(
+		export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
+		export GIT_AUTHOR_NAME="Rec Parse Maintainer"
+		export GIT_AUTHOR_EMAIL="maintainer@example.invalid"
+		export GIT_COMMITTER_NAME="$GIT_AUTHOR_NAME"
+		export GIT_COMMITTER_EMAIL="$GIT_AUTHOR_EMAIL"
+		export GIT_AUTHOR_DATE="2024-03-02T10:00:00+00:00"
+		export GIT_COMMITTER_DATE="$GIT_AUTHOR_DATE"
+		g() { git -C "$dest" -c commit.gpgsign=false \
+			-c core.fileMode=true "$@"; }
+		g checkout -q main
+		mkdir "$dest/.clusterfuzzlite"
+		cp "$ROOT/tests/fixtures/clusterfuzzlite/"* "$dest/.clusterfuzzlite/"
+		g add .clusterfuzzlite
+		g commit -q -m "add ClusterFuzzLite"
+		g checkout -q pr
+		g rebase -q main
+	) >&2 || fail "make_cfl_repo $dest"
+	base=$(git -C "$dest" rev-parse main)
+	head=$(git -C "$dest" rev-parse pr)
+}
+
+# glci_mr_run REPO BASE HEAD JOB...: gitlab-ci-local (glci_install first)
+# runs JOB in REPO with the shell executor and a runner's predefined
+# variables for a merge-request pipeline from BASE to HEAD
+# (gitlab-ci-local itself sets GITLAB_CI=false and a push pipeline).
+glci_mr_run() {
+	local repo=$1 base=$2 head=$3
+	shift 3
+	(cd "$repo" && "$GLCI" "$@" --force-shell-executor --no-color \
+		--ignore-predefined-vars GITLAB_CI,CI_PIPELINE_SOURCE,CI_COMMIT_SHA \
+		--variable GITLAB_CI=true \
+		--variable CI_PIPELINE_SOURCE=merge_request_event \
+		--variable CI_MERGE_REQUEST_DIFF_BASE_SHA="$base" \
+		--variable CI_COMMIT_SHA="$head")
+}
