@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # make-repo.sh - create the recparse example's git repository:
 #
-#   examples/make-repo.sh DEST
+#   examples/make-repo.sh [--clusterfuzzlite] DEST
 #
 # DEST (must not exist, or be an empty folder) becomes a git repository with
-#   main: one commit "base", the clean library (recparse/src, recparse/fuzz);
+#   main: one commit "base", the clean library (recparse/src, recparse/fuzz,
+#         and with --clusterfuzzlite its .clusterfuzzlite/ folder:
+#         Dockerfile, build.sh, project.yaml, as ClusterFuzzLite users have);
 #   pr:   main plus one commit "support extended records" (recparse/pr laid
 #         over it), which adds a heap-buffer-overflow write in
 #         parse_extended() that fuzz_records finds from its seed corpus.
@@ -17,7 +19,12 @@ src=$here/recparse
 
 die() { printf 'make-repo: error: %s\n' "$*" >&2; exit 1; }
 
-[ $# -eq 1 ] || die "usage: make-repo.sh DEST"
+cfl=
+if [ "${1:-}" = --clusterfuzzlite ]; then
+	cfl=1
+	shift
+fi
+[ $# -eq 1 ] || die "usage: make-repo.sh [--clusterfuzzlite] DEST"
 dest=$1
 if [ -e "$dest" ]; then
 	[ -d "$dest" ] || die "$dest exists and is not a folder"
@@ -44,6 +51,11 @@ list of type-length-value records. `src/` is the library, `fuzz/` holds the
 libFuzzer harnesses and their seed corpora (`fuzz/corpus/<harness>/`).
 README
 chmod -R u=rwX,go=rX "$dest/src" "$dest/fuzz" "$dest/README.md"
+if [ -n "$cfl" ]; then
+	cp -R "$src/.clusterfuzzlite" "$dest/"
+	chmod -R u=rwX,go=rX "$dest/.clusterfuzzlite"
+	chmod 755 "$dest/.clusterfuzzlite/build.sh"
+fi
 g add -A
 GIT_AUTHOR_DATE="2024-03-01T10:00:00+00:00" \
 GIT_COMMITTER_DATE="2024-03-01T10:00:00+00:00" \

@@ -26,13 +26,14 @@
 #define HOOK_MARK "# installed by crs-ci hook install"
 
 static const char usage[] =
-"usage: crs-ci hook install --compose FILE --project DIR [--timeout DUR]\n"
+"usage: crs-ci hook install --compose FILE [--project DIR] [--timeout DUR]\n"
 "                           [--fail-on new|any|none] [--force]\n"
 "       crs-ci hook uninstall\n"
 "\nInstall (or remove) a git pre-push hook in the current repository that\n"
 "scans each pushed range and blocks the push on findings that fail the\n"
 "policy (default: new ones). Options are kept in git config, section\n"
-"crs-ci; paths are stored absolute.\n";
+"crs-ci; paths are stored absolute. Without --project, each push uses\n"
+"the repository's .clusterfuzzlite/ folder (docs/layouts.md).\n";
 
 static int git_fail(int code, const char *what)
 {
@@ -91,6 +92,18 @@ static char *self_path(void)
 	return xstrdup(exe);
 }
 
+/* Remove `key` from git config; absent already is success. */
+static int unset(git_config *cfg, const char *key)
+{
+	int e = git_config_delete_entry(cfg, key);
+
+	if (e == GIT_ENOTFOUND) {
+		git_error_clear();
+		return 0;
+	}
+	return e;
+}
+
 static int install(git_repository *repo, const struct scan_opts *o,
 		   int force, struct runner_ctx *ctx)
 {
@@ -100,9 +113,8 @@ static int install(git_repository *repo, const struct scan_opts *o,
 	struct buf script = BUF_INIT;
 	int r;
 
-	if (!o->compose || !o->project) {
-		r = crs_error_set(CRS_EINPUT, "hook install needs --compose and "
-				  "--project");
+	if (!o->compose) {
+		r = crs_error_set(CRS_EINPUT, "hook install needs --compose");
 		goto out;
 	}
 	if ((r = hook_path(&path, repo)) != 0)
@@ -113,10 +125,12 @@ static int install(git_repository *repo, const struct scan_opts *o,
 		goto out;
 	}
 	compose = fs_abspath(o->compose);
-	project = fs_abspath(o->project);
+	project = o->project ? fs_abspath(o->project) : NULL;
 	if (git_repository_config(&cfg, repo) != 0 ||
 	    git_config_set_string(cfg, "crs-ci.compose", compose) != 0 ||
-	    git_config_set_string(cfg, "crs-ci.project", project) != 0 ||
+	    (project ? git_config_set_string(cfg, "crs-ci.project",
+					     project) :
+	     unset(cfg, "crs-ci.project")) != 0 ||
 	    git_config_set_int64(cfg, "crs-ci.timeout", o->timeout_s) != 0 ||
 	    git_config_set_string(cfg, "crs-ci.failOn", o->fail_on) != 0) {
 		r = git_fail(CRS_ERR, "writing git config");

@@ -59,12 +59,9 @@ static int read_cfg(struct push_cfg *pc, git_repository *repo)
 	}
 	pc->compose = xstrdup(v.ptr);
 	git_buf_dispose(&v);
-	if (git_config_get_string_buf(&v, cfg, "crs-ci.project") != 0) {
-		r = crs_error_set(CRS_ECONFIG, "crs-ci.project is not set in "
-				  "git config: run crs-ci hook install");
-		goto out;
-	}
-	pc->project = xstrdup(v.ptr);
+	/* unset: the repository's .clusterfuzzlite/ (project_layout.c) */
+	if (git_config_get_string_buf(&v, cfg, "crs-ci.project") == 0)
+		pc->project = xstrdup(v.ptr);
 	git_buf_dispose(&v);
 	pc->fail_on = git_config_get_string_buf(&v, cfg, "crs-ci.failOn") == 0 ?
 		xstrdup(v.ptr) : xstrdup("new");

@@ -30,7 +30,8 @@ int cmd_run(int argc, char **argv, struct runner_ctx *ctx)
 	static char full[4096];
 
 	snprintf(full, sizeof(full), "usage: crs-ci run --compose FILE "
-		 "--project DIR [--work-dir DIR] [--out DIR]\n\noptions:\n%s",
+		 "[--project DIR] [--source DIR] [--work-dir DIR] [--out DIR]\n"
+		 "\noptions:\n%s",
 		 scan_opts_help);
 	return phase_cmd(argc, argv, ctx, full,
 			 SCAN_NEED_COMPOSE | SCAN_NEED_PROJECT |

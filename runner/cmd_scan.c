@@ -14,11 +14,12 @@
 #include <stdio.h>
 
 static const char usage[] =
-"usage: crs-ci scan --compose FILE --project DIR [--source DIR]\n"
+"usage: crs-ci scan --compose FILE [--project DIR] [--source DIR]\n"
 "                   [--base REV [--head REV] | --diff FILE] [options]\n"
-"\nRun the CRSs of the compose file against the OSS-Fuzz project built\n"
-"from the change's head, prove every crash, and write results.json,\n"
-"results.sarif and the verdict.\n\noptions:\n";
+"\nRun the CRSs of the compose file against the project built from the\n"
+"change's head (an OSS-Fuzz project folder, or the source's\n"
+".clusterfuzzlite/ when --project is omitted), prove every crash, and\n"
+"write results.json, results.sarif and the verdict.\n\noptions:\n";
 
 int cmd_scan(int argc, char **argv, struct runner_ctx *ctx)
 {

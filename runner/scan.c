@@ -150,6 +150,41 @@ static int make_work_dir(const char *dir)
 	return 0;
 }
 
+/* SCAN_WANT_PROJECT: --project, or a .clusterfuzzlite/ to find. */
+static int wants_project(const struct scan *s, unsigned needs)
+{
+	char *cfl;
+	int yes;
+
+	if ((needs & SCAN_NEED_PROJECT) || s->opts->project)
+		return !!(needs & (SCAN_NEED_PROJECT | SCAN_WANT_PROJECT));
+	if (!(needs & SCAN_WANT_PROJECT))
+		return 0;
+	cfl = xasprintf("%s/.clusterfuzzlite", s->source_dir);
+	yes = fs_exists(cfl);
+	free(cfl);
+	return yes;
+}
+
+/*
+ * The project folder (project_layout.c) and its project.yaml; the
+ * project's name is the layout's, always a valid image-name component.
+ */
+static int load_project(struct scan *s)
+{
+	int r;
+
+	if ((r = project_locate(&s->where, s->opts->project,
+				s->source_dir)) != 0 ||
+	    (r = project_config_load(&s->project, s->where.dir)) != 0)
+		return r;
+	free(s->project->name);
+	s->project->name = xstrdup(s->where.name);
+	log_info("project: %s '%s' (%s)", project_layout_name(s->where.layout),
+		 s->where.name, s->where.dir);
+	return 0;
+}
+
 int scan_open(struct scan **out, const struct scan_opts *o,
 	      struct runner_ctx *ctx, unsigned needs)
 {
@@ -169,15 +204,10 @@ int scan_open(struct scan **out, const struct scan_opts *o,
 		r = crs_error_set(CRS_EINPUT, "--compose is required");
 		goto out;
 	}
-	if ((needs & SCAN_NEED_PROJECT) && !o->project) {
-		r = crs_error_set(CRS_EINPUT, "--project is required");
-		goto out;
-	}
 	if ((needs & SCAN_NEED_COMPOSE) &&
 	    (r = compose_load(&s->compose, o->compose)) != 0)
 		goto out;
-	if ((needs & SCAN_NEED_PROJECT) &&
-	    (r = project_config_load(&s->project, o->project)) != 0)
+	if (wants_project(s, needs) && (r = load_project(s)) != 0)
 		goto out;
 	if (s->compose) {
 		s->compose->llm_disabled = o->no_llm;
@@ -267,6 +297,7 @@ void scan_close(struct scan *s)
 	}
 	compose_free(s->compose);
 	project_config_free(s->project);
+	project_location_release(&s->where);
 	diff_changeset_free(s->change);
 	state_release(&s->state);
 	free(s->work_dir);

@@ -11,6 +11,8 @@
 #ifndef CRS_RUNNER_SCAN_H
 #define CRS_RUNNER_SCAN_H
 
+#include "runner/config/project_layout.h"
+
 #include <stddef.h>
 #include <time.h>
 
@@ -53,7 +55,8 @@ struct scan {
 	char *source_dir;		/* absolute, the target repo */
 	char *owner;			/* label value of everything we create */
 	struct compose *compose;
-	struct project_config *project;
+	struct project_config *project;	/* dir and name from `where` */
+	struct project_location where;	/* the project folder's layout */
 	struct docker_client *docker;
 	struct reaper_watchdog *watchdog;	/* runner/reaper.h */
 	struct diff_changeset *change;	/* NULL in full mode */
@@ -67,6 +70,9 @@ enum scan_need {
 	SCAN_NEED_PROJECT = 1 << 1,
 	SCAN_NEED_ENGINE = 1 << 2,
 	SCAN_NEED_CHANGE = 1 << 3,	/* resolve --base/--head/--diff */
+	/* the project when --project is given or the source has
+	 * .clusterfuzzlite/ (SCAN_NEED_PROJECT: always) */
+	SCAN_WANT_PROJECT = 1 << 4,
 };
 
 /*

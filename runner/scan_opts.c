@@ -19,7 +19,9 @@
 
 const char scan_opts_help[] =
 "  --compose FILE     crs-compose.yaml (OSS-CRS format)\n"
-"  --project DIR      OSS-Fuzz project folder (Dockerfile, build.sh, project.yaml)\n"
+"  --project DIR      project folder (Dockerfile, build.sh, project.yaml): an\n"
+"                     OSS-Fuzz projects/NAME folder or the source's\n"
+"                     .clusterfuzzlite/ (default: that one, when present)\n"
 "  --source DIR       target source git repository (default .)\n"
 "  --base REV         base of the change (merge-base with --head is used)\n"
 "  --head REV         head of the change (default HEAD)\n"

@@ -2,8 +2,10 @@
 /*
  * target_build.c - the target at a commit, built by crs-ci itself
  *
- * A commit's tree is checked out into the work dir and laid over the
- * project image's WORKDIR (as OSS-CRS lays its source), then compiled with
+ * The project image is built from the project folder (OSS-Fuzz) or from
+ * the head commit's tree (ClusterFuzzLite, docs/layouts.md). A commit's
+ * tree is checked out into the work dir and laid over the project
+ * image's WORKDIR (as OSS-CRS lays its source), then compiled with
  * the OSS-Fuzz `compile` entry point. Triage reproduces every PoV on these
  * builds, never on a CRS's own; the base build tells new bugs from old
  * ones; the coverage build tells which harnesses reach the change.
@@ -84,10 +86,11 @@ out:
 }
 
 /*
- * The image of the build context folder `dir` (its Dockerfile), tagged
+ * The image of the build context folder `dir` (its `dockerfile`), tagged
  * crs-ci-target/<project>:<prefix><content hash> and cached by it.
  */
-static int context_image(struct scan *s, const char *dir, const char *prefix,
+static int context_image(struct scan *s, const char *dir,
+			 const char *dockerfile, const char *prefix,
 			 const char *which, const struct compose_resources *res,
 			 int offline, char **tag_out)
 {
@@ -103,7 +106,7 @@ static int context_image(struct scan *s, const char *dir, const char *prefix,
 	log = scan_work_path(s, "logs/%s-image.log", which);
 	what = xasprintf("%s image", which);
 	bo.context_dir = dir;
-	bo.dockerfile = "Dockerfile";
+	bo.dockerfile = dockerfile;
 	bo.tag = tag;
 	bo.log_path = log;
 	bo.network = offline ? "none" : NULL;
@@ -129,14 +132,61 @@ int target_context_image(struct scan *s, const char *ctx, const char *label,
 	if ((r = write_context(s, ctx, label)) != 0)
 		return r;
 	/* our own Dockerfile: it only copies, so it needs no network */
-	return context_image(s, ctx, "src-", which, res, 1, tag_out);
+	return context_image(s, ctx, "Dockerfile", "src-", which, res, 1,
+			     tag_out);
+}
+
+/*
+ * A ClusterFuzzLite project's context: the head commit's tree, exported
+ * as every tree the scan builds (links stay links inside it, and the tar
+ * of it follows none). When `proj_dir` is not the scan's own
+ * .clusterfuzzlite/ (a CRS patched a copy of it), a copy of that tree
+ * with proj_dir in its place. *ctx_out is the caller's.
+ */
+static int cfl_context(struct scan *s, const char *proj_dir,
+		       const char *which, char **ctx_out)
+{
+	char *src = NULL, *ctx = NULL, *cfl = NULL;
+	int r;
+
+	*ctx_out = NULL;
+	if ((r = target_source_dir(s, s->state.head_commit, &src)) != 0)
+		return r;
+	if (!strcmp(proj_dir, s->where.dir)) {
+		*ctx_out = src;
+		return 0;
+	}
+	ctx = scan_work_path(s, "source/%s-context", which);
+	cfl = xasprintf("%s/.clusterfuzzlite", ctx);
+	if ((r = fs_remove_tree(ctx)) == 0 &&
+	    (r = fs_copy_tree(src, ctx)) == 0 &&
+	    (r = fs_remove_tree(cfl)) == 0 &&
+	    (r = fs_copy_tree(proj_dir, cfl)) == 0) {
+		*ctx_out = ctx;
+		ctx = NULL; /* transferred */
+	}
+	free(src);
+	free(ctx);
+	free(cfl);
+	return r;
 }
 
 int target_image_build(struct scan *s, const char *proj_dir,
 		       const char *which, const struct compose_resources *res,
 		       int offline, char **tag_out)
 {
-	return context_image(s, proj_dir, "", which, res, offline, tag_out);
+	char *ctx = NULL;
+	int r;
+
+	*tag_out = NULL;
+	if (s->where.layout != PROJECT_LAYOUT_CLUSTERFUZZLITE)
+		return context_image(s, proj_dir, "Dockerfile", "", which, res,
+				     offline, tag_out);
+	if ((r = cfl_context(s, proj_dir, which, &ctx)) == 0)
+		r = context_image(s, ctx, ".clusterfuzzlite/Dockerfile", "",
+				  which, res, offline, tag_out);
+	free(ctx);
+	return r;
 }
 
 int target_source_dir(struct scan *s, const char *commit, char **src_out)

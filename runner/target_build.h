@@ -12,11 +12,15 @@ struct compose_resources;
 #define TARGET_BUILD_TIMEOUT_S 1800.0
 
 /*
- * The target image: the project folder `proj_dir` built with its
- * Dockerfile, tagged crs-ci-target/<project>:<content hash> and cached
- * by it; log <work>/logs/<which>-image.log. *tag_out is the caller's.
- * Its RUN lines get res's cpuset and memory, and no network when
- * `offline` (a project folder a CRS changed).
+ * The target image: the project folder `proj_dir` (s->where.dir, or a
+ * CRS's patched copy of it) built with its Dockerfile, tagged
+ * crs-ci-target/<project>:<content hash> and cached by it; log
+ * <work>/logs/<which>-image.log. *tag_out is the caller's. Its RUN lines
+ * get res's cpuset and memory, and no network when `offline` (a project
+ * folder a CRS changed). OSS-Fuzz layout: proj_dir is the context.
+ * ClusterFuzzLite layout: the context is the tree of
+ * s->state.head_commit, with proj_dir as its .clusterfuzzlite/, and the
+ * Dockerfile .clusterfuzzlite/Dockerfile.
  */
 int target_image_build(struct scan *s, const char *proj_dir,
 		       const char *which, const struct compose_resources *res,

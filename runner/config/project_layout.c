@@ -136,9 +136,10 @@ static int check_files(const char *dir, const char *shown,
 		int e = nofollow ? lstat(path, &st) : stat(path, &st);
 
 		if (e != 0 && errno == ENOENT)
-			r = crs_error_set(CRS_ECONFIG, "%s: no %s in this %s (it "
-					  "needs a Dockerfile and a build.sh)",
-					  shown, files[i],
+			r = crs_error_set(CRS_ECONFIG,
+					  "%s: no %s in this %s (it needs a "
+					  "Dockerfile and a build.sh)", shown,
+					  files[i],
 					  project_layout_name(layout));
 		else if (e != 0)
 			r = crs_error_set(CRS_ECONFIG, "%s/%s: %s", shown,
@@ -190,11 +191,11 @@ static int auto_detect(char **path_out, const char *source_dir)
 
 		free(path);
 		if (e == ENOENT || e == ENOTDIR)
-			return crs_error_set(CRS_EINPUT, "--project is required: "
-					     "'%s' has no %s/ folder (give an "
-					     "OSS-Fuzz project folder with "
-					     "--project DIR)", source_dir,
-					     CFL_DIR);
+			return crs_error_set(CRS_EINPUT,
+					     "--project is required: '%s' has "
+					     "no %s/ folder (give an OSS-Fuzz "
+					     "project folder with --project "
+					     "DIR)", source_dir, CFL_DIR);
 		return crs_error_set(CRS_ECONFIG, "%s/%s: %s", source_dir,
 				     CFL_DIR, strerror(e));
 	}
@@ -248,9 +249,10 @@ int project_locate(struct project_location *out, const char *project_opt,
 		}
 		if (strlen(src_real) != (plen ? plen : 1) ||
 		    strncmp(src_real, loc.dir, plen ? plen : 1)) {
-			r = crs_error_set(CRS_EINPUT, "%s: a %s must be the %s/ "
-					  "at the root of the repository "
-					  "under scan ('%s', --source)", shown,
+			r = crs_error_set(CRS_EINPUT,
+					  "%s: a %s must be the %s/ at the "
+					  "root of the repository under scan "
+					  "('%s', --source)", shown,
 					  project_layout_name(loc.layout),
 					  CFL_DIR, source_dir);
 			goto out;

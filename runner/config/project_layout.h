@@ -18,7 +18,7 @@ enum project_layout {
 
 struct project_location {
 	enum project_layout layout;
-	char *dir;	    /* absolute folder holding Dockerfile and build.sh */
+	char *dir;	    /* absolute folder holding Dockerfile, build.sh */
 	char *context_root; /* CLUSTERFUZZLITE: the source repository root
 			     * (the build context); OSS_FUZZ: NULL (context =
 			     * dir) */

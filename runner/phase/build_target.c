@@ -52,9 +52,11 @@ static const char *pick_sanitizer(const struct project_config *p)
 static int build_target_image(struct scan *s)
 {
 	char *tag = NULL;
-	/* network: an OSS-Fuzz project Dockerfile installs packages and
-	 * clones sources; the project folder is the trusted configuration */
-	int r = target_image_build(s, s->project->dir, "target",
+	/* network: a project Dockerfile installs packages and clones
+	 * sources (an OSS-Fuzz folder is the user's configuration; a
+	 * ClusterFuzzLite Dockerfile is the head's, built as ClusterFuzzLite
+	 * builds it: docs/layouts.md) */
+	int r = target_image_build(s, s->where.dir, "target",
 				   &s->compose->infra, 0, &tag);
 
 	if (r == 0) {

@@ -42,6 +42,42 @@ glci_install() {
 	fi
 }
 
+# glci_pipeline REPO INPUTS: REPO/.gitlab-ci.yml including a copy of the
+# GitLab template (ci/crs-ci.gitlab-ci.yml) with INPUTS (YAML mapping lines,
+# indented 6), committed on the checked-out branch: gitlab-ci-local
+# includes tracked files only. Fixed identity and dates: the same head, so
+# the same images, on every run. Sets GLCI_HEAD to that commit.
+glci_pipeline() {
+	local repo=$1 inputs=$2
+	mkdir -p "$repo/ci"
+	cp "$ROOT/gitlab/crs-ci.gitlab-ci.yml" "$repo/ci/crs-ci.gitlab-ci.yml"
+	printf 'include:\n  - local: ci/crs-ci.gitlab-ci.yml\n    inputs:\n%s\n' \
+		"$inputs" > "$repo/.gitlab-ci.yml"
+	git -C "$repo" add .gitlab-ci.yml ci
+	GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null \
+	GIT_AUTHOR_NAME=ci GIT_AUTHOR_EMAIL=ci@example.invalid \
+	GIT_COMMITTER_NAME=ci GIT_COMMITTER_EMAIL=ci@example.invalid \
+	GIT_AUTHOR_DATE="2024-03-04T16:00:00+00:00" \
+	GIT_COMMITTER_DATE="2024-03-04T16:00:00+00:00" \
+		git -C "$repo" -c commit.gpgsign=false commit -q -m "add the crs-ci pipeline"
+	GLCI_HEAD=$(git -C "$repo" rev-parse HEAD)
+}
+
+# glci_run REPO BASE HEAD ARGS...: gitlab-ci-local (glci_install) in REPO
+# with the shell executor and a runner's predefined variables for a
+# merge-request pipeline from BASE to HEAD (gitlab-ci-local sets
+# GITLAB_CI=false and a push pipeline).
+glci_run() {
+	local repo=$1 base=$2 head=$3
+	shift 3
+	(cd "$repo" && "$GLCI" "$@" --force-shell-executor --no-color \
+		--ignore-predefined-vars GITLAB_CI,CI_PIPELINE_SOURCE,CI_COMMIT_SHA \
+		--variable GITLAB_CI=true \
+		--variable CI_PIPELINE_SOURCE=merge_request_event \
+		--variable CI_MERGE_REQUEST_DIFF_BASE_SHA="$base" \
+		--variable CI_COMMIT_SHA="$head")
+}
+
 # The SARIF validator (npm), installed once into build/npm.
 sarif_validate() {
 	local tool="$ROOT/build/npm/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool"

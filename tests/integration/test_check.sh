@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
 # test_check.sh - crs-ci check accepts the valid fixture and rejects each
-# broken one with exit 2 and the expected file:line:column message.
+# broken one with exit 2 and the expected file:line:column message; it
+# names the project folder's layout, refuses a folder without Dockerfile
+# or build.sh, and finds .clusterfuzzlite/ without --project.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+mktemp_dir
 cd "$ROOT/tests/fixtures/config"
-"$CRS_CI" check --compose valid/compose.yaml --project valid/project >/dev/null \
+out=$("$CRS_CI" check --compose valid/compose.yaml --project valid/project 2>/dev/null) \
 	|| fail "valid fixture rejected"
+grep -qF "project: valid OSS-Fuzz project folder, project \"project\"" <<<"$out" ||
+	fail "check does not name the layout: $out"
 n=0
 for d in broken-*/; do
 	d=${d%/}
@@ -21,7 +26,41 @@ for d in broken-*/; do
 	note "$d: $msg"
 	n=$((n + 1))
 done
-[ "$n" -ge 5 ] || fail "only $n broken fixtures"
+[ "$n" -ge 8 ] || fail "only $n broken fixtures"
+
+# an empty project folder is no project (git keeps no empty fixture)
+mkdir "$TMP/empty"
+set +e
+msg=$("$CRS_CI" check --compose valid/compose.yaml --project "$TMP/empty" 2>&1 >/dev/null)
+code=$?
+set -e
+[ "$code" -eq 2 ] || fail "empty folder: exit $code, want 2 ($msg)"
+grep -qF "$TMP/empty: no Dockerfile in this OSS-Fuzz project folder" <<<"$msg" ||
+	fail "empty folder: got '$msg'"
+note "empty folder: $msg"
+
+# a repository with .clusterfuzzlite/: found without --project, named
+# after project.yaml's main_repo; with nothing to find, --project is
+# optional for check (the compose alone is checked)
+mkdir -p "$TMP/Repo/.clusterfuzzlite"
+cp valid/project/Dockerfile valid/project/build.sh valid/project/project.yaml \
+	"$TMP/Repo/.clusterfuzzlite/"
+out=$("$CRS_CI" check --compose valid/compose.yaml --source "$TMP/Repo" 2>/dev/null) ||
+	fail "check refused a .clusterfuzzlite/ repository"
+grep -qF "$TMP/Repo/.clusterfuzzlite: valid ClusterFuzzLite folder, project \"mock-c\"" \
+	<<<"$out" || fail "check did not find .clusterfuzzlite/: $out"
+note "auto-detected: $(tail -n1 <<<"$out")"
+rm "$TMP/Repo/.clusterfuzzlite/build.sh"
+set +e
+msg=$("$CRS_CI" check --compose valid/compose.yaml --source "$TMP/Repo" 2>&1 >/dev/null)
+code=$?
+set -e
+[ "$code" -eq 2 ] || fail "no build.sh: exit $code, want 2 ($msg)"
+grep -qF "$TMP/Repo/.clusterfuzzlite: no build.sh in this ClusterFuzzLite folder" \
+	<<<"$msg" || fail "no build.sh: got '$msg'"
+out=$("$CRS_CI" check --compose valid/compose.yaml --source "$TMP/empty" 2>/dev/null) ||
+	fail "check without a project refused"
+[ "$(wc -l <<<"$out")" -eq 1 ] || fail "check without a project printed: $out"
 # --no-llm (a fork pull request has no secrets): a CRS that needs an LLM is
 # skipped at run time instead of failing the configuration
 "$CRS_CI" check --no-llm --compose broken-7/compose.yaml --project broken-7/project >/dev/null \

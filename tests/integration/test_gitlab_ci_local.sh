@@ -7,52 +7,24 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 glci_install
-glci=$GLCI
 mktemp_dir; tmp=$TMP
 repo=$tmp/repo
 eval "$("$ROOT/examples/make-repo.sh" "$repo")"
 # The pipeline file and the template it includes (a local include: a
 # copy in the repository), with the inputs of a shell runner.
-mkdir -p "$repo/ci"
-cp "$ROOT/gitlab/crs-ci.gitlab-ci.yml" "$repo/ci/crs-ci.gitlab-ci.yml"
-cat > "$repo/.gitlab-ci.yml" <<YAML
-include:
-  - local: ci/crs-ci.gitlab-ci.yml
-    inputs:
-      image: crs-ci:unused-by-the-shell-executor
+glci_pipeline "$repo" "      image: crs-ci:unused-by-the-shell-executor
       compose: $ROOT/container/crs/libfuzzer/compose.yaml
       project: $ROOT/examples/projects/recparse
       harnesses: fuzz_records
       timeout: 10m
       services: []
-      docker-host: ""
-      crs-ci-bin: $CRS_CI
-YAML
-# gitlab-ci-local includes tracked files only: commit them on the MR
-# branch, whose head is then that commit (fixed identity and dates: the
-# same head, so the same images, on every run)
-git -C "$repo" add .gitlab-ci.yml ci
-GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null \
-GIT_AUTHOR_NAME=ci GIT_AUTHOR_EMAIL=ci@example.invalid \
-GIT_COMMITTER_NAME=ci GIT_COMMITTER_EMAIL=ci@example.invalid \
-GIT_AUTHOR_DATE="2024-03-04T16:00:00+00:00" \
-GIT_COMMITTER_DATE="2024-03-04T16:00:00+00:00" \
-	git -C "$repo" -c commit.gpgsign=false commit -q -m "add the crs-ci pipeline"
-head=$(git -C "$repo" rev-parse HEAD)
+      docker-host: \"\"
+      crs-ci-bin: $CRS_CI"
+head=$GLCI_HEAD
 before=$(engine_snapshot)
 start=$(date +%s)
-# A runner's predefined variables for a merge-request pipeline
-# (gitlab-ci-local sets GITLAB_CI=false and a push pipeline).
-glci_run() {
-	(cd "$repo" && "$glci" "$@" --force-shell-executor --no-color \
-		--ignore-predefined-vars GITLAB_CI,CI_PIPELINE_SOURCE,CI_COMMIT_SHA \
-		--variable GITLAB_CI=true \
-		--variable CI_PIPELINE_SOURCE=merge_request_event \
-		--variable CI_MERGE_REQUEST_DIFF_BASE_SHA="$base" \
-		--variable CI_COMMIT_SHA="$head")
-}
 set +e
-glci_run crs-ci-scan >"$tmp/glci.log" 2>&1
+glci_run "$repo" "$base" "$head" crs-ci-scan >"$tmp/glci.log" 2>&1
 code=$?
 set -e
 scan_fail() { cat "$tmp/glci.log" >&2; fail "crs-ci-scan: $*"; }
@@ -111,7 +83,7 @@ fi
 note "Code Quality, SAST and JUnit artifacts: the finding at src/recparse.c:39"
 # the verdict job fails the pipeline on the scan's exit code 1
 set +e
-glci_run crs-ci-verdict >"$tmp/verdict.log" 2>&1
+glci_run "$repo" "$base" "$head" crs-ci-verdict >"$tmp/verdict.log" 2>&1
 code=$?
 set -e
 [ "$code" -ne 0 ] || { cat "$tmp/verdict.log" >&2; fail "crs-ci-verdict passed"; }
