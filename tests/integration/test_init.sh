@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test_init.sh - `crs-ci init` on a fresh repository with a real-style
-# .clusterfuzzlite/ (make_cfl_repo: the recparse example, its pull request
-# planting a heap-buffer-overflow at src/recparse.c:39).
+# .clusterfuzzlite/ (examples/make-repo.sh --clusterfuzzlite: the recparse
+# example, its pull request planting a heap-buffer-overflow at
+# src/recparse.c:39).
 # Asserts: with no project it exits 2 naming what it looked for; --dry-run
 # writes nothing; the first run writes the compose, the GitHub workflow
 # and the GitLab include, and @action-validator/cli accepts the workflow;
@@ -19,7 +20,7 @@ set -euo pipefail
 mktemp_dir; tmp=$TMP
 export PATH="$ROOT/build:$PATH"	# the printed command says `crs-ci`
 repo=$tmp/repo
-make_cfl_repo "$repo"
+eval "$("$ROOT/examples/make-repo.sh" --clusterfuzzlite "$repo")"
 g() { git -C "$repo" -c commit.gpgsign=false "$@"; }
 init() { (cd "$1" && shift && "$CRS_CI" init "$@"); }
 stamp() { (cd "$repo" && stat -c '%n %i %Y' .crs-ci/crs-compose.yaml \
@@ -188,7 +189,7 @@ GIT_AUTHOR_DATE="2024-03-04T16:00:00+00:00" GIT_COMMITTER_DATE="2024-03-04T16:00
 	g commit -q -m "the pipeline, for a shell runner"
 t0=$SECONDS
 set +e
-glci_mr_run "$repo" "$(g rev-parse main)" "$(g rev-parse HEAD)" crs-ci-scan >"$tmp/glci.log" 2>&1
+glci_run "$repo" "$(g rev-parse main)" "$(g rev-parse HEAD)" crs-ci-scan >"$tmp/glci.log" 2>&1
 code=$?
 set -e
 glci_fail() { tail -n 60 "$tmp/glci.log" >&2; fail "gitlab-ci-local: $*"; }
