@@ -10,6 +10,7 @@
 #include "runner/cmd.h"
 #include "runner/scan_opts.h"
 #include "runner/config/config.h"
+#include "runner/config/crs_registry.h"
 #include "runner/engine/docker.h"
 #include "runner/gateway/gw_config.h"
 #include "runner/reaper.h"
@@ -185,6 +186,36 @@ static int load_project(struct scan *s)
 	return 0;
 }
 
+/*
+ * The compose and its CRSs: registry names through --registry,
+ * $CRS_CI_REGISTRY or the registry beside crs-ci; git sources checked out
+ * in <cache>/crs-src, or <work>/crs-src without --cache-dir.
+ */
+static int load_compose(struct scan *s)
+{
+	const struct scan_opts *o = s->opts;
+	struct compose_sources src = { 0 };
+	char *registry = crs_registry_dir(o->registry,
+					  getenv("CRS_CI_REGISTRY"), NULL);
+	char *cache = NULL;
+	int r;
+
+	if (o->cache_dir) {
+		char *abs = fs_abspath(o->cache_dir);
+
+		cache = xasprintf("%s/crs-src", abs);
+		free(abs);
+	} else {
+		cache = scan_work_path(s, "crs-src");
+	}
+	src.registry_dir = registry;
+	src.src_cache = cache;
+	r = compose_load(&s->compose, o->compose, &src);
+	free(registry);
+	free(cache);
+	return r;
+}
+
 int scan_open(struct scan **out, const struct scan_opts *o,
 	      struct runner_ctx *ctx, unsigned needs)
 {
@@ -204,8 +235,7 @@ int scan_open(struct scan **out, const struct scan_opts *o,
 		r = crs_error_set(CRS_EINPUT, "--compose is required");
 		goto out;
 	}
-	if ((needs & SCAN_NEED_COMPOSE) &&
-	    (r = compose_load(&s->compose, o->compose)) != 0)
+	if ((needs & SCAN_NEED_COMPOSE) && (r = load_compose(s)) != 0)
 		goto out;
 	if (wants_project(s, needs) && (r = load_project(s)) != 0)
 		goto out;

@@ -38,7 +38,11 @@ const char scan_opts_help[] =
 "  --timeout DUR      deadline for the whole scan: 900, 90s, 15m, 1h (default 15m)\n"
 "  --out DIR          where results go (default crs-ci-out)\n"
 "  --work-dir DIR     builds, runs and logs (default crs-ci-work)\n"
-"  --cache-dir DIR    saved images and corpora carried between CI runs\n"
+"  --cache-dir DIR    saved images, corpora and git CRS checkouts carried\n"
+"                     between CI runs (git checkouts: in --work-dir without it)\n"
+"  --registry DIR     the folder of registry/<name>.yaml files for compose\n"
+"                     entries without source (default: $CRS_CI_REGISTRY, else\n"
+"                     the registry installed with crs-ci)\n"
 "  --fail-on WHAT     new (default): only findings the change introduced;\n"
 "                     any: every finding; none: never fail\n"
 "  --reproduce N      runs of each PoV during triage (default 5)\n"
@@ -59,6 +63,7 @@ enum {
 	OPT_DIFF, OPT_HARNESS, OPT_TIMEOUT, OPT_OUT, OPT_WORK_DIR,
 	OPT_CACHE_DIR, OPT_FAIL_ON, OPT_REPRODUCE, OPT_KEEP_GOING, OPT_POV,
 	OPT_SANITIZER, OPT_SARIF, OPT_SHARD, OPT_NO_LLM, OPT_ALLOW_ENV,
+	OPT_REGISTRY,
 };
 
 static const struct option long_opts[] = {
@@ -73,6 +78,7 @@ static const struct option long_opts[] = {
 	{ "out", required_argument, NULL, OPT_OUT },
 	{ "work-dir", required_argument, NULL, OPT_WORK_DIR },
 	{ "cache-dir", required_argument, NULL, OPT_CACHE_DIR },
+	{ "registry", required_argument, NULL, OPT_REGISTRY },
 	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
 	{ "reproduce", required_argument, NULL, OPT_REPRODUCE },
 	{ "keep-going", no_argument, NULL, OPT_KEEP_GOING },
@@ -151,6 +157,7 @@ int scan_opts_parse(struct scan_opts *o, int argc, char **argv,
 		case OPT_OUT: o->out_dir = optarg; break;
 		case OPT_WORK_DIR: o->work_dir = optarg; break;
 		case OPT_CACHE_DIR: o->cache_dir = optarg; break;
+		case OPT_REGISTRY: o->registry = optarg; break;
 		case OPT_FAIL_ON:
 			if (strcmp(optarg, "new") && strcmp(optarg, "any") &&
 			    strcmp(optarg, "none")) {

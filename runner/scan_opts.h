@@ -30,6 +30,7 @@ struct scan_opts {
 	const char *out_dir;
 	const char *work_dir;
 	const char *cache_dir;
+	const char *registry;	/* --registry: registry/<name>.yaml folder */
 	const char *fail_on;	/* new | any | none */
 	int reproduce_runs;
 	int keep_going;		/* do not stop a CRS at its first PoV */

@@ -3,70 +3,35 @@
  * compose_load.c - crs-compose.yaml into struct compose (contract §1)
  *
  * Parses run_env, docker_registry, oss_crs_infra, llm_config and one CRS
- * entry per other top-level key, then (compose_load only) each CRS's
- * oss-crs/crs.yaml. Syntax and field rules live here; checks that need
+ * entry per other top-level key, then (compose_load only) finds each CRS
+ * (its local folder, its registry entry, its git checkout: crs_source.c,
+ * crs_registry.c, runner/crs_git.c) and reads its oss-crs/crs.yaml
+ * without following a link below the CRS root, since a cloned CRS is
+ * content, not configuration. Syntax and field rules live here; checks that need
  * the machine or the target (CPUs, Dockerfiles, languages) are in
  * config_check.c. Relative paths are resolved against the compose file's
  * folder, never the current directory.
  */
 #include "runner/config/config.h"
+#include "runner/config/crs_registry.h"
+#include "runner/config/crs_source.h"
 #include "runner/config/yaml_doc.h"
+#include "runner/crs_git.h"
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"
+#include "common/log.h"
 #include "common/xalloc.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define FIELD_MAX 256
-
-/*
- * Expand a leading "~" and resolve `p` against the compose folder. This
- * fixes an OSS-CRS defect: it resolved local_path and config_path against
- * the current directory, so a compose file only worked from one place.
- */
-static char *resolve_path(const struct compose *c, const char *p)
-{
-	const char *home = getenv("HOME");
-	char *joined, *abs;
-
-	if ((p[0] == '~' && (p[1] == '/' || !p[1])) && home && *home)
-		joined = xasprintf("%s%s", home, p + 1);
-	else if (p[0] == '/')
-		joined = xstrdup(p);
-	else
-		joined = xasprintf("%s/%s", c->dir, p);
-	abs = fs_abspath(joined);
-	free(joined);
-	return abs;
-}
-
-/* `p` as the user reads it: relative to where they ran crs-ci. */
-static char *shown_path(const struct compose *c, const char *p,
-			const char *resolved)
-{
-	const char *slash = strrchr(c->path, '/');
-	size_t n = strlen(p);
-
-	if (p[0] == '/' || p[0] == '~')
-		return xstrdup(resolved);
-	while (p[0] == '.' && p[1] == '/') {	/* "./x" reads as "x" */
-		p += 2 + strspn(p + 2, "/");
-		n = strlen(p);
-	}
-	while (n > 1 && p[n - 1] == '/')
-		n--;
-	if (!n || (n == 1 && p[0] == '.'))	/* the compose folder */
-		return !slash ? xstrdup(".") : slash == c->path ?
-			xstrdup("/") :
-			xstrndup(c->path, (size_t)(slash - c->path));
-	if (!slash)
-		return xstrndup(p, n);
-	return xasprintf("%.*s/%.*s", (int)(slash - c->path), c->path,
-			 (int)n, p);
-}
 
 /* cpuset, memory or llm_budget: 1 when handled, 0 when not, or < 0. */
 static int resource_field(struct yaml_doc *d, const yaml_node_t *k,
@@ -149,72 +114,6 @@ static int parse_infra(struct yaml_doc *d, const yaml_node_t *k,
 	return resources_complete(d, k, owner, &c->infra);
 }
 
-static int parse_source(struct yaml_doc *d, const yaml_node_t *k,
-			const yaml_node_t *v, struct compose *c,
-			struct compose_crs *e)
-{
-	char field[FIELD_MAX], sub[FIELD_MAX];
-	const yaml_node_t *local_key = NULL, *url_key = NULL;
-	yaml_node_t *pk, *pv;
-	const char *key;
-	char *local = NULL;
-	int r = CRS_ERR;
-
-	yaml_doc_field(field, sizeof(field), "%s.source", e->name);
-	if (yaml_doc_is_null(v))
-		return 0;	/* as if omitted: reported by the caller */
-	if ((r = yaml_doc_want_mapping(d, k, v, field)) != 0)
-		return r;
-	for (size_t i = 0; yaml_doc_pair(d, v, i, &pk, &pv, &key); i++) {
-		yaml_doc_field(sub, sizeof(sub), "%s.%s", field, key);
-		if (!strcmp(key, "local_path")) {
-			local_key = pk;
-			r = yaml_doc_get_str(d, pk, pv, sub, &local);
-		} else if (!strcmp(key, "url")) {
-			url_key = pk;
-			r = yaml_doc_get_str(d, pk, pv, sub, &e->source_url);
-		} else if (!strcmp(key, "ref")) {
-			r = yaml_doc_get_str(d, pk, pv, sub, &e->source_ref);
-		} else {
-			yaml_doc_warn_unknown(d, pk, field);
-			r = 0;
-		}
-		if (r != 0)
-			goto out;
-	}
-	if (local && (e->source_url || e->source_ref)) {
-		r = yaml_doc_error(d, k, field, "give local_path, or url and "
-				   "ref, not both");
-		goto out;
-	}
-	if (e->source_url && !e->source_ref) {
-		r = yaml_doc_error(d, k, field, "url needs a ref");
-		goto out;
-	}
-	if (!local && !e->source_url) {
-		r = yaml_doc_error(d, k, field, "needs local_path, or url "
-				   "and ref");
-		goto out;
-	}
-	if (local) {
-		if (!*local) {
-			r = yaml_doc_error(d, local_key, field,
-					   "local_path is empty");
-			goto out;
-		}
-		e->source_local_path = resolve_path(c, local);
-		e->source_local_path_shown =
-			shown_path(c, local, e->source_local_path);
-		e->source_pos = yaml_doc_pos(d, local_key);
-	} else {
-		e->source_pos = yaml_doc_pos(d, url_key);
-	}
-	r = 0;
-out:
-	free(local);
-	return r;
-}
-
 static int parse_crs(struct yaml_doc *d, const yaml_node_t *k,
 		     const yaml_node_t *v, struct compose *c,
 		     struct compose_crs *e)
@@ -236,7 +135,10 @@ static int parse_crs(struct yaml_doc *d, const yaml_node_t *k,
 		if (r == 1)
 			continue;
 		if (!strcmp(key, "source")) {
-			if ((r = parse_source(d, pk, pv, c, e)) != 0)
+			yaml_doc_field(field, sizeof(field), "%s.source",
+				       e->name);
+			if ((r = config_parse_source(d, pk, pv, c->dir,
+						     c->path, field, e)) != 0)
 				return r;
 			has_source = !yaml_doc_is_null(pv);
 		} else if (!strcmp(key, "additional_env")) {
@@ -251,9 +153,9 @@ static int parse_crs(struct yaml_doc *d, const yaml_node_t *k,
 	}
 	if ((r = resources_complete(d, k, e->name, &e->res)) != 0)
 		return r;
-	if (!has_source)
-		return yaml_doc_error(d, k, e->name, "no source (crs-ci has "
-				      "no registry; give source.local_path)");
+	/* no source: a registry name, looked up by compose_load() */
+	e->source_kind = !has_source ? COMPOSE_SOURCE_REGISTRY :
+		e->source_url ? COMPOSE_SOURCE_GIT : COMPOSE_SOURCE_LOCAL;
 	return 0;
 }
 
@@ -326,7 +228,7 @@ static int get_config_path(struct yaml_doc *d, const yaml_node_t *k,
 	if ((r = yaml_doc_get_str(d, k, v, field, &path)) != 0)
 		return r;
 	free(c->llm.config_path);
-	c->llm.config_path = resolve_path(c, path);
+	c->llm.config_path = config_resolve_path(c->dir, path);
 	c->llm.config_path_pos = yaml_doc_pos(d, k);
 	free(path);
 	return 0;
@@ -561,31 +463,156 @@ out:
 	return r;
 }
 
-static int load_manifest(struct compose_crs *e)
+/*
+ * Say where a git or registry source went wrong: at `pos` (the source's
+ * url key, in the compose or the registry file), naming the entry; for a
+ * registry entry the compose position comes first.
+ */
+static int source_error(const struct compose_crs *e, int code,
+			const char *msg)
 {
-	struct buf b = BUF_INIT;
-	char *shown = NULL, *real = NULL;
-	char q[YAML_DOC_QUOTE_MAX];
 	char field[FIELD_MAX];
-	int r = CRS_ERR;
 
-	if (e->source_url) {
-		yaml_doc_field(field, sizeof(field), "%s.source.url", e->name);
-		return config_pos_error(&e->source_pos, field,
-					"git sources are not supported yet; "
-					"clone it and use source.local_path");
+	yaml_doc_field(field, sizeof(field), "%s.source.url", e->name);
+	if (e->source_kind != COMPOSE_SOURCE_REGISTRY) {
+		config_pos_error(&e->source_pos, field, "%s", msg);
+	} else {
+		config_pos_error(&e->source_pos, "source.url", "%s", msg);
+		crs_error_prefix("%s:%d:%d: %s: registry entry", e->pos.file,
+				 e->pos.line, e->pos.column, e->name);
 	}
-	shown = xasprintf("%s/oss-crs/crs.yaml", e->source_local_path_shown);
-	real = xasprintf("%s/oss-crs/crs.yaml", e->source_local_path);
-	if (!fs_exists(real)) {
-		yaml_doc_field(field, sizeof(field), "%s.source.local_path",
-			 e->name);
-		yaml_doc_quote(q, e->source_local_path_shown);
-		r = config_pos_error(&e->source_pos, field,
-				     "no oss-crs/crs.yaml in %s", q);
+	return code;
+}
+
+/* subdir inside the checkout: folders all the way, no link followed. */
+static int check_subdir(const struct compose_crs *e, const char *tree)
+{
+	char *p = xstrdup(e->source_subdir), *tok, *save = NULL;
+	struct buf at = BUF_INIT;
+	char msg[512];
+	struct stat st;
+	int r = 0, missing;
+
+	buf_adds(&at, tree);
+	for (tok = strtok_r(p, "/", &save); tok && r == 0;
+	     tok = strtok_r(NULL, "/", &save)) {
+		buf_addch(&at, '/');
+		buf_adds(&at, tok);
+		missing = lstat(at.ptr, &st) != 0;
+		if (!missing && S_ISDIR(st.st_mode))
+			continue;
+		snprintf(msg, sizeof(msg), "source.subdir \"%s\": \"%s\" is "
+			 "%s in commit %s", e->source_subdir, tok,
+			 missing ? "missing" : S_ISLNK(st.st_mode) ?
+			 "a link (not followed)" : "not a folder",
+			 e->source_commit);
+		r = source_error(e, CRS_ECONFIG, msg);
+	}
+	free(p);
+	buf_release(&at);
+	return r;
+}
+
+/* A git source: checked out in the cache; the root is the checkout. */
+static int fetch_git(struct compose_crs *e, const struct compose_sources *src)
+{
+	struct crs_git_checkout co = { 0 };
+	char msg[1024], *shown = crs_git_url_shown(e->source_url);
+	int r;
+
+	if (!src || !src->src_cache) {
+		r = source_error(e, CRS_ECONFIG, "git sources need a cache "
+				 "folder (--cache-dir or --work-dir)");
 		goto out;
 	}
-	if ((r = yaml_doc_read_file(&b, real)) != 0 ||
+	r = crs_git_checkout(&co, e->source_url, e->source_ref,
+			     src->src_cache);
+	if (r == CRS_ENOTFOUND || r == CRS_ECONFIG) {
+		snprintf(msg, sizeof(msg), "%s", crs_error_last());
+		r = source_error(e, CRS_ECONFIG, msg);
+		goto out;
+	}
+	if (r != 0) {
+		crs_error_prefix("crs '%s': %s", e->name, shown);
+		goto out;
+	}
+	log_info("crs %s: %s at %s: %s commit %s", e->name, shown,
+		 e->source_ref, co.reused ? "reused the checkout of" :
+		 "cloned", co.commit);
+	e->source_commit = xstrdup(co.commit);
+	if (e->source_subdir && (r = check_subdir(e, co.tree)) != 0)
+		goto out;
+	free(e->source_local_path);
+	free(e->source_local_path_shown);
+	e->source_local_path = e->source_subdir ?
+		xasprintf("%s/%s", co.tree, e->source_subdir) :
+		xstrdup(co.tree);
+	e->source_local_path_shown = xstrdup(e->source_local_path);
+	r = 0;
+out:
+	crs_git_checkout_release(&co);
+	free(shown);
+	return r;
+}
+
+/*
+ * <root>/oss-crs/crs.yaml, read without following a link below the root
+ * (a git checkout is CRS content; the root itself is configuration).
+ */
+static int read_manifest(struct buf *b, const struct compose_crs *e,
+			 const char *shown)
+{
+	char q[YAML_DOC_QUOTE_MAX], field[FIELD_MAX];
+	int root = -1, dir = -1, r = CRS_ERR;
+
+	yaml_doc_field(field, sizeof(field), "%s.source.%s", e->name,
+		       e->source_url ? "url" : "local_path");
+	yaml_doc_quote(q, e->source_local_path_shown);
+	root = open(e->source_local_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (root >= 0)
+		dir = openat(root, "oss-crs", O_RDONLY | O_DIRECTORY |
+			     O_NOFOLLOW | O_CLOEXEC);
+	if (dir < 0) {
+		r = config_pos_error(&e->source_pos, field, "no oss-crs/crs.yaml"
+				     " in %s%s", q, errno == ELOOP ||
+				     errno == ENOTDIR ? " (oss-crs is not a "
+				     "folder; links are not followed)" : "");
+		goto out;
+	}
+	r = fs_read_regular_at(b, dir, "crs.yaml", shown, CONFIG_FILE_MAX,
+			       NULL);
+	if (r == CRS_ENOTFOUND)
+		r = config_pos_error(&e->source_pos, field, "no oss-crs/crs.yaml"
+				     " in %s", q);
+	else if (r != 0) {	/* a link, a FIFO, too big: config error */
+		char why[512];
+
+		snprintf(why, sizeof(why), "%s", crs_error_last());
+		r = crs_error_set(CRS_ECONFIG, "%s (links are not followed)",
+				  why);
+	}
+out:
+	if (dir >= 0)
+		close(dir);
+	if (root >= 0)
+		close(root);
+	return r;
+}
+
+static int load_manifest(struct compose_crs *e,
+			 const struct compose_sources *src)
+{
+	struct buf b = BUF_INIT;
+	char *shown = NULL;
+	int r = CRS_ERR;
+
+	if (e->source_kind == COMPOSE_SOURCE_REGISTRY &&
+	    (r = crs_registry_resolve(e, src ? src->registry_dir : NULL)) != 0)
+		goto out;
+	if (e->source_url && (r = fetch_git(e, src)) != 0)
+		goto out;
+	shown = xasprintf("%s/oss-crs/crs.yaml", e->source_local_path_shown);
+	if ((r = read_manifest(&b, e, shown)) != 0 ||
 	    (r = crs_manifest_parse(&e->manifest, b.ptr, b.len, shown)) != 0)
 		goto out;
 	free(e->manifest->root);
@@ -594,11 +621,11 @@ static int load_manifest(struct compose_crs *e)
 out:
 	buf_release(&b);
 	free(shown);
-	free(real);
 	return r;
 }
 
-int compose_load(struct compose **out, const char *path)
+int compose_load(struct compose **out, const char *path,
+		 const struct compose_sources *src)
 {
 	struct buf b = BUF_INIT;
 	struct compose *c = NULL;
@@ -609,7 +636,7 @@ int compose_load(struct compose **out, const char *path)
 	    (r = compose_parse(&c, b.ptr, b.len, path)) != 0)
 		goto out;
 	for (size_t i = 0; i < c->crs_nr; i++)
-		if ((r = load_manifest(&c->crs[i])) != 0)
+		if ((r = load_manifest(&c->crs[i], src)) != 0)
 			goto out;
 	*out = c;
 	c = NULL; /* transferred */

@@ -111,13 +111,31 @@ struct compose_resources {
 	struct config_pos cpuset_pos, memory_pos, budget_pos;
 };
 
+/* How a compose entry named its CRS (docs/crs-sources.md). */
+enum compose_source_kind {
+	COMPOSE_SOURCE_LOCAL,		/* source.local_path */
+	COMPOSE_SOURCE_GIT,		/* source.url + source.ref */
+	COMPOSE_SOURCE_REGISTRY,	/* no source: registry/<name>.yaml */
+};
+
 struct compose_crs {
 	char *name;		/* the compose key */
 	struct compose_resources res;
-	char *source_local_path;	/* resolved against the compose dir */
-	char *source_local_path_shown;	/* as given, joined to the compose
-					 * path's folder: for messages */
-	char *source_url, *source_ref;
+	enum compose_source_kind source_kind;
+	/*
+	 * The CRS root. local_path: resolved against the folder of the file
+	 * that gave it (compose or registry file). git: set by
+	 * compose_load() to the checkout (plus subdir) in the source cache.
+	 */
+	char *source_local_path;
+	char *source_local_path_shown;	/* as given, joined to that file's
+					 * folder: for messages */
+	char *source_url, *source_ref;	/* git; url may hold credentials:
+					 * show it with crs_git_url_shown */
+	char *source_subdir;	/* git: the CRS folder in the repository */
+	char *source_commit;	/* git: the commit checked out */
+	char *registry_file;	/* registry entries: the file read; the
+				 * source positions point into it */
 	struct config_env_list env;
 	struct crs_manifest *manifest;	/* loaded by compose_load() */
 	struct config_pos pos;		/* the entry's key */
@@ -168,14 +186,29 @@ struct project_config {
 /* Largest config file read (compose, crs.yaml, project.yaml). */
 #define CONFIG_FILE_MAX ((size_t)1 << 20)
 
+/* Where compose_load() finds the CRSs that are not a local folder. */
+struct compose_sources {
+	/* the registry folder (crs_registry_dir()); NULL: no registry */
+	const char *registry_dir;
+	/* git checkouts go to <src_cache>/<commit id>/; NULL: git sources
+	 * are refused */
+	const char *src_cache;
+};
+
 /*
- * Parse a compose file and each CRS's crs.yaml (from source.local_path,
- * <local_path>/oss-crs/crs.yaml). Returns 0 or CRS_ECONFIG with a
- * file:line:column message. *out is owned by the caller (compose_free).
- * Messages show `path` as given, and crs.yaml paths as the compose
- * path's folder joined with local_path.
+ * Parse a compose file, find each CRS (registry entries through
+ * src->registry_dir, git sources checked out under src->src_cache; `src`
+ * may be NULL) and load its crs.yaml, <root>/oss-crs/crs.yaml, without
+ * following a link below the root. Returns 0, or CRS_ECONFIG with a
+ * file:line:column message (an unknown registry name, an unreachable git
+ * URL or an unknown ref included), or CRS_ERR when the cache cannot be
+ * written. *out is owned by the caller (compose_free). Messages show
+ * `path` as given, and crs.yaml paths as the compose path's folder joined
+ * with local_path (registry: the registry file's folder; git: the
+ * checkout).
  */
-int compose_load(struct compose **out, const char *path);
+int compose_load(struct compose **out, const char *path,
+		 const struct compose_sources *src);
 /*
  * Parse from memory (`name` is used in messages, and its folder resolves
  * relative paths); no crs.yaml loading, so every manifest is NULL.

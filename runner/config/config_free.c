@@ -85,6 +85,9 @@ void compose_free(struct compose *c)
 		free(e->source_local_path_shown);
 		free(e->source_url);
 		free(e->source_ref);
+		free(e->source_subdir);
+		free(e->source_commit);
+		free(e->registry_file);
 		config_env_list_release(&e->env);
 		crs_manifest_free(e->manifest);
 	}

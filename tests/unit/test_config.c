@@ -382,12 +382,6 @@ static void test_compose_errors(void **state)
 		    "compose.yaml:4:1: crs-a: missing \"memory\"");
 	compose_err(INFRA "crs-a: {memory: 1G}\n",
 		    "compose.yaml:4:1: crs-a: missing \"cpuset\"");
-	compose_err(INFRA "crs-a: {cpuset: \"1\", memory: 1G}\n",
-		    "compose.yaml:4:1: crs-a: no source (crs-ci has no "
-		    "registry; give source.local_path)");
-	compose_err(INFRA "crs-a: {cpuset: \"1\", memory: 1G, source: }\n",
-		    "compose.yaml:4:1: crs-a: no source (crs-ci has no "
-		    "registry; give source.local_path)");
 	compose_err(INFRA "crs-a:\n  source: {local_path: x, url: y, ref: z}\n",
 		    "compose.yaml:5:3: crs-a.source: give local_path, or url "
 		    "and ref, not both");
@@ -873,7 +867,7 @@ static struct compose *load_ok(const char *dir, const char *rel)
 	struct compose *c = NULL;
 	char *path = xasprintf("%s/%s", dir, rel);
 
-	if (compose_load(&c, path) != 0)
+	if (compose_load(&c, path, NULL) != 0)
 		fail_msg("unexpected error: %s", crs_error_last());
 	free(path);
 	return c;
@@ -1261,7 +1255,7 @@ static void test_load_errors(void **state)
 	char *path;
 
 	path = xasprintf("%s/nope.yaml", d);
-	assert_int_equal(compose_load(&c, path), CRS_ECONFIG);
+	assert_int_equal(compose_load(&c, path, NULL), CRS_ECONFIG);
 	assert_null(c);
 	free(path);
 	path = xasprintf("%s/nope.yaml: No such file or directory", d);
@@ -1271,18 +1265,17 @@ static void test_load_errors(void **state)
 	write_at(d, "git.yaml", INFRA "crs-a:\n  cpuset: \"1\"\n  memory: 1G\n"
 		 "  source:\n    url: https://x/y.git\n    ref: main\n");
 	path = xasprintf("%s/git.yaml", d);
-	assert_int_equal(compose_load(&c, path), CRS_ECONFIG);
+	assert_int_equal(compose_load(&c, path, NULL), CRS_ECONFIG);
 	free(path);
-	path = xasprintf("%s/git.yaml:8:5: crs-a.source.url: git sources are "
-			 "not supported yet; clone it and use "
-			 "source.local_path", d);
+	path = xasprintf("%s/git.yaml:8:5: crs-a.source.url: git sources "
+			 "need a cache folder (--cache-dir or --work-dir)", d);
 	assert_string_equal(crs_error_last(), path);
 	free(path);
 
 	write_at(d, "sub/dir.yaml", INFRA "crs-a:\n  cpuset: \"1\"\n"
 		 "  memory: 1G\n  source: {local_path: crs-a}\n");
 	path = xasprintf("%s/sub/dir.yaml", d);
-	assert_int_equal(compose_load(&c, path), CRS_ECONFIG);
+	assert_int_equal(compose_load(&c, path, NULL), CRS_ECONFIG);
 	free(path);
 	path = xasprintf("%s/sub/dir.yaml:7:12: crs-a.source.local_path: no "
 			 "oss-crs/crs.yaml in \"%s/sub/crs-a\"", d, d);
@@ -1301,7 +1294,7 @@ static void test_load_errors(void **state)
 	write_at(d, "crs-a/oss-crs/crs.yaml", "name: [x]\n");
 	c = NULL;
 	path = xasprintf("%s/compose.yaml", d);
-	assert_int_equal(compose_load(&c, path), CRS_ECONFIG);
+	assert_int_equal(compose_load(&c, path, NULL), CRS_ECONFIG);
 	assert_null(c);
 	free(path);
 	path = xasprintf("%s/crs-a/oss-crs/crs.yaml:1:1: name: must be a "
@@ -1334,7 +1327,7 @@ static void test_relative_paths(void **state)
 	write_at(".", "crs-a/oss-crs/crs.yaml", CRS_A_MANIFEST
 		 "required_envs: [CRSCI_TEST_UNSET]\n");
 	unsetenv("CRSCI_TEST_UNSET");
-	assert_int_equal(compose_load(&c, "compose.yaml"), 0);
+	assert_int_equal(compose_load(&c, "compose.yaml", NULL), 0);
 	assert_string_equal(c->crs[0].manifest->path,
 			    "crs-a/oss-crs/crs.yaml");
 	assert_string_equal(c->crs[1].manifest->path,
