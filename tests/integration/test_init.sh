@@ -5,7 +5,8 @@
 # src/recparse.c:39).
 # Asserts: with no project it exits 2 naming what it looked for; --dry-run
 # writes nothing; the first run writes the compose, the GitHub workflow
-# and the GitLab include, and @action-validator/cli accepts the workflow;
+# and the GitLab include, crs-ci check accepts the compose (also with its
+# LLM patcher block uncommented) and @action-validator/cli the workflow;
 # a second run writes nothing (same inodes and times); an edited file is
 # kept, --force rewrites it; a .github that is a link elsewhere is refused
 # before anything is written; a user's own .gitlab-ci.yml is never
@@ -71,6 +72,20 @@ inputs = gl["include"][0]["inputs"]
 assert inputs["compose"] == ".crs-ci/crs-compose.yaml", inputs
 assert inputs["project"] == ".clusterfuzzlite", inputs
 PY
+# the compose, and its LLM patcher block uncommented as it says, pass check
+python3 - "$repo/.crs-ci/crs-compose.yaml" "$tmp/patcher.yaml" <<'PY'
+import sys
+text = open(sys.argv[1]).read()
+mark = "To enable it, uncomment:\n#\n"
+head, tail = text.split(mark)
+lines = [l[2:] if l.startswith("# ") else l for l in tail.splitlines(True)]
+open(sys.argv[2], "w").write(head + mark + "".join(lines))
+PY
+for c in "$repo/.crs-ci/crs-compose.yaml" "$tmp/patcher.yaml"; do
+	OPENAI_API_KEY=unused "$CRS_CI" check --compose "$c" --source "$repo" \
+		>"$tmp/check.txt" 2>&1 || { cat "$tmp/check.txt" >&2; fail "check $c"; }
+done
+grep -q "valid (2 CRS(s))" "$tmp/check.txt" || fail "patcher block: $(cat "$tmp/check.txt")"
 out=$(cd "$repo" && npx --yes @action-validator/cli .github/workflows/crs-ci.yml 2>&1) ||
 	fail "action-validator: $out"
 note "first run wrote 3 files; action-validator accepts the workflow"
