@@ -11,7 +11,8 @@
 # kept, --force rewrites it; a .github that is a link elsewhere is refused
 # before anything is written; a user's own .gitlab-ci.yml is never
 # touched (the include goes to .crs-ci/gitlab-ci.yml and init prints the
-# lines to add). Then, with the files committed on the default branch:
+# lines to add); an OSS-Fuzz folder given with --project is named from
+# the repository's top. Then, with the files committed on the default branch:
 # the local command init prints finds the bug as new, and the generated
 # GitLab include's job, run by gitlab-ci-local (shell executor, the
 # runner's engine), reports it. No container or network of either scan
@@ -39,6 +40,19 @@ grep -q "looked for $tmp/plain/.clusterfuzzlite/" "$tmp/err.txt" &&
 	{ cat "$tmp/err.txt" >&2; fail "no project: message"; }
 [ -z "$(git -C "$tmp/plain" status --porcelain)" ] || fail "no project: files written"
 note "no project: exit 2: $(head -c 160 "$tmp/err.txt")..."
+
+# an OSS-Fuzz project folder in the repository, named with --project from
+# a subfolder: the CI files and the printed command name it from the top
+mkdir -p "$tmp/plain/ci/oss-fuzz"
+cp "$ROOT/examples/projects/recparse/"* "$tmp/plain/ci/oss-fuzz/"
+init "$tmp/plain/src" --project ../ci/oss-fuzz --ci github --cpus 2 >"$tmp/ossfuzz.txt"
+grep -q "^  cd $tmp/plain && crs-ci scan --source . --compose .crs-ci/crs-compose.yaml --project ci/oss-fuzz --base main --head HEAD " "$tmp/ossfuzz.txt" ||
+	{ cat "$tmp/ossfuzz.txt" >&2; fail "--project: printed command"; }
+grep -q "^          project: ci/oss-fuzz$" "$tmp/plain/.github/workflows/crs-ci.yml" || fail "--project: workflow"
+grep -q "crs-ci init --project ci/oss-fuzz --ci github --cpus 2 --force" "$tmp/plain/.crs-ci/crs-compose.yaml" ||
+	fail "--project: regenerate command"
+[ ! -e "$tmp/plain/.gitlab-ci.yml" ] || fail "--ci github wrote .gitlab-ci.yml"
+note "an OSS-Fuzz folder by --project: named from the top, in the command too"
 
 # on the default branch, as a maintainer would set it up
 g checkout -q main
