@@ -245,9 +245,9 @@ static int init_project(struct project_location *loc, char **rel_out,
 				      "%s/.clusterfuzzlite/ (Dockerfile, "
 				      "build.sh, project.yaml) and --project "
 				      "was not given (%s). Add a "
-				      "ClusterFuzzLite folder "
-				      "(https://google.github.io/clusterfuzzlite/"
-				      "build-integration/) or name an OSS-Fuzz "
+				      "ClusterFuzzLite folder (https://google."
+				      "github.io/clusterfuzzlite/build-"
+				      "integration/) or name an OSS-Fuzz "
 				      "project folder in the repository with "
 				      "--project DIR", root, crs_error_last());
 		return r;

@@ -38,8 +38,8 @@ int init_render_path_ok(const char *path, const char *what)
 		size_t n = strcspn(p, "/");
 
 		if (n == 2 && p[0] == '.' && p[1] == '.')
-			return crs_error_set(CRS_EINPUT, "%s: \"%s\" leaves the "
-					     "repository", what, path);
+			return crs_error_set(CRS_EINPUT, "%s: \"%s\" leaves "
+					     "the repository", what, path);
 		p += n + (p[n] == '/');
 	}
 	return 0;
@@ -70,18 +70,21 @@ void init_render_compose(struct buf *out, const struct init_render_opts *o)
 
 	header(out, "crs-compose.yaml", "the CRSs crs-ci runs on each change",
 	       o);
-	buf_printf(out, "#\n# Laid out for %u CPU%s and %llu GiB of memory, %s:\n",
+	buf_printf(out, "#\n# Laid out for %u CPU%s and %llu GiB of memory, "
+		   "%s:\n",
 		   p->cpus, p->cpus == 1 ? "" : "s", p->total_mb >> 10,
 		   o->plan_is_machine ? "the machine init ran on\n# (for a CI "
 		   "runner, give its size: crs-ci init --cpus N)" : "a CI "
 		   "runner's size\n# (crs-ci init --cpus N)");
-	buf_adds(out, "#   oss_crs_infra gets core 0: crs-ci itself, the target "
-		 "builds, PoV\n#     reproduction and the LLM gateway;\n");
+	buf_adds(out, "#   oss_crs_infra gets core 0: crs-ci itself, the "
+		 "target builds, PoV\n#     reproduction and the LLM "
+		 "gateway;\n");
 	if (p->cpus == 1)
-		buf_adds(out, "#   crs-libfuzzer shares core 0 with it (one CPU);\n");
+		buf_adds(out, "#   crs-libfuzzer shares core 0 with it (one "
+			 "CPU);\n");
 	else
-		buf_adds(out, "#   crs-libfuzzer gets core 1 (libFuzzer runs one "
-			 "process on one core);\n");
+		buf_adds(out, "#   crs-libfuzzer gets core 1 (libFuzzer runs "
+			 "one process on one core);\n");
 	if (p->cpus > 3)
 		buf_printf(out, "#   crs-aflpp gets cores 2-%u, the rest.\n",
 			   p->cpus - 1);
@@ -191,7 +194,8 @@ void init_render_github(struct buf *out, const struct init_render_opts *o)
 
 void init_render_gitlab(struct buf *out, const struct init_render_opts *o)
 {
-	header(out, "GitLab CI/CD include", "crs-ci scans every merge request", o);
+	header(out, "GitLab CI/CD include",
+	       "crs-ci scans every merge request", o);
 	buf_printf(out,
 "#\n"
 "# Includes crs-ci's template (gitlab/README.md, gitlab/examples/). For\n"
