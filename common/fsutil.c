@@ -435,6 +435,17 @@ int fs_exists(const char *path)
 	return lstat(path, &st) == 0;
 }
 
+char *fs_self_exe(const char *fallback)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n <= 0)
+		return xstrdup(fallback);
+	exe[n] = '\0';
+	return xstrdup(exe);
+}
+
 char *fs_abspath(const char *path)
 {
 	struct buf b = BUF_INIT;

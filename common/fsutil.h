@@ -87,6 +87,11 @@ int fs_remove_tree(const char *path);
 int fs_copy_file(const char *src, const char *dst);
 /* 1 when the path exists (any type), else 0. */
 int fs_exists(const char *path);
+/*
+ * The running program's path (/proc/self/exe), or `fallback` when it
+ * cannot be read; caller frees. Cannot fail.
+ */
+char *fs_self_exe(const char *fallback);
 /* Absolute, normalised form of `path` (need not exist); caller frees. */
 char *fs_abspath(const char *path);
 /* SHA-256 of a file, as 64 lowercase hex characters in out[65]. */

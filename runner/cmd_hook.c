@@ -81,17 +81,6 @@ static int is_ours(const char *path)
 	return yes;
 }
 
-static char *self_path(void)
-{
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-
-	if (n <= 0)
-		return xstrdup("crs-ci");
-	exe[n] = '\0';
-	return xstrdup(exe);
-}
-
 /* Remove `key` from git config; absent already is success. */
 static int unset(git_config *cfg, const char *key)
 {
@@ -108,7 +97,7 @@ static int install(git_repository *repo, const struct scan_opts *o,
 		   int force, struct runner_ctx *ctx)
 {
 	git_config *cfg = NULL;
-	char *path = NULL, *self = self_path(), *dir = NULL;
+	char *path = NULL, *self = fs_self_exe("crs-ci"), *dir = NULL;
 	char *compose = NULL, *project = NULL;
 	struct buf script = BUF_INIT;
 	int r;

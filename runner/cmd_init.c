@@ -266,27 +266,27 @@ static int init_project(struct project_location *loc, char **rel_out,
 static int init_compose_path(char **out, const struct init_opts *o,
 			     const char *root)
 {
-	char *abs = NULL;
+	char *abs = NULL, *joined = NULL;
 	int r;
 
 	*out = NULL;
 	if (!o->compose)
-		abs = xasprintf("%s/%s", root, INIT_COMPOSE);
+		joined = xasprintf("%s/%s", root, INIT_COMPOSE);
 	else if (o->compose[0] == '/')
-		abs = fs_abspath(o->compose);
+		joined = xstrdup(o->compose);
 	else
-		abs = xasprintf("%s/%s", root, o->compose);
-	/* normalise ./ and ../ the way fs_abspath does */
-	{
-		char *norm = fs_abspath(abs);
-
-		free(abs);
-		abs = norm;
-	}
+		joined = xasprintf("%s/%s", root, o->compose);
+	abs = fs_abspath(joined);	/* ./ and ../ resolved */
+	free(joined);
 	r = init_relative(out, root, abs, "--compose");
 	free(abs);
 	if (r == 0)
 		r = init_render_path_ok(*out, "--compose");
+	if (r == 0 && (!strcmp(*out, INIT_GITHUB) ||
+		       !strcmp(*out, INIT_GITLAB) ||
+		       !strcmp(*out, INIT_GITLAB_INCLUDE)))
+		r = crs_error_set(CRS_EINPUT, "--compose '%s' is a CI file's "
+				  "name", *out);
 	return r;
 }
 
@@ -488,18 +488,49 @@ static void init_add_word(struct buf *b, const char *s)
 		buf_add_sh_word(b, s);
 }
 
+/*
+ * "crs-ci" when that name on PATH is this program, else this program's
+ * path: the printed command must run the crs-ci that wrote the files.
+ */
+static char *init_program(void)
+{
+	char *self = fs_self_exe("crs-ci"), *real = realpath(self, NULL);
+	const char *path = getenv("PATH");
+	char *out = NULL;
+
+	while (real && path && *path && !out) {
+		size_t n = strcspn(path, ":");
+		char *cand = xasprintf("%.*s/crs-ci", (int)n, path);
+		char *creal = n ? realpath(cand, NULL) : NULL;
+
+		if (creal && !strcmp(creal, real) && access(cand, X_OK) == 0)
+			out = xstrdup("crs-ci");
+		free(creal);
+		free(cand);
+		path += n + (path[n] == ':');
+	}
+	if (!out) {
+		out = self;
+		self = NULL;	/* transferred */
+	}
+	free(self);
+	free(real);
+	return out;
+}
+
 static void init_try(FILE *out, git_repository *repo, const char *root,
 		     const struct project_location *loc,
 		     const char *project_rel, const char *compose_rel)
 {
 	struct buf cmd = BUF_INIT;
 	int one_commit = 0;
-	char *base = init_base(repo, &one_commit);
+	char *base = init_base(repo, &one_commit), *prog = init_program();
 
 	buf_adds(&cmd, "cd ");
 	init_add_word(&cmd, root);
-	buf_printf(&cmd, " && crs-ci scan --source . --compose %s",
-		   compose_rel);
+	buf_adds(&cmd, " && ");
+	init_add_word(&cmd, prog);
+	buf_printf(&cmd, " scan --source . --compose %s", compose_rel);
 	if (loc->layout != PROJECT_LAYOUT_CLUSTERFUZZLITE)
 		buf_printf(&cmd, " --project %s", project_rel);
 	buf_adds(&cmd, " --base ");
@@ -515,6 +546,7 @@ static void init_try(FILE *out, git_repository *repo, const char *root,
 		"or merge request is\nscanned with the compose of its base "
 		"commit.\n");
 	free(base);
+	free(prog);
 	buf_release(&cmd);
 }
 

@@ -153,6 +153,12 @@ grep -q "wrote  *.crs-ci/gitlab-ci.yml" "$tmp/own.txt" &&
 	grep -q "^  - local: .crs-ci/gitlab-ci.yml$" "$tmp/own.txt" ||
 	{ cat "$tmp/own.txt" >&2; fail "own .gitlab-ci.yml: no include file or lines"; }
 [ ! -e "$tmp/own/.github" ] || fail "--ci detection: wrote GitHub files into a GitLab repository"
+set +e
+init "$tmp/own" --compose .gitlab-ci.yml --force >/dev/null 2>"$tmp/err.txt"
+code=$?
+set -e
+[ "$code" -eq 2 ] && cmp -s "$tmp/own/.gitlab-ci.yml" "$tmp/own.orig" ||
+	{ cat "$tmp/err.txt" >&2; fail "--compose .gitlab-ci.yml: exit $code, want 2, file kept"; }
 note "a user's .gitlab-ci.yml is kept; the include is .crs-ci/gitlab-ci.yml"
 
 # the files on the default branch, the pull request on top
