@@ -11,33 +11,32 @@ out=$("$CRS_CI" check --compose valid/compose.yaml --project valid/project 2>/de
 	|| fail "valid fixture rejected"
 grep -qF "project: valid OSS-Fuzz project folder, project \"project\"" <<<"$out" ||
 	fail "check does not name the layout: $out"
+# refused WHAT WANT ARGS...: crs-ci check ARGS exits 2 saying WANT
+refused() {
+	local what=$1 want=$2 msg code
+	shift 2
+	set +e
+	msg=$("$CRS_CI" check "$@" 2>&1 >/dev/null)
+	code=$?
+	set -e
+	[ "$code" -eq 2 ] || fail "$what: exit $code, want 2 ($msg)"
+	grep -qF -- "$want" <<<"$msg" || fail "$what: got '$msg', want '$want'"
+	note "$what: $msg"
+}
 n=0
 for d in broken-*/; do
 	d=${d%/}
 	args=(--compose "$d/compose.yaml")
 	[ -d "$d/project" ] && args+=(--project "$d/project")
-	set +e
-	msg=$("$CRS_CI" check "${args[@]}" 2>&1 >/dev/null)
-	code=$?
-	set -e
-	[ "$code" -eq 2 ] || fail "$d: exit $code, want 2 ($msg)"
-	want=$(head -n1 "$d/expect.txt")
-	grep -qF -- "$want" <<<"$msg" || fail "$d: got '$msg', want '$want'"
-	note "$d: $msg"
+	refused "$d" "$(head -n1 "$d/expect.txt")" "${args[@]}"
 	n=$((n + 1))
 done
 [ "$n" -ge 8 ] || fail "only $n broken fixtures"
 
 # an empty project folder is no project (git keeps no empty fixture)
 mkdir "$TMP/empty"
-set +e
-msg=$("$CRS_CI" check --compose valid/compose.yaml --project "$TMP/empty" 2>&1 >/dev/null)
-code=$?
-set -e
-[ "$code" -eq 2 ] || fail "empty folder: exit $code, want 2 ($msg)"
-grep -qF "$TMP/empty: no Dockerfile in this OSS-Fuzz project folder" <<<"$msg" ||
-	fail "empty folder: got '$msg'"
-note "empty folder: $msg"
+refused "empty folder" "$TMP/empty: no Dockerfile in this OSS-Fuzz project folder" \
+	--compose valid/compose.yaml --project "$TMP/empty"
 
 # a repository with .clusterfuzzlite/: found without --project, named
 # after project.yaml's main_repo; with nothing to find, --project is
@@ -51,13 +50,8 @@ grep -qF "$TMP/Repo/.clusterfuzzlite: valid ClusterFuzzLite folder, project \"mo
 	<<<"$out" || fail "check did not find .clusterfuzzlite/: $out"
 note "auto-detected: $(tail -n1 <<<"$out")"
 rm "$TMP/Repo/.clusterfuzzlite/build.sh"
-set +e
-msg=$("$CRS_CI" check --compose valid/compose.yaml --source "$TMP/Repo" 2>&1 >/dev/null)
-code=$?
-set -e
-[ "$code" -eq 2 ] || fail "no build.sh: exit $code, want 2 ($msg)"
-grep -qF "$TMP/Repo/.clusterfuzzlite: no build.sh in this ClusterFuzzLite folder" \
-	<<<"$msg" || fail "no build.sh: got '$msg'"
+refused "no build.sh" "$TMP/Repo/.clusterfuzzlite: no build.sh in this ClusterFuzzLite folder" \
+	--compose valid/compose.yaml --source "$TMP/Repo"
 out=$("$CRS_CI" check --compose valid/compose.yaml --source "$TMP/empty" 2>/dev/null) ||
 	fail "check without a project refused"
 [ "$(wc -l <<<"$out")" -eq 1 ] || fail "check without a project printed: $out"

@@ -3,7 +3,7 @@
 # a single quote, a space, a '$' and a backquote: the hook it writes must
 # run exactly that binary (sh quoting), not fail or run something else.
 # Needs no engine: the hook is run with --help, which crs-ci pre-push
-# answers without scanning.
+# answers without scanning. An install without --project keeps no project.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 mktemp_dir; tmp=$TMP
@@ -27,5 +27,12 @@ case $out in
 *) cat "$hook" >&2; echo "$out" >&2; fail "the hook ran something else" ;;
 esac
 note "hook runs $(grep '^exec' "$hook")"
+# without --project the hook keeps none: each push finds the repository's
+# .clusterfuzzlite/ (docs/layouts.md)
+[ -n "$(git config crs-ci.project)" ] || fail "crs-ci.project not kept"
+"$dir/crs-ci" hook install --compose "$ROOT/container/crs/libfuzzer/compose.yaml" >/dev/null
+if git config crs-ci.project >/dev/null; then
+	fail "crs-ci.project kept after an install without --project"
+fi
 "$dir/crs-ci" hook uninstall >/dev/null
 [ ! -e "$hook" ] || fail "hook still there after uninstall"

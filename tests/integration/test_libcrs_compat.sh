@@ -24,15 +24,24 @@
 # folder: exit 2; a symlink to /etc, a symlink the original lacks, no
 # change: retcode 1 with the reason); its copies leave the mailbox once
 # answered; no container or network of the scan left.
+# COMPAT_LAYOUT=clusterfuzzlite (test_clusterfuzzlite_compat.sh): the same
+# on the example's .clusterfuzzlite/ repository, found without --project,
+# so the fuzz project a CRS rebuilds is that folder.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 mktemp_dir; tmp=$TMP
-eval "$("$ROOT/examples/make-repo.sh" "$tmp/repo")"
+if [ "${COMPAT_LAYOUT:-}" = clusterfuzzlite ]; then
+	eval "$("$ROOT/examples/make-repo.sh" --clusterfuzzlite "$tmp/repo")"
+	project=()
+else
+	eval "$("$ROOT/examples/make-repo.sh" "$tmp/repo")"
+	project=(--project "$ROOT/examples/projects/recparse")
+fi
 fixture=$ROOT/tests/fixtures/crs-compat
 t0=$SECONDS
 set +e
 "$CRS_CI" scan --compose "$fixture/compose.yaml" \
-	--project "$ROOT/examples/projects/recparse" --source "$tmp/repo" \
+	${project[@]+"${project[@]}"} --source "$tmp/repo" \
 	--base "$base" --head "$head" --harness fuzz_records --timeout 20m \
 	--work-dir "$tmp/work" --out "$tmp/out" \
 	>"$tmp/verdict.txt" 2>"$tmp/log.txt"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test_pre_push.sh - the local pre-push hook: installed in a repository,
 # it refuses a push of the branch with the example's bug (naming the
-# finding) and lets a clean branch through; uninstall removes it.
+# finding) and lets a clean branch through; uninstall removes it. In a
+# repository with .clusterfuzzlite/ it needs no --project.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 mktemp_dir; tmp=$TMP
@@ -40,3 +41,21 @@ git ls-remote --exit-code "$tmp/remote.git" refs/heads/clean >/dev/null \
 "$CRS_CI" hook uninstall >/dev/null
 [ ! -e .git/hooks/pre-push ] || fail "hook still there after uninstall"
 note "clean branch pushed; hook uninstalled"
+# a repository with .clusterfuzzlite/: installed without --project, the
+# hook finds the folder at each push and refuses the buggy branch too
+eval "$("$ROOT/examples/make-repo.sh" --clusterfuzzlite "$tmp/cfl")"
+git init -q --bare "$tmp/cfl-remote.git"
+cd "$tmp/cfl"
+g remote add origin "$tmp/cfl-remote.git"
+g push -q origin main
+"$CRS_CI" hook install --compose "$ROOT/container/crs/libfuzzer/compose.yaml" \
+	--timeout 50s >/dev/null
+set +e
+g push origin pr >"$tmp/push3.txt" 2>&1
+code=$?
+set -e
+[ "$code" -ne 0 ] || { cat "$tmp/push3.txt" >&2; fail ".clusterfuzzlite/: the buggy branch was not refused"; }
+grep -q "\[new\] Heap-buffer-overflow" "$tmp/push3.txt" || { cat "$tmp/push3.txt" >&2; fail ".clusterfuzzlite/: finding not shown"; }
+grep -q "project: ClusterFuzzLite folder 'recparse'" "$tmp/push3.txt" || fail ".clusterfuzzlite/ not used"
+"$CRS_CI" hook uninstall >/dev/null
+note ".clusterfuzzlite/ without --project: buggy branch refused"
