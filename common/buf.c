@@ -97,3 +97,15 @@ void buf_release(struct buf *b)
 		free(b->ptr);
 	buf_init(b);
 }
+
+void buf_add_sh_word(struct buf *b, const char *s)
+{
+	buf_addch(b, '\'');
+	for (; *s; s++) {
+		if (*s == '\'')
+			buf_adds(b, "'\\''");
+		else
+			buf_addch(b, *s);
+	}
+	buf_addch(b, '\'');
+}

@@ -26,6 +26,12 @@ void buf_adds(struct buf *b, const char *s);
 void buf_addch(struct buf *b, char c);
 void buf_printf(struct buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/*
+ * Append `s` as one POSIX sh word: in single quotes, each ' written as
+ * '\'' (close, an escaped quote, reopen), so spaces, $, ` and newlines
+ * stay literal. Cannot fail.
+ */
+void buf_add_sh_word(struct buf *b, const char *s);
 void buf_reset(struct buf *b);
 /* Hand the storage to the caller (free() it); the buffer is reset. */
 char *buf_detach(struct buf *b, size_t *len_out);

@@ -257,6 +257,68 @@ static char *split_parent(const char *path, const char **base)
 	return xstrndup(path, (size_t)(slash - path));
 }
 
+/* One component of a walked path: not empty, ".", ".." or too long. */
+static int walk_component(char comp[NAME_MAX + 1], const char *p, size_t n,
+			  const char *shown, const char *rel)
+{
+	if (!n || n > NAME_MAX || (n == 1 && p[0] == '.') ||
+	    (n == 2 && p[0] == '.' && p[1] == '.'))
+		return crs_error_set(CRS_EINPUT, "%s/%s: not a plain relative "
+				     "path", shown, rel);
+	memcpy(comp, p, n);
+	comp[n] = '\0';
+	return 0;
+}
+
+int fs_walk_beneath(int *parent_fd, const char **leaf, int rootfd,
+		    const char *rel, int mkdirs, const char *shown)
+{
+	char comp[NAME_MAX + 1];
+	const char *p = rel, *end;
+	int cur = -1, next, r;
+
+	*parent_fd = -1;
+	*leaf = NULL;
+	if ((cur = fcntl(rootfd, F_DUPFD_CLOEXEC, 0)) < 0)
+		return crs_error_set(CRS_ERR, "%s: dup: %s", shown,
+				     strerror(errno));
+	for (; (end = strchr(p, '/')); p = end + 1) {
+		if ((r = walk_component(comp, p, (size_t)(end - p), shown,
+					rel)) != 0)
+			goto out;
+		next = openat(cur, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+			      O_CLOEXEC);
+		if (next < 0 && errno == ENOENT && mkdirs &&
+		    (mkdirat(cur, comp, 0755) == 0 || errno == EEXIST))
+			next = openat(cur, comp, O_RDONLY | O_DIRECTORY |
+				      O_NOFOLLOW | O_CLOEXEC);
+		if (next < 0) {
+			int e = errno;
+
+			r = crs_error_set(e == ENOENT ? CRS_ENOTFOUND :
+					  e == ELOOP || e == ENOTDIR ?
+					  CRS_EINPUT : CRS_ERR, "%s/%.*s: %s",
+					  shown, (int)(end - rel), rel,
+					  e == ELOOP || e == ENOTDIR ?
+					  "a link or a file, not a folder "
+					  "(links are not followed here)" :
+					  strerror(e));
+			goto out;
+		}
+		close(cur);
+		cur = next;
+	}
+	if ((r = walk_component(comp, p, strlen(p), shown, rel)) != 0)
+		goto out;
+	*parent_fd = cur;
+	*leaf = p;
+	cur = -1;	/* transferred */
+out:
+	if (cur >= 0)
+		close(cur);
+	return r;
+}
+
 int fs_write_file_atomic(const char *path, const void *data, size_t len)
 {
 	const char *base;
@@ -371,6 +433,17 @@ int fs_exists(const char *path)
 	struct stat st;
 
 	return lstat(path, &st) == 0;
+}
+
+char *fs_self_exe(const char *fallback)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n <= 0)
+		return xstrdup(fallback);
+	exe[n] = '\0';
+	return xstrdup(exe);
 }
 
 char *fs_abspath(const char *path)

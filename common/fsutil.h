@@ -60,6 +60,19 @@ int fs_read_beneath(struct buf *out, const char *dir, const char *name,
  * renameat(2) over `name` (a link at `name` is replaced, not followed).
  */
 int fs_write_at(int dirfd, const char *name, const void *data, size_t len);
+/*
+ * Walk the relative path `rel` ('/'-separated; no empty, "." or ".."
+ * component: CRS_EINPUT) below the folder `rootfd`, one openat(2) with
+ * O_NOFOLLOW per folder, creating missing folders (mode 0755) when
+ * `mkdirs` is set. On success *parent_fd (the caller's to close) is the
+ * folder holding rel's last component and *leaf points into `rel` at
+ * that component. A link or a file where a folder should be: CRS_EINPUT
+ * naming "<shown>/<the part walked>"; a missing folder without `mkdirs`:
+ * CRS_ENOTFOUND. For a trusted root whose inside must not redirect a
+ * write (a user's repository, a container-writable folder).
+ */
+int fs_walk_beneath(int *parent_fd, const char **leaf, int rootfd,
+		    const char *rel, int mkdirs, const char *shown);
 /* fs_write_at in the parent of `path`, opened with fs_open_dir. */
 int fs_write_file_atomic(const char *path, const void *data, size_t len);
 /*
@@ -74,6 +87,11 @@ int fs_remove_tree(const char *path);
 int fs_copy_file(const char *src, const char *dst);
 /* 1 when the path exists (any type), else 0. */
 int fs_exists(const char *path);
+/*
+ * The running program's path (/proc/self/exe), or `fallback` when it
+ * cannot be read; caller frees. Cannot fail.
+ */
+char *fs_self_exe(const char *fallback);
 /* Absolute, normalised form of `path` (need not exist); caller frees. */
 char *fs_abspath(const char *path);
 /* SHA-256 of a file, as 64 lowercase hex characters in out[65]. */

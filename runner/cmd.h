@@ -29,6 +29,7 @@ int cmd_check(int argc, char **argv, struct runner_ctx *ctx);
 int cmd_gateway(int argc, char **argv, struct runner_ctx *ctx);
 int cmd_help(int argc, char **argv, struct runner_ctx *ctx);
 int cmd_hook(int argc, char **argv, struct runner_ctx *ctx);
+int cmd_init(int argc, char **argv, struct runner_ctx *ctx);
 int cmd_merge(int argc, char **argv, struct runner_ctx *ctx);
 int cmd_plan(int argc, char **argv, struct runner_ctx *ctx);
 int cmd_pre_push(int argc, char **argv, struct runner_ctx *ctx);

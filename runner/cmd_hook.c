@@ -81,34 +81,6 @@ static int is_ours(const char *path)
 	return yes;
 }
 
-/*
- * `s` as one sh word: in single quotes, each ' written as '\'' (close,
- * an escaped quote, reopen). Nothing inside single quotes is special to
- * sh, so spaces, $, ` and newlines stay literal.
- */
-static void add_sh_word(struct buf *b, const char *s)
-{
-	buf_addch(b, '\'');
-	for (; *s; s++) {
-		if (*s == '\'')
-			buf_adds(b, "'\\''");
-		else
-			buf_addch(b, *s);
-	}
-	buf_addch(b, '\'');
-}
-
-static char *self_path(void)
-{
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-
-	if (n <= 0)
-		return xstrdup("crs-ci");
-	exe[n] = '\0';
-	return xstrdup(exe);
-}
-
 /* Remove `key` from git config; absent already is success. */
 static int unset(git_config *cfg, const char *key)
 {
@@ -125,7 +97,7 @@ static int install(git_repository *repo, const struct scan_opts *o,
 		   int force, struct runner_ctx *ctx)
 {
 	git_config *cfg = NULL;
-	char *path = NULL, *self = self_path(), *dir = NULL;
+	char *path = NULL, *self = fs_self_exe("crs-ci"), *dir = NULL;
 	char *compose = NULL, *project = NULL;
 	struct buf script = BUF_INIT;
 	int r;
@@ -156,7 +128,7 @@ static int install(git_repository *repo, const struct scan_opts *o,
 	buf_printf(&script, "#!/bin/sh\n%s; remove with: crs-ci hook "
 		   "uninstall\n# options: git config --get-regexp '^crs-ci\\.'\n"
 		   "exec ", HOOK_MARK);
-	add_sh_word(&script, self);
+	buf_add_sh_word(&script, self);
 	buf_adds(&script, " pre-push \"$@\"\n");
 	dir = xstrdup(path);
 	*strrchr(dir, '/') = '\0';

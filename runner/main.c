@@ -35,6 +35,8 @@ static const struct cmd cmds[] = {	/* sorted by name */
 	  "serve CRSs' LLM requests within a dollar budget per CRS" },
 	{ "help", cmd_help, "show commands, or one command's usage" },
 	{ "hook", cmd_hook, "install or remove the git pre-push hook" },
+	{ "init", cmd_init,
+	  "write a starter compose and CI files into a repository" },
 	{ "merge", cmd_merge, "join the results of sharded scans into one" },
 	{ "plan", cmd_plan, "print the CI job matrix of a sharded scan" },
 	{ "pre-push", cmd_pre_push, "scan the refs git is pushing (the hook)" },

@@ -292,6 +292,54 @@ static void test_mkdir_new(void **st)
 	free(l);
 }
 
+/*
+ * fs_walk_beneath: a linked or file parent anywhere on the way is refused
+ * (also with mkdirs: nothing is created behind it), missing folders are
+ * made only when asked, and "..", "." and empty components are refused.
+ */
+static void test_walk_beneath(void **st)
+{
+	struct fixture *f = *st;
+	char *link = pathf(f, "hostile/.github"), *made = NULL;
+	const char *leaf = NULL;
+	struct stat sb;
+	int root = -1, pfd = -1;
+
+	assert_int_equal(fs_open_dir(&root, f->hostile), 0);
+	assert_int_equal(symlink(f->host, link), 0);
+	assert_int_equal(fs_walk_beneath(&pfd, &leaf, root,
+					 ".github/workflows/x.yml", 1,
+					 f->hostile), CRS_EINPUT);
+	assert_int_equal(pfd, -1);
+	assert_non_null(strstr(crs_error_last(), ".github: a link"));
+	made = pathf(f, "host/workflows");
+	assert_int_equal(lstat(made, &sb), -1);	/* nothing behind the link */
+	free(made);
+	made = pathf(f, "hostile/file");
+	put(made, "x");
+	assert_int_equal(fs_walk_beneath(&pfd, &leaf, root, "file/x", 1,
+					 f->hostile), CRS_EINPUT);
+	assert_int_equal(fs_walk_beneath(&pfd, &leaf, root, "new/dir/x.yml",
+					 0, f->hostile), CRS_ENOTFOUND);
+	assert_int_equal(fs_walk_beneath(&pfd, &leaf, root, "new/dir/x.yml",
+					 1, f->hostile), 0);
+	assert_string_equal(leaf, "x.yml");
+	assert_int_equal(fs_write_at(pfd, leaf, "y", 1), 0);
+	close(pfd);
+	assert_int_equal(fs_walk_beneath(&pfd, &leaf, root, "x.yml", 0,
+					 f->hostile), 0);
+	assert_string_equal(leaf, "x.yml");
+	close(pfd);
+	for (const char *const *bad = (const char *const[]){ "../x", "a/../x",
+	     "./x", "a//x", "", "a/", NULL }; *bad; bad++)
+		assert_int_equal(fs_walk_beneath(&pfd, &leaf, root, *bad, 1,
+						 f->hostile), CRS_EINPUT);
+	assert_sentinel(f);
+	close(root);
+	free(link);
+	free(made);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -311,6 +359,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_copy_tree_hostile, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_mkdir_new, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_walk_beneath, setup,
 						teardown),
 	};
 

@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * init_render.c - templates of the compose, workflow and GitLab include
+ *
+ * Every file opens with a comment saying what it is, that `crs-ci init`
+ * wrote it (INIT_RENDER_MARK, which is also how init recognises a
+ * .gitlab-ci.yml of its own) and the command that regenerates it. The
+ * output depends only on the options, never on the time, so a second
+ * init finds every file up to date. The workflow follows
+ * actions/examples/pr-scan.yml, the include gitlab/README.md and
+ * gitlab/examples/.
+ */
+#include "runner/init/init_render.h"
+#include "runner/init/init_plan.h"
+#include "runner/cmd.h"
+#include "common/buf.h"
+#include "common/error.h"
+
+#include <string.h>
+
+int init_render_path_ok(const char *path, const char *what)
+{
+	static const char ok[] = "abcdefghijklmnopqrstuvwxyz"
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-+@/";
+	size_t bad;
+
+	if (!path[0])
+		return crs_error_set(CRS_EINPUT, "%s: empty path", what);
+	bad = strspn(path, ok);
+	if (path[bad])
+		return crs_error_set(CRS_EINPUT, "%s: path \"%.*s...\" holds "
+				     "character 0x%02x, which crs-ci init "
+				     "does not write into CI files (letters, "
+				     "digits and ._-+@/ only)", what,
+				     (int)bad, path,
+				     (unsigned char)path[bad]);
+	for (const char *p = path; *p; ) {
+		size_t n = strcspn(p, "/");
+
+		if (n == 2 && p[0] == '.' && p[1] == '.')
+			return crs_error_set(CRS_EINPUT, "%s: \"%s\" leaves "
+					     "the repository", what, path);
+		p += n + (p[n] == '/');
+	}
+	return 0;
+}
+
+static void header(struct buf *b, const char *name, const char *what,
+		   const struct init_render_opts *o)
+{
+	buf_printf(b, "# %s - %s\n#\n# " INIT_RENDER_MARK " (crs-ci %s). "
+		   "Edit it freely: init never\n# overwrites a changed file "
+		   "without --force. Regenerate with:\n#   %s\n", name, what,
+		   CRS_CI_VERSION, o->regen);
+}
+
+static void resource(struct buf *b, const char *name, const char *cpuset,
+		     unsigned long long mb)
+{
+	char mem[32];
+
+	init_plan_mem_str(mem, mb);
+	buf_printf(b, "%s:\n  cpuset: \"%s\"\n  memory: \"%s\"\n", name,
+		   cpuset, mem);
+}
+
+void init_render_compose(struct buf *out, const struct init_render_opts *o)
+{
+	const struct init_plan *p = o->plan;
+
+	header(out, "crs-compose.yaml", "the CRSs crs-ci runs on each change",
+	       o);
+	buf_printf(out, "#\n# Laid out for %u CPU%s and %llu GiB of memory, "
+		   "%s:\n",
+		   p->cpus, p->cpus == 1 ? "" : "s", p->total_mb >> 10,
+		   o->plan_is_machine ? "the machine init ran on\n# (for a CI "
+		   "runner, give its size: crs-ci init --cpus N)" : "a CI "
+		   "runner's size\n# (crs-ci init --cpus N)");
+	buf_adds(out, "#   oss_crs_infra gets core 0: crs-ci itself, the "
+		 "target builds, PoV\n#     reproduction and the LLM "
+		 "gateway;\n");
+	if (p->cpus == 1)
+		buf_adds(out, "#   crs-libfuzzer shares core 0 with it (one "
+			 "CPU);\n");
+	else
+		buf_adds(out, "#   crs-libfuzzer gets core 1 (libFuzzer runs "
+			 "one process on one core);\n");
+	if (p->cpus > 3)
+		buf_printf(out, "#   crs-aflpp gets cores 2-%u, the rest.\n",
+			   p->cpus - 1);
+	else if (p->cpus == 3)
+		buf_adds(out, "#   crs-aflpp gets core 2, the rest.\n");
+	else
+		buf_printf(out, "#   crs-aflpp needs a third core: with %u it "
+			   "is left out.\n", p->cpus);
+	buf_adds(out,
+"# Each CRS is named by its registry name alone (no `source`): crs-ci\n"
+"# finds registry/<name>.yaml next to its binary, in $CRS_CI_REGISTRY or\n"
+"# in `crs-ci scan --registry DIR` (docs/crs-sources.md).\n"
+"run_env: local\n"
+"docker_registry: local\n");
+	resource(out, "oss_crs_infra", p->infra_cpuset, p->infra_mb);
+	resource(out, "crs-libfuzzer", p->libfuzzer_cpuset, p->libfuzzer_mb);
+	if (p->aflpp_cpuset[0])
+		resource(out, "crs-aflpp", p->aflpp_cpuset, p->aflpp_mb);
+	buf_adds(out,
+"\n"
+"# The LLM patcher (crs-llm-patcher) asks a model for a fix of each crash\n"
+"# the fuzzers prove; crs-ci shows a fix only after it applied, built,\n"
+"# stopped every PoV and passed the project's tests. It needs a model\n"
+"# provider's API key in the environment of crs-ci: OPENAI_API_KEY here\n"
+"# (a CI secret: GitHub repository secret, GitLab masked CI/CD variable).\n"
+"# crs-ci hands the key only to its LLM gateway; the CRS gets a key of\n"
+"# its own, good for llm_budget dollars. It waits for PoVs most of the\n"
+"# time, so it shares core 0 with the infra. To enable it, uncomment:\n"
+"#\n"
+"# llm_config:\n"
+"#   litellm:\n"
+"#     mode: external\n"
+"#     external:\n"
+"#       url: https://api.openai.com\n"
+"#       key_env: OPENAI_API_KEY\n"
+"# crs-llm-patcher:\n"
+"#   cpuset: \"0\"\n"
+"#   memory: \"1G\"\n"
+"#   llm_budget: 2.00\n");
+}
+
+void init_render_github(struct buf *out, const struct init_render_opts *o)
+{
+	header(out, "crs-ci.yml", "crs-ci scans every pull request", o);
+	buf_printf(out,
+"#\n"
+"# Based on actions/examples/pr-scan.yml. For each pull request, the\n"
+"# CRSs of the compose (read from the base commit, which the pull request\n"
+"# cannot change) fuzz the project (%s) at the pull\n"
+"# request's head; crashes the change introduced fail the check, with\n"
+"# annotations, a job summary and SARIF in code scanning.\n"
+"name: crs-ci\n"
+"\n"
+"on:\n"
+"  pull_request:\n"
+"\n"
+"# one scan per pull request at a time; a new push cancels the old scan\n"
+"concurrency:\n"
+"  group: crs-ci-${{ github.event.pull_request.number }}\n"
+"  cancel-in-progress: true\n"
+"\n"
+"permissions:\n"
+"  contents: read\n"
+"  security-events: write   # SARIF upload (fork PRs get read only: skipped)\n"
+"  pull-requests: write     # review suggestions (post-suggestions: true)\n"
+"  actions: read            # SARIF upload on private repositories\n"
+"\n"
+"jobs:\n"
+"  scan:\n"
+"    # 4 CPUs on public repositories, 2 on private ones: the compose's\n"
+"    # cpusets must fit (crs-ci init --cpus 4 or --cpus 2)\n"
+"    runs-on: ubuntu-latest\n"
+"    timeout-minutes: 45\n"
+"    steps:\n"
+"      - uses: actions/checkout@v4\n"
+"        with:\n"
+"          # the head commit, not the test merge commit, and the history\n"
+"          # back to the merge-base\n"
+"          ref: ${{ github.event.pull_request.head.sha }}\n"
+"          fetch-depth: 0\n"
+"\n"
+"      - id: crs\n"
+"        uses: crs-ci/crs-ci/actions@v1\n"
+"        with:\n"
+"          compose: %s\n"
+"          project: %s\n"
+"          timeout: 20m\n"
+"          fail-on: new\n"
+"          upload-sarif: api\n"
+"          post-suggestions: \"true\"\n"
+"          llm-budget: ${{ secrets.CRS_CI_LLM_BUDGET }}\n"
+"          # the compose, CRSs and LLM config come from the base commit\n"
+"          # (the default); head would use the pull request's own\n"
+"          config-from: base\n"
+"        # with the LLM patcher enabled in the compose:\n"
+"        # env:\n"
+"        #   OPENAI_API_KEY: ${{ secrets.OPENAI_API_KEY }}\n"
+"\n"
+"      - name: Keep the evidence\n"
+"        if: always() && steps.crs.outputs.findings != '0'\n"
+"        uses: actions/upload-artifact@v4\n"
+"        with:\n"
+"          name: crs-ci-out\n"
+"          path: crs-ci-out/\n",
+		   o->layout, o->compose, o->project);
+}
+
+void init_render_gitlab(struct buf *out, const struct init_render_opts *o)
+{
+	header(out, "GitLab CI/CD include",
+	       "crs-ci scans every merge request", o);
+	buf_printf(out,
+"#\n"
+"# Includes crs-ci's template (gitlab/README.md, gitlab/examples/). For\n"
+"# each merge request, the CRSs of the compose (read from its base commit)\n"
+"# fuzz the project (%s) at its head; the job\n"
+"# publishes Code Quality, SAST and JUnit reports, and crs-ci-verdict\n"
+"# fails the pipeline on crashes the change introduced.\n"
+"# Set `project`, `ref` and `image` to where your GitLab keeps crs-ci.\n"
+"# On a runner with its own Docker engine (no Docker-in-Docker) add the\n"
+"# inputs `services: []` and `docker-host: \"\"`. With the LLM patcher\n"
+"# enabled in the compose, add OPENAI_API_KEY as a masked CI/CD variable.\n"
+"include:\n"
+"  - project: ci/crs-ci\n"
+"    ref: v%s\n"
+"    file: gitlab/crs-ci.gitlab-ci.yml\n"
+"    inputs:\n"
+"      image: $CI_REGISTRY/ci/crs-ci:%s\n"
+"      compose: %s\n"
+"      project: %s\n"
+"      timeout: 20m\n"
+"      fail-on: new\n",
+		   o->layout, CRS_CI_VERSION,
+		   CRS_CI_VERSION, o->compose, o->project);
+}
+
+void init_render_gitlab_lines(struct buf *out, const char *local)
+{
+	buf_printf(out, "include:\n  - local: %s\n", local);
+}

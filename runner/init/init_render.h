@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * init_render.h - the text of the files `crs-ci init` writes
+ *
+ * Renders the starter compose, the GitHub workflow and the GitLab include
+ * into memory from a plan and a few repository-relative paths, with no
+ * I/O, so every byte is unit-tested. Paths are checked first: only
+ * characters that need no quoting in YAML, in a GitHub expression context
+ * or in the GitLab template's shell script get into a generated file.
+ */
+#ifndef CRS_RUNNER_INIT_INIT_RENDER_H
+#define CRS_RUNNER_INIT_INIT_RENDER_H
+
+struct buf;
+struct init_plan;
+
+struct init_render_opts {
+	const struct init_plan *plan;
+	int plan_is_machine;	/* 1: this machine's CPUs; 0: --cpus N */
+	const char *compose;	/* compose path, relative to the repository */
+	const char *project;	/* project folder, relative to the repository */
+	const char *layout;	/* "ClusterFuzzLite folder", ... */
+	const char *regen;	/* the `crs-ci init ...` that rewrites these */
+};
+
+/*
+ * 0 when `path` (relative, as it goes into a CI file) holds only letters,
+ * digits, '.', '_', '-', '+', '@' and '/', is not empty, and has no ".."
+ * component; else CRS_EINPUT naming `what`, the path and the character.
+ */
+int init_render_path_ok(const char *path, const char *what);
+
+/* The starter crs-compose.yaml (CRSs by registry name). Cannot fail. */
+void init_render_compose(struct buf *out, const struct init_render_opts *o);
+/* .github/workflows/crs-ci.yml. Cannot fail. */
+void init_render_github(struct buf *out, const struct init_render_opts *o);
+/* The GitLab pipeline file holding the include. Cannot fail. */
+void init_render_gitlab(struct buf *out, const struct init_render_opts *o);
+/* The lines to add to a user's own .gitlab-ci.yml to include `local`. */
+void init_render_gitlab_lines(struct buf *out, const char *local);
+
+/* The mark every rendered file carries in its top comment. */
+#define INIT_RENDER_MARK "Written by `crs-ci init`"
+
+#endif
