@@ -10,6 +10,7 @@
  */
 #include "runner/cmd.h"
 #include "runner/crs_lint.h"
+#include "runner/crs_trial.h"
 #include "runner/scan_opts.h"
 #include "common/log.h"
 
@@ -89,7 +90,7 @@ static int print_lint(const struct crs_lint *l, const char *dir,
 
 int cmd_crs(int argc, char **argv, struct runner_ctx *ctx)
 {
-	struct { const char *dir, *example, *compose, *work_dir, *out_dir; long timeout_s; int keep_going; } o = { 0 };
+	struct crs_trial_opts o = CRS_TRIAL_OPTS_INIT;
 	struct crs_lint lint = CRS_LINT_INIT;
 	const char *sub;
 	int c, code = EXIT_USAGE;
@@ -139,7 +140,7 @@ int cmd_crs(int argc, char **argv, struct runner_ctx *ctx)
 	crs_lint_run(&lint, o.dir);
 	code = print_lint(&lint, o.dir, ctx);
 	if (code == EXIT_OK && !strcmp(sub, "test"))
-		code = crs_usage_error(ctx, "test: not yet");
+		code = crs_trial_run(&o, &lint, ctx);
 	crs_lint_release(&lint);
 	return code;
 }

@@ -52,3 +52,61 @@ expect several \
 [ "$("$CRS_CI" crs check $b/several | tail -n 1)" = "$b/several: 3 error(s), 1 warning(s)" ] ||
 	fail "crs check several: wrong count line"
 note "crs check: every broken package exits 2 with its file:line:col"
+
+# The owner label of the scan `crs test` ran in WORK: none of its
+# containers or networks may be left.
+no_leftovers() {
+	local run owner left
+	run=$(python3 -c "import json,sys;print(json.load(open(sys.argv[1]))['run_id'])" \
+		"$1/scan/scan.json")
+	owner=crs-ci-${run#*-}
+	left=$(docker ps -aq --filter "label=io.crs-ci.owner=$owner"
+		docker network ls -q --filter "label=io.crs-ci.owner=$owner")
+	[ -z "$left" ] || fail "containers or networks of $owner left behind: $left"
+}
+
+# (c) crs test container/crs/aflpp: built, run on the example, its PoV
+#     reproduced as the example's bug, the contract met
+start=$(date +%s)
+code=0
+"$CRS_CI" crs test container/crs/aflpp --timeout 60s --work-dir "$TMP/aflpp" \
+	--out "$TMP/aflpp-out" >"$TMP/aflpp.txt" 2>"$TMP/aflpp.log" || code=$?
+note "crs test container/crs/aflpp: exit $code after $(( $(date +%s) - start )) s"
+[ "$code" -eq 0 ] || { cat "$TMP/aflpp.log" "$TMP/aflpp.txt" >&2; fail "crs test aflpp: exit $code, want 0"; }
+out=$(cat "$TMP/aflpp.txt")
+grep -q '^  build/build: present$' <<<"$out" || fail "no build output line: $out"
+grep -Eq '^  PoVs +[1-9][0-9]* accepted$' <<<"$out" || fail "no PoV accepted: $out"
+grep -Eq "^reproduced on crs-ci's build: [1-9][0-9]* of [1-9][0-9]* PoV\(s\), 1 distinct finding\(s\)$" <<<"$out" ||
+	fail "no reproduced PoV: $out"
+grep -Eq '^  Heap-buffer-overflow WRITE [0-9{}*]+ in parse_extended at src/recparse.c:39, reproduced [1-9]/5, new$' <<<"$out" ||
+	fail "not the example's bug: $out"
+grep -q '^contract: met ' <<<"$out" || fail "contract not met: $out"
+no_leftovers "$TMP/aflpp"
+note "crs test aflpp: $(grep -E '^  PoVs ' <<<"$out" | tr -s ' ')"
+
+# (d) a CRS that plants links in its SUBMIT_DIR breaks the contract: exit 1
+code=0
+"$CRS_CI" crs test tests/fixtures/crs-hostile --timeout 20s --work-dir "$TMP/hostile" \
+	--out "$TMP/hostile-out" >"$TMP/hostile.txt" 2>"$TMP/hostile.log" || code=$?
+[ "$code" -eq 1 ] || { cat "$TMP/hostile.log" "$TMP/hostile.txt" >&2; fail "crs test crs-hostile: exit $code, want 1"; }
+grep -Eq '^  PoVs +1 accepted, 1 refused ' "$TMP/hostile.txt" || fail "refused PoV not counted: $(cat "$TMP/hostile.txt")"
+grep -Eq '^contract: broken: [0-9]+ submission\(s\) refused$' "$TMP/hostile.txt" ||
+	fail "contract not broken: $(cat "$TMP/hostile.txt")"
+no_leftovers "$TMP/hostile"
+note "crs test crs-hostile: exit 1, $(tail -n 1 "$TMP/hostile.txt")"
+
+# (e) a CRS that needs an LLM cannot be tested without one: exit 2, said so
+code=0
+"$CRS_CI" crs test container/crs/llm-patcher --work-dir "$TMP/llm" \
+	>"$TMP/llm.txt" 2>"$TMP/llm.log" || code=$?
+[ "$code" -eq 2 ] || fail "crs test llm-patcher: exit $code, want 2"
+grep -q "crs-llm-patcher requires LLMs (gpt-4o, ...): crs-ci cannot test its LLM part without one; give --compose with an llm_config" \
+	"$TMP/llm.log" || fail "no LLM message: $(cat "$TMP/llm.log")"
+
+# (f) a bad package is refused before anything is built: exit 2
+code=0
+"$CRS_CI" crs test tests/fixtures/crs-broken/no-libcrs --work-dir "$TMP/bad" \
+	>"$TMP/bad.txt" 2>&1 || code=$?
+[ "$code" -eq 2 ] || fail "crs test no-libcrs: exit $code, want 2"
+[ ! -e "$TMP/bad" ] || fail "crs test no-libcrs made its work folder"
+note "crs test: an LLM CRS and a bad package exit 2 before building"
