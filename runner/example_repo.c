@@ -119,17 +119,35 @@ static int commit_all(git_repository *repo, const char *ref,
 	return r;
 }
 
+/* recparse/<from>/src and fuzz (those that exist) copied over `dest`. */
+static int lay_over(const char *examples, const char *from, const char *dest)
+{
+	static const char *const parts[] = { "src", "fuzz" };
+	int r = 0;
+
+	for (size_t i = 0; i < 2 && r == 0; i++) {
+		char *p = xasprintf("%s/recparse/%s%s", examples, from,
+				    parts[i]);
+		char *d = xasprintf("%s/%s", dest, parts[i]);
+
+		if (fs_exists(p))
+			r = fs_copy_tree(p, d);
+		free(p);
+		free(d);
+	}
+	return r;
+}
+
 int example_repo_make(const char *examples, const char *dest,
 		      char **base_out, char **head_out)
 {
-	static const char *const first[] = { "src", "fuzz" };
 	git_repository_init_options io;
 	git_repository *repo = NULL;
 	git_commit *base = NULL;
 	git_reference *pr = NULL;
 	git_oid base_id, head_id;
 	char hex[GIT_OID_HEXSZ + 1];
-	char *p = NULL, *d = NULL;
+	char *readme_path = xasprintf("%s/README.md", dest);
 	int r = CRS_ERR;
 
 	*base_out = *head_out = NULL;
@@ -142,18 +160,9 @@ int example_repo_make(const char *examples, const char *dest,
 		goto out;
 	}
 	/* commit 1 on main: the clean library */
-	for (size_t i = 0; i < 2; i++) {
-		p = xasprintf("%s/recparse/%s", examples, first[i]);
-		d = xasprintf("%s/%s", dest, first[i]);
-		r = fs_copy_tree(p, d);
-		free(p);
-		free(d);
-		p = d = NULL;
-		if (r != 0)
-			goto out;
-	}
-	d = xasprintf("%s/README.md", dest);
-	if ((r = fs_write_file_atomic(d, readme, strlen(readme))) != 0 ||
+	if ((r = lay_over(examples, "", dest)) != 0 ||
+	    (r = fs_write_file_atomic(readme_path, readme,
+				      strlen(readme))) != 0 ||
 	    (r = commit_all(repo, "HEAD", NULL, 1709287200, "base\n",
 			    &base_id)) != 0)
 		goto out;
@@ -164,23 +173,15 @@ int example_repo_make(const char *examples, const char *dest,
 		r = git_fail("branch pr");
 		goto out;
 	}
-	for (size_t i = 0; i < 2; i++) {
-		free(p);
-		free(d);
-		p = xasprintf("%s/recparse/pr/%s", examples, first[i]);
-		d = xasprintf("%s/%s", dest, first[i]);
-		if (fs_exists(p) && (r = fs_copy_tree(p, d)) != 0)
-			goto out;
-	}
-	if ((r = commit_all(repo, "HEAD", base, 1709566200, head_message,
+	if ((r = lay_over(examples, "pr/", dest)) != 0 ||
+	    (r = commit_all(repo, "HEAD", base, 1709566200, head_message,
 			    &head_id)) != 0)
 		goto out;
 	*base_out = xstrdup(git_oid_tostr(hex, sizeof(hex), &base_id));
 	*head_out = xstrdup(git_oid_tostr(hex, sizeof(hex), &head_id));
 	r = 0;
 out:
-	free(p);
-	free(d);
+	free(readme_path);
 	git_reference_free(pr);
 	git_commit_free(base);
 	git_repository_free(repo);

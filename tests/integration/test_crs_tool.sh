@@ -3,6 +3,14 @@
 #   (a) `crs check` passes every bundled CRS (container/crs/*);
 #   (b) `crs check` on each broken package of tests/fixtures/crs-broken
 #       exits 2 and names the exact file:line:col of each problem;
+#   (c) `crs test container/crs/aflpp` builds it, runs it for 60 s at most
+#       on the bundled example and reports its PoV, reproduced as the
+#       example's bug, and the contract met (exit 0), leaving nothing of
+#       its scan on the engine (checked by the scan's owner label);
+#   (d) `crs test` of a CRS that plants links in its SUBMIT_DIR
+#       (tests/fixtures/crs-hostile) reports them refused: exit 1;
+#   (e) a CRS with required_llms is not tested without a compose: exit 2;
+#   (f) a package that fails `crs check` is not built: exit 2.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 mktemp_dir
@@ -82,6 +90,10 @@ grep -Eq '^  Heap-buffer-overflow WRITE [0-9{}*]+ in parse_extended at src/recpa
 	fail "not the example's bug: $out"
 grep -q '^contract: met ' <<<"$out" || fail "contract not met: $out"
 no_leftovers "$TMP/aflpp"
+# the example's repository is the one examples/make-repo.sh makes
+[ "$(git -C "$TMP/aflpp/example-repo" rev-parse main pr | tr '\n' ' ')" = \
+	"357dad842abbb4843f466528c8432d89d9e2d5ec 9d915e2d43bb0c6fbe577e5aa68a93cc4fce6bc8 " ] ||
+	fail "the example repository differs from examples/make-repo.sh's"
 note "crs test aflpp: $(grep -E '^  PoVs ' <<<"$out" | tr -s ' ')"
 
 # (d) a CRS that plants links in its SUBMIT_DIR breaks the contract: exit 1
