@@ -310,6 +310,27 @@ static int report(struct scan *s, FILE *out)
 
 /* ---- the trial --------------------------------------------------------- */
 
+/* With the author's compose: one of its entries must be the package. */
+static int compose_has_package(const struct compose *c, const char *path,
+			       const char *dir)
+{
+	char *want = realpath(dir, NULL);
+	int found = 0;
+
+	for (size_t i = 0; want && i < c->crs_nr && !found; i++) {
+		char *have = c->crs[i].source_local_path ?
+			realpath(c->crs[i].source_local_path, NULL) : NULL;
+
+		found = have && !strcmp(have, want);
+		free(have);
+	}
+	free(want);
+	if (found)
+		return 0;
+	return crs_error_set(CRS_EINPUT, "%s: no CRS entry whose "
+			     "source.local_path is %s", path, dir);
+}
+
 static int fail(int r, const char *what)
 {
 	if (r == CRS_EINTR)
@@ -377,7 +398,9 @@ int crs_trial_run(const struct crs_trial_opts *o, const struct crs_lint *lint,
 	quiet.out = ctx->err;	/* the scan's own verdict is progress here */
 	if ((r = scan_open(&s, &so, &quiet, SCAN_NEED_COMPOSE |
 			   SCAN_NEED_PROJECT | SCAN_NEED_ENGINE |
-			   SCAN_NEED_CHANGE)) != 0) {
+			   SCAN_NEED_CHANGE)) != 0 ||
+	    (o->compose &&
+	     (r = compose_has_package(s->compose, o->compose, o->dir)) != 0)) {
 		code = fail(r, "crs test");
 		goto out;
 	}

@@ -9,7 +9,8 @@
 #       its scan on the engine (checked by the scan's owner label);
 #   (d) `crs test` of a CRS that plants links in its SUBMIT_DIR
 #       (tests/fixtures/crs-hostile) reports them refused: exit 1;
-#   (e) a CRS with required_llms is not tested without a compose: exit 2;
+#   (e) a CRS with required_llms is not tested without a compose, nor a
+#       package with a compose that does not hold it: exit 2;
 #   (f) a package that fails `crs check` is not built: exit 2.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -114,6 +115,14 @@ code=0
 [ "$code" -eq 2 ] || fail "crs test llm-patcher: exit $code, want 2"
 grep -q "crs-llm-patcher requires LLMs (gpt-4o, ...): crs-ci cannot test its LLM part without one; give --compose with an llm_config" \
 	"$TMP/llm.log" || fail "no LLM message: $(cat "$TMP/llm.log")"
+
+# ... and an author's compose must hold the package
+code=0
+"$CRS_CI" crs test container/crs/aflpp --compose container/crs/libfuzzer/compose.yaml \
+	--work-dir "$TMP/other" >"$TMP/other.txt" 2>"$TMP/other.log" || code=$?
+[ "$code" -eq 2 ] || fail "crs test with another CRS's compose: exit $code, want 2"
+grep -q "container/crs/libfuzzer/compose.yaml: no CRS entry whose source.local_path is container/crs/aflpp" \
+	"$TMP/other.log" || fail "no compose message: $(cat "$TMP/other.log")"
 
 # (f) a bad package is refused before anything is built: exit 2
 code=0
