@@ -26,6 +26,7 @@ enum exit_code {
 
 int cmd_build_target(int argc, char **argv, struct runner_ctx *ctx);
 int cmd_check(int argc, char **argv, struct runner_ctx *ctx);
+int cmd_crs(int argc, char **argv, struct runner_ctx *ctx);
 int cmd_gateway(int argc, char **argv, struct runner_ctx *ctx);
 int cmd_help(int argc, char **argv, struct runner_ctx *ctx);
 int cmd_hook(int argc, char **argv, struct runner_ctx *ctx);

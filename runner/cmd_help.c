@@ -13,6 +13,7 @@ int cmd_help(int argc, char **argv, struct runner_ctx *ctx)
 		int (*fn)(int, char **, struct runner_ctx *);
 	} with_usage[] = {
 		{ "build-target", cmd_build_target }, { "check", cmd_check },
+		{ "crs", cmd_crs },
 		{ "gateway", cmd_gateway }, { "init", cmd_init },
 		{ "merge", cmd_merge },
 		{ "plan", cmd_plan }, { "prepare", cmd_prepare },

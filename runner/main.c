@@ -31,6 +31,7 @@ static const struct cmd cmds[] = {	/* sorted by name */
 	{ "build-target", cmd_build_target,
 	  "build the target image, the head build and each CRS build step" },
 	{ "check", cmd_check, "validate crs-compose.yaml, crs.yaml and project.yaml" },
+	{ "crs", cmd_crs, "check or test a CRS package (for CRS authors)" },
 	{ "gateway", cmd_gateway,
 	  "serve CRSs' LLM requests within a dollar budget per CRS" },
 	{ "help", cmd_help, "show commands, or one command's usage" },

@@ -80,6 +80,7 @@ struct crs_manifest {
 	char *path;		/* the crs.yaml file, as shown in messages */
 	char *root;		/* CRS root: the folder holding oss-crs/ */
 	char *name;
+	struct config_pos name_pos;	/* the name key */
 	char *version;
 	unsigned types;		/* enum crs_type_flag bits */
 	char *prepare_hcl;	/* prepare_phase.hcl or NULL */
@@ -268,6 +269,14 @@ const char *project_config_architecture(const struct project_config *p);
  */
 int config_check(const struct compose *c, const struct project_config *p,
 		 int ncpus);
+/*
+ * One Dockerfile path of manifest `m` (a build step's or a run module's,
+ * `field` and `pos` name it in messages): 0 when it is a regular file
+ * inside the CRS root (links resolved), else CRS_ECONFIG.
+ */
+int config_check_dockerfile(const struct crs_manifest *m,
+			    const struct config_pos *pos,
+			    const char *field, const char *dockerfile);
 
 /*
  * Parse a CPU list ("0-2,5"); sets bit i of *mask for CPU i (< 64).

@@ -410,9 +410,9 @@ static char *shown_root(const char *manifest_path)
 	return s;
 }
 
-static int check_dockerfile(const struct crs_manifest *m,
-			    const struct config_pos *pos, const char *field,
-			    const char *dockerfile)
+int config_check_dockerfile(const struct crs_manifest *m,
+			    const struct config_pos *pos,
+			    const char *field, const char *dockerfile)
 {
 	char q[YAML_DOC_QUOTE_MAX], qr[YAML_DOC_QUOTE_MAX];
 	char *path = NULL, *real = NULL, *real_root = NULL, *root = NULL;
@@ -475,17 +475,18 @@ static int check_phases(const struct compose_crs *e)
 	for (size_t i = 0; i < m->builds_nr; i++) {
 		yaml_doc_field(field, sizeof(field),
 			 "target_build_phase[%zu].dockerfile", i);
-		if ((r = check_dockerfile(m, &m->builds[i].dockerfile_pos,
-					  field, m->builds[i].dockerfile)) != 0)
+		r = config_check_dockerfile(m, &m->builds[i].dockerfile_pos,
+					    field, m->builds[i].dockerfile);
+		if (r != 0)
 			return r;
 	}
 	for (size_t i = 0; i < m->modules_nr; i++) {
 		yaml_doc_field(field, sizeof(field),
 			       "crs_run_phase.%s.dockerfile",
 			       m->modules[i].name);
-		if ((r = check_dockerfile(m, &m->modules[i].dockerfile_pos,
-					  field,
-					  m->modules[i].dockerfile)) != 0)
+		r = config_check_dockerfile(m, &m->modules[i].dockerfile_pos,
+					    field, m->modules[i].dockerfile);
+		if (r != 0)
 			return r;
 	}
 	return 0;

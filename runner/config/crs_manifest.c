@@ -547,6 +547,7 @@ static int parse_root(struct yaml_doc *d, struct crs_manifest *m)
 		return yaml_doc_error(d, root, NULL, "must be a mapping");
 	for (size_t i = 0; yaml_doc_pair(d, root, i, &k, &v, &key); i++) {
 		if (!strcmp(key, "name")) {
+			m->name_pos = yaml_doc_pos(d, k);
 			r = yaml_doc_get_str(d, k, v, "name", &m->name);
 		} else if (!strcmp(key, "type")) {
 			r = parse_types(d, k, v, m);

@@ -40,6 +40,10 @@ int phase_validate(struct scan *s);
  * saved last (cache.h): what `crs-ci scan` and the pre-push hook run.
  */
 int phase_scan_all(struct scan *s, int *exit_code_out);
+/* The first part of it: image cache restored, prepare, build-target. */
+int phase_scan_build(struct scan *s);
+/* The rest before the report: select, shard, run, triage, validate. */
+int phase_scan_prove(struct scan *s);
 /* Writes SARIF and prints the verdict; *exit_code_out is 0 or 1. */
 int phase_report(struct scan *s, int *exit_code_out);
 

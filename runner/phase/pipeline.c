@@ -11,15 +11,30 @@
 #include "runner/cache.h"
 #include "runner/shard.h"
 
+int phase_scan_build(struct scan *s)
+{
+	int r;
+
+	if ((r = cache_restore_images(s)) != 0 || (r = phase_prepare(s)) != 0)
+		return r;
+	return phase_build_target(s);
+}
+
+int phase_scan_prove(struct scan *s)
+{
+	int r;
+
+	if ((r = phase_select(s)) != 0 || (r = phase_shard(s)) != 0 ||
+	    (r = phase_run(s)) != 0 || (r = phase_triage(s)) != 0)
+		return r;
+	return phase_validate(s);
+}
+
 int phase_scan_all(struct scan *s, int *exit_code_out)
 {
 	int r;
 
-	if ((r = cache_restore_images(s)) != 0 || (r = phase_prepare(s)) != 0 ||
-	    (r = phase_build_target(s)) != 0 || (r = phase_select(s)) != 0 ||
-	    (r = phase_shard(s)) != 0 || (r = phase_run(s)) != 0 ||
-	    (r = phase_triage(s)) != 0 ||
-	    (r = phase_validate(s)) != 0 ||
+	if ((r = phase_scan_build(s)) != 0 || (r = phase_scan_prove(s)) != 0 ||
 	    (r = phase_report(s, exit_code_out)) != 0)
 		return r;
 	return cache_save_images(s);
