@@ -441,7 +441,7 @@ char *fs_self_exe(const char *fallback)
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 
 	if (n <= 0)
-		return xstrdup(fallback);
+		return fallback ? xstrdup(fallback) : NULL;
 	exe[n] = '\0';
 	return xstrdup(exe);
 }

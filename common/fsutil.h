@@ -88,8 +88,8 @@ int fs_copy_file(const char *src, const char *dst);
 /* 1 when the path exists (any type), else 0. */
 int fs_exists(const char *path);
 /*
- * The running program's path (/proc/self/exe), or `fallback` when it
- * cannot be read; caller frees. Cannot fail.
+ * The running program's path (/proc/self/exe), or a copy of `fallback`
+ * (NULL when NULL) when it cannot be read; caller frees.
  */
 char *fs_self_exe(const char *fallback);
 /* Absolute, normalised form of `path` (need not exist); caller frees. */

@@ -47,9 +47,9 @@ static int examples_ok(const char *dir)
 
 int example_dir_find(char **out, const char *opt)
 {
-	char exe[PATH_MAX], *slash;
+	char *exe, *slash;
 	const char *rel[] = { "../examples", "../share/crs-ci/examples" };
-	ssize_t n;
+	int r;
 
 	*out = NULL;
 	if (opt) {
@@ -61,11 +61,9 @@ int example_dir_find(char **out, const char *opt)
 		*out = fs_abspath(opt);
 		return 0;
 	}
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0)
+	if (!(exe = fs_self_exe(NULL)))
 		return crs_error_set(CRS_EINPUT, "cannot tell where crs-ci is "
 				     "installed; give --example DIR");
-	exe[n] = '\0';
 	if ((slash = strrchr(exe, '/')))
 		*slash = '\0';
 	for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
@@ -75,12 +73,14 @@ int example_dir_find(char **out, const char *opt)
 		free(p);
 		if (real) {
 			*out = real;
+			free(exe);
 			return 0;
 		}
 	}
-	return crs_error_set(CRS_EINPUT, "no examples folder at %s/%s or "
-			     "%s/%s; give --example DIR", exe, rel[0], exe,
-			     rel[1]);
+	r = crs_error_set(CRS_EINPUT, "no examples folder at %s/%s or %s/%s; "
+			  "give --example DIR", exe, rel[0], exe, rel[1]);
+	free(exe);
+	return r;
 }
 
 static int git_fail(const char *step)

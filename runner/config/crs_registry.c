@@ -26,19 +26,16 @@
 
 char *crs_registry_dir(const char *opt, const char *env, const char *exe)
 {
-	char self[PATH_MAX], *copy, *dir, *p;
-	ssize_t n;
+	char *self = NULL, *copy, *dir, *p;
 
 	if (opt)
 		return fs_abspath(opt);
 	if (env && *env)
 		return fs_abspath(env);
-	if (!exe) {
-		n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-		self[n > 0 ? n : 0] = '\0';
-		exe = n > 0 ? self : "crs-ci";
-	}
+	if (!exe)
+		exe = self = fs_self_exe("crs-ci");
 	copy = xstrdup(exe);
+	free(self);
 	dir = fs_abspath(dirname(copy));
 	free(copy);
 	p = xasprintf("%s/../registry", dir);

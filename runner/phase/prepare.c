@@ -31,16 +31,15 @@
 static char *libcrs_dir(void)
 {
 	const char *env = getenv("CRS_CI_LIBCRS_DIR");
-	char exe[PATH_MAX];
-	ssize_t n;
+	char *exe, *dir;
 
 	if (env && *env)
 		return xstrdup(env);
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0)
+	if (!(exe = fs_self_exe(NULL)))
 		return xstrdup(".");
-	exe[n] = '\0';
-	return xstrdup(dirname(exe));
+	dir = xstrdup(dirname(exe));
+	free(exe);
+	return dir;
 }
 
 static int build_libcrs_bundle(struct scan *s)
