@@ -135,14 +135,11 @@ int scan_opts_parse(struct scan_opts *o, int argc, char **argv,
 		    const char *usage, FILE *out, FILE *err)
 {
 	size_t alloc = 0, povs_alloc = 0, sarifs_alloc = 0, allow_alloc = 0;
-	const char *env_mode = getenv("CRS_CI_BASE_IMAGES");
-	enum base_images_mode mode = BASE_IMAGES_PULL;
+	enum base_images_mode mode;
 	long n;
 	int c;
 
-	if (env_mode && env_mode[0] &&
-	    base_images_mode_parse(&mode, env_mode,
-				   "CRS_CI_BASE_IMAGES") != 0)
+	if (base_images_mode_from_env(&mode) != 0)
 		return usage_error(err, usage, CRS_EINPUT);
 	o->base_images = (int)mode;
 	optind = 0;
