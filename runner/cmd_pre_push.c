@@ -13,6 +13,7 @@
  * <gitdir>/crs-ci/, never into the work tree.
  */
 #include "runner/cmd.h"
+#include "runner/base_images.h"
 #include "runner/phase_cmd.h"
 #include "runner/scan.h"
 #include "runner/scan_opts.h"
@@ -107,8 +108,12 @@ static int scan_range(struct runner_ctx *ctx, const struct push_cfg *pc,
 	struct scan *s = NULL;
 	char *out = xasprintf("%scrs-ci/out/%.12s", gitdir, head);
 	char *work = xasprintf("%scrs-ci/work", gitdir);
+	enum base_images_mode mode;
 	int r;
 
+	if ((r = base_images_mode_from_env(&mode)) != 0)
+		goto out;
+	o.base_images = (int)mode;
 	o.compose = pc->compose;
 	o.project = pc->project;
 	o.source = workdir;
@@ -124,6 +129,7 @@ static int scan_range(struct runner_ctx *ctx, const struct push_cfg *pc,
 			   SCAN_NEED_ENGINE | SCAN_NEED_CHANGE)) == 0)
 		r = phase_scan_all(s, code);
 	scan_close(s);
+out:
 	free(out);
 	free(work);
 	return r;
