@@ -13,6 +13,7 @@
  * <gitdir>/crs-ci/, never into the work tree.
  */
 #include "runner/cmd.h"
+#include "runner/cli_usage.h"
 #include "runner/phase_cmd.h"
 #include "runner/scan.h"
 #include "runner/scan_opts.h"
@@ -129,6 +130,18 @@ static int scan_range(struct runner_ctx *ctx, const struct push_cfg *pc,
 	return r;
 }
 
+static const char pre_push_usage[] =
+"usage: crs-ci pre-push [REMOTE [URL]] < ref lines\n"
+"\nScan each range git is about to push and block the push (exit 1) on\n"
+"findings that fail the policy. git's pre-push hook runs it (the hook\n"
+"`crs-ci hook install` writes) with the ref lines on standard input;\n"
+"the pre-commit framework runs it (.pre-commit-hooks.yaml, hook id\n"
+"crs-ci) with PRE_COMMIT_FROM_REF and PRE_COMMIT_TO_REF set instead.\n"
+"The scan options come from git config, section crs-ci (crs-ci hook\n"
+"install writes them), else .clusterfuzzlite/ and its crs-compose.yaml.\n"
+"\nexit status: 0 push, 1 findings block the push, 2 usage or\n"
+"configuration error, 3 infrastructure error.\n";
+
 int cmd_pre_push(int argc, char **argv, struct runner_ctx *ctx)
 {
 	struct push_cfg pc = { 0 };
@@ -141,11 +154,15 @@ int cmd_pre_push(int argc, char **argv, struct runner_ctx *ctx)
 	int r, blocked = 0, scanned = 0;
 
 	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		fputs("usage: crs-ci pre-push REMOTE [URL] < ref lines\n"
-		      "(run by the hook `crs-ci hook install` writes)\n",
-		      ctx->out);
+		fputs(pre_push_usage, ctx->out);
 		return EXIT_OK;
 	}
+	if (argc > 1 && argv[1][0] == '-')
+		return cli_usage_error(ctx->err, "pre-push", "unknown option "
+				       "'%s' for 'pre-push'", argv[1]);
+	if (argc > 3)
+		return cli_usage_error(ctx->err, "pre-push", "unexpected "
+				       "argument '%s'", argv[3]);
 	if (git_repository_open_ext(&repo, ".", 0, NULL) != 0) {
 		r = git_fail(CRS_EINPUT, "not in a git repository");
 		goto out;
