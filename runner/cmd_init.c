@@ -33,7 +33,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define INIT_COMPOSE ".crs-ci/crs-compose.yaml"
 #define INIT_GITHUB ".github/workflows/crs-ci.yml"
 #define INIT_GITLAB ".gitlab-ci.yml"
 #define INIT_GITLAB_INCLUDE ".crs-ci/gitlab-ci.yml"

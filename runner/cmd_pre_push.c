@@ -8,7 +8,8 @@
  * instead). Each update is scanned as remote oid..local oid; a new
  * branch is scanned against its merge-base with the remote's default
  * branch; deletions are skipped. Options come from git config (crs-ci.*,
- * written by `crs-ci hook install`). The push is blocked (exit 1) only
+ * written by `crs-ci hook install`); without crs-ci.compose the compose is
+ * the work tree's .crs-ci/crs-compose.yaml (what `crs-ci init` writes). The push is blocked (exit 1) only
  * by findings that fail the policy; work and results go under
  * <gitdir>/crs-ci/, never into the work tree.
  */
@@ -19,9 +20,11 @@
 #include "runner/scan_opts.h"
 #include "runner/source_export.h"
 #include "runner/phase/phase.h"
+#include "runner/init/init_render.h"
 #include "diff/prepush.h"
 #include "common/buf.h"
 #include "common/error.h"
+#include "common/fsutil.h"
 #include "common/log.h"
 #include "common/xalloc.h"
 
@@ -47,18 +50,27 @@ static int git_fail(int code, const char *what)
 
 static int read_cfg(struct push_cfg *pc, git_repository *repo)
 {
+	const char *wd = git_repository_workdir(repo);
 	git_config *cfg = NULL;
 	git_buf v = { 0 };
+	char *dflt = NULL;
 	int r = 0;
 
 	if (git_repository_config_snapshot(&cfg, repo) != 0)
 		return git_fail(CRS_ERR, "reading git config");
-	if (git_config_get_string_buf(&v, cfg, "crs-ci.compose") != 0) {
+	if (git_config_get_string_buf(&v, cfg, "crs-ci.compose") == 0) {
+		pc->compose = xstrdup(v.ptr);
+	} else if (wd && fs_exists(dflt = xasprintf("%s" INIT_COMPOSE, wd))) {
+		/* what `crs-ci init` writes (pre-commit users' setup) */
+		pc->compose = dflt;
+		dflt = NULL;	/* transferred */
+	} else {
 		r = crs_error_set(CRS_ECONFIG, "crs-ci.compose is not set in "
-				  "git config: run crs-ci hook install");
+				  "git config and there is no "
+				  INIT_COMPOSE ": run crs-ci init or "
+				  "crs-ci hook install");
 		goto out;
 	}
-	pc->compose = xstrdup(v.ptr);
 	git_buf_dispose(&v);
 	/* unset: the repository's .clusterfuzzlite/ (project_layout.c) */
 	if (git_config_get_string_buf(&v, cfg, "crs-ci.project") == 0)
@@ -69,6 +81,7 @@ static int read_cfg(struct push_cfg *pc, git_repository *repo)
 	if (git_config_get_int64(&pc->timeout_s, cfg, "crs-ci.timeout") != 0)
 		pc->timeout_s = 900;
 out:
+	free(dflt);
 	git_error_clear();
 	git_buf_dispose(&v);
 	git_config_free(cfg);

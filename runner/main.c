@@ -154,7 +154,7 @@ int main(int argc, char **argv)
 		free(args);
 		return rc;
 	}
-	if (help && strcmp(c->name, "help")) {
+	if (help) {
 		/* "crs-ci CMD ... --help" is "crs-ci help CMD" */
 		help_args[1] = (char *)c->name;
 		c = cmd_lookup("help");
