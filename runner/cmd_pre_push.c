@@ -123,6 +123,8 @@ static int scan_range(struct runner_ctx *ctx, const struct push_cfg *pc,
 	char *work = xasprintf("%scrs-ci/work", gitdir);
 	int r;
 
+	if ((r = scan_opts_from_env(&o)) != 0)
+		goto out;
 	o.compose = pc->compose;
 	o.project = pc->project;
 	o.source = workdir;
@@ -138,6 +140,7 @@ static int scan_range(struct runner_ctx *ctx, const struct push_cfg *pc,
 			   SCAN_NEED_ENGINE | SCAN_NEED_CHANGE)) == 0)
 		r = phase_scan_all(s, code);
 	scan_close(s);
+out:
 	free(out);
 	free(work);
 	return r;
