@@ -24,7 +24,7 @@ lines() { [ -z "$1" ] && echo 0 || printf '%s\n' "$1" | wc -l; }
 run help
 [ "$code" -eq 0 ] || fail "crs-ci help: exit $code"
 cmds=$(printf '%s\n' "$out" | sed -n '/^commands:/,/^$/p' | awk 'NF>1 {print $1}')
-[ "$(lines "$cmds")" -ge 16 ] || fail "crs-ci help lists too few commands: $cmds"
+[ "$(lines "$cmds")" -ge 15 ] || fail "crs-ci help lists too few commands: $cmds"
 
 # 1. help CMD for every command: exit 0, its own usage on stdout
 for c in $cmds; do
@@ -115,4 +115,18 @@ cd "$tmp/w"
 	fail "--work-dir DIR does not complete folders: $(complete_words crs-ci scan --work-dir "")"
 [ -z "$(complete_words crs-ci scan --timeout "")" ] || fail "--timeout completes files"
 note "completion: commands, per-command options, files and folders"
+
+# 6. a page per command, and the README's command list is the table
+for c in $cmds; do
+	[ -f "$ROOT/docs/cmd/$c.md" ] || fail "no docs/cmd/$c.md"
+	grep -q "^| \[\`$c\`\](docs/cmd/$c.md) |" "$ROOT/README.md" ||
+		fail "README's command list lacks $c"
+done
+[ "$(grep -c '^| \[`[a-z-]*`\](docs/cmd/' "$ROOT/README.md")" -eq "$(lines "$cmds")" ] ||
+	fail "README lists commands that are not in the table"
+
+# 7. make install puts the completion where bash-completion finds it
+make -C "$ROOT" -s install PREFIX=/usr DESTDIR="$tmp/dest" >/dev/null
+cmp -s "$tmp/dest/usr/share/bash-completion/completions/crs-ci" "$tmp/crs-ci.bash" ||
+	fail "make install did not install the completion"
 echo "ok: test_cli"
