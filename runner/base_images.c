@@ -49,6 +49,16 @@ int base_images_mode_parse(enum base_images_mode *out, const char *s,
 	return 0;
 }
 
+int base_images_mode_from_env(enum base_images_mode *out)
+{
+	const char *env = getenv("CRS_CI_BASE_IMAGES");
+
+	*out = BASE_IMAGES_PULL;
+	if (!env || !env[0])
+		return 0;
+	return base_images_mode_parse(out, env, "CRS_CI_BASE_IMAGES");
+}
+
 const char *base_images_stand_in(const char *ref)
 {
 	static const struct {

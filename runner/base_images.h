@@ -31,6 +31,13 @@ int base_images_mode_parse(enum base_images_mode *out, const char *s,
 			   const char *what);
 
 /*
+ * The mode CRS_CI_BASE_IMAGES asks for (pull when unset or empty); an
+ * option given on the command line overrides it. CRS_EINPUT when the
+ * variable holds something else.
+ */
+int base_images_mode_from_env(enum base_images_mode *out);
+
+/*
  * The stand-in of a known base image reference (any tag or digest of
  * gcr.io/oss-fuzz-base/base-{builder,clang,runner,runner-debug,image}
  * and ghcr.io/aixcc-finals/base-{builder,clang,runner,image}), or NULL.

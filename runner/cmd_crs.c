@@ -8,11 +8,13 @@
  * what it submitted. The package is the author's own code, trusted like
  * a compose file; what the CRS submits while it runs is not.
  */
+#include "runner/base_images.h"
 #include "runner/cmd.h"
 #include "runner/cli_usage.h"
 #include "runner/crs_lint.h"
 #include "runner/crs_trial.h"
 #include "runner/scan_opts.h"
+#include "common/error.h"
 #include "common/log.h"
 
 #include <getopt.h>
@@ -23,6 +25,7 @@ static const char crs_usage[] =
 "usage: crs-ci crs check DIR\n"
 "       crs-ci crs test DIR [--timeout T] [--keep-going] [--example DIR]\n"
 "                           [--compose FILE] [--work-dir DIR] [--out DIR]\n"
+"                           [--base-images pull|stand-in]\n"
 "\nTools for CRS authors. DIR is a CRS package: the folder holding\n"
 "oss-crs/crs.yaml.\n"
 "\n  check   lint the package against the OSS-CRS contract: crs.yaml's\n"
@@ -40,12 +43,14 @@ static const char crs_usage[] =
 "                    (needed for a CRS with required_llms: its llm_config)\n"
 "  --work-dir DIR    work folder (default crs-ci-work/crs-test)\n"
 "  --out DIR         results folder (default crs-ci-out/crs-test)\n"
+"  --base-images M   pull (default) or stand-in: the offline Debian\n"
+"                    stand-ins (also CRS_CI_BASE_IMAGES=stand-in)\n"
 "\nexit status: 0 clean (check) or the contract was met (test); 1 the CRS\n"
 "ran but broke the contract or submitted nothing; 2 bad package or usage;\n"
 "3 infrastructure error.\n";
 
 enum { OPT_TIMEOUT = 256, OPT_KEEP_GOING, OPT_EXAMPLE, OPT_COMPOSE,
-       OPT_WORK_DIR, OPT_OUT };
+       OPT_WORK_DIR, OPT_OUT, OPT_BASE_IMAGES };
 
 const struct option cmd_crs_opts[] = {
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
@@ -54,6 +59,7 @@ const struct option cmd_crs_opts[] = {
 	{ "compose", required_argument, NULL, OPT_COMPOSE },
 	{ "work-dir", required_argument, NULL, OPT_WORK_DIR },
 	{ "out", required_argument, NULL, OPT_OUT },
+	{ "base-images", required_argument, NULL, OPT_BASE_IMAGES },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -79,6 +85,7 @@ int cmd_crs(int argc, char **argv, struct runner_ctx *ctx)
 	struct crs_trial_opts o = CRS_TRIAL_OPTS_INIT;
 	struct crs_lint lint = CRS_LINT_INIT;
 	const char *sub;
+	enum base_images_mode mode;
 	int c, code = EXIT_USAGE;
 
 	if (argc < 2)
@@ -90,8 +97,11 @@ int cmd_crs(int argc, char **argv, struct runner_ctx *ctx)
 	}
 	sub = argv[1];
 	if (strcmp(sub, "check") && strcmp(sub, "test"))
-		return cli_usage_error(ctx->err, "crs", "'%s' is not a crs subcommand "
-				       "(check, test)", sub);
+		return cli_usage_error(ctx->err, "crs", "'%s' is not a crs "
+				"subcommand (check, test)", sub);
+	if (base_images_mode_from_env(&mode) != 0)
+		return cli_usage_error(ctx->err, "crs", "%s",
+				       crs_error_last());
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc - 1, argv + 1, "+:h", cmd_crs_opts,
@@ -99,22 +109,30 @@ int cmd_crs(int argc, char **argv, struct runner_ctx *ctx)
 		for (size_t i = 0; cmd_crs_opts[i].name; i++)
 			if (cmd_crs_opts[i].val == c && c != 'h' &&
 			    !strcmp(sub, "check"))
-				return cli_usage_error(ctx->err, "crs", "'--%s' is an "
-						       "option of test",
-						       cmd_crs_opts[i].name);
+				return cli_usage_error(ctx->err, "crs",
+						"'--%s' "
+						"is an option of test",
+						cmd_crs_opts[i].name);
 		switch (c) {
 		case OPT_TIMEOUT:
 			if (parse_duration(optarg, &o.timeout_s) != 0 ||
 			    o.timeout_s <= 0)
-				return cli_usage_error(ctx->err, "crs", "--timeout: '%s' is "
-						       "not a duration like "
-						       "\"2m\"", optarg);
+				return cli_usage_error(ctx->err, "crs",
+						"--timeout: "
+						"'%s' is not a duration like "
+						"\"2m\"", optarg);
 			break;
 		case OPT_KEEP_GOING: o.keep_going = 1; break;
 		case OPT_EXAMPLE: o.example = optarg; break;
 		case OPT_COMPOSE: o.compose = optarg; break;
 		case OPT_WORK_DIR: o.work_dir = optarg; break;
 		case OPT_OUT: o.out_dir = optarg; break;
+		case OPT_BASE_IMAGES:
+			if (base_images_mode_parse(&mode, optarg,
+						   "--base-images") != 0)
+				return cli_usage_error(ctx->err, "crs", "%s",
+						       crs_error_last());
+			break;
 		case 'h':
 			fputs(crs_usage, ctx->out);
 			return EXIT_OK;
@@ -123,8 +141,10 @@ int cmd_crs(int argc, char **argv, struct runner_ctx *ctx)
 		}
 	}
 	if (optind + 1 != argc - 1)
-		return cli_usage_error(ctx->err, "crs", "give one package folder DIR");
+		return cli_usage_error(ctx->err, "crs", "give one package "
+				"folder DIR" );
 	o.dir = argv[optind + 1];
+	o.base_images = (int)mode;
 	crs_lint_run(&lint, o.dir);
 	code = print_lint(&lint, o.dir, ctx);
 	if (code == EXIT_OK && !strcmp(sub, "test"))

@@ -14,6 +14,7 @@
  * <gitdir>/crs-ci/, never into the work tree.
  */
 #include "runner/cmd.h"
+#include "runner/base_images.h"
 #include "runner/cli_usage.h"
 #include "runner/phase_cmd.h"
 #include "runner/scan.h"
@@ -121,10 +122,12 @@ static int scan_range(struct runner_ctx *ctx, const struct push_cfg *pc,
 	struct scan *s = NULL;
 	char *out = xasprintf("%scrs-ci/out/%.12s", gitdir, head);
 	char *work = xasprintf("%scrs-ci/work", gitdir);
+	enum base_images_mode mode;
 	int r;
 
-	if ((r = scan_opts_from_env(&o)) != 0)
+	if ((r = base_images_mode_from_env(&mode)) != 0)
 		goto out;
+	o.base_images = (int)mode;
 	o.compose = pc->compose;
 	o.project = pc->project;
 	o.source = workdir;

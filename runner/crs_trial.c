@@ -394,6 +394,7 @@ int crs_trial_run(const struct crs_trial_opts *o, const struct crs_lint *lint,
 	so.out_dir = o->out_dir;
 	so.fail_on = "none";
 	so.keep_going = o->keep_going;
+	so.base_images = o->base_images;
 	so.timeout_s = TRIAL_BUILD_TIMEOUT_S;
 	quiet.out = ctx->err;	/* the scan's own verdict is progress here */
 	if ((r = scan_open(&s, &so, &quiet, SCAN_NEED_COMPOSE |

@@ -21,6 +21,7 @@ struct crs_trial_opts {
 	const char *out_dir;
 	long timeout_s;		/* the run, after the CRS is built */
 	int keep_going;
+	int base_images;	/* enum base_images_mode */
 };
 #define CRS_TRIAL_OPTS_INIT { .timeout_s = 120, \
 	.work_dir = "crs-ci-work/crs-test", .out_dir = "crs-ci-out/crs-test" }

@@ -202,19 +202,6 @@ bad:
 			     "(examples: 900, 90s, 15m, 1h)", s);
 }
 
-int scan_opts_from_env(struct scan_opts *o)
-{
-	const char *env_mode = getenv("CRS_CI_BASE_IMAGES");
-	enum base_images_mode mode = BASE_IMAGES_PULL;
-
-	if (env_mode && env_mode[0] &&
-	    base_images_mode_parse(&mode, env_mode,
-				   "CRS_CI_BASE_IMAGES") != 0)
-		return CRS_EINPUT;
-	o->base_images = (int)mode;
-	return 0;
-}
-
 static int usage_error(FILE *err, const char *cmd, int r)
 {
 	cli_usage_error(err, cmd, "%s", crs_error_last());
@@ -227,12 +214,13 @@ int scan_opts_parse(struct scan_opts *o, int argc, char **argv,
 	struct option long_opts[SCAN_OPT_NR + 2];
 	const char *cmd = argv[0];	/* for the error hint */
 	size_t alloc = 0, povs_alloc = 0, sarifs_alloc = 0, allow_alloc = 0;
-	enum base_images_mode mode = BASE_IMAGES_PULL;
+	enum base_images_mode mode;
 	long n;
 	int c;
 
-	if (scan_opts_from_env(o) != 0)
+	if (base_images_mode_from_env(&mode) != 0)
 		return usage_error(err, cmd, CRS_EINPUT);
+	o->base_images = (int)mode;
 	for (size_t i = 0; i < SCAN_OPT_NR; i++)
 		long_opts[i] = (struct option){ scan_opt_table[i].name,
 			scan_opt_table[i].arg ? required_argument : no_argument,

@@ -92,13 +92,6 @@ int scan_opts_parse(struct scan_opts *o, int argc, char **argv,
 		    const char *synopsis, FILE *out, FILE *err);
 void scan_opts_release(struct scan_opts *o);
 
-/*
- * The defaults the environment sets (CRS_CI_BASE_IMAGES), for callers
- * that fill a scan_opts without parsing a command line (pre-push);
- * scan_opts_parse calls it first. CRS_EINPUT (message set) when a
- * variable holds no valid value.
- */
-int scan_opts_from_env(struct scan_opts *o);
 
 /* "15m", "90s", "1h", "600" (seconds) -> seconds; CRS_EINPUT if bad. */
 int parse_duration(const char *s, long *out);
