@@ -175,23 +175,27 @@ static int parse_opts(struct gateway_opts *o, int argc, char **argv,
 			break;
 		case OPT_BUDGET:
 			if (add_budget(o, optarg) != 0)
-				return cli_usage_error(ctx->err, "gateway", "%s", crs_error_last());
+				return cli_usage_error(ctx->err, "gateway",
+						"%s", crs_error_last());
 			break;
 		case OPT_REPORT_INTERVAL:
 			if (parse_long(optarg, 0, 86400, &o->report_interval))
-				return cli_usage_error(ctx->err, "gateway", "--report-interval: "
+				return cli_usage_error(ctx->err, "gateway",
+						   "--report-interval: "
 						   "\"%s\" is not 0 to 86400 "
 						   "seconds", optarg);
 			break;
 		case OPT_MAX_TOKENS_CAP:
 			if (parse_long(optarg, 1, 10000000, &o->max_tokens_cap))
-				return cli_usage_error(ctx->err, "gateway", "--max-tokens-cap: "
+				return cli_usage_error(ctx->err, "gateway",
+						   "--max-tokens-cap: "
 						   "\"%s\" is not 1 to "
 						   "10000000", optarg);
 			break;
 		case OPT_TIMEOUT:
 			if (parse_long(optarg, 1, 86400, &o->timeout))
-				return cli_usage_error(ctx->err, "gateway", "--timeout: \"%s\" is "
+				return cli_usage_error(ctx->err, "gateway",
+						   "--timeout: \"%s\" is "
 						   "not 1 to 86400 seconds",
 						   optarg);
 			break;
@@ -203,25 +207,33 @@ static int parse_opts(struct gateway_opts *o, int argc, char **argv,
 		}
 	}
 	if (optind < argc)
-		return cli_usage_error(ctx->err, "gateway", "unexpected argument '%s'",
+		return cli_usage_error(ctx->err, "gateway",
+				   "unexpected argument '%s'",
 				   argv[optind]);
 	if (!strcmp(o->mode, "disabled"))
-		return cli_usage_error(ctx->err, "gateway", "mode 'disabled' runs no gateway: CRSs "
+		return cli_usage_error(ctx->err, "gateway",
+				   "mode 'disabled' runs no gateway: CRSs "
 				   "get no LLM URL and no key");
 	if (strcmp(o->mode, "internal") && strcmp(o->mode, "external"))
-		return cli_usage_error(ctx->err, "gateway", "--mode: '%s' is not one of internal, "
+		return cli_usage_error(ctx->err, "gateway",
+				   "--mode: '%s' is not one of internal, "
 				   "external, disabled", o->mode);
 	if (!strcmp(o->mode, "internal") && !o->config)
-		return cli_usage_error(ctx->err, "gateway", "mode internal needs --config");
+		return cli_usage_error(ctx->err, "gateway",
+				"mode internal needs --config");
 	if (!strcmp(o->mode, "internal") && (o->ext_url || o->ext_key_env))
-		return cli_usage_error(ctx->err, "gateway", "options '--external-url' and '--mode "
+		return cli_usage_error(ctx->err, "gateway",
+				   "options '--external-url' and '--mode "
 				   "internal' cannot be used together");
 	if (!strcmp(o->mode, "external") && !o->ext_url)
-		return cli_usage_error(ctx->err, "gateway", "mode external needs --external-url");
+		return cli_usage_error(ctx->err, "gateway",
+				"mode external needs --external-url");
 	if (!o->keys_dir)
-		return cli_usage_error(ctx->err, "gateway", "--keys-dir is required");
+		return cli_usage_error(ctx->err, "gateway",
+				"--keys-dir is required");
 	if (!o->budgets_nr)
-		return cli_usage_error(ctx->err, "gateway", "at least one --budget CRS=DOLLARS is "
+		return cli_usage_error(ctx->err, "gateway",
+				   "at least one --budget CRS=DOLLARS is "
 				   "required");
 	return 0;
 }

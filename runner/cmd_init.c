@@ -130,7 +130,8 @@ static int init_parse(struct init_opts *o, int argc, char **argv,
 			else if (!strcmp(optarg, "both"))
 				o->ci = INIT_CI_BOTH;
 			else
-				return cli_usage_error(ctx->err, "init", "--ci: '%s' is "
+				return cli_usage_error(ctx->err, "init",
+							"--ci: '%s' is "
 							"not github, gitlab "
 							"or both", optarg);
 			break;
@@ -139,7 +140,8 @@ static int init_parse(struct init_opts *o, int argc, char **argv,
 			n = strtol(optarg, &end, 10);
 			if (errno || end == optarg || *end || n < 1 ||
 			    n > INIT_CPUS_MAX)
-				return cli_usage_error(ctx->err, "init", "--cpus: '%s' is "
+				return cli_usage_error(ctx->err, "init",
+							"--cpus: '%s' is "
 							"not a CPU count "
 							"(1-%d)", optarg,
 							INIT_CPUS_MAX);
@@ -155,7 +157,8 @@ static int init_parse(struct init_opts *o, int argc, char **argv,
 		}
 	}
 	if (optind < argc)
-		return cli_usage_error(ctx->err, "init", "unexpected argument '%s'",
+		return cli_usage_error(ctx->err, "init",
+					"unexpected argument '%s'",
 					argv[optind]);
 	return 0;
 }

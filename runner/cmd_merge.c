@@ -160,7 +160,8 @@ int cmd_merge(int argc, char **argv, struct runner_ctx *ctx)
 		case OPT_FAIL_ON:
 			if (strcmp(optarg, "new") && strcmp(optarg, "any") &&
 			    strcmp(optarg, "none")) {
-				code = cli_usage_error(ctx->err, "merge", "--fail-on: '%s' "
+				code = cli_usage_error(ctx->err, "merge",
+							 "--fail-on: '%s' "
 							 "is not one of new, "
 							 "any, none", optarg);
 				goto out;
@@ -181,7 +182,8 @@ int cmd_merge(int argc, char **argv, struct runner_ctx *ctx)
 		goto out;
 	}
 	if (optind >= argc) {
-		code = cli_usage_error(ctx->err, "merge", "give at least one RESULTS_DIR");
+		code = cli_usage_error(ctx->err, "merge",
+				"give at least one RESULTS_DIR");
 		goto out;
 	}
 	if ((r = fs_mkdir_p(out)) != 0)

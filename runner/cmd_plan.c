@@ -106,7 +106,8 @@ int cmd_plan(int argc, char **argv, struct runner_ctx *ctx)
 			shards = strtoul(optarg, &end, 10);
 			if (*optarg < '0' || *optarg > '9' || *end ||
 			    shards < 1 || shards > SHARD_MAX) {
-				code = cli_usage_error(ctx->err, "plan", "--shards: '%s' "
+				code = cli_usage_error(ctx->err, "plan",
+					"--shards: '%s' "
 					"is not a number from 1 to %d", optarg,
 					SHARD_MAX);
 				goto out;
@@ -124,21 +125,25 @@ int cmd_plan(int argc, char **argv, struct runner_ctx *ctx)
 		}
 	}
 	if (optind < argc) {
-		code = cli_usage_error(ctx->err, "plan", "unexpected argument '%s'",
+		code = cli_usage_error(ctx->err, "plan",
+					"unexpected argument '%s'",
 					argv[optind]);
 		goto out;
 	}
 	if (!shards) {
-		code = cli_usage_error(ctx->err, "plan", "--shards is required");
+		code = cli_usage_error(ctx->err, "plan",
+				"--shards is required");
 		goto out;
 	}
 	if (from && names.nr) {
-		code = cli_usage_error(ctx->err, "plan", "options '--harnesses-from' and "
+		code = cli_usage_error(ctx->err, "plan",
+					"options '--harnesses-from' and "
 					"'--harness' cannot be used together");
 		goto out;
 	}
 	if (!from && !names.nr) {
-		code = cli_usage_error(ctx->err, "plan", "give --harnesses-from FILE or "
+		code = cli_usage_error(ctx->err, "plan",
+					"give --harnesses-from FILE or "
 					"--harness NAME");
 		goto out;
 	}
