@@ -104,7 +104,7 @@ int cmd_crs(int argc, char **argv, struct runner_ctx *ctx)
 				       crs_error_last());
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc - 1, argv + 1, "+:h", cmd_crs_opts,
+	while ((c = getopt_long(argc - 1, argv + 1, ":h", cmd_crs_opts,
 				NULL)) != -1) {
 		for (size_t i = 0; cmd_crs_opts[i].name; i++)
 			if (cmd_crs_opts[i].val == c && c != 'h' &&

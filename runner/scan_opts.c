@@ -79,9 +79,10 @@ static const struct scan_opt scan_opt_table[] = {
 	  "deadline for the whole scan: 900, 90s, 15m, 1h (default 15m)" },
 	{ "out", "DIR", OPT_OUT, SCAN_CMD_SCAN | SCAN_CMD_RUN | SCAN_CMD_REPORT,
 	  "where results go (default crs-ci-out)" },
-	{ "work-dir", "DIR", OPT_WORK_DIR, PHASES | SCAN_CMD_REPORT,
+	{ "work-dir", "DIR", OPT_WORK_DIR,
+	  PHASES | SCAN_CMD_REPORT | SCAN_CMD_CHECK,
 	  "builds, runs and logs (default crs-ci-work)" },
-	{ "cache-dir", "DIR", OPT_CACHE_DIR, PHASES,
+	{ "cache-dir", "DIR", OPT_CACHE_DIR, PHASES | SCAN_CMD_CHECK,
 	  "saved images, corpora and git CRS checkouts carried\n"
 	  "between CI runs (git checkouts: in --work-dir without it)" },
 	{ "registry", "DIR", OPT_REGISTRY, PHASES | SCAN_CMD_CHECK,
