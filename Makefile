@@ -138,7 +138,8 @@ bench-rebuild: all base-images
 # make install [PREFIX=/usr/local] [DESTDIR=...]: crs-ci, libCRS and its
 # install step in bin/ (crs-ci looks for libCRS beside itself), the CRS
 # registry and the bundled CRSs it points at in share/crs-ci/ (crs-ci
-# looks for <bin>/../share/crs-ci/registry; docs/crs-sources.md).
+# looks for <bin>/../share/crs-ci/registry; docs/crs-sources.md), and the
+# bash completion (crs-ci completion bash) in share/bash-completion/.
 PREFIX ?= /usr/local
 SHARE := $(DESTDIR)$(PREFIX)/share/crs-ci
 install: all
@@ -148,6 +149,9 @@ install: all
 	rm -rf $(SHARE)/registry $(SHARE)/container/crs
 	cp -R registry $(SHARE)/registry
 	cp -R container/crs $(SHARE)/container/crs
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	$(BUILD)/crs-ci completion bash \
+	  >$(DESTDIR)$(PREFIX)/share/bash-completion/completions/crs-ci
 
 check-headers:
 	@set -e; for h in $$(git ls-files '*.h'); do \

@@ -42,6 +42,9 @@ command -v npm >/dev/null || packages+=(npm)
 command -v python3 >/dev/null || packages+=(python3)
 # gitlab-ci-local (test_gitlab_ci_local.sh, from npm) copies with rsync.
 command -v rsync >/dev/null || packages+=(rsync)
+# test_pre_commit.sh runs .pre-commit-hooks.yaml with the pre-commit
+# framework (Debian's package: this machine reaches no Python registry).
+command -v pre-commit >/dev/null || packages+=(pre-commit)
 
 installed() {
 	dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'

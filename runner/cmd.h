@@ -9,7 +9,11 @@
 #ifndef CRS_RUNNER_CMD_H
 #define CRS_RUNNER_CMD_H
 
+#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
+
+
 
 struct runner_ctx {
 	FILE *out;		/* the product: verdict, JSON */
@@ -26,6 +30,7 @@ enum exit_code {
 
 int cmd_build_target(int argc, char **argv, struct runner_ctx *ctx);
 int cmd_check(int argc, char **argv, struct runner_ctx *ctx);
+int cmd_completion(int argc, char **argv, struct runner_ctx *ctx);
 int cmd_crs(int argc, char **argv, struct runner_ctx *ctx);
 int cmd_gateway(int argc, char **argv, struct runner_ctx *ctx);
 int cmd_help(int argc, char **argv, struct runner_ctx *ctx);
@@ -43,8 +48,34 @@ int cmd_version(int argc, char **argv, struct runner_ctx *ctx);
 /* Map a CRS_E* code to an exit code: config/input 2, others 3. */
 int exit_code_for(int r);
 
+/*
+ * One entry of the command table (runner/cmd_table.c). The dispatcher,
+ * `crs-ci help`, `help CMD` and the bash completion read only this.
+ */
+struct cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv, struct runner_ctx *ctx);
+	const char *summary;
+	/* its own long options (getopt table, NULL-terminated) or NULL;
+	 * an option with a value completes as a file name */
+	const struct option *opts;
+	/* words allowed as its first argument ("install uninstall"), or
+	 * NULL; the scan options it takes come from runner/scan_opts.c */
+	const char *subcmds;
+};
+
+/* The sorted table (borrowed, static) and its size. Cannot fail. */
+const struct cmd *cmd_table(size_t *nr);
+
+/* The entry named `name`, NULL when there is none. */
+const struct cmd *cmd_lookup(const char *name);
+
 /* Print the command table (crs-ci help). */
 void cmd_list(FILE *f);
+
+/* The long options of the commands that parse their own (for the table). */
+extern const struct option cmd_crs_opts[], cmd_gateway_opts[],
+	cmd_hook_opts[], cmd_init_opts[], cmd_merge_opts[], cmd_plan_opts[];
 
 #define CRS_CI_VERSION "0.1.0"
 

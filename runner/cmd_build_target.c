@@ -19,12 +19,9 @@ static int build_target(struct scan *s, int *exit_code)
 
 int cmd_build_target(int argc, char **argv, struct runner_ctx *ctx)
 {
-	static char full[4096];
-
-	snprintf(full, sizeof(full), "usage: crs-ci build-target --compose "
-		 "FILE [--project DIR] [--source DIR] [--head REV]\n\n"
-		 "options:\n%s", scan_opts_help);
-	return phase_cmd(argc, argv, ctx, full,
+	return phase_cmd(argc, argv, ctx, "usage: crs-ci build-target "
+			 "--compose FILE [--project DIR] [--source DIR] "
+			 "[--head REV]\n",
 			 SCAN_NEED_COMPOSE | SCAN_NEED_PROJECT |
 			 SCAN_NEED_ENGINE | SCAN_NEED_CHANGE, build_target);
 }

@@ -37,13 +37,9 @@ static int check(struct scan *s, int *exit_code)
 
 int cmd_check(int argc, char **argv, struct runner_ctx *ctx)
 {
-	static char full[4096];
-
-	snprintf(full, sizeof(full), "usage: crs-ci check --compose FILE "
-		 "[--project DIR] [--source DIR]\n\nThe project folder is "
-		 "checked when --project is given or the source\nhas "
-		 ".clusterfuzzlite/ (docs/layouts.md).\n\noptions:\n%s",
-		 scan_opts_help);
-	return phase_cmd(argc, argv, ctx, full,
+	return phase_cmd(argc, argv, ctx, "usage: crs-ci check --compose FILE "
+			 "[--project DIR] [--source DIR]\n\nThe project "
+			 "folder is checked when --project is given or the "
+			 "source\nhas .clusterfuzzlite/ (docs/layouts.md).\n",
 			 SCAN_NEED_COMPOSE | SCAN_WANT_PROJECT, check);
 }

@@ -10,6 +10,7 @@
  */
 #include "runner/base_images.h"
 #include "runner/cmd.h"
+#include "runner/cli_usage.h"
 #include "runner/crs_lint.h"
 #include "runner/crs_trial.h"
 #include "runner/scan_opts.h"
@@ -17,7 +18,6 @@
 #include "common/log.h"
 
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -52,7 +52,7 @@ static const char crs_usage[] =
 enum { OPT_TIMEOUT = 256, OPT_KEEP_GOING, OPT_EXAMPLE, OPT_COMPOSE,
        OPT_WORK_DIR, OPT_OUT, OPT_BASE_IMAGES };
 
-static const struct option crs_long_opts[] = {
+const struct option cmd_crs_opts[] = {
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "keep-going", no_argument, NULL, OPT_KEEP_GOING },
 	{ "example", required_argument, NULL, OPT_EXAMPLE },
@@ -63,20 +63,6 @@ static const struct option crs_long_opts[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
-
-static int crs_usage_error(struct runner_ctx *ctx, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int crs_usage_error(struct runner_ctx *ctx, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	log_vfprintf(ctx->err, "crs-ci crs: ", fmt, ap);
-	va_end(ap);
-	fputs(crs_usage, ctx->err);
-	return EXIT_USAGE;
-}
 
 /* Every problem, then a count line; returns the lint's exit code. */
 static int print_lint(const struct crs_lint *l, const char *dir,
@@ -102,33 +88,39 @@ int cmd_crs(int argc, char **argv, struct runner_ctx *ctx)
 	enum base_images_mode mode;
 	int c, code = EXIT_USAGE;
 
-	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		fputs(crs_usage, argc < 2 ? ctx->err : ctx->out);
-		return argc < 2 ? EXIT_USAGE : EXIT_OK;
+	if (argc < 2)
+		return cli_usage_error(ctx->err, "crs", "give a subcommand: "
+				       "check or test");
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		fputs(crs_usage, ctx->out);
+		return EXIT_OK;
 	}
 	sub = argv[1];
 	if (strcmp(sub, "check") && strcmp(sub, "test"))
-		return crs_usage_error(ctx, "'%s' is not a crs subcommand "
-				       "(check, test)", sub);
+		return cli_usage_error(ctx->err, "crs", "'%s' is not a crs "
+				"subcommand (check, test)", sub);
 	if (base_images_mode_from_env(&mode) != 0)
-		return crs_usage_error(ctx, "%s", crs_error_last());
+		return cli_usage_error(ctx->err, "crs", "%s",
+				       crs_error_last());
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc - 1, argv + 1, "h", crs_long_opts,
+	while ((c = getopt_long(argc - 1, argv + 1, ":h", cmd_crs_opts,
 				NULL)) != -1) {
-		for (size_t i = 0; crs_long_opts[i].name; i++)
-			if (crs_long_opts[i].val == c && c != 'h' &&
+		for (size_t i = 0; cmd_crs_opts[i].name; i++)
+			if (cmd_crs_opts[i].val == c && c != 'h' &&
 			    !strcmp(sub, "check"))
-				return crs_usage_error(ctx, "'--%s' is an "
-						       "option of test",
-						       crs_long_opts[i].name);
+				return cli_usage_error(ctx->err, "crs",
+						"'--%s' "
+						"is an option of test",
+						cmd_crs_opts[i].name);
 		switch (c) {
 		case OPT_TIMEOUT:
 			if (parse_duration(optarg, &o.timeout_s) != 0 ||
 			    o.timeout_s <= 0)
-				return crs_usage_error(ctx, "--timeout: '%s' is "
-						       "not a duration like "
-						       "\"2m\"", optarg);
+				return cli_usage_error(ctx->err, "crs",
+						"--timeout: "
+						"'%s' is not a duration like "
+						"\"2m\"", optarg);
 			break;
 		case OPT_KEEP_GOING: o.keep_going = 1; break;
 		case OPT_EXAMPLE: o.example = optarg; break;
@@ -138,19 +130,19 @@ int cmd_crs(int argc, char **argv, struct runner_ctx *ctx)
 		case OPT_BASE_IMAGES:
 			if (base_images_mode_parse(&mode, optarg,
 						   "--base-images") != 0)
-				return crs_usage_error(ctx, "%s",
+				return cli_usage_error(ctx->err, "crs", "%s",
 						       crs_error_last());
 			break;
 		case 'h':
 			fputs(crs_usage, ctx->out);
 			return EXIT_OK;
 		default:
-			return crs_usage_error(ctx, "unknown or incomplete "
-					       "option '%s'", argv[optind]);
+			return cli_option_error(ctx->err, "crs", c, argv + 1);
 		}
 	}
 	if (optind + 1 != argc - 1)
-		return crs_usage_error(ctx, "give one package folder DIR");
+		return cli_usage_error(ctx->err, "crs", "give one package "
+				"folder DIR" );
 	o.dir = argv[optind + 1];
 	o.base_images = (int)mode;
 	crs_lint_run(&lint, o.dir);

@@ -10,6 +10,7 @@
  * mode "disabled" means no gateway is run: this command refuses it.
  */
 #include "runner/cmd.h"
+#include "runner/cli_usage.h"
 #include "runner/config/config.h"
 #include "runner/gateway/gw_config.h"
 #include "runner/gateway/gw_keys.h"
@@ -25,7 +26,6 @@
 #include <getopt.h>
 #include <jansson.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,7 +65,7 @@ enum {
 	OPT_MAX_TOKENS_CAP, OPT_TIMEOUT, OPT_ALLOW_ENV,
 };
 
-static const struct option gateway_long_opts[] = {
+const struct option cmd_gateway_opts[] = {
 	{ "listen", required_argument, NULL, OPT_LISTEN },
 	{ "mode", required_argument, NULL, OPT_MODE },
 	{ "config", required_argument, NULL, OPT_CONFIG },
@@ -104,20 +104,6 @@ static void on_usr1(int sig)
 {
 	(void)sig;
 	report_requested = 1;
-}
-
-static int usage_error(struct runner_ctx *ctx, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int usage_error(struct runner_ctx *ctx, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	log_vfprintf(ctx->err, "crs-ci gateway: ", fmt, ap);
-	va_end(ap);
-	fputs(gateway_usage, ctx->err);
-	return EXIT_USAGE;
 }
 
 static int parse_long(const char *s, long min, long max, long *out)
@@ -172,7 +158,7 @@ static int parse_opts(struct gateway_opts *o, int argc, char **argv,
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", gateway_long_opts, NULL))
+	while ((c = getopt_long(argc, argv, "+:h", cmd_gateway_opts, NULL))
 	       != -1) {
 		switch (c) {
 		case OPT_LISTEN: o->listen = optarg; break;
@@ -189,23 +175,27 @@ static int parse_opts(struct gateway_opts *o, int argc, char **argv,
 			break;
 		case OPT_BUDGET:
 			if (add_budget(o, optarg) != 0)
-				return usage_error(ctx, "%s", crs_error_last());
+				return cli_usage_error(ctx->err, "gateway",
+						"%s", crs_error_last());
 			break;
 		case OPT_REPORT_INTERVAL:
 			if (parse_long(optarg, 0, 86400, &o->report_interval))
-				return usage_error(ctx, "--report-interval: "
+				return cli_usage_error(ctx->err, "gateway",
+						   "--report-interval: "
 						   "\"%s\" is not 0 to 86400 "
 						   "seconds", optarg);
 			break;
 		case OPT_MAX_TOKENS_CAP:
 			if (parse_long(optarg, 1, 10000000, &o->max_tokens_cap))
-				return usage_error(ctx, "--max-tokens-cap: "
+				return cli_usage_error(ctx->err, "gateway",
+						   "--max-tokens-cap: "
 						   "\"%s\" is not 1 to "
 						   "10000000", optarg);
 			break;
 		case OPT_TIMEOUT:
 			if (parse_long(optarg, 1, 86400, &o->timeout))
-				return usage_error(ctx, "--timeout: \"%s\" is "
+				return cli_usage_error(ctx->err, "gateway",
+						   "--timeout: \"%s\" is "
 						   "not 1 to 86400 seconds",
 						   optarg);
 			break;
@@ -213,30 +203,37 @@ static int parse_opts(struct gateway_opts *o, int argc, char **argv,
 			fputs(gateway_usage, ctx->out);
 			return 1;
 		default:
-			return usage_error(ctx, "unknown or incomplete option "
-					   "'%s'", argv[optind - 1]);
+			return cli_option_error(ctx->err, "gateway", c, argv);
 		}
 	}
 	if (optind < argc)
-		return usage_error(ctx, "unexpected argument '%s'",
+		return cli_usage_error(ctx->err, "gateway",
+				   "unexpected argument '%s'",
 				   argv[optind]);
 	if (!strcmp(o->mode, "disabled"))
-		return usage_error(ctx, "mode 'disabled' runs no gateway: CRSs "
+		return cli_usage_error(ctx->err, "gateway",
+				   "mode 'disabled' runs no gateway: CRSs "
 				   "get no LLM URL and no key");
 	if (strcmp(o->mode, "internal") && strcmp(o->mode, "external"))
-		return usage_error(ctx, "--mode: '%s' is not one of internal, "
+		return cli_usage_error(ctx->err, "gateway",
+				   "--mode: '%s' is not one of internal, "
 				   "external, disabled", o->mode);
 	if (!strcmp(o->mode, "internal") && !o->config)
-		return usage_error(ctx, "mode internal needs --config");
+		return cli_usage_error(ctx->err, "gateway",
+				"mode internal needs --config");
 	if (!strcmp(o->mode, "internal") && (o->ext_url || o->ext_key_env))
-		return usage_error(ctx, "options '--external-url' and '--mode "
+		return cli_usage_error(ctx->err, "gateway",
+				   "options '--external-url' and '--mode "
 				   "internal' cannot be used together");
 	if (!strcmp(o->mode, "external") && !o->ext_url)
-		return usage_error(ctx, "mode external needs --external-url");
+		return cli_usage_error(ctx->err, "gateway",
+				"mode external needs --external-url");
 	if (!o->keys_dir)
-		return usage_error(ctx, "--keys-dir is required");
+		return cli_usage_error(ctx->err, "gateway",
+				"--keys-dir is required");
 	if (!o->budgets_nr)
-		return usage_error(ctx, "at least one --budget CRS=DOLLARS is "
+		return cli_usage_error(ctx->err, "gateway",
+				   "at least one --budget CRS=DOLLARS is "
 				   "required");
 	return 0;
 }

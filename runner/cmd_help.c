@@ -1,33 +1,45 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cmd_help.c - crs-ci help [command]
+ *
+ * Without a command: the command table. With one: that command's own
+ * usage, which every command prints for "--help" (so the text lives
+ * beside the command's options). Any name in the table works; a name
+ * that is not there is one line and exit 2.
  */
 #include "runner/cmd.h"
+#include "runner/cli_usage.h"
+#include "common/log.h"
 
 #include <string.h>
 
+static const char help_usage[] =
+"usage: crs-ci help [COMMAND]\n"
+"\nWithout COMMAND, list the commands; with it, print COMMAND's usage and\n"
+"options (the same as 'crs-ci COMMAND --help').\n";
+
 int cmd_help(int argc, char **argv, struct runner_ctx *ctx)
 {
-	static const struct {
-		const char *name;
-		int (*fn)(int, char **, struct runner_ctx *);
-	} with_usage[] = {
-		{ "build-target", cmd_build_target }, { "check", cmd_check },
-		{ "crs", cmd_crs },
-		{ "gateway", cmd_gateway }, { "init", cmd_init },
-		{ "merge", cmd_merge },
-		{ "plan", cmd_plan }, { "prepare", cmd_prepare },
-		{ "report", cmd_report },
-		{ "run", cmd_run }, { "scan", cmd_scan },
-	};
+	const struct cmd *c = NULL;
+	char *args[] = { NULL, "--help", NULL };
 
-	if (argc > 1) {
-		char *args[] = { argv[1], "--help", NULL };
-
-		for (size_t i = 0; i < sizeof(with_usage) / sizeof(with_usage[0]); i++)
-			if (!strcmp(argv[1], with_usage[i].name))
-				return with_usage[i].fn(2, args, ctx);
+	if (argc < 2) {
+		cmd_list(ctx->out);
+		return EXIT_OK;
 	}
-	cmd_list(ctx->out);
-	return EXIT_OK;
+	if (argc > 2)
+		return cli_usage_error(ctx->err, "help", "unexpected argument "
+				       "'%s'", argv[2]);
+	if (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") ||
+	    !strcmp(argv[1], "-h")) {
+		fputs(help_usage, ctx->out);
+		return EXIT_OK;
+	}
+	if (!(c = cmd_lookup(argv[1]))) {
+		log_fprintf(ctx->err, "crs-ci: ", "'%s' is not a crs-ci "
+			    "command (crs-ci help)", argv[1]);
+		return EXIT_USAGE;
+	}
+	args[0] = (char *)c->name;
+	return c->fn(2, args, ctx);
 }

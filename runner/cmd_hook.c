@@ -9,6 +9,7 @@
  * overwritten. `uninstall` removes only our hook and our config section.
  */
 #include "runner/cmd.h"
+#include "runner/cli_usage.h"
 #include "runner/scan_opts.h"
 #include "common/buf.h"
 #include "common/error.h"
@@ -16,6 +17,7 @@
 #include "common/log.h"
 #include "common/xalloc.h"
 
+#include <getopt.h>
 #include <git2.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -25,6 +27,12 @@
 
 #define HOOK_MARK "# installed by crs-ci hook install"
 
+/* Ours beside the scan options (for the command table's completion). */
+const struct option cmd_hook_opts[] = {
+	{ "force", no_argument, NULL, 0 },
+	{ NULL, 0, NULL, 0 },
+};
+
 static const char usage[] =
 "usage: crs-ci hook install --compose FILE [--project DIR] [--timeout DUR]\n"
 "                           [--fail-on new|any|none] [--force]\n"
@@ -33,7 +41,8 @@ static const char usage[] =
 "scans each pushed range and blocks the push on findings that fail the\n"
 "policy (default: new ones). Options are kept in git config, section\n"
 "crs-ci; paths are stored absolute. Without --project, each push uses\n"
-"the repository's .clusterfuzzlite/ folder (docs/layouts.md).\n";
+"the repository's .clusterfuzzlite/ folder (docs/layouts.md). --force\n"
+"replaces a pre-push hook that crs-ci did not write.\n";
 
 static int git_fail(int code, const char *what)
 {
@@ -197,15 +206,20 @@ int cmd_hook(int argc, char **argv, struct runner_ctx *ctx)
 			 strcmp(argv[1], "uninstall"))) {
 		if (argc >= 2 && (!strcmp(argv[1], "-h") ||
 				  !strcmp(argv[1], "--help"))) {
-			fputs(usage, ctx->out);
+			scan_opts_usage(ctx->out, "hook", usage);
 			return EXIT_OK;
 		}
-		fputs(usage, ctx->err);
-		return EXIT_USAGE;
+		if (argc < 2)
+			return cli_usage_error(ctx->err, "hook", "give a "
+					       "subcommand: install or "
+					       "uninstall");
+		return cli_usage_error(ctx->err, "hook", "'%s' is not a hook "
+				       "subcommand (install, uninstall)",
+				       argv[1]);
 	}
 	/* --force is ours; the rest are scan options */
 	args = xcalloc((size_t)argc + 1, sizeof(char *));
-	args[nargs++] = argv[1];
+	args[nargs++] = "hook";
 	for (int i = 2; i < argc; i++) {
 		if (!strcmp(argv[i], "--force"))
 			force = 1;

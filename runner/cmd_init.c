@@ -13,6 +13,7 @@
  * replaced atomically. A user's own .gitlab-ci.yml is never edited.
  */
 #include "runner/cmd.h"
+#include "runner/cli_usage.h"
 #include "runner/config/project_layout.h"
 #include "runner/init/init_plan.h"
 #include "runner/init/init_render.h"
@@ -27,13 +28,11 @@
 #include <getopt.h>
 #include <git2.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define INIT_COMPOSE ".crs-ci/crs-compose.yaml"
 #define INIT_GITHUB ".github/workflows/crs-ci.yml"
 #define INIT_GITLAB ".gitlab-ci.yml"
 #define INIT_GITLAB_INCLUDE ".crs-ci/gitlab-ci.yml"
@@ -78,7 +77,7 @@ enum {
 	OPT_FORCE, OPT_DRY_RUN,
 };
 
-static const struct option init_long_opts[] = {
+const struct option cmd_init_opts[] = {
 	{ "source", required_argument, NULL, OPT_SOURCE },
 	{ "project", required_argument, NULL, OPT_PROJECT },
 	{ "compose", required_argument, NULL, OPT_COMPOSE },
@@ -107,20 +106,6 @@ struct init_file {
 	enum init_state state;
 };
 
-static int init_usage_error(struct runner_ctx *ctx, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int init_usage_error(struct runner_ctx *ctx, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	log_vfprintf(ctx->err, "crs-ci init: ", fmt, ap);
-	va_end(ap);
-	fputs(init_usage, ctx->err);
-	return EXIT_USAGE;
-}
-
 /* Options into *o: 0, 1 after -h, or EXIT_USAGE (+2) after a message. */
 static int init_parse(struct init_opts *o, int argc, char **argv,
 		      struct runner_ctx *ctx)
@@ -131,7 +116,7 @@ static int init_parse(struct init_opts *o, int argc, char **argv,
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", init_long_opts,
+	while ((c = getopt_long(argc, argv, "+:h", cmd_init_opts,
 				NULL)) != -1) {
 		switch (c) {
 		case OPT_SOURCE: o->source = optarg; break;
@@ -145,7 +130,8 @@ static int init_parse(struct init_opts *o, int argc, char **argv,
 			else if (!strcmp(optarg, "both"))
 				o->ci = INIT_CI_BOTH;
 			else
-				return init_usage_error(ctx, "--ci: '%s' is "
+				return cli_usage_error(ctx->err, "init",
+							"--ci: '%s' is "
 							"not github, gitlab "
 							"or both", optarg);
 			break;
@@ -154,7 +140,8 @@ static int init_parse(struct init_opts *o, int argc, char **argv,
 			n = strtol(optarg, &end, 10);
 			if (errno || end == optarg || *end || n < 1 ||
 			    n > INIT_CPUS_MAX)
-				return init_usage_error(ctx, "--cpus: '%s' is "
+				return cli_usage_error(ctx->err, "init",
+							"--cpus: '%s' is "
 							"not a CPU count "
 							"(1-%d)", optarg,
 							INIT_CPUS_MAX);
@@ -166,13 +153,12 @@ static int init_parse(struct init_opts *o, int argc, char **argv,
 			fputs(init_usage, ctx->out);
 			return 1;
 		default:
-			return init_usage_error(ctx, "unknown or incomplete "
-						"option '%s'",
-						argv[optind - 1]);
+			return cli_option_error(ctx->err, "init", c, argv);
 		}
 	}
 	if (optind < argc)
-		return init_usage_error(ctx, "unexpected argument '%s'",
+		return cli_usage_error(ctx->err, "init",
+					"unexpected argument '%s'",
 					argv[optind]);
 	return 0;
 }

@@ -11,6 +11,7 @@
  * folder, and only regular files (not symlinks) are copied.
  */
 #include "runner/cmd.h"
+#include "runner/cli_usage.h"
 #include "runner/merge.h"
 #include "runner/report/html.h"
 #include "runner/report/terminal.h"
@@ -22,7 +23,6 @@
 #include "common/xalloc.h"
 
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -40,26 +40,12 @@ static const char merge_usage[] =
 
 enum { OPT_OUT = 256, OPT_FAIL_ON };
 
-static const struct option merge_long_opts[] = {
+const struct option cmd_merge_opts[] = {
 	{ "out", required_argument, NULL, OPT_OUT },
 	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
-
-static int merge_usage_error(struct runner_ctx *ctx, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int merge_usage_error(struct runner_ctx *ctx, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	log_vfprintf(ctx->err, "crs-ci merge: ", fmt, ap);
-	va_end(ap);
-	fputs(merge_usage, ctx->err);
-	return EXIT_USAGE;
-}
 
 /* A relative path without ".." components. */
 static int merge_path_ok(const char *p)
@@ -167,14 +153,15 @@ int cmd_merge(int argc, char **argv, struct runner_ctx *ctx)
 	finding_set_init(&fs);
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", merge_long_opts,
+	while ((c = getopt_long(argc, argv, "+:h", cmd_merge_opts,
 				NULL)) != -1) {
 		switch (c) {
 		case OPT_OUT: out = optarg; break;
 		case OPT_FAIL_ON:
 			if (strcmp(optarg, "new") && strcmp(optarg, "any") &&
 			    strcmp(optarg, "none")) {
-				code = merge_usage_error(ctx, "--fail-on: '%s' "
+				code = cli_usage_error(ctx->err, "merge",
+							 "--fail-on: '%s' "
 							 "is not one of new, "
 							 "any, none", optarg);
 				goto out;
@@ -186,18 +173,17 @@ int cmd_merge(int argc, char **argv, struct runner_ctx *ctx)
 			code = EXIT_OK;
 			goto out;
 		default:
-			code = merge_usage_error(ctx, "unknown or incomplete "
-						 "option '%s'",
-						 argv[optind - 1]);
+			code = cli_option_error(ctx->err, "merge", c, argv);
 			goto out;
 		}
 	}
 	if (!out) {
-		code = merge_usage_error(ctx, "--out is required");
+		code = cli_usage_error(ctx->err, "merge", "--out is required");
 		goto out;
 	}
 	if (optind >= argc) {
-		code = merge_usage_error(ctx, "give at least one RESULTS_DIR");
+		code = cli_usage_error(ctx->err, "merge",
+				"give at least one RESULTS_DIR");
 		goto out;
 	}
 	if ((r = fs_mkdir_p(out)) != 0)

@@ -8,6 +8,7 @@
  * build's scan.json or from --harness; the split is runner/shard.c's.
  */
 #include "runner/cmd.h"
+#include "runner/cli_usage.h"
 #include "runner/shard.h"
 #include "common/buf.h"
 #include "common/error.h"
@@ -18,7 +19,6 @@
 
 #include <getopt.h>
 #include <jansson.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,27 +41,13 @@ static const char plan_usage[] =
 
 enum { OPT_SHARDS = 256, OPT_FROM, OPT_HARNESS };
 
-static const struct option plan_long_opts[] = {
+const struct option cmd_plan_opts[] = {
 	{ "shards", required_argument, NULL, OPT_SHARDS },
 	{ "harnesses-from", required_argument, NULL, OPT_FROM },
 	{ "harness", required_argument, NULL, OPT_HARNESS },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
-
-static int plan_usage_error(struct runner_ctx *ctx, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int plan_usage_error(struct runner_ctx *ctx, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	log_vfprintf(ctx->err, "crs-ci plan: ", fmt, ap);
-	va_end(ap);
-	fputs(plan_usage, ctx->err);
-	return EXIT_USAGE;
-}
 
 /* The "harnesses" array of a JSON file into out. */
 static int plan_load(struct strvec *out, const char *path)
@@ -113,14 +99,15 @@ int cmd_plan(int argc, char **argv, struct runner_ctx *ctx)
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", plan_long_opts,
+	while ((c = getopt_long(argc, argv, "+:h", cmd_plan_opts,
 				NULL)) != -1) {
 		switch (c) {
 		case OPT_SHARDS:
 			shards = strtoul(optarg, &end, 10);
 			if (*optarg < '0' || *optarg > '9' || *end ||
 			    shards < 1 || shards > SHARD_MAX) {
-				code = plan_usage_error(ctx, "--shards: '%s' "
+				code = cli_usage_error(ctx->err, "plan",
+					"--shards: '%s' "
 					"is not a number from 1 to %d", optarg,
 					SHARD_MAX);
 				goto out;
@@ -133,28 +120,30 @@ int cmd_plan(int argc, char **argv, struct runner_ctx *ctx)
 			code = EXIT_OK;
 			goto out;
 		default:
-			code = plan_usage_error(ctx, "unknown or incomplete "
-						"option '%s'",
-						argv[optind - 1]);
+			code = cli_option_error(ctx->err, "plan", c, argv);
 			goto out;
 		}
 	}
 	if (optind < argc) {
-		code = plan_usage_error(ctx, "unexpected argument '%s'",
+		code = cli_usage_error(ctx->err, "plan",
+					"unexpected argument '%s'",
 					argv[optind]);
 		goto out;
 	}
 	if (!shards) {
-		code = plan_usage_error(ctx, "--shards is required");
+		code = cli_usage_error(ctx->err, "plan",
+				"--shards is required");
 		goto out;
 	}
 	if (from && names.nr) {
-		code = plan_usage_error(ctx, "options '--harnesses-from' and "
+		code = cli_usage_error(ctx->err, "plan",
+					"options '--harnesses-from' and "
 					"'--harness' cannot be used together");
 		goto out;
 	}
 	if (!from && !names.nr) {
-		code = plan_usage_error(ctx, "give --harnesses-from FILE or "
+		code = cli_usage_error(ctx->err, "plan",
+					"give --harnesses-from FILE or "
 					"--harness NAME");
 		goto out;
 	}

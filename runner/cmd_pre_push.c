@@ -8,20 +8,24 @@
  * instead). Each update is scanned as remote oid..local oid; a new
  * branch is scanned against its merge-base with the remote's default
  * branch; deletions are skipped. Options come from git config (crs-ci.*,
- * written by `crs-ci hook install`). The push is blocked (exit 1) only
+ * written by `crs-ci hook install`); without crs-ci.compose the compose is
+ * the work tree's .crs-ci/crs-compose.yaml (what `crs-ci init` writes). The push is blocked (exit 1) only
  * by findings that fail the policy; work and results go under
  * <gitdir>/crs-ci/, never into the work tree.
  */
 #include "runner/cmd.h"
 #include "runner/base_images.h"
+#include "runner/cli_usage.h"
 #include "runner/phase_cmd.h"
 #include "runner/scan.h"
 #include "runner/scan_opts.h"
 #include "runner/source_export.h"
 #include "runner/phase/phase.h"
+#include "runner/init/init_render.h"
 #include "diff/prepush.h"
 #include "common/buf.h"
 #include "common/error.h"
+#include "common/fsutil.h"
 #include "common/log.h"
 #include "common/xalloc.h"
 
@@ -47,18 +51,27 @@ static int git_fail(int code, const char *what)
 
 static int read_cfg(struct push_cfg *pc, git_repository *repo)
 {
+	const char *wd = git_repository_workdir(repo);
 	git_config *cfg = NULL;
 	git_buf v = { 0 };
+	char *dflt = NULL;
 	int r = 0;
 
 	if (git_repository_config_snapshot(&cfg, repo) != 0)
 		return git_fail(CRS_ERR, "reading git config");
-	if (git_config_get_string_buf(&v, cfg, "crs-ci.compose") != 0) {
+	if (git_config_get_string_buf(&v, cfg, "crs-ci.compose") == 0) {
+		pc->compose = xstrdup(v.ptr);
+	} else if (wd && fs_exists(dflt = xasprintf("%s" INIT_COMPOSE, wd))) {
+		/* what `crs-ci init` writes (pre-commit users' setup) */
+		pc->compose = dflt;
+		dflt = NULL;	/* transferred */
+	} else {
 		r = crs_error_set(CRS_ECONFIG, "crs-ci.compose is not set in "
-				  "git config: run crs-ci hook install");
+				  "git config and there is no "
+				  INIT_COMPOSE ": run crs-ci init or "
+				  "crs-ci hook install");
 		goto out;
 	}
-	pc->compose = xstrdup(v.ptr);
 	git_buf_dispose(&v);
 	/* unset: the repository's .clusterfuzzlite/ (project_layout.c) */
 	if (git_config_get_string_buf(&v, cfg, "crs-ci.project") == 0)
@@ -69,6 +82,7 @@ static int read_cfg(struct push_cfg *pc, git_repository *repo)
 	if (git_config_get_int64(&pc->timeout_s, cfg, "crs-ci.timeout") != 0)
 		pc->timeout_s = 900;
 out:
+	free(dflt);
 	git_error_clear();
 	git_buf_dispose(&v);
 	git_config_free(cfg);
@@ -135,6 +149,18 @@ out:
 	return r;
 }
 
+static const char pre_push_usage[] =
+"usage: crs-ci pre-push [REMOTE [URL]] < ref lines\n"
+"\nScan each range git is about to push and block the push (exit 1) on\n"
+"findings that fail the policy. git's pre-push hook runs it (the hook\n"
+"`crs-ci hook install` writes) with the ref lines on standard input;\n"
+"the pre-commit framework runs it (.pre-commit-hooks.yaml, hook id\n"
+"crs-ci) with PRE_COMMIT_FROM_REF and PRE_COMMIT_TO_REF set instead.\n"
+"The scan options come from git config, section crs-ci (crs-ci hook\n"
+"install writes them), else .clusterfuzzlite/ and its crs-compose.yaml.\n"
+"\nexit status: 0 push, 1 findings block the push, 2 usage or\n"
+"configuration error, 3 infrastructure error.\n";
+
 int cmd_pre_push(int argc, char **argv, struct runner_ctx *ctx)
 {
 	struct push_cfg pc = { 0 };
@@ -147,11 +173,15 @@ int cmd_pre_push(int argc, char **argv, struct runner_ctx *ctx)
 	int r, blocked = 0, scanned = 0;
 
 	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		fputs("usage: crs-ci pre-push REMOTE [URL] < ref lines\n"
-		      "(run by the hook `crs-ci hook install` writes)\n",
-		      ctx->out);
+		fputs(pre_push_usage, ctx->out);
 		return EXIT_OK;
 	}
+	if (argc > 1 && argv[1][0] == '-')
+		return cli_usage_error(ctx->err, "pre-push", "unknown option "
+				       "'%s' for 'pre-push'", argv[1]);
+	if (argc > 3)
+		return cli_usage_error(ctx->err, "pre-push", "unexpected "
+				       "argument '%s'", argv[3]);
 	if (git_repository_open_ext(&repo, ".", 0, NULL) != 0) {
 		r = git_fail(CRS_EINPUT, "not in a git repository");
 		goto out;

@@ -18,10 +18,7 @@ static int prepare(struct scan *s, int *exit_code)
 
 int cmd_prepare(int argc, char **argv, struct runner_ctx *ctx)
 {
-	static char full[4096];
-
-	snprintf(full, sizeof(full), "usage: crs-ci prepare --compose FILE "
-		 "[--work-dir DIR]\n\noptions:\n%s", scan_opts_help);
-	return phase_cmd(argc, argv, ctx, full,
+	return phase_cmd(argc, argv, ctx, "usage: crs-ci prepare --compose "
+			 "FILE [--work-dir DIR]\n",
 			 SCAN_NEED_COMPOSE | SCAN_NEED_ENGINE, prepare);
 }

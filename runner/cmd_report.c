@@ -15,13 +15,10 @@
 
 int cmd_report(int argc, char **argv, struct runner_ctx *ctx)
 {
-	static char full[4096];
-
-	snprintf(full, sizeof(full), "usage: crs-ci report [--out DIR] "
-		 "[--fail-on new|any|none]\n"
-		 "       [--base REV [--head REV] | --diff FILE]  (the change: "
-		 "CI suggestions must lie in it)\n\noptions:\n%s",
-		 scan_opts_help);
-	return phase_cmd(argc, argv, ctx, full, SCAN_NEED_CHANGE,
+	return phase_cmd(argc, argv, ctx, "usage: crs-ci report [--out DIR] "
+			 "[--fail-on new|any|none]\n"
+			 "       [--base REV [--head REV] | --diff FILE]  (the "
+			 "change: CI suggestions must lie in it)\n",
+			 SCAN_NEED_CHANGE,
 			 phase_report);
 }

@@ -27,13 +27,9 @@ static int run(struct scan *s, int *exit_code)
 
 int cmd_run(int argc, char **argv, struct runner_ctx *ctx)
 {
-	static char full[4096];
-
-	snprintf(full, sizeof(full), "usage: crs-ci run --compose FILE "
-		 "[--project DIR] [--source DIR] [--work-dir DIR] [--out DIR]\n"
-		 "\noptions:\n%s",
-		 scan_opts_help);
-	return phase_cmd(argc, argv, ctx, full,
+	return phase_cmd(argc, argv, ctx, "usage: crs-ci run --compose FILE "
+			 "[--project DIR] [--source DIR] [--work-dir DIR] "
+			 "[--out DIR]\n",
 			 SCAN_NEED_COMPOSE | SCAN_NEED_PROJECT |
 			 SCAN_NEED_ENGINE | SCAN_NEED_CHANGE, run);
 }

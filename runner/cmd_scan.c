@@ -19,14 +19,11 @@ static const char usage[] =
 "\nRun the CRSs of the compose file against the project built from the\n"
 "change's head (an OSS-Fuzz project folder, or the source's\n"
 ".clusterfuzzlite/ when --project is omitted), prove every crash, and\n"
-"write results.json, results.sarif and the verdict.\n\noptions:\n";
+"write results.json, results.sarif and the verdict.\n";
 
 int cmd_scan(int argc, char **argv, struct runner_ctx *ctx)
 {
-	static char full[4096];
-
-	snprintf(full, sizeof(full), "%s%s", usage, scan_opts_help);
-	return phase_cmd(argc, argv, ctx, full,
+	return phase_cmd(argc, argv, ctx, usage,
 			 SCAN_NEED_COMPOSE | SCAN_NEED_PROJECT |
 			 SCAN_NEED_ENGINE | SCAN_NEED_CHANGE, phase_scan_all);
 }

@@ -3,61 +3,29 @@
  * main.c - crs-ci entry point and subcommand table
  *
  * Thin by design (like curl's tool_main.c): make sure fds 0-2 are open,
- * ignore SIGPIPE, initialise libcurl and libgit2 once, dispatch to a
- * cmd_* function from the sorted table, check that stdout was written,
- * clean up. Commands never run global initialisation themselves.
+ * ignore SIGPIPE, take the global options out of the line (they may
+ * stand anywhere before "--"), initialise libcurl and libgit2 once,
+ * dispatch to a cmd_* function from the sorted table (cmd_table.c), check
+ * that stdout was written, clean up. Commands never run global
+ * initialisation themselves. A bad command line is one line and exit 2.
  */
 #include "runner/cmd.h"
 #include "runner/interrupt.h"
+#include "runner/scan_opts.h"
 #include "common/error.h"
 #include "common/log.h"
+#include "common/xalloc.h"
 
 #include <curl/curl.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <git2.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-struct cmd {
-	const char *name;
-	int (*fn)(int argc, char **argv, struct runner_ctx *ctx);
-	const char *summary;
-};
-
-static const struct cmd cmds[] = {	/* sorted by name */
-	{ "build-target", cmd_build_target,
-	  "build the target image, the head build and each CRS build step" },
-	{ "check", cmd_check, "validate crs-compose.yaml, crs.yaml and project.yaml" },
-	{ "crs", cmd_crs, "check or test a CRS package (for CRS authors)" },
-	{ "gateway", cmd_gateway,
-	  "serve CRSs' LLM requests within a dollar budget per CRS" },
-	{ "help", cmd_help, "show commands, or one command's usage" },
-	{ "hook", cmd_hook, "install or remove the git pre-push hook" },
-	{ "init", cmd_init,
-	  "write a starter compose and CI files into a repository" },
-	{ "merge", cmd_merge, "join the results of sharded scans into one" },
-	{ "plan", cmd_plan, "print the CI job matrix of a sharded scan" },
-	{ "pre-push", cmd_pre_push, "scan the refs git is pushing (the hook)" },
-	{ "prepare", cmd_prepare, "build the CRS images (cached by content hash)" },
-	{ "report", cmd_report, "write SARIF and the verdict from results.json" },
-	{ "run", cmd_run, "run the CRSs, then reproduce and triage every PoV" },
-	{ "scan", cmd_scan, "prepare, build-target, run and report in one deadline" },
-	{ "version", cmd_version, "print the version" },
-};
-
-void cmd_list(FILE *f)
-{
-	fprintf(f, "usage: crs-ci [-v|-q] <command> [options]\n\ncommands:\n");
-	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		fprintf(f, "  %-13s %s\n", cmds[i].name, cmds[i].summary);
-	fprintf(f, "\nexit status: 0 nothing fails the policy, 1 findings fail "
-		"the policy (--fail-on),\n2 usage or configuration error, "
-		"3 infrastructure error (engine, build).\n"
-		"'crs-ci help <command>' shows a command's options.\n");
-}
 
 static void check_fds(void)
 {
@@ -78,54 +46,132 @@ static int finish_stdout(int rc)
 	return rc;
 }
 
+/* A global option: 'v' verbose, 'q' quiet, 'h' help; 0 for other words. */
+static int global_option(const char *w)
+{
+	if (!strcmp(w, "-v") || !strcmp(w, "--verbose"))
+		return 'v';
+	if (!strcmp(w, "-q") || !strcmp(w, "--quiet"))
+		return 'q';
+	if (!strcmp(w, "-h") || !strcmp(w, "--help"))
+		return 'h';
+	return 0;
+}
+
+/* Does word `w` of command `c` take the next word as its value
+ * ("--out DIR")? Then that word is never a global option. */
+static int takes_value(const struct cmd *c, const char *w)
+{
+	const struct scan_opt *so;
+	size_t nr;
+
+	if (strncmp(w, "--", 2) || strchr(w, '='))
+		return 0;
+	w += 2;
+	if (scan_opts_cmd_bit(c->name)) {
+		so = scan_opts_table(&nr);
+		for (size_t i = 0; i < nr; i++)
+			if (!strcmp(so[i].name, w))
+				return so[i].arg != NULL;
+	}
+	for (const struct option *o = c->opts; o && o->name; o++)
+		if (!strcmp(o->name, w))
+			return o->has_arg == required_argument;
+	return 0;
+}
+
+/*
+ * The command line without the global options, which may stand anywhere
+ * before "--" (as git's and curl's do); sets the log level and *help.
+ * Returns the command's entry and argv from the command on (in `args`);
+ * NULL with *rc untouched when there is no command, NULL with *rc 2 after
+ * printing one line for an unknown command or option.
+ */
+static const struct cmd *parse_line(int argc, char **argv, char **args,
+				    int *nargs, int *help, int *rc)
+{
+	const struct cmd *c = NULL;
+	int n = 0, value = 0, rest = 0;
+
+	for (int i = 1; i < argc; i++) {
+		const char *w = argv[i];
+		int g = rest || value ? 0 : global_option(w);
+
+		if (g == 'v')
+			log_set_level(LOG_DEBUG);
+		else if (g == 'q')
+			log_set_level(LOG_WARN);
+		else if (g == 'h')
+			*help = 1;
+		if (g)
+			continue;
+		if (!c) {
+			if (!strcmp(w, "--version"))
+				w = "version";
+			if (w[0] == '-') {
+				log_fprintf(stderr, "crs-ci: ", "unknown option "
+					    "'%s' (crs-ci help)", w);
+				*rc = EXIT_USAGE;
+				return NULL;
+			}
+			if (!(c = cmd_lookup(w))) {
+				log_fprintf(stderr, "crs-ci: ", "'%s' is not a "
+					    "crs-ci command (crs-ci help)", w);
+				*rc = EXIT_USAGE;
+				return NULL;
+			}
+		} else if (!strcmp(w, "--")) {
+			rest = 1;
+		} else {
+			value = !value && takes_value(c, w);
+		}
+		args[n++] = (char *)w;
+	}
+	*nargs = n;
+	return c;
+}
+
 int main(int argc, char **argv)
 {
 	struct runner_ctx ctx = { .out = stdout, .err = stderr };
 	const struct cmd *c = NULL;
-	int argi = 1, rc;
+	char **args = NULL;
+	char *help_args[] = { "help", NULL, NULL };
+	int nargs = 0, help = 0, rc = -1;
 
 	check_fds();
 	signal(SIGPIPE, SIG_IGN);
-	while (argi < argc && argv[argi][0] == '-') {
-		if (!strcmp(argv[argi], "-v") || !strcmp(argv[argi], "--verbose"))
-			log_set_level(LOG_DEBUG);
-		else if (!strcmp(argv[argi], "-q") || !strcmp(argv[argi], "--quiet"))
-			log_set_level(LOG_WARN);
-		else if (!strcmp(argv[argi], "-h") || !strcmp(argv[argi], "--help")) {
-			cmd_list(stdout);
-			return finish_stdout(EXIT_OK);
-		} else if (!strcmp(argv[argi], "--version")) {
-			argv[argi] = "version";
-			break;
-		} else {
-			log_fprintf(stderr, "crs-ci: ", "unknown option '%s'",
-				    argv[argi]);
-			cmd_list(stderr);
-			return EXIT_USAGE;
-		}
-		argi++;
-	}
-	if (argi >= argc) {
-		cmd_list(stderr);
-		return EXIT_USAGE;
-	}
-	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		if (!strcmp(cmds[i].name, argv[argi]))
-			c = &cmds[i];
+	args = xcalloc((size_t)argc + 1, sizeof(*args));
+	c = parse_line(argc, argv, args, &nargs, &help, &rc);
 	if (!c) {
-		log_fprintf(stderr, "crs-ci: ", "'%s' is not a crs-ci command",
-			    argv[argi]);
-		cmd_list(stderr);
-		return EXIT_USAGE;
+		if (rc < 0 && help) {		/* crs-ci [-v|-q] --help */
+			cmd_list(stdout);
+			rc = finish_stdout(EXIT_OK);
+		} else if (rc < 0) {		/* no command at all */
+			cmd_list(stderr);
+			rc = EXIT_USAGE;
+		}
+		free(args);
+		return rc;
+	}
+	if (help) {
+		/* "crs-ci CMD ... --help" is "crs-ci help CMD" */
+		help_args[1] = (char *)c->name;
+		c = cmd_lookup("help");
+		args[0] = help_args[0];
+		args[1] = help_args[1];
+		nargs = 2;
 	}
 	if (curl_global_init(CURL_GLOBAL_DEFAULT) != 0) {
 		fprintf(stderr, "crs-ci: error: cannot initialise libcurl\n");
+		free(args);
 		return EXIT_INFRA;
 	}
 	git_libgit2_init();
 	ctx.interrupted = interrupt_install();
-	rc = c->fn(argc - argi, argv + argi, &ctx);
+	rc = c->fn(nargs, args, &ctx);
 	git_libgit2_shutdown();
 	curl_global_cleanup();
+	free(args);
 	return finish_stdout(rc);
 }

@@ -2,13 +2,17 @@
 /*
  * scan_opts.c - option table and parser shared by scan and the phases
  *
- * One getopt_long table; getopt is fully reset (optind = 0) before each
- * parse so commands can run in-process one after another (tests do).
+ * One table of options (name, argument, commands, help); getopt's table,
+ * each phase command's usage and the bash completion are made from it.
+ * getopt is fully reset (optind = 0) before each parse so commands can
+ * run in-process one after another (tests do). Usage errors are one line
+ * that names the command's help (runner/cli_usage.c).
  */
 #include "runner/scan_opts.h"
 #include "runner/base_images.h"
 #include "runner/shard.h"
 #include "runner/config/config.h"
+#include "runner/cli_usage.h"
 #include "common/error.h"
 #include "common/log.h"
 #include "common/xalloc.h"
@@ -18,51 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char scan_opts_help[] =
-"  --compose FILE     crs-compose.yaml (OSS-CRS format)\n"
-"  --project DIR      project folder (Dockerfile, build.sh, project.yaml): an\n"
-"                     OSS-Fuzz projects/NAME folder or the source's\n"
-"                     .clusterfuzzlite/ (default: that one, when present)\n"
-"  --source DIR       target source git repository (default .)\n"
-"  --base REV         base of the change (merge-base with --head is used)\n"
-"  --head REV         head of the change (default HEAD)\n"
-"  --diff FILE        the change as a unified diff instead of --base\n"
-"  --harness NAME     fuzz only this harness (repeatable; default: all)\n"
-"  --pov FILE         a known crashing input (repeatable): reproduced on head\n"
-"                     and base, handed to CRSs; one that crashes only the\n"
-"                     base is reported as fixed by the change\n"
-"  --sarif FILE       a static analyser's SARIF 2.1.0 log (repeatable): its\n"
-"                     results go to CRSs as bug-candidates/ and are marked\n"
-"                     confirmed when a proved crash passes their location\n"
-"  --sanitizer NAME   address, undefined or memory (default: project.yaml's,\n"
-"                     address when listed)\n"
-"  --timeout DUR      deadline for the whole scan: 900, 90s, 15m, 1h (default 15m)\n"
-"  --out DIR          where results go (default crs-ci-out)\n"
-"  --work-dir DIR     builds, runs and logs (default crs-ci-work)\n"
-"  --cache-dir DIR    saved images, corpora and git CRS checkouts carried\n"
-"                     between CI runs (git checkouts: in --work-dir without it)\n"
-"  --registry DIR     the folder of registry/<name>.yaml files for compose\n"
-"                     entries without source (default: $CRS_CI_REGISTRY, else\n"
-"                     the registry installed with crs-ci)\n"
-"  --fail-on WHAT     new (default): only findings the change introduced;\n"
-"                     any: every finding; none: never fail\n"
-"  --reproduce N      runs of each PoV during triage (default 5)\n"
-"  --keep-going       let CRSs fuzz to the deadline after their first PoV\n"
-"  --no-llm           no LLM gateway (e.g. fork pull requests have no secrets):\n"
-"                     CRSs that declare required_llms are skipped, and said so\n"
-"  --shard I/N        fuzz only shard I of N of the selected harnesses (the\n"
-"                     sorted list, round-robin; see crs-ci plan, crs-ci merge)\n"
-"  --allow-env NAME   let the compose or LLM config read environment variable\n"
-"                     NAME (repeatable); without it a config reads only\n"
-"                     *_API_KEY, *_API_BASE and *_BASE_URL names, never CI\n"
-"                     tokens (GITHUB_*, ACTIONS_*, RUNNER_*, CI_*, GITLAB_*,\n"
-"                     CRS_CI_*)\n"
-"  --base-images M    pull (default): pull a missing base image from its\n"
-"                     registry; stand-in: use the offline Debian stand-ins\n"
-"                     (container/base-images/build.sh) for the OSS-Fuzz and\n"
-"                     AIxCC base images (also CRS_CI_BASE_IMAGES=stand-in)\n"
-"  -h, --help         this text\n";
-
 enum {
 	OPT_COMPOSE = 256, OPT_PROJECT, OPT_SOURCE, OPT_BASE, OPT_HEAD,
 	OPT_DIFF, OPT_HARNESS, OPT_TIMEOUT, OPT_OUT, OPT_WORK_DIR,
@@ -71,32 +30,152 @@ enum {
 	OPT_REGISTRY, OPT_BASE_IMAGES,
 };
 
-static const struct option long_opts[] = {
-	{ "compose", required_argument, NULL, OPT_COMPOSE },
-	{ "project", required_argument, NULL, OPT_PROJECT },
-	{ "source", required_argument, NULL, OPT_SOURCE },
-	{ "base", required_argument, NULL, OPT_BASE },
-	{ "head", required_argument, NULL, OPT_HEAD },
-	{ "diff", required_argument, NULL, OPT_DIFF },
-	{ "harness", required_argument, NULL, OPT_HARNESS },
-	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-	{ "out", required_argument, NULL, OPT_OUT },
-	{ "work-dir", required_argument, NULL, OPT_WORK_DIR },
-	{ "cache-dir", required_argument, NULL, OPT_CACHE_DIR },
-	{ "registry", required_argument, NULL, OPT_REGISTRY },
-	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
-	{ "reproduce", required_argument, NULL, OPT_REPRODUCE },
-	{ "keep-going", no_argument, NULL, OPT_KEEP_GOING },
-	{ "no-llm", no_argument, NULL, OPT_NO_LLM },
-	{ "pov", required_argument, NULL, OPT_POV },
-	{ "sanitizer", required_argument, NULL, OPT_SANITIZER },
-	{ "sarif", required_argument, NULL, OPT_SARIF },
-	{ "shard", required_argument, NULL, OPT_SHARD },
-	{ "allow-env", required_argument, NULL, OPT_ALLOW_ENV },
-	{ "base-images", required_argument, NULL, OPT_BASE_IMAGES },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+/* The commands an option applies to, for the tables below. */
+#define PHASES (SCAN_CMD_SCAN | SCAN_CMD_PREPARE | SCAN_CMD_BUILD_TARGET | \
+		SCAN_CMD_RUN)
+#define CHANGE (SCAN_CMD_SCAN | SCAN_CMD_BUILD_TARGET | SCAN_CMD_RUN | \
+		SCAN_CMD_REPORT)
+
+/*
+ * One entry per option: getopt's table, each command's usage and the
+ * bash completion are made from it, so a new option needs only its entry
+ * (and its case in scan_opts_parse). `cmds` lists the commands whose help
+ * shows it; every phase command accepts every option, so a phase re-runs
+ * with scan's command line.
+ */
+static const struct scan_opt scan_opt_table[] = {
+	{ "compose", "FILE", OPT_COMPOSE, PHASES | SCAN_CMD_CHECK | SCAN_CMD_HOOK,
+	  "crs-compose.yaml (OSS-CRS format)" },
+	{ "project", "DIR", OPT_PROJECT,
+	  SCAN_CMD_SCAN | SCAN_CMD_BUILD_TARGET | SCAN_CMD_RUN |
+	  SCAN_CMD_CHECK | SCAN_CMD_HOOK,
+	  "project folder (Dockerfile, build.sh, project.yaml): an\n"
+	  "OSS-Fuzz projects/NAME folder or the source's\n"
+	  ".clusterfuzzlite/ (default: that one, when present)" },
+	{ "source", "DIR", OPT_SOURCE, CHANGE | SCAN_CMD_CHECK,
+	  "target source git repository (default .)" },
+	{ "base", "REV", OPT_BASE, CHANGE,
+	  "base of the change (merge-base with --head is used)" },
+	{ "head", "REV", OPT_HEAD, CHANGE, "head of the change (default HEAD)" },
+	{ "diff", "FILE", OPT_DIFF, CHANGE,
+	  "the change as a unified diff instead of --base" },
+	{ "harness", "NAME", OPT_HARNESS,
+	  SCAN_CMD_SCAN | SCAN_CMD_BUILD_TARGET | SCAN_CMD_RUN,
+	  "fuzz only this harness (repeatable; default: all)" },
+	{ "pov", "FILE", OPT_POV, SCAN_CMD_SCAN | SCAN_CMD_RUN,
+	  "a known crashing input (repeatable): reproduced on head\n"
+	  "and base, handed to CRSs; one that crashes only the\n"
+	  "base is reported as fixed by the change" },
+	{ "sarif", "FILE", OPT_SARIF,
+	  SCAN_CMD_SCAN | SCAN_CMD_BUILD_TARGET | SCAN_CMD_RUN,
+	  "a static analyser's SARIF 2.1.0 log (repeatable): its\n"
+	  "results go to CRSs as bug-candidates/ and are marked\n"
+	  "confirmed when a proved crash passes their location" },
+	{ "sanitizer", "NAME", OPT_SANITIZER,
+	  SCAN_CMD_SCAN | SCAN_CMD_BUILD_TARGET | SCAN_CMD_RUN,
+	  "address, undefined or memory (default: project.yaml's,\n"
+	  "address when listed)" },
+	{ "timeout", "DUR", OPT_TIMEOUT, PHASES | SCAN_CMD_HOOK,
+	  "deadline for the whole scan: 900, 90s, 15m, 1h (default 15m)" },
+	{ "out", "DIR", OPT_OUT, SCAN_CMD_SCAN | SCAN_CMD_RUN | SCAN_CMD_REPORT,
+	  "where results go (default crs-ci-out)" },
+	{ "work-dir", "DIR", OPT_WORK_DIR,
+	  PHASES | SCAN_CMD_REPORT | SCAN_CMD_CHECK,
+	  "builds, runs and logs (default crs-ci-work)" },
+	{ "cache-dir", "DIR", OPT_CACHE_DIR, PHASES | SCAN_CMD_CHECK,
+	  "saved images, corpora and git CRS checkouts carried\n"
+	  "between CI runs (git checkouts: in --work-dir without it)" },
+	{ "registry", "DIR", OPT_REGISTRY, PHASES | SCAN_CMD_CHECK,
+	  "the folder of registry/<name>.yaml files for compose\n"
+	  "entries without source (default: $CRS_CI_REGISTRY, else\n"
+	  "the registry installed with crs-ci)" },
+	{ "fail-on", "WHAT", OPT_FAIL_ON,
+	  SCAN_CMD_SCAN | SCAN_CMD_RUN | SCAN_CMD_REPORT | SCAN_CMD_HOOK,
+	  "new (default): only findings the change introduced;\n"
+	  "any: every finding; none: never fail" },
+	{ "reproduce", "N", OPT_REPRODUCE, SCAN_CMD_SCAN | SCAN_CMD_RUN,
+	  "runs of each PoV during triage (default 5)" },
+	{ "keep-going", NULL, OPT_KEEP_GOING, SCAN_CMD_SCAN | SCAN_CMD_RUN,
+	  "let CRSs fuzz to the deadline after their first PoV" },
+	{ "no-llm", NULL, OPT_NO_LLM,
+	  SCAN_CMD_SCAN | SCAN_CMD_PREPARE | SCAN_CMD_RUN,
+	  "no LLM gateway (e.g. fork pull requests have no secrets):\n"
+	  "CRSs that declare required_llms are skipped, and said so" },
+	{ "shard", "I/N", OPT_SHARD, SCAN_CMD_SCAN | SCAN_CMD_RUN,
+	  "fuzz only shard I of N of the selected harnesses (the\n"
+	  "sorted list, round-robin; see crs-ci plan, crs-ci merge)" },
+	{ "allow-env", "NAME", OPT_ALLOW_ENV, PHASES | SCAN_CMD_CHECK,
+	  "let the compose or LLM config read environment variable\n"
+	  "NAME (repeatable); without it a config reads only\n"
+	  "*_API_KEY, *_API_BASE and *_BASE_URL names, never CI\n"
+	  "tokens (GITHUB_*, ACTIONS_*, RUNNER_*, CI_*, GITLAB_*,\n"
+	  "CRS_CI_*)" },
+	{ "base-images", "M", OPT_BASE_IMAGES, PHASES,
+	  "pull (default): pull a missing base image from its\n"
+	  "registry; stand-in: use the offline Debian stand-ins\n"
+	  "(container/base-images/build.sh) for the OSS-Fuzz and\n"
+	  "AIxCC base images (also CRS_CI_BASE_IMAGES=stand-in)" },
 };
+
+#define SCAN_OPT_NR (sizeof(scan_opt_table) / sizeof(scan_opt_table[0]))
+
+static const struct {
+	const char *name;
+	unsigned bit;
+} scan_cmds[] = {
+	{ "build-target", SCAN_CMD_BUILD_TARGET }, { "check", SCAN_CMD_CHECK },
+	{ "hook", SCAN_CMD_HOOK }, { "prepare", SCAN_CMD_PREPARE },
+	{ "report", SCAN_CMD_REPORT }, { "run", SCAN_CMD_RUN },
+	{ "scan", SCAN_CMD_SCAN },
+};
+
+const struct scan_opt *scan_opts_table(size_t *nr)
+{
+	*nr = SCAN_OPT_NR;
+	return scan_opt_table;
+}
+
+unsigned scan_opts_cmd_bit(const char *cmd)
+{
+	for (size_t i = 0; i < sizeof(scan_cmds) / sizeof(scan_cmds[0]); i++)
+		if (!strcmp(scan_cmds[i].name, cmd))
+			return scan_cmds[i].bit;
+	return 0;
+}
+
+void scan_opts_usage(FILE *f, const char *cmd, const char *synopsis)
+{
+	unsigned bit = scan_opts_cmd_bit(cmd);
+
+	fputs(synopsis, f);
+	fputs("\noptions:\n", f);
+	for (size_t i = 0; i < SCAN_OPT_NR; i++) {
+		const struct scan_opt *so = &scan_opt_table[i];
+		const char *h = so->help;
+		char head[64];
+
+		if (!(so->cmds & bit))
+			continue;
+		snprintf(head, sizeof(head), "--%s%s%s", so->name,
+			 so->arg ? " " : "", so->arg ? so->arg : "");
+		fprintf(f, "  %-18s ", head);
+		while (*h) {
+			size_t n = strcspn(h, "\n");
+
+			fprintf(f, "%.*s\n", (int)n, h);
+			h += n;
+			if (*h == '\n' && *++h)
+				fprintf(f, "%21s", "");
+		}
+	}
+	fputs("  -h, --help         this text\n", f);
+	if (bit != SCAN_CMD_SCAN && bit != SCAN_CMD_HOOK)
+		fputs("\nThe other options of 'crs-ci scan' are accepted and "
+		      "ignored, so a phase\nre-runs with the scan's command "
+		      "line.\n", f);
+	fputs("Global options (anywhere on the line): -v, --verbose; "
+	      "-q, --quiet.\n", f);
+}
 
 int parse_duration(const char *s, long *out)
 {
@@ -124,27 +203,35 @@ bad:
 			     "(examples: 900, 90s, 15m, 1h)", s);
 }
 
-static int usage_error(FILE *err, const char *usage, int r)
+static int usage_error(FILE *err, const char *cmd, int r)
 {
-	log_fprintf(err, "crs-ci: ", "%s", crs_error_last());
-	fputs(usage, err);
+	cli_usage_error(err, cmd, "%s", crs_error_last());
 	return r;
 }
 
 int scan_opts_parse(struct scan_opts *o, int argc, char **argv,
-		    const char *usage, FILE *out, FILE *err)
+		    const char *synopsis, FILE *out, FILE *err)
 {
+	struct option long_opts[SCAN_OPT_NR + 2];
+	const char *cmd = argv[0];	/* for the error hint */
 	size_t alloc = 0, povs_alloc = 0, sarifs_alloc = 0, allow_alloc = 0;
 	enum base_images_mode mode;
 	long n;
 	int c;
 
 	if (base_images_mode_from_env(&mode) != 0)
-		return usage_error(err, usage, CRS_EINPUT);
+		return usage_error(err, cmd, CRS_EINPUT);
 	o->base_images = (int)mode;
+	for (size_t i = 0; i < SCAN_OPT_NR; i++)
+		long_opts[i] = (struct option){ scan_opt_table[i].name,
+			scan_opt_table[i].arg ? required_argument : no_argument,
+			NULL, scan_opt_table[i].id };
+	long_opts[SCAN_OPT_NR] = (struct option){ "help", no_argument, NULL,
+						  'h' };
+	long_opts[SCAN_OPT_NR + 1] = (struct option){ NULL, 0, NULL, 0 };
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:h", long_opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_COMPOSE: o->compose = optarg; break;
 		case OPT_PROJECT: o->project = optarg; break;
@@ -161,7 +248,7 @@ int scan_opts_parse(struct scan_opts *o, int argc, char **argv,
 			    o->timeout_s < 30) {
 				crs_error_set(CRS_EINPUT, "--timeout: '%s' is not "
 					      "a duration of at least 30s", optarg);
-				return usage_error(err, usage, CRS_EINPUT);
+				return usage_error(err, cmd, CRS_EINPUT);
 			}
 			break;
 		case OPT_OUT: o->out_dir = optarg; break;
@@ -173,7 +260,7 @@ int scan_opts_parse(struct scan_opts *o, int argc, char **argv,
 			    strcmp(optarg, "none")) {
 				crs_error_set(CRS_EINPUT, "--fail-on: '%s' is not "
 					      "one of new, any, none", optarg);
-				return usage_error(err, usage, CRS_EINPUT);
+				return usage_error(err, cmd, CRS_EINPUT);
 			}
 			o->fail_on = optarg;
 			break;
@@ -182,7 +269,7 @@ int scan_opts_parse(struct scan_opts *o, int argc, char **argv,
 			if (n < 1 || n > 100) {
 				crs_error_set(CRS_EINPUT, "--reproduce: '%s' is "
 					      "not a number from 1 to 100", optarg);
-				return usage_error(err, usage, CRS_EINPUT);
+				return usage_error(err, cmd, CRS_EINPUT);
 			}
 			o->reproduce_runs = (int)n;
 			break;
@@ -197,7 +284,7 @@ int scan_opts_parse(struct scan_opts *o, int argc, char **argv,
 				crs_error_set(CRS_EINPUT, "--allow-env: '%s' is "
 					      "not an environment variable "
 					      "name", optarg);
-				return usage_error(err, usage, CRS_EINPUT);
+				return usage_error(err, cmd, CRS_EINPUT);
 			}
 			ALLOC_GROW(o->allow_env, o->allow_env_nr + 1,
 				   allow_alloc);
@@ -214,7 +301,7 @@ int scan_opts_parse(struct scan_opts *o, int argc, char **argv,
 				crs_error_set(CRS_EINPUT, "--sanitizer: '%s' is "
 					      "not one of address, undefined, "
 					      "memory", optarg);
-				return usage_error(err, usage, CRS_EINPUT);
+				return usage_error(err, cmd, CRS_EINPUT);
 			}
 			o->sanitizer = optarg;
 			break;
@@ -222,33 +309,32 @@ int scan_opts_parse(struct scan_opts *o, int argc, char **argv,
 			if (shard_parse(optarg, &o->shard_index,
 					&o->shard_count) != 0) {
 				crs_error_prefix("--shard");
-				return usage_error(err, usage, CRS_EINPUT);
+				return usage_error(err, cmd, CRS_EINPUT);
 			}
 			break;
 		case OPT_BASE_IMAGES:
 			if (base_images_mode_parse(&mode, optarg,
 						   "--base-images") != 0)
-				return usage_error(err, usage, CRS_EINPUT);
+				return usage_error(err, cmd, CRS_EINPUT);
 			o->base_images = (int)mode;
 			break;
 		case 'h':
-			fputs(usage, out);
+			scan_opts_usage(out, argv[0], synopsis);
 			return 1;
 		default:
-			crs_error_set(CRS_EINPUT, "unknown or incomplete option "
-				      "'%s'", argv[optind - 1]);
-			return usage_error(err, usage, CRS_EINPUT);
+			cli_option_error(err, argv[0], c, argv);
+			return CRS_EINPUT;
 		}
 	}
 	if (optind < argc) {
 		crs_error_set(CRS_EINPUT, "unexpected argument '%s'",
 			      argv[optind]);
-		return usage_error(err, usage, CRS_EINPUT);
+		return usage_error(err, cmd, CRS_EINPUT);
 	}
 	if (o->diff && o->base) {
 		crs_error_set(CRS_EINPUT, "options '--diff' and '--base' "
 			      "cannot be used together");
-		return usage_error(err, usage, CRS_EINPUT);
+		return usage_error(err, cmd, CRS_EINPUT);
 	}
 	return 0;
 }

@@ -5,6 +5,7 @@
  * `crs-ci scan` and the phases it is made of (prepare, build-target, run,
  * report) take one option set, so a phase can be re-run alone with the
  * same command line. Parsing fills a caller-owned struct; nothing static.
+ * Each option says which commands' help lists it.
  */
 #ifndef CRS_RUNNER_SCAN_OPTS_H
 #define CRS_RUNNER_SCAN_OPTS_H
@@ -49,21 +50,50 @@ struct scan_opts {
 	.out_dir = "crs-ci-out", .work_dir = "crs-ci-work", \
 	.fail_on = "new", .reproduce_runs = 5 }
 
+/* The commands that take scan options (struct scan_opt.cmds). */
+enum scan_cmd {
+	SCAN_CMD_SCAN = 1 << 0,
+	SCAN_CMD_CHECK = 1 << 1,
+	SCAN_CMD_PREPARE = 1 << 2,
+	SCAN_CMD_BUILD_TARGET = 1 << 3,
+	SCAN_CMD_RUN = 1 << 4,
+	SCAN_CMD_REPORT = 1 << 5,
+	SCAN_CMD_HOOK = 1 << 6,
+};
+
+/* One scan option: its entry is all a new option needs besides its case
+ * in scan_opts_parse. */
+struct scan_opt {
+	const char *name;	/* long name without "--" */
+	const char *arg;	/* metavar (FILE, DIR: paths), NULL: a flag */
+	int id;			/* getopt value */
+	unsigned cmds;		/* enum scan_cmd bits: whose help lists it */
+	const char *help;	/* lines separated by '\n', unindented */
+};
+
+/* The option table (borrowed, static); `*nr` entries. Cannot fail. */
+const struct scan_opt *scan_opts_table(size_t *nr);
+
+/* The SCAN_CMD_* bit of command `cmd`, 0 when it takes no scan options. */
+unsigned scan_opts_cmd_bit(const char *cmd);
+
+/* `synopsis`, then the options that apply to `cmd`, to `f`. */
+void scan_opts_usage(FILE *f, const char *cmd, const char *synopsis);
+
 /*
- * Parse argv (argv[0] is the command name). On -h prints `usage` to
- * ctx_out and returns 1; on a bad option prints it to ctx_err and returns
+ * Parse argv (argv[0] is the command name). On -h prints `synopsis` and
+ * the command's options (scan_opts_usage) to `out` and returns 1; on a
+ * bad option prints one line to `err` (runner/cli_usage.h) and returns
  * CRS_EINPUT; 0 on success. `o->harnesses`, `o->povs`, `o->sarifs` and
  * `o->allow_env` are allocated
  * (scan_opts_release).
  */
 int scan_opts_parse(struct scan_opts *o, int argc, char **argv,
-		    const char *usage, FILE *out, FILE *err);
+		    const char *synopsis, FILE *out, FILE *err);
 void scan_opts_release(struct scan_opts *o);
+
 
 /* "15m", "90s", "1h", "600" (seconds) -> seconds; CRS_EINPUT if bad. */
 int parse_duration(const char *s, long *out);
-
-/* The usage text of the shared options, for each command's usage. */
-extern const char scan_opts_help[];
 
 #endif

@@ -40,6 +40,10 @@ void init_render_gitlab(struct buf *out, const struct init_render_opts *o);
 void init_render_gitlab_lines(struct buf *out, const char *local);
 
 /* The mark every rendered file carries in its top comment. */
+/* Where `crs-ci init` puts the compose by default, relative to the
+ * repository; `crs-ci pre-push` reads it when git config names none. */
+#define INIT_COMPOSE ".crs-ci/crs-compose.yaml"
+
 #define INIT_RENDER_MARK "Written by `crs-ci init`"
 
 #endif

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * cmd_table.c - the table of crs-ci's commands
+ *
+ * One sorted table (like git's commands[]) that everything reads: the
+ * dispatcher in main.c, `crs-ci help` and `help CMD` (cmd_help.c) and the
+ * bash completion (cmd_completion.c). It lives here rather than in
+ * main.c so that the help, the completion and the unit tests, which link
+ * the library without main.c, read the same table. A new command needs
+ * its entry here, its cmd_* file and its docs/cmd page.
+ */
+#include "runner/cmd.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const struct cmd cmds[] = {	/* sorted by name */
+	{ "build-target", cmd_build_target,
+	  "build the target image, the head build and each CRS build step",
+	  NULL, NULL },
+	{ "check", cmd_check,
+	  "validate crs-compose.yaml, crs.yaml and project.yaml", NULL, NULL },
+	{ "completion", cmd_completion,
+	  "print the bash completion script", NULL, "bash" },
+	{ "crs", cmd_crs, "check or test a CRS package (for CRS authors)",
+	  cmd_crs_opts, "check test" },
+	{ "gateway", cmd_gateway,
+	  "serve CRSs' LLM requests within a dollar budget per CRS",
+	  cmd_gateway_opts, NULL },
+	{ "help", cmd_help, "show commands, or one command's usage",
+	  NULL, NULL },
+	{ "hook", cmd_hook, "install or remove the git pre-push hook",
+	  cmd_hook_opts, "install uninstall" },
+	{ "init", cmd_init,
+	  "write a starter compose and CI files into a repository",
+	  cmd_init_opts, NULL },
+	{ "merge", cmd_merge, "join the results of sharded scans into one",
+	  cmd_merge_opts, NULL },
+	{ "plan", cmd_plan, "print the CI job matrix of a sharded scan",
+	  cmd_plan_opts, NULL },
+	{ "pre-push", cmd_pre_push, "scan the refs git is pushing (the hook)",
+	  NULL, NULL },
+	{ "prepare", cmd_prepare,
+	  "build the CRS images (cached by content hash)", NULL, NULL },
+	{ "report", cmd_report,
+	  "write SARIF and the verdict from results.json", NULL, NULL },
+	{ "run", cmd_run, "run the CRSs, then reproduce and triage every PoV",
+	  NULL, NULL },
+	{ "scan", cmd_scan,
+	  "prepare, build-target, run and report in one deadline", NULL, NULL },
+	{ "version", cmd_version, "print the version", NULL, NULL },
+};
+
+const struct cmd *cmd_table(size_t *nr)
+{
+	*nr = sizeof(cmds) / sizeof(cmds[0]);
+	return cmds;
+}
+
+const struct cmd *cmd_lookup(const char *name)
+{
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (!strcmp(cmds[i].name, name))
+			return &cmds[i];
+	return NULL;
+}
+
+void cmd_list(FILE *f)
+{
+	fprintf(f, "usage: crs-ci [-v|-q] <command> [options]\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		fprintf(f, "  %-13s %s\n", cmds[i].name, cmds[i].summary);
+	fprintf(f, "\nglobal options, anywhere on the line: -v, --verbose "
+		"(debug log); -q, --quiet\n(warnings and errors only); "
+		"-h, --help (the command's help).\n"
+		"\nexit status: 0 nothing fails the policy, 1 findings fail "
+		"the policy (--fail-on),\n2 usage or configuration error, "
+		"3 infrastructure error (engine, build).\n"
+		"'crs-ci help <command>' shows a command's options.\n");
+}

@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * test_cli.c - the command table, per-command help and one-line errors
+ *
+ * In-process: every command in the table answers `help CMD` with its own
+ * usage; a phase command's help lists only the options whose entry names
+ * it; a bad option or help topic is one line; the table is sorted and
+ * every scan option is listed by scan's help.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include "runner/cmd.h"
+#include "runner/scan_opts.h"
+#include "common/error.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct io {
+	char *out, *err;
+	size_t out_len, err_len;
+};
+
+/* Run fn(argc, argv) with both streams captured. */
+static int run(int (*fn)(int, char **, struct runner_ctx *), int argc,
+	       char **argv, struct io *io)
+{
+	volatile int stop = 0;
+	FILE *o = open_memstream(&io->out, &io->out_len);
+	FILE *e = open_memstream(&io->err, &io->err_len);
+	struct runner_ctx ctx = { .out = o, .err = e, .interrupted = &stop };
+	int rc = fn(argc, argv, &ctx);
+
+	fclose(o);
+	fclose(e);
+	return rc;
+}
+
+static void io_release(struct io *io)
+{
+	free(io->out);
+	free(io->err);
+	io->out = io->err = NULL;
+}
+
+static size_t lines(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+static void test_table_sorted(void **state)
+{
+	const struct cmd *c;
+	size_t nr;
+
+	(void)state;
+	c = cmd_table(&nr);
+	assert_true(nr >= 16);
+	for (size_t i = 1; i < nr; i++)
+		assert_true(strcmp(c[i - 1].name, c[i].name) < 0);
+	for (size_t i = 0; i < nr; i++)
+		assert_ptr_equal(cmd_lookup(c[i].name), &c[i]);
+	assert_null(cmd_lookup("nosuch"));
+}
+
+static void test_help_every_command(void **state)
+{
+	const struct cmd *c;
+	size_t nr;
+
+	(void)state;
+	c = cmd_table(&nr);
+	for (size_t i = 0; i < nr; i++) {
+		char *argv[] = { "help", (char *)c[i].name, NULL };
+		char want[64];
+		struct io io = { 0 };
+
+		snprintf(want, sizeof(want), "usage: crs-ci %s", c[i].name);
+		assert_int_equal(run(cmd_help, 2, argv, &io), EXIT_OK);
+		if (strncmp(io.out, want, strlen(want)))
+			fail_msg("help %s printed: %.80s", c[i].name, io.out);
+		assert_int_equal(io.err_len, 0);
+		io_release(&io);
+	}
+}
+
+static void test_help_unknown_is_one_line(void **state)
+{
+	char *argv[] = { "help", "nosuch", NULL };
+	struct io io = { 0 };
+
+	(void)state;
+	assert_int_equal(run(cmd_help, 2, argv, &io), EXIT_USAGE);
+	assert_int_equal(io.out_len, 0);
+	assert_int_equal(lines(io.err), 1);
+	assert_non_null(strstr(io.err, "'nosuch' is not a crs-ci command"));
+	io_release(&io);
+}
+
+static void test_phase_help_lists_own_options(void **state)
+{
+	char *report[] = { "help", "report", NULL };
+	char *scan[] = { "help", "scan", NULL };
+	const struct scan_opt *so;
+	struct io io = { 0 };
+	size_t nr;
+
+	(void)state;
+	assert_int_equal(run(cmd_help, 2, report, &io), EXIT_OK);
+	assert_non_null(strstr(io.out, "--fail-on"));
+	assert_null(strstr(io.out, "--harness"));
+	assert_null(strstr(io.out, "--keep-going"));
+	io_release(&io);
+	/* scan lists every option of the table */
+	assert_int_equal(run(cmd_help, 2, scan, &io), EXIT_OK);
+	so = scan_opts_table(&nr);
+	for (size_t i = 0; i < nr; i++) {
+		char want[64];
+
+		assert_true(so[i].cmds & SCAN_CMD_SCAN);
+		snprintf(want, sizeof(want), "\n  --%s", so[i].name);
+		assert_non_null(strstr(io.out, want));
+	}
+	io_release(&io);
+}
+
+static void test_unknown_option_is_one_line(void **state)
+{
+	char *argv[] = { "scan", "--x", NULL };
+	char *merge[] = { "merge", "--bogus", NULL };
+	struct io io = { 0 };
+
+	(void)state;
+	assert_int_equal(run(cmd_scan, 2, argv, &io), EXIT_USAGE);
+	assert_string_equal(io.err, "crs-ci: unknown option '--x' for 'scan' "
+			    "(crs-ci help scan)\n");
+	io_release(&io);
+	assert_int_equal(run(cmd_merge, 2, merge, &io), EXIT_USAGE);
+	assert_int_equal(lines(io.err), 1);
+	assert_non_null(strstr(io.err, "(crs-ci help merge)"));
+	io_release(&io);
+}
+
+static void test_completion_has_every_command(void **state)
+{
+	char *argv[] = { "completion", "bash", NULL };
+	const struct cmd *c;
+	struct io io = { 0 };
+	size_t nr;
+
+	(void)state;
+	assert_int_equal(run(cmd_completion, 2, argv, &io), EXIT_OK);
+	assert_non_null(strstr(io.out, "complete -o filenames -F _crs_ci "
+			       "crs-ci\n"));
+	c = cmd_table(&nr);
+	for (size_t i = 0; i < nr; i++) {
+		char want[64];
+
+		snprintf(want, sizeof(want), "\t%s)\n", c[i].name);
+		assert_non_null(strstr(io.out, want));
+	}
+	io_release(&io);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_table_sorted),
+		cmocka_unit_test(test_help_every_command),
+		cmocka_unit_test(test_help_unknown_is_one_line),
+		cmocka_unit_test(test_phase_help_lists_own_options),
+		cmocka_unit_test(test_unknown_option_is_one_line),
+		cmocka_unit_test(test_completion_has_every_command),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
