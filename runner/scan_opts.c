@@ -57,6 +57,13 @@ const char scan_opts_help[] =
 "                     *_API_KEY, *_API_BASE and *_BASE_URL names, never CI\n"
 "                     tokens (GITHUB_*, ACTIONS_*, RUNNER_*, CI_*, GITLAB_*,\n"
 "                     CRS_CI_*)\n"
+"  --report-timeouts yes|no  no: libFuzzer timeouts are triaged and listed\n"
+"                     as suppressed in results.json but fail no policy and\n"
+"                     are no SARIF results (default yes)\n"
+"  --report-ooms yes|no  the same for out-of-memory findings (default yes)\n"
+"  --sarif-category NAME  SARIF runs[].automationDetails.id \"NAME/\": jobs\n"
+"                     with different categories (a sanitizer matrix) keep\n"
+"                     their own code-scanning alerts (default crs-ci/PROJECT/)\n"
 "  --base-images M    pull (default): pull a missing base image from its\n"
 "                     registry; stand-in: use the offline Debian stand-ins\n"
 "                     (container/base-images/build.sh) for the OSS-Fuzz and\n"
@@ -68,7 +75,8 @@ enum {
 	OPT_DIFF, OPT_HARNESS, OPT_TIMEOUT, OPT_OUT, OPT_WORK_DIR,
 	OPT_CACHE_DIR, OPT_FAIL_ON, OPT_REPRODUCE, OPT_KEEP_GOING, OPT_POV,
 	OPT_SANITIZER, OPT_SARIF, OPT_SHARD, OPT_NO_LLM, OPT_ALLOW_ENV,
-	OPT_REGISTRY, OPT_BASE_IMAGES,
+	OPT_REGISTRY, OPT_BASE_IMAGES, OPT_REPORT_TIMEOUTS, OPT_REPORT_OOMS,
+	OPT_SARIF_CATEGORY,
 };
 
 static const struct option long_opts[] = {
@@ -94,6 +102,9 @@ static const struct option long_opts[] = {
 	{ "shard", required_argument, NULL, OPT_SHARD },
 	{ "allow-env", required_argument, NULL, OPT_ALLOW_ENV },
 	{ "base-images", required_argument, NULL, OPT_BASE_IMAGES },
+	{ "report-timeouts", required_argument, NULL, OPT_REPORT_TIMEOUTS },
+	{ "report-ooms", required_argument, NULL, OPT_REPORT_OOMS },
+	{ "sarif-category", required_argument, NULL, OPT_SARIF_CATEGORY },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -122,6 +133,32 @@ int parse_duration(const char *s, long *out)
 bad:
 	return crs_error_set(CRS_EINPUT, "'%s' is not a duration "
 			     "(examples: 900, 90s, 15m, 1h)", s);
+}
+
+/* "yes" -> 1, "no" -> 0 into *out; CRS_EINPUT naming the option. */
+static int parse_yes_no(const char *opt, const char *v, int *out)
+{
+	if (!strcmp(v, "yes"))
+		*out = 1;
+	else if (!strcmp(v, "no"))
+		*out = 0;
+	else
+		return crs_error_set(CRS_EINPUT, "%s: '%s' is not yes or no",
+				     opt, v);
+	return 0;
+}
+
+int scan_opts_check_category(const char *name)
+{
+	size_t n = strlen(name);
+
+	if (!n || n > 100 || name[0] == '/' ||
+	    strspn(name, "abcdefghijklmnopqrstuvwxyz"
+		   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-/:=") != n)
+		return crs_error_set(CRS_EINPUT, "--sarif-category: '%s' is "
+				     "not 1 to 100 letters, digits or . _ - / "
+				     ": = (not starting with /)", name);
+	return 0;
 }
 
 static int usage_error(FILE *err, const char *usage, int r)
@@ -233,6 +270,22 @@ int scan_opts_parse(struct scan_opts *o, int argc, char **argv,
 						   "--base-images") != 0)
 				return usage_error(err, usage, CRS_EINPUT);
 			o->base_images = (int)mode;
+			break;
+		case OPT_REPORT_TIMEOUTS:
+		case OPT_REPORT_OOMS: {
+			int yes = 1;
+
+			if (parse_yes_no(c == OPT_REPORT_OOMS ? "--report-ooms" :
+					 "--report-timeouts", optarg, &yes) != 0)
+				return usage_error(err, usage, CRS_EINPUT);
+			*(c == OPT_REPORT_OOMS ? &o->hide_ooms :
+			  &o->hide_timeouts) = !yes;
+			break;
+		}
+		case OPT_SARIF_CATEGORY:
+			if (scan_opts_check_category(optarg) != 0)
+				return usage_error(err, usage, CRS_EINPUT);
+			o->sarif_category = optarg;
 			break;
 		case 'h':
 			fputs(usage, out);
