@@ -232,6 +232,7 @@ static void merge_summary(struct scan_summary *into,
 	merge_str(&into->mode, &from->mode);
 	merge_str(&into->fail_on, &from->fail_on);
 	merge_str(&into->sarif_category, &from->sarif_category);
+	merge_str(&into->sanitizer, &from->sanitizer);
 	if (from->duration_s > into->duration_s)
 		into->duration_s = from->duration_s;
 	into->timed_out |= from->timed_out;

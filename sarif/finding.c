@@ -139,6 +139,7 @@ static void summary_release(struct scan_summary *m)
 	free(m->finished_at);
 	free(m->fail_on);
 	free(m->sarif_category);
+	free(m->sanitizer);
 }
 
 void finding_set_release(struct finding_set *s)
@@ -357,6 +358,7 @@ static json_t *summary_to_json(const struct scan_summary *m)
 			    jsize(m->povs_not_reproduced));
 	json_object_set_new(o, "fail_on", jstr(m->fail_on));
 	json_object_set_new(o, "sarif_category", jstr(m->sarif_category));
+	json_object_set_new(o, "sanitizer", jstr(m->sanitizer));
 	return o;
 }
 
@@ -714,7 +716,8 @@ static int summary_from_json(struct scan_summary *m, const json_t *o,
 	    (r = get_size(&m->povs_not_reproduced, &c, o,
 		      "povs_not_reproduced")) ||
 	    (r = get_enum(&m->fail_on, &c, o, "fail_on", fail_on_values)) ||
-	    (r = get_str(&m->sarif_category, &c, o, "sarif_category", 0)))
+	    (r = get_str(&m->sarif_category, &c, o, "sarif_category", 0)) ||
+	    (r = get_str(&m->sanitizer, &c, o, "sanitizer", 0)))
 		return r;
 	return get_crs_stats(m, &c, o);
 }

@@ -137,6 +137,7 @@ struct scan_summary {
 	size_t povs_submitted, povs_not_reproduced;
 	char *fail_on;		/* "new", "any", "none" */
 	char *sarif_category;	/* --sarif-category, or NULL (default) */
+	char *sanitizer;	/* of the head build: "address", ... or NULL */
 };
 
 struct finding_set {

@@ -1023,6 +1023,8 @@ static json_t *run_properties(const struct scan_summary *m,
 		json_object_set_new(p, "head", jstr(m->head));
 	if (m->mode)
 		json_object_set_new(p, "mode", jstr(m->mode));
+	if (m->sanitizer)
+		json_object_set_new(p, "sanitizer", jstr(m->sanitizer));
 	a = json_array();
 	for (size_t i = 0; i < m->harnesses_nr; i++)
 		json_array_append_new(a, jstr(m->harnesses[i]));

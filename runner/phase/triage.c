@@ -481,6 +481,8 @@ static void fill_summary(struct scan *s, struct finding_set *fs,
 	sm->fail_on = xstrdup(s->opts->fail_on);
 	if (s->opts->sarif_category)
 		sm->sarif_category = xstrdup(s->opts->sarif_category);
+	if (s->state.sanitizer)
+		sm->sanitizer = xstrdup(s->state.sanitizer);
 }
 
 size_t phase_suppress(struct scan *s, struct finding_set *fs)

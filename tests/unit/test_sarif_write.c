@@ -774,11 +774,13 @@ static void test_suppressed_and_category(void **st)
 	assert_false(finding_fails_policy(&s.items[1], "any"));
 	assert_true(finding_fails_policy(&s.items[0], "any"));
 	s.summary.sarif_category = xstrdup("ubsan-pr");
+	s.summary.sanitizer = xstrdup("undefined");
 	assert_int_equal(sarif_from_findings(&log, &s, SRC), 0);
 	run = path_get(log, "runs.0");
 	assert_string_equal(str_at(run, "automationDetails.id"), "ubsan-pr/");
 	assert_int_equal(json_array_size(path_get(run, "results")), 3);
 	assert_int_equal(int_at(run, "properties.resultsSuppressed"), 1);
+	assert_string_equal(str_at(run, "properties.sanitizer"), "undefined");
 	for (size_t i = 0; i < 3; i++)
 		assert_string_not_equal(json_string_value(path_get(
 			json_array_get(path_get(run, "results"), i),
@@ -791,6 +793,7 @@ static void test_suppressed_and_category(void **st)
 	assert_int_equal(back.nr, 4);
 	assert_string_equal(back.items[1].suppressed, "report-timeouts");
 	assert_string_equal(back.summary.sarif_category, "ubsan-pr");
+	assert_string_equal(back.summary.sanitizer, "undefined");
 	/* a category that already ends in '/' is kept as it is */
 	free(back.summary.sarif_category);
 	back.summary.sarif_category = xstrdup("matrix/asan/");
