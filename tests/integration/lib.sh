@@ -49,17 +49,21 @@ glci_install() {
 	fi
 }
 
-# glci_pipeline REPO INPUTS: REPO/.gitlab-ci.yml including a copy of the
-# GitLab template (ci/crs-ci.gitlab-ci.yml) with INPUTS (YAML mapping lines,
-# indented 6), committed on the checked-out branch: gitlab-ci-local
-# includes tracked files only. Fixed identity and dates: the same head, so
-# the same images, on every run. Sets GLCI_HEAD to that commit.
+# glci_pipeline REPO INPUTS [TEMPLATE]: REPO/.gitlab-ci.yml including a
+# copy of the GitLab template (default gitlab/crs-ci.gitlab-ci.yml, copied
+# to ci/ under its own name) with INPUTS (YAML mapping lines, indented 6),
+# committed on the checked-out branch: gitlab-ci-local includes tracked
+# files only. Fixed identity and dates: the same head, so the same images,
+# on every run. Sets GLCI_HEAD to that commit.
 glci_pipeline() {
 	local repo=$1 inputs=$2
+	local template=${3:-$ROOT/gitlab/crs-ci.gitlab-ci.yml}
+	local name
+	name=$(basename "$template")
 	mkdir -p "$repo/ci"
-	cp "$ROOT/gitlab/crs-ci.gitlab-ci.yml" "$repo/ci/crs-ci.gitlab-ci.yml"
-	printf 'include:\n  - local: ci/crs-ci.gitlab-ci.yml\n    inputs:\n%s\n' \
-		"$inputs" > "$repo/.gitlab-ci.yml"
+	cp "$template" "$repo/ci/$name"
+	printf 'include:\n  - local: ci/%s\n    inputs:\n%s\n' \
+		"$name" "$inputs" > "$repo/.gitlab-ci.yml"
 	git -C "$repo" add .gitlab-ci.yml ci
 	GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null \
 	GIT_AUTHOR_NAME=ci GIT_AUTHOR_EMAIL=ci@example.invalid \
