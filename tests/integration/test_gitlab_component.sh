@@ -88,37 +88,35 @@ res["findings"] = [finding("00000000000000aa", "Out-of-memory", "out-of-memory")
                    finding("00000000000000bb", "Timeout", "timeout")]
 json.dump(res, open(p, "w"))
 PY
-set +e
-"$CRS_CI" report --out "$rep" --report-ooms no --report-timeouts no \
-	>"$tmp/report-no.txt" 2>&1
-code=$?
-set -e
-[ "$code" -eq 0 ] || job_fail "$tmp/report-no.txt" "report --report-ooms no --report-timeouts no: exit $code, want 0"
-python3 - "$rep" <<'PY'
+# report_check WANT NAME [OPTIONS...]: `crs-ci report` on $rep with
+# OPTIONS exits WANT; its output in $tmp/NAME.txt; then results.json and
+# the SARIF are those of case NAME (report-no or report-yes)
+report_check() {
+	local want=$1 name=$2 code=0
+	shift 2
+	"$CRS_CI" report --out "$rep" "$@" >"$tmp/$name.txt" 2>&1 || code=$?
+	[ "$code" -eq "$want" ] ||
+		job_fail "$tmp/$name.txt" "report $*: exit $code, want $want"
+	python3 - "$rep" "$name" <<'PY'
 import json, sys
-d = sys.argv[1]
+d, case = sys.argv[1], sys.argv[2]
 res = json.load(open(d + "/results.json"))
 by = {f["id"]: f.get("suppressed") for f in res["findings"]}
-assert by == {"00000000000000aa": "report-ooms",
-              "00000000000000bb": "report-timeouts"}, by
 run = json.load(open(d + "/results.sarif"))["runs"][0]
-assert run["results"] == [], run["results"]
-assert run["properties"]["resultsSuppressed"] == 2, run["properties"]
+if case == "report-no":
+    assert by == {"00000000000000aa": "report-ooms",
+                  "00000000000000bb": "report-timeouts"}, by
+    assert run["results"] == [], run["results"]
+    assert run["properties"]["resultsSuppressed"] == 2, run["properties"]
+else:
+    assert set(by.values()) == {None}, by
+    assert len(run["results"]) == 2, run["results"]
 PY
+}
+report_check 0 report-no --report-ooms no --report-timeouts no
 grep -q "suppressed by --report-ooms no" "$tmp/report-no.txt" ||
 	job_fail "$tmp/report-no.txt" "the terminal report does not say suppressed"
-set +e
-"$CRS_CI" report --out "$rep" >"$tmp/report-yes.txt" 2>&1
-code=$?
-set -e
-[ "$code" -eq 1 ] || job_fail "$tmp/report-yes.txt" "report (defaults yes): exit $code, want 1"
-python3 - "$rep" <<'PY'
-import json, sys
-d = sys.argv[1]
-res = json.load(open(d + "/results.json"))
-assert all(f.get("suppressed") is None for f in res["findings"]), res["findings"]
-assert len(json.load(open(d + "/results.sarif"))["runs"][0]["results"]) == 2
-PY
+report_check 1 report-yes
 note "--report-ooms/--report-timeouts no: suppressed in results.json, exit 0, no SARIF result; yes: exit 1"
 
 # 3. sanitizer memory on the offline stand-in base images: the job fails
