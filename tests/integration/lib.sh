@@ -89,6 +89,20 @@ glci_run() {
 		--variable CI_COMMIT_SHA="$head")
 }
 
+# action_step ID: the run: script of step ID in actions/action.yml (its
+# inputs come through env:, never as ${{ }} inside the script)
+action_step() {
+	python3 - "$ROOT/actions/action.yml" "$1" <<'PY'
+import sys, yaml
+for st in yaml.safe_load(open(sys.argv[1]))["runs"]["steps"]:
+    if st.get("id") == sys.argv[2]:
+        assert "${{" not in st["run"], "expression inside run:"
+        print(st["run"])
+        sys.exit(0)
+sys.exit("no step " + sys.argv[2])
+PY
+}
+
 # The SARIF validator (npm), installed once into build/npm.
 sarif_validate() {
 	local tool="$ROOT/build/npm/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool"
