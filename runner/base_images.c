@@ -59,6 +59,19 @@ int base_images_mode_from_env(enum base_images_mode *out)
 	return base_images_mode_parse(out, env, "CRS_CI_BASE_IMAGES");
 }
 
+int base_images_sanitizer_check(enum base_images_mode mode,
+				const char *sanitizer)
+{
+	if (mode != BASE_IMAGES_STAND_IN || strcmp(sanitizer, "memory"))
+		return 0;
+	return crs_error_set(CRS_ECONFIG, "sanitizer 'memory' needs the "
+			     "OSS-Fuzz base images (--base-images pull): the "
+			     "offline stand-ins have no MSan-instrumented "
+			     "libFuzzer and C++ library, so an MSan fuzzer "
+			     "crashes inside libFuzzer; use address or "
+			     "undefined with the stand-ins");
+}
+
 const char *base_images_stand_in(const char *ref)
 {
 	static const struct {

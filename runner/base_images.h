@@ -38,6 +38,15 @@ int base_images_mode_parse(enum base_images_mode *out, const char *s,
 int base_images_mode_from_env(enum base_images_mode *out);
 
 /*
+ * Can base images of `mode` build fuzzers with `sanitizer`? 0, or
+ * CRS_ECONFIG saying why not: the stand-ins' libFuzzer (Debian's
+ * clang-14) links an uninstrumented C++ library, so an MSan fuzzer
+ * crashes inside libFuzzer itself before it runs a single input.
+ */
+int base_images_sanitizer_check(enum base_images_mode mode,
+				const char *sanitizer);
+
+/*
  * The stand-in of a known base image reference (any tag or digest of
  * gcr.io/oss-fuzz-base/base-{builder,clang,runner,runner-debug,image}
  * and ghcr.io/aixcc-finals/base-{builder,clang,runner,image}), or NULL.

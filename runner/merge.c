@@ -136,6 +136,7 @@ static void merge_finding(struct finding *into, struct finding *from)
 	merge_str(&into->kind, &from->kind);
 	merge_str(&into->sanitizer, &from->sanitizer);
 	merge_str(&into->harness, &from->harness);
+	merge_str(&into->suppressed, &from->suppressed);
 	into->in_change |= from->in_change;
 	into->is_security |= from->is_security;
 	merge_strv(&into->fixed_by, &into->fixed_by_nr, from->fixed_by,
@@ -230,6 +231,8 @@ static void merge_summary(struct scan_summary *into,
 	merge_str(&into->head, &from->head);
 	merge_str(&into->mode, &from->mode);
 	merge_str(&into->fail_on, &from->fail_on);
+	merge_str(&into->sarif_category, &from->sarif_category);
+	merge_str(&into->sanitizer, &from->sanitizer);
 	if (from->duration_s > into->duration_s)
 		into->duration_s = from->duration_s;
 	into->timed_out |= from->timed_out;

@@ -27,12 +27,14 @@ enum {
 	OPT_DIFF, OPT_HARNESS, OPT_TIMEOUT, OPT_OUT, OPT_WORK_DIR,
 	OPT_CACHE_DIR, OPT_FAIL_ON, OPT_REPRODUCE, OPT_KEEP_GOING, OPT_POV,
 	OPT_SANITIZER, OPT_SARIF, OPT_SHARD, OPT_NO_LLM, OPT_ALLOW_ENV,
-	OPT_REGISTRY, OPT_BASE_IMAGES,
+	OPT_REGISTRY, OPT_BASE_IMAGES, OPT_REPORT_TIMEOUTS, OPT_REPORT_OOMS,
+	OPT_SARIF_CATEGORY,
 };
 
 /* The commands an option applies to, for the tables below. */
 #define PHASES (SCAN_CMD_SCAN | SCAN_CMD_PREPARE | SCAN_CMD_BUILD_TARGET | \
 		SCAN_CMD_RUN)
+#define REPORTING (SCAN_CMD_SCAN | SCAN_CMD_RUN | SCAN_CMD_REPORT)
 #define CHANGE (SCAN_CMD_SCAN | SCAN_CMD_BUILD_TARGET | SCAN_CMD_RUN | \
 		SCAN_CMD_REPORT)
 
@@ -115,6 +117,16 @@ static const struct scan_opt scan_opt_table[] = {
 	  "registry; stand-in: use the offline Debian stand-ins\n"
 	  "(container/base-images/build.sh) for the OSS-Fuzz and\n"
 	  "AIxCC base images (also CRS_CI_BASE_IMAGES=stand-in)" },
+	{ "report-timeouts", "yes|no", OPT_REPORT_TIMEOUTS, REPORTING,
+	  "no: libFuzzer timeouts are triaged and listed as\n"
+	  "suppressed in results.json but fail no policy and are\n"
+	  "no SARIF results (default yes)" },
+	{ "report-ooms", "yes|no", OPT_REPORT_OOMS, REPORTING,
+	  "the same for out-of-memory findings (default yes)" },
+	{ "sarif-category", "NAME", OPT_SARIF_CATEGORY, REPORTING,
+	  "SARIF runs[].automationDetails.id \"NAME/\": jobs with\n"
+	  "different categories (a sanitizer matrix) keep their\n"
+	  "own code-scanning alerts (default crs-ci/PROJECT/)" },
 };
 
 #define SCAN_OPT_NR (sizeof(scan_opt_table) / sizeof(scan_opt_table[0]))
@@ -158,7 +170,10 @@ void scan_opts_usage(FILE *f, const char *cmd, const char *synopsis)
 			continue;
 		snprintf(head, sizeof(head), "--%s%s%s", so->name,
 			 so->arg ? " " : "", so->arg ? so->arg : "");
-		fprintf(f, "  %-18s ", head);
+		if (strlen(head) > 18)	/* a long option on a line of its own */
+			fprintf(f, "  %s\n%21s", head, "");
+		else
+			fprintf(f, "  %-18s ", head);
 		while (*h) {
 			size_t n = strcspn(h, "\n");
 
@@ -201,6 +216,32 @@ int parse_duration(const char *s, long *out)
 bad:
 	return crs_error_set(CRS_EINPUT, "'%s' is not a duration "
 			     "(examples: 900, 90s, 15m, 1h)", s);
+}
+
+/* "yes" -> 1, "no" -> 0 into *out; CRS_EINPUT naming the option. */
+static int parse_yes_no(const char *opt, const char *v, int *out)
+{
+	if (!strcmp(v, "yes"))
+		*out = 1;
+	else if (!strcmp(v, "no"))
+		*out = 0;
+	else
+		return crs_error_set(CRS_EINPUT, "%s: '%s' is not yes or no",
+				     opt, v);
+	return 0;
+}
+
+int scan_opts_check_category(const char *name)
+{
+	size_t n = strlen(name);
+
+	if (!n || n > 100 || name[0] == '/' ||
+	    strspn(name, "abcdefghijklmnopqrstuvwxyz"
+		   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-/:=") != n)
+		return crs_error_set(CRS_EINPUT, "--sarif-category: '%s' is "
+				     "not 1 to 100 letters, digits or . _ - / "
+				     ": = (not starting with /)", name);
+	return 0;
 }
 
 static int usage_error(FILE *err, const char *cmd, int r)
@@ -317,6 +358,22 @@ int scan_opts_parse(struct scan_opts *o, int argc, char **argv,
 						   "--base-images") != 0)
 				return usage_error(err, cmd, CRS_EINPUT);
 			o->base_images = (int)mode;
+			break;
+		case OPT_REPORT_TIMEOUTS:
+		case OPT_REPORT_OOMS: {
+			int yes = 1;
+
+			if (parse_yes_no(c == OPT_REPORT_OOMS ? "--report-ooms" :
+					 "--report-timeouts", optarg, &yes) != 0)
+				return usage_error(err, cmd, CRS_EINPUT);
+			*(c == OPT_REPORT_OOMS ? &o->hide_ooms :
+			  &o->hide_timeouts) = !yes;
+			break;
+		}
+		case OPT_SARIF_CATEGORY:
+			if (scan_opts_check_category(optarg) != 0)
+				return usage_error(err, cmd, CRS_EINPUT);
+			o->sarif_category = optarg;
 			break;
 		case 'h':
 			scan_opts_usage(out, argv[0], synopsis);

@@ -45,6 +45,12 @@ struct scan_opts {
 	/* --base-images or CRS_CI_BASE_IMAGES: pull (0, the default) or
 	 * stand-in (runner/base_images.h, enum base_images_mode) */
 	int base_images;
+	/* --report-timeouts no / --report-ooms no: such findings are
+	 * triaged and listed as suppressed, but fail no policy and are no
+	 * SARIF results (0, report them, is the default) */
+	int hide_timeouts;
+	int hide_ooms;
+	const char *sarif_category;	/* --sarif-category, or NULL */
 };
 #define SCAN_OPTS_INIT { .source = ".", .timeout_s = 900, \
 	.out_dir = "crs-ci-out", .work_dir = "crs-ci-work", \
@@ -95,5 +101,11 @@ void scan_opts_release(struct scan_opts *o);
 
 /* "15m", "90s", "1h", "600" (seconds) -> seconds; CRS_EINPUT if bad. */
 int parse_duration(const char *s, long *out);
+
+/*
+ * Is `name` a --sarif-category: 1 to 100 characters of letters, digits
+ * and . _ - / : = , not starting with '/'. Returns 0 or CRS_EINPUT.
+ */
+int scan_opts_check_category(const char *name);
 
 #endif

@@ -29,6 +29,8 @@ static const char *const novelty_values[] = {
 };
 static const char *const mode_values[] = { "delta", "full", NULL };
 static const char *const fail_on_values[] = { "new", "any", "none", NULL };
+static const char *const suppressed_values[] = { "report-timeouts",
+						 "report-ooms", NULL };
 static const char *const verdict_values[] = {
 	"passed", "failed", "no tests", "skipped", NULL,
 };
@@ -78,6 +80,7 @@ static void finding_release(struct finding *f)
 	for (size_t i = 0; i < f->fixed_by_nr; i++)
 		free(f->fixed_by[i]);
 	free(f->fixed_by);
+	free(f->suppressed);
 }
 
 static void patch_release(struct finding_patch *p)
@@ -135,6 +138,8 @@ static void summary_release(struct scan_summary *m)
 	free(m->started_at);
 	free(m->finished_at);
 	free(m->fail_on);
+	free(m->sarif_category);
+	free(m->sanitizer);
 }
 
 void finding_set_release(struct finding_set *s)
@@ -236,8 +241,45 @@ void finding_patch_add_step(struct finding_patch *p, const char *name,
 	st->log_path = log_path ? xstrdup(log_path) : NULL;
 }
 
+const char *finding_suppressed_by(const struct finding *f, int hide_timeouts,
+				  int hide_ooms)
+{
+	const char *t = f->crash_type ? f->crash_type : "";
+	const char *k = f->kind ? f->kind : "";
+
+	/* crash.c's normalised names: "Timeout", "Out-of-memory ..." */
+	if (hide_timeouts && (!strcmp(t, "Timeout") || !strcmp(k, "timeout")))
+		return "report-timeouts";
+	if (hide_ooms && (!strncmp(t, "Out-of-memory", 13) ||
+			  !strcmp(k, "out-of-memory")))
+		return "report-ooms";
+	return NULL;
+}
+
+size_t finding_set_suppress(struct finding_set *s, int hide_timeouts,
+			    int hide_ooms)
+{
+	size_t changed = 0;
+
+	for (size_t i = 0; i < s->nr; i++) {
+		struct finding *f = &s->items[i];
+		const char *by = finding_suppressed_by(f, hide_timeouts,
+						       hide_ooms);
+
+		if (!by == !f->suppressed &&
+		    (!by || !strcmp(by, f->suppressed)))
+			continue;
+		free(f->suppressed);
+		f->suppressed = by ? xstrdup(by) : NULL;
+		changed++;
+	}
+	return changed;
+}
+
 int finding_fails_policy(const struct finding *f, const char *fail_on)
 {
+	if (f->suppressed)
+		return 0;
 	if (fail_on && !strcmp(fail_on, "any"))
 		return 1;
 	if (fail_on && !strcmp(fail_on, "none"))
@@ -315,6 +357,8 @@ static json_t *summary_to_json(const struct scan_summary *m)
 	json_object_set_new(o, "povs_not_reproduced",
 			    jsize(m->povs_not_reproduced));
 	json_object_set_new(o, "fail_on", jstr(m->fail_on));
+	json_object_set_new(o, "sarif_category", jstr(m->sarif_category));
+	json_object_set_new(o, "sanitizer", jstr(m->sanitizer));
 	return o;
 }
 
@@ -363,6 +407,7 @@ static json_t *finding_to_json(const struct finding *f)
 	json_object_set_new(o, "report_path", jstr(f->report_path));
 	json_object_set_new(o, "fixed_by", str_array(f->fixed_by,
 						     f->fixed_by_nr));
+	json_object_set_new(o, "suppressed", jstr(f->suppressed));
 	return o;
 }
 
@@ -670,7 +715,9 @@ static int summary_from_json(struct scan_summary *m, const json_t *o,
 	    (r = get_size(&m->povs_submitted, &c, o, "povs_submitted")) ||
 	    (r = get_size(&m->povs_not_reproduced, &c, o,
 		      "povs_not_reproduced")) ||
-	    (r = get_enum(&m->fail_on, &c, o, "fail_on", fail_on_values)))
+	    (r = get_enum(&m->fail_on, &c, o, "fail_on", fail_on_values)) ||
+	    (r = get_str(&m->sarif_category, &c, o, "sarif_category", 0)) ||
+	    (r = get_str(&m->sanitizer, &c, o, "sanitizer", 0)))
 		return r;
 	return get_crs_stats(m, &c, o);
 }
@@ -762,7 +809,9 @@ static int finding_from_json(struct finding *f, const json_t *o,
 	    (r = get_size(&f->duplicates, c, o, "duplicates")) ||
 	    (r = get_str(&f->report_path, c, o, "report_path", 0)) ||
 	    (r = get_str_array(&f->fixed_by, &f->fixed_by_nr, c, o,
-			       "fixed_by")))
+			       "fixed_by")) ||
+	    (r = get_enum(&f->suppressed, c, o, "suppressed",
+			  suppressed_values)))
 		return r;
 	if (f->reproduced > f->attempts)
 		return bad(c, "reproduced", "larger than attempts");

@@ -56,6 +56,10 @@ struct finding {
 	 * crashes (finding_set.patches) */
 	char **fixed_by;
 	size_t fixed_by_nr;
+	/* the scan option that hides it, "report-timeouts" or
+	 * "report-ooms" (set to no), or NULL: a suppressed finding stays in
+	 * results.json but fails no policy and is no SARIF result */
+	char *suppressed;
 };
 
 /* The validation steps of a patch, in order. */
@@ -132,6 +136,8 @@ struct scan_summary {
 	int timed_out;
 	size_t povs_submitted, povs_not_reproduced;
 	char *fail_on;		/* "new", "any", "none" */
+	char *sarif_category;	/* --sarif-category, or NULL (default) */
+	char *sanitizer;	/* of the head build: "address", ... or NULL */
 };
 
 struct finding_set {
@@ -210,7 +216,21 @@ int finding_json_save(const json_t *j, const char *path, const char *what);
 int finding_set_load(struct finding_set *s, const char *path);
 
 /*
- * Does this finding fail the policy? "any": always; "none": never; "new"
+ * Which option hides `f`: "report-timeouts" when hide_timeouts and it is
+ * a libFuzzer timeout, "report-ooms" when hide_ooms and it is an
+ * out-of-memory; NULL otherwise (a static string, cannot fail).
+ */
+const char *finding_suppressed_by(const struct finding *f, int hide_timeouts,
+				  int hide_ooms);
+/*
+ * Set every finding's `suppressed` from finding_suppressed_by(). Returns
+ * how many findings changed. Cannot fail.
+ */
+size_t finding_set_suppress(struct finding_set *s, int hide_timeouts,
+			    int hide_ooms);
+
+/*
+ * Does this finding fail the policy? Never when it is suppressed. "any": always; "none": never; "new"
  * (also NULL or any other value): when novelty is "new", or when novelty
  * is NULL (no base to compare) and the crash is on a changed line.
  */

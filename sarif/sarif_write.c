@@ -1010,7 +1010,8 @@ static json_t *invocation(const struct scan_summary *m, size_t unlocated)
 }
 
 static json_t *run_properties(const struct scan_summary *m,
-			      size_t truncated, size_t unlocated)
+			      size_t truncated, size_t unlocated,
+			      size_t suppressed)
 {
 	json_t *p = json_object(), *a;
 
@@ -1022,6 +1023,8 @@ static json_t *run_properties(const struct scan_summary *m,
 		json_object_set_new(p, "head", jstr(m->head));
 	if (m->mode)
 		json_object_set_new(p, "mode", jstr(m->mode));
+	if (m->sanitizer)
+		json_object_set_new(p, "sanitizer", jstr(m->sanitizer));
 	a = json_array();
 	for (size_t i = 0; i < m->harnesses_nr; i++)
 		json_array_append_new(a, jstr(m->harnesses[i]));
@@ -1045,6 +1048,9 @@ static json_t *run_properties(const struct scan_summary *m,
 	if (unlocated)
 		json_object_set_new(p, "resultsWithoutLocation",
 				    json_integer((json_int_t)unlocated));
+	if (suppressed)
+		json_object_set_new(p, "resultsSuppressed",
+				    json_integer((json_int_t)suppressed));
 	return p;
 }
 
@@ -1072,7 +1078,7 @@ int sarif_from_findings(json_t **out, const struct finding_set *s,
 	struct rule_list rules = { 0 };
 	json_t *results = json_array(), *rules_json = json_array();
 	json_t *driver, *run, *log;
-	size_t i, unlocated = 0;
+	size_t i, unlocated = 0, suppressed = 0;
 	char *uri, *category;
 
 	*out = NULL;
@@ -1081,9 +1087,13 @@ int sarif_from_findings(json_t **out, const struct finding_set *s,
 		src.root = realpath(source_root, NULL);
 	for (i = 0; i < s->nr && json_array_size(results) <
 	     SARIF_RESULTS_MAX; i++) {
-		json_t *res = result_json(&s->items[i], &rules, &src,
-					   s);
+		json_t *res;
 
+		if (s->items[i].suppressed) {	/* --report-timeouts/ooms no */
+			suppressed++;
+			continue;
+		}
+		res = result_json(&s->items[i], &rules, &src, s);
 		if (res)
 			json_array_append_new(results, res);
 		else
@@ -1095,7 +1105,16 @@ int sarif_from_findings(json_t **out, const struct finding_set *s,
 			   "version", m->tool_version ? m->tool_version : "0",
 			   "informationUri", SARIF_TOOL_URI,
 			   "rules", rules_json);
-	category = xasprintf("crs-ci/%s/", m->project ? m->project : "");
+	/* GitHub keeps one set of alerts per category: a matrix job names
+	 * its own (--sarif-category), as upload-sarif's category does */
+	if (m->sarif_category && *m->sarif_category)
+		category = xasprintf("%s%s", m->sarif_category,
+				     m->sarif_category[strlen(
+					     m->sarif_category) - 1] == '/' ?
+				     "" : "/");
+	else
+		category = xasprintf("crs-ci/%s/",
+				     m->project ? m->project : "");
 	run = json_pack("{s:{s:o},s:{s:o},s:s,s:[o],s:o,s:o}",
 			"tool", "driver", driver,
 			"automationDetails", "id", jstr(category),
@@ -1103,7 +1122,7 @@ int sarif_from_findings(json_t **out, const struct finding_set *s,
 			"invocations", invocation(m, unlocated),
 			"results", results,
 			"properties", run_properties(m, s->nr - i,
-						     unlocated));
+						     unlocated, suppressed));
 	if ((uri = root_uri(m->source_root ? m->source_root : source_root)))
 		json_object_set_new(run, "originalUriBaseIds",
 			json_pack("{s:{s:s}}", "%SRCROOT%", "uri", uri));

@@ -14,6 +14,7 @@
  * Every step is keyed by a content hash and skipped when already done.
  */
 #include "runner/phase/phase.h"
+#include "runner/base_images.h"
 #include "runner/container.h"
 #include "runner/container_policy.h"
 #include "runner/crs_image.h"
@@ -414,6 +415,9 @@ int phase_build_target(struct scan *s)
 	free(s->state.sanitizer);
 	s->state.sanitizer = xstrdup(s->opts->sanitizer ? s->opts->sanitizer :
 				     pick_sanitizer(s->project));
+	if ((r = base_images_sanitizer_check(s->opts->base_images,
+					     s->state.sanitizer)) != 0)
+		return r;
 	free(s->state.language);
 	s->state.language = xstrdup(s->project->language);
 	free(s->state.head_commit);

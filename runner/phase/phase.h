@@ -14,6 +14,8 @@
 #ifndef CRS_RUNNER_PHASE_PHASE_H
 #define CRS_RUNNER_PHASE_PHASE_H
 
+#include <stddef.h>
+
 struct scan;
 struct finding_set;
 
@@ -28,6 +30,12 @@ int phase_triage(struct scan *s);
  * 0, or CRS_EINPUT naming the file and field of a bad SARIF file.
  */
 int phase_triage_candidates(struct scan *s, struct finding_set *fs);
+/*
+ * Mark the findings --report-timeouts no / --report-ooms no hide as
+ * suppressed (and unmark the rest), logging how many; returns how many
+ * changed. Cannot fail.
+ */
+size_t phase_suppress(struct scan *s, struct finding_set *fs);
 /*
  * Every patch the CRSs submitted, validated (policy, apply, build, every
  * PoV, tests, re-fuzz) and recorded in <out>/results.json with per-step

@@ -66,6 +66,14 @@ int phase_report(struct scan *s, int *exit_code_out)
 		goto out;
 	free(fs.summary.fail_on);	/* this command's policy decides */
 	fs.summary.fail_on = xstrdup(s->opts->fail_on);
+	if (s->opts->sarif_category) {
+		free(fs.summary.sarif_category);
+		fs.summary.sarif_category = xstrdup(s->opts->sarif_category);
+	}
+	/* and its --report-timeouts/--report-ooms: results.json says so */
+	if (phase_suppress(s, &fs) &&
+	    (r = finding_set_save(&fs, results)) != 0)
+		goto out;
 	if ((r = sarif_write_file(&fs, fs.summary.source_root, sarif)) != 0)
 		goto out;
 	log_info("report: wrote %s", sarif);

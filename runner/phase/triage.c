@@ -479,6 +479,24 @@ static void fill_summary(struct scan *s, struct finding_set *fs,
 	sm->duration_s = scan_elapsed(s);
 	sm->povs_submitted = l->nr;
 	sm->fail_on = xstrdup(s->opts->fail_on);
+	if (s->opts->sarif_category)
+		sm->sarif_category = xstrdup(s->opts->sarif_category);
+	if (s->state.sanitizer)
+		sm->sanitizer = xstrdup(s->state.sanitizer);
+}
+
+size_t phase_suppress(struct scan *s, struct finding_set *fs)
+{
+	size_t changed = finding_set_suppress(fs, s->opts->hide_timeouts,
+					      s->opts->hide_ooms), n = 0;
+
+	for (size_t i = 0; i < fs->nr; i++)
+		n += fs->items[i].suppressed != NULL;
+	if (n)
+		log_info("triage: %zu timeout/out-of-memory finding(s) "
+			 "suppressed (--report-timeouts/--report-ooms no): "
+			 "listed in results.json, failing no policy", n);
+	return changed;
 }
 
 int phase_triage(struct scan *s)
@@ -514,6 +532,7 @@ int phase_triage(struct scan *s)
 			r = crs_error_set(CRS_EINTR, "interrupted");
 	}
 	fill_summary(s, &fs, &l, run_start);
+	phase_suppress(s, &fs);
 	if (r == 0)
 		r = phase_triage_candidates(s, &fs);
 	if (r == 0)

@@ -325,6 +325,8 @@ size_t github_annotations(FILE *f, const struct finding_set *fs,
 		const char *kind;
 		size_t *count;
 
+		if (x->suppressed)	/* --report-timeouts/ooms no */
+			continue;
 		if (is_fixed(x)) {
 			kind = "notice";
 			count = &notices;

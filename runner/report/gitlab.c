@@ -175,7 +175,8 @@ static const char *gitlab_or(const char *s, const char *dflt)
 static int gitlab_reported(const struct finding *f, const char **path,
 			   int *line)
 {
-	if (gitlab_is(f->novelty, "fixed-by-change"))
+	/* fixed, or hidden by --report-timeouts/--report-ooms no */
+	if (gitlab_is(f->novelty, "fixed-by-change") || f->suppressed)
 		return 0;
 	*path = gitlab_location(f, line);
 	if (*line < 1)
@@ -219,7 +220,8 @@ json_t *gitlab_code_quality(const struct finding_set *fs)
 		char *desc;
 
 		if (!gitlab_reported(f, &path, &line)) {
-			skipped += !gitlab_is(f->novelty, "fixed-by-change");
+			skipped += !gitlab_is(f->novelty, "fixed-by-change") &&
+				!f->suppressed;
 			continue;
 		}
 		desc = gitlab_summary_line(f, rule);
@@ -335,7 +337,8 @@ json_t *gitlab_sast(const struct finding_set *fs)
 		int seen = 0;
 
 		if (!gitlab_reported(f, &path, &line)) {
-			skipped += !gitlab_is(f->novelty, "fixed-by-change");
+			skipped += !gitlab_is(f->novelty, "fixed-by-change") &&
+				!f->suppressed;
 			continue;
 		}
 		gitlab_vuln_uuid(uuid, f->id);

@@ -131,6 +131,10 @@ static const char *junit_skip_reason(const struct finding *f,
 {
 	if (finding_fails_policy(f, policy))
 		return NULL;
+	if (f->suppressed)
+		return !strcmp(f->suppressed, "report-ooms") ?
+			"suppressed: --report-ooms no" :
+			"suppressed: --report-timeouts no";
 	if (f->novelty && !strcmp(f->novelty, "fixed-by-change"))
 		return "fixed by this change";
 	if (!strcmp(policy, "none"))

@@ -147,6 +147,9 @@ size_t terminal_report(FILE *f, const struct finding_set *fs,
 		if (x->found_after_s >= 0)
 			fprintf(f, " after %.0fs", x->found_after_s);
 		fputc('\n', f);
+		if (x->suppressed)
+			fprintf(f, "      suppressed by --%s no: fails no "
+				"policy, not in the SARIF\n", x->suppressed);
 		fprintf(f, "      PoV %s/%s\n", out_dir,
 			q(a, sizeof(a), x->pov_path));
 		if (x->novelty && !strcmp(x->novelty, "fixed-by-change"))

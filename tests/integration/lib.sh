@@ -49,17 +49,21 @@ glci_install() {
 	fi
 }
 
-# glci_pipeline REPO INPUTS: REPO/.gitlab-ci.yml including a copy of the
-# GitLab template (ci/crs-ci.gitlab-ci.yml) with INPUTS (YAML mapping lines,
-# indented 6), committed on the checked-out branch: gitlab-ci-local
-# includes tracked files only. Fixed identity and dates: the same head, so
-# the same images, on every run. Sets GLCI_HEAD to that commit.
+# glci_pipeline REPO INPUTS [TEMPLATE]: REPO/.gitlab-ci.yml including a
+# copy of the GitLab template (default gitlab/crs-ci.gitlab-ci.yml, copied
+# to ci/ under its own name) with INPUTS (YAML mapping lines, indented 6),
+# committed on the checked-out branch: gitlab-ci-local includes tracked
+# files only. Fixed identity and dates: the same head, so the same images,
+# on every run. Sets GLCI_HEAD to that commit.
 glci_pipeline() {
 	local repo=$1 inputs=$2
+	local template=${3:-$ROOT/gitlab/crs-ci.gitlab-ci.yml}
+	local name
+	name=$(basename "$template")
 	mkdir -p "$repo/ci"
-	cp "$ROOT/gitlab/crs-ci.gitlab-ci.yml" "$repo/ci/crs-ci.gitlab-ci.yml"
-	printf 'include:\n  - local: ci/crs-ci.gitlab-ci.yml\n    inputs:\n%s\n' \
-		"$inputs" > "$repo/.gitlab-ci.yml"
+	cp "$template" "$repo/ci/$name"
+	printf 'include:\n  - local: ci/%s\n    inputs:\n%s\n' \
+		"$name" "$inputs" > "$repo/.gitlab-ci.yml"
 	git -C "$repo" add .gitlab-ci.yml ci
 	GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null \
 	GIT_AUTHOR_NAME=ci GIT_AUTHOR_EMAIL=ci@example.invalid \
@@ -83,6 +87,20 @@ glci_run() {
 		--variable CI_PIPELINE_SOURCE=merge_request_event \
 		--variable CI_MERGE_REQUEST_DIFF_BASE_SHA="$base" \
 		--variable CI_COMMIT_SHA="$head")
+}
+
+# action_step ID: the run: script of step ID in actions/action.yml (its
+# inputs come through env:, never as ${{ }} inside the script)
+action_step() {
+	python3 - "$ROOT/actions/action.yml" "$1" <<'PY'
+import sys, yaml
+for st in yaml.safe_load(open(sys.argv[1]))["runs"]["steps"]:
+    if st.get("id") == sys.argv[2]:
+        assert "${{" not in st["run"], "expression inside run:"
+        print(st["run"])
+        sys.exit(0)
+sys.exit("no step " + sys.argv[2])
+PY
 }
 
 # The SARIF validator (npm), installed once into build/npm.

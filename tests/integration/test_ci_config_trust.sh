@@ -92,19 +92,8 @@ chmod +x "$tmp/fakebin/crs-ci"
 compose_arg() { awk 'p { print; exit } $0 == "--compose" { p = 1 }' "$1"; }
 
 # --- 2. the GitHub Action's steps -------------------------------------------
-step() {	# the run: script of step id $1 in actions/action.yml
-	python3 - "$ROOT/actions/action.yml" "$1" <<'PY'
-import sys, yaml
-for st in yaml.safe_load(open(sys.argv[1]))["runs"]["steps"]:
-    if st.get("id") == sys.argv[2]:
-        assert "${{" not in st["run"], "expression inside run:"
-        print(st["run"])
-        sys.exit(0)
-sys.exit("no step " + sys.argv[2])
-PY
-}
-step config > "$tmp/gh-config.sh"
-step scan > "$tmp/gh-scan.sh"
+action_step config > "$tmp/gh-config.sh"
+action_step scan > "$tmp/gh-scan.sh"
 gh_run() {	# config-from: $1; sets gh_code, gh_compose, gh_dir
 	gh_dir=$tmp/gh-$1
 	mkdir -p "$gh_dir/runner"

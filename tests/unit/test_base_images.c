@@ -220,6 +220,23 @@ static void test_mode_parse(void **state)
 			    "not one of pull, stand-in");
 }
 
+/* MSan needs the real base images: the stand-ins say so, not pretend */
+static void test_sanitizer_check(void **state)
+{
+	(void)state;
+	assert_int_equal(base_images_sanitizer_check(BASE_IMAGES_PULL,
+						     "memory"), 0);
+	assert_int_equal(base_images_sanitizer_check(BASE_IMAGES_STAND_IN,
+						     "address"), 0);
+	assert_int_equal(base_images_sanitizer_check(BASE_IMAGES_STAND_IN,
+						     "undefined"), 0);
+	assert_int_equal(base_images_sanitizer_check(BASE_IMAGES_STAND_IN,
+						     "memory"), CRS_ECONFIG);
+	assert_non_null(strstr(crs_error_last(), "sanitizer 'memory' needs "
+			       "the OSS-Fuzz base images (--base-images "
+			       "pull)"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -232,6 +249,7 @@ int main(void)
 		cmocka_unit_test(test_rewrite),
 		cmocka_unit_test(test_stand_in_names),
 		cmocka_unit_test(test_mode_parse),
+		cmocka_unit_test(test_sanitizer_check),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

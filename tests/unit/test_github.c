@@ -252,6 +252,28 @@ static void test_annotation_caps(void **state)
 	finding_set_release(&fs);
 }
 
+/* --report-timeouts/--report-ooms no: a suppressed finding is no annotation */
+static void test_annotation_suppressed(void **state)
+{
+	struct finding_set fs;
+	char *mem = NULL, *text;
+	size_t len = 0;
+	FILE *f = open_memstream(&mem, &len);
+
+	(void)state;
+	summary_init(&fs);
+	add(&fs, "00000000000000aa", "new", "src/parse.c", 10);
+	add(&fs, "00000000000000bb", "new", "src/parse.c", 20);
+	fs.items[0].suppressed = xstrdup("report-ooms");
+	github_annotations(f, &fs, "out");
+	text = stream_text(f, &mem);
+	assert_int_equal(count_lines_prefix(text, "::error "), 1);
+	assert_null(strstr(text, "line=10"));
+	assert_non_null(strstr(text, "line=20"));
+	free(text);
+	finding_set_release(&fs);
+}
+
 static void test_echo_reports(void **state)
 {
 	struct tmpdir t;
@@ -1011,6 +1033,7 @@ int main(void)
 		cmocka_unit_test(test_escaping),
 		cmocka_unit_test(test_annotation_hostile),
 		cmocka_unit_test(test_annotation_caps),
+		cmocka_unit_test(test_annotation_suppressed),
 		cmocka_unit_test(test_echo_reports),
 		cmocka_unit_test(test_summary),
 		cmocka_unit_test(test_outputs),

@@ -125,6 +125,7 @@ static void test_code_quality(void **state)
 {
 	struct finding_set s;
 	json_t *cq, *again, *e;
+	size_t n;
 
 	(void)state;
 	build_set(&s);
@@ -170,6 +171,19 @@ static void test_code_quality(void **state)
 			    "loop.c");
 	assert_int_equal(json_integer_value(json_object_get(json_object_get(
 		json_object_get(e, "location"), "lines"), "begin")), 1);
+	json_decref(cq);
+
+	/* --report-timeouts no: the timeout is in neither report */
+	cq = gitlab_sast(&s);
+	n = json_array_size(json_object_get(cq, "vulnerabilities"));
+	json_decref(cq);
+	assert_int_equal(finding_set_suppress(&s, 1, 0), 1);
+	cq = gitlab_code_quality(&s);
+	assert_int_equal(json_array_size(cq), 3);
+	json_decref(cq);
+	cq = gitlab_sast(&s);
+	assert_int_equal(json_array_size(json_object_get(cq,
+			 "vulnerabilities")), n - 1);
 	json_decref(cq);
 	finding_set_release(&s);
 }

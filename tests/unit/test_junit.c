@@ -207,6 +207,16 @@ static void test_cases(void **state)
 	assert_prop(suite, "failures", "5");
 	assert_prop(suite, "skipped", "0");
 	xmlFreeDoc(doc);
+
+	/* --report-timeouts no: the timeout is skipped even under any */
+	assert_int_equal(finding_set_suppress(&s, 1, 1), 1);
+	doc = write_and_parse(&s, dir);
+	suite = child(xmlDocGetRootElement(doc), "testsuite");
+	assert_prop(suite, "failures", "4");
+	el = child(find_case(doc, "7777000088889999"), "skipped");
+	assert_non_null(el);
+	assert_prop(el, "message", "suppressed: --report-timeouts no");
+	xmlFreeDoc(doc);
 	finding_set_release(&s);
 	rmdir(dir);
 }

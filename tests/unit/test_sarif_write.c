@@ -749,6 +749,67 @@ static void test_fails_policy(void **st)
 	}
 }
 
+/*
+ * --report-timeouts no / --report-ooms no: the finding stays in
+ * results.json, marked, but fails no policy and is no SARIF result;
+ * --sarif-category names the run's automationDetails.id.
+ */
+static void test_suppressed_and_category(void **st)
+{
+	struct finding_set s, back;
+	struct finding oom = { 0 };
+	char *path = xasprintf("/tmp/crs-ci-supp-%ld.json", (long)getpid());
+	json_t *log = NULL, *run;
+
+	(void)st;
+	oom.crash_type = "Out-of-memory (malloc(2147483648))";
+	assert_string_equal(finding_suppressed_by(&oom, 1, 1), "report-ooms");
+	assert_null(finding_suppressed_by(&oom, 1, 0));
+	build_set(&s);
+	assert_string_equal(s.items[1].crash_type, "Timeout");
+	assert_int_equal(finding_set_suppress(&s, 1, 1), 1);
+	assert_int_equal(finding_set_suppress(&s, 1, 1), 0);
+	assert_string_equal(s.items[1].suppressed, "report-timeouts");
+	assert_null(s.items[0].suppressed);
+	assert_false(finding_fails_policy(&s.items[1], "any"));
+	assert_true(finding_fails_policy(&s.items[0], "any"));
+	s.summary.sarif_category = xstrdup("ubsan-pr");
+	s.summary.sanitizer = xstrdup("undefined");
+	assert_int_equal(sarif_from_findings(&log, &s, SRC), 0);
+	run = path_get(log, "runs.0");
+	assert_string_equal(str_at(run, "automationDetails.id"), "ubsan-pr/");
+	assert_int_equal(json_array_size(path_get(run, "results")), 3);
+	assert_int_equal(int_at(run, "properties.resultsSuppressed"), 1);
+	assert_string_equal(str_at(run, "properties.sanitizer"), "undefined");
+	for (size_t i = 0; i < 3; i++)
+		assert_string_not_equal(json_string_value(path_get(
+			json_array_get(path_get(run, "results"), i),
+			"ruleId")), "crs-ci/timeout");
+	json_decref(log);
+	/* results.json keeps it, marked */
+	assert_int_equal(finding_set_save(&s, path), 0);
+	finding_set_init(&back);
+	assert_int_equal(finding_set_load(&back, path), 0);
+	assert_int_equal(back.nr, 4);
+	assert_string_equal(back.items[1].suppressed, "report-timeouts");
+	assert_string_equal(back.summary.sarif_category, "ubsan-pr");
+	assert_string_equal(back.summary.sanitizer, "undefined");
+	/* a category that already ends in '/' is kept as it is */
+	free(back.summary.sarif_category);
+	back.summary.sarif_category = xstrdup("matrix/asan/");
+	assert_int_equal(finding_set_suppress(&back, 0, 0), 1);
+	assert_null(back.items[1].suppressed);
+	assert_int_equal(sarif_from_findings(&log, &back, SRC), 0);
+	assert_string_equal(str_at(log, "runs.0.automationDetails.id"),
+			    "matrix/asan/");
+	assert_int_equal(json_array_size(path_get(log, "runs.0.results")), 4);
+	json_decref(log);
+	finding_set_release(&back);
+	finding_set_release(&s);
+	unlink(path);
+	free(path);
+}
+
 /* --- results.json ------------------------------------------------------ */
 
 static void test_results_round_trip(void **st)
@@ -958,6 +1019,7 @@ int main(void)
 		cmocka_unit_test(test_cwe_rules),
 		cmocka_unit_test(test_cwe_covers_fixtures),
 		cmocka_unit_test(test_fails_policy),
+		cmocka_unit_test(test_suppressed_and_category),
 		cmocka_unit_test(test_results_round_trip),
 		cmocka_unit_test(test_results_defaults),
 		cmocka_unit_test(test_results_rejected),

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * test_scan_opts.c - the scan options' parser: the report switches and
+ * the SARIF category
+ *
+ * --report-timeouts/--report-ooms take exactly yes or no; --sarif-category
+ * takes a name GitHub accepts as a category. A bad value is exit 2 with a
+ * message naming the option and the value.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "runner/scan_opts.h"
+#include "common/error.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Parse argv (NULL-ended, argv[0] "scan"); the error text in err_out. */
+static int parse(struct scan_opts *o, const char **args, char **err_out)
+{
+	char *argv[16];
+	int argc = 0, r;
+	size_t len = 0;
+	FILE *out = fopen("/dev/null", "w"), *err;
+
+	*err_out = NULL;
+	err = open_memstream(err_out, &len);
+	for (argv[argc++] = (char *)"scan"; *args; args++)
+		argv[argc++] = (char *)*args;
+	argv[argc] = NULL;
+	r = scan_opts_parse(o, argc, argv, "usage\n", out, err);
+	fclose(out);
+	fclose(err);
+	return r;
+}
+
+static void test_defaults(void **state)
+{
+	struct scan_opts o = SCAN_OPTS_INIT;
+	const char *args[] = { NULL };
+	char *err;
+
+	(void)state;
+	assert_int_equal(parse(&o, args, &err), 0);
+	assert_int_equal(o.hide_timeouts, 0);
+	assert_int_equal(o.hide_ooms, 0);
+	assert_null(o.sarif_category);
+	free(err);
+	scan_opts_release(&o);
+}
+
+static void test_report_switches(void **state)
+{
+	struct scan_opts o = SCAN_OPTS_INIT;
+	const char *no[] = { "--report-timeouts", "no", "--report-ooms", "no",
+			     "--sarif-category", "crs-ci/ubsan", NULL };
+	const char *yes[] = { "--report-timeouts=yes", "--report-ooms=yes",
+			      NULL };
+	const char *bad[] = { "--report-ooms", "false", NULL };
+	char *err;
+
+	(void)state;
+	assert_int_equal(parse(&o, no, &err), 0);
+	assert_int_equal(o.hide_timeouts, 1);
+	assert_int_equal(o.hide_ooms, 1);
+	assert_string_equal(o.sarif_category, "crs-ci/ubsan");
+	free(err);
+	assert_int_equal(parse(&o, yes, &err), 0);
+	assert_int_equal(o.hide_timeouts, 0);
+	assert_int_equal(o.hide_ooms, 0);
+	free(err);
+	assert_int_equal(parse(&o, bad, &err), CRS_EINPUT);
+	assert_non_null(strstr(err, "--report-ooms: 'false' is not yes or "
+			       "no"));
+	free(err);
+	scan_opts_release(&o);
+}
+
+static void test_category(void **state)
+{
+	static const char *const ok[] = { "a", "crs-ci-ubsan", "x/y/",
+					   "run:1=a.b_c", NULL };
+	static const char *const bad[] = { "", "/lead", "sp ace", "new\nline",
+					   "\x1b[31m", "caf\xc3\xa9", NULL };
+	char long_name[102];
+
+	(void)state;
+	for (size_t i = 0; ok[i]; i++)
+		assert_int_equal(scan_opts_check_category(ok[i]), 0);
+	for (size_t i = 0; bad[i]; i++)
+		assert_int_equal(scan_opts_check_category(bad[i]), CRS_EINPUT);
+	memset(long_name, 'a', 101);
+	long_name[101] = '\0';
+	assert_int_equal(scan_opts_check_category(long_name), CRS_EINPUT);
+	long_name[100] = '\0';
+	assert_int_equal(scan_opts_check_category(long_name), 0);
+	assert_int_equal(scan_opts_check_category("sp ace"), CRS_EINPUT);
+	assert_non_null(strstr(crs_error_last(), "--sarif-category: 'sp ace' "
+			       "is not"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_report_switches),
+		cmocka_unit_test(test_category),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
