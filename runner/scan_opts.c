@@ -41,6 +41,8 @@ const char scan_opts_help[] =
 "  --work-dir DIR     builds, runs and logs (default crs-ci-work)\n"
 "  --cache-dir DIR    saved images, corpora and git CRS checkouts carried\n"
 "                     between CI runs (git checkouts: in --work-dir without it)\n"
+"  --cache-max SIZE   cap on the cache's images and corpora, least recently\n"
+"                     used evicted first: 512M, 2G (default 2G)\n"
 "  --registry DIR     the folder of registry/<name>.yaml files for compose\n"
 "                     entries without source (default: $CRS_CI_REGISTRY, else\n"
 "                     the registry installed with crs-ci)\n"
@@ -68,7 +70,7 @@ enum {
 	OPT_DIFF, OPT_HARNESS, OPT_TIMEOUT, OPT_OUT, OPT_WORK_DIR,
 	OPT_CACHE_DIR, OPT_FAIL_ON, OPT_REPRODUCE, OPT_KEEP_GOING, OPT_POV,
 	OPT_SANITIZER, OPT_SARIF, OPT_SHARD, OPT_NO_LLM, OPT_ALLOW_ENV,
-	OPT_REGISTRY, OPT_BASE_IMAGES,
+	OPT_REGISTRY, OPT_BASE_IMAGES, OPT_CACHE_MAX,
 };
 
 static const struct option long_opts[] = {
@@ -83,6 +85,7 @@ static const struct option long_opts[] = {
 	{ "out", required_argument, NULL, OPT_OUT },
 	{ "work-dir", required_argument, NULL, OPT_WORK_DIR },
 	{ "cache-dir", required_argument, NULL, OPT_CACHE_DIR },
+	{ "cache-max", required_argument, NULL, OPT_CACHE_MAX },
 	{ "registry", required_argument, NULL, OPT_REGISTRY },
 	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
 	{ "reproduce", required_argument, NULL, OPT_REPRODUCE },
@@ -170,6 +173,12 @@ int scan_opts_parse(struct scan_opts *o, int argc, char **argv,
 		case OPT_OUT: o->out_dir = optarg; break;
 		case OPT_WORK_DIR: o->work_dir = optarg; break;
 		case OPT_CACHE_DIR: o->cache_dir = optarg; break;
+		case OPT_CACHE_MAX:
+			if (config_parse_memory(optarg, &o->cache_max) != 0) {
+				crs_error_prefix("--cache-max");
+				return usage_error(err, usage, CRS_EINPUT);
+			}
+			break;
 		case OPT_REGISTRY: o->registry = optarg; break;
 		case OPT_FAIL_ON:
 			if (strcmp(optarg, "new") && strcmp(optarg, "any") &&
