@@ -43,8 +43,9 @@
 
 #define CORPUS_FILES_MAX 20000
 #define CORPUS_FILE_MAX (1u << 20)
-/* a last-use time that moves less than this does not rewrite the index */
-#define CACHE_TOUCH_GRANULARITY 3600
+/* a last-use time that moves less than a day does not rewrite the index,
+ * so a CI cache whose content is unchanged is not uploaded again */
+#define CACHE_TOUCH_GRANULARITY 86400
 
 /* What crs-ci builds itself: the only images worth keeping. */
 static const char *const own_prefixes[] = {
