@@ -135,7 +135,8 @@ static void restore_one(struct scan *s, const struct cache_entry *e,
 	char *id = NULL, *tar = cache_path(s, e->path);
 	int r = docker_image_exists(s->docker, tag, &id);
 
-	if (r == 0 && e->id && !strcmp(id, e->id))
+	/* the engine has it (tags are content hashes): use that one */
+	if (r == 0)
 		goto out;
 	crs_error_clear();
 	if (!fs_exists(tar))
