@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -45,9 +46,10 @@ static struct archive *strip_open(const char *path)
 	return a;
 }
 
-/* Parse the entries of `in` named in `want` as JSON into `got`. */
+/* Parse the entries of `in` named in `want` as JSON into `got`; with
+ * `links`, note each symbolic link's target there by name. */
 static int read_json_entries(const char *in, struct strset *want,
-			     json_t *got)
+			     json_t *got, json_t *links)
 {
 	struct archive *a = strip_open(in);
 	struct archive_entry *e;
@@ -62,6 +64,10 @@ static int read_json_entries(const char *in, struct strset *want,
 		la_ssize_t n;
 		char chunk[8192];
 
+		if (links && archive_entry_filetype(e) == AE_IFLNK &&
+		    archive_entry_symlink(e))
+			json_object_set_new(links, name, json_string(
+				archive_entry_symlink(e)));
 		if (!strset_has(want, name))
 			continue;
 		if (archive_entry_size(e) > (la_int64_t)STRIP_JSON_MAX) {
@@ -94,7 +100,7 @@ static int read_json_entries(const char *in, struct strset *want,
 /* The layer files of images that start with all of `base`. */
 static int base_layer_files(const char *in, json_t *manifest,
 			    json_t *configs, const struct strvec *base,
-			    struct strset *drop)
+			    json_t *drop)
 {
 	json_t *m;
 	size_t i;
@@ -124,15 +130,44 @@ static int base_layer_files(const char *in, json_t *manifest,
 			continue;
 		for (k = 0; k < base->nr; k++)
 			if (json_is_string(json_array_get(layers, k)))
-				strset_add(drop, json_string_value(
-					json_array_get(layers, k)));
+				json_object_set_new(drop, json_string_value(
+					json_array_get(layers, k)), json_true());
 	}
 	return 0;
 }
 
+/*
+ * docker save writes a layer that occurs twice once, the second as a link
+ * "<dir>/layer.tar" -> "../<other dir>/layer.tar". A kept layer may so
+ * point at a base layer's file (an empty layer, say): keep that file.
+ */
+static void keep_link_targets(json_t *drop, json_t *links)
+{
+	const char *name;
+	json_t *v;
+
+	json_object_foreach(links, name, v) {
+		const char *t = json_string_value(v);
+		const char *slash = strrchr(name, '/');
+		char *target;
+
+		if (json_object_get(drop, name) || !t)
+			continue;
+		if (!strncmp(t, "../", 3))
+			target = xstrdup(t + 3);
+		else if (slash)
+			target = xasprintf("%.*s/%s", (int)(slash - name), name,
+					   t);
+		else
+			target = xstrdup(t);
+		json_object_del(drop, target);
+		free(target);
+	}
+}
+
 /* Copy the entries of `in` not in `drop` to `out`. */
 static int copy_without(const char *in, const char *out,
-			const struct strset *drop, size_t *dropped)
+			json_t *drop, size_t *dropped)
 {
 	struct archive *a = strip_open(in), *w = NULL;
 	struct archive_entry *e;
@@ -151,7 +186,7 @@ static int copy_without(const char *in, const char *out,
 		size_t len;
 		la_int64_t off;
 
-		if (strset_has(drop, archive_entry_pathname(e))) {
+		if (json_object_get(drop, archive_entry_pathname(e))) {
 			(*dropped)++;
 			continue;
 		}
@@ -183,15 +218,16 @@ out:
 int image_strip(const char *in, const char *out, const struct strvec *base,
 		size_t *dropped)
 {
-	struct strset want = STRSET_INIT, drop = STRSET_INIT;
-	json_t *got = json_object(), *manifest, *m;
+	struct strset want = STRSET_INIT;
+	json_t *got = json_object(), *drop = json_object();
+	json_t *links = json_object(), *manifest, *m;
 	char *tmp = xasprintf("%s.part", out);
 	size_t i;
 	int r;
 
 	*dropped = 0;
 	strset_add(&want, "manifest.json");
-	if ((r = read_json_entries(in, &want, got)) != 0)
+	if ((r = read_json_entries(in, &want, got, links)) != 0)
 		goto out;
 	manifest = json_object_get(got, "manifest.json");
 	if (!json_is_array(manifest)) {
@@ -206,11 +242,13 @@ int image_strip(const char *in, const char *out, const struct strvec *base,
 		if (cfg)
 			strset_add(&want, cfg);
 	}
-	r = read_json_entries(in, &want, got);
+	r = read_json_entries(in, &want, got, NULL);
 	if (r == 0)
-		r = base_layer_files(in, manifest, got, base, &drop);
+		r = base_layer_files(in, manifest, got, base, drop);
+	if (r == 0)
+		keep_link_targets(drop, links);
 	json_decref(manifest);
-	if (r == 0 && (r = copy_without(in, tmp, &drop, dropped)) == 0 &&
+	if (r == 0 && (r = copy_without(in, tmp, drop, dropped)) == 0 &&
 	    rename(tmp, out) != 0)
 		r = crs_error_set(CRS_ERR, "rename to '%s': %s", out,
 				  strerror(errno));
@@ -218,7 +256,8 @@ int image_strip(const char *in, const char *out, const struct strvec *base,
 		unlink(tmp);
 out:
 	strset_release(&want);
-	strset_release(&drop);
+	json_decref(drop);
+	json_decref(links);
 	json_decref(got);
 	free(tmp);
 	return r;
