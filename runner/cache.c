@@ -12,7 +12,8 @@
  * (crs-ci-target/, crs-ci-builder/, crs-ci-runner/) and the corpora; base
  * images (the OSS-Fuzz and AIxCC ones, the stand-ins) never, and their
  * layers are cut out of the derived images' archives (runner/
- * image_strip.h), so an entry is a few MB instead of a GB. Images are
+ * image_strip.h: one `docker save` of the new images, split per image),
+ * so an entry is a few MB instead of a GB. Images are
  * content-addressed by tag, so an entry whose tag and id match the engine
  * is only marked used. After saving, least recently used entries go
  * until the cache fits --cache-max. Corpus files come from CRSs: regular
@@ -203,47 +204,79 @@ static const char *image_base(struct scan *s, const struct strvec *layers,
 	return best;
 }
 
-/* docker save `tag`, cut its base's layers; fill `e`. */
-static int save_one(struct scan *s, struct cache_entry *e, const char *tag,
-		    const char *id)
+/*
+ * One `docker save` of the images in `tags` (their shared base layers
+ * written once), split into one archive each without its base's layers;
+ * fills their entries. On failure nothing is kept and the entries go.
+ */
+static int save_images(struct scan *s, struct cache_index *ix,
+		       const struct strvec *tags, const struct strvec *names)
 {
-	struct strvec layers = STRVEC_INIT, base = STRVEC_INIT;
-	const char *tags[] = { tag, NULL };
-	char hex[65], *full = NULL, *tar = NULL;
-	const char *from;
-	struct stat st;
-	size_t dropped = 0;
-	int r;
+	struct image_part *parts = xcalloc(tags->nr, sizeof(*parts));
+	struct strvec *bases = xcalloc(tags->nr, sizeof(*bases));
+	const char **from = xcalloc(tags->nr, sizeof(*from));
+	struct strvec outs = STRVEC_INIT;
+	char *full = cache_path(s, "images/.save.tar");
+	struct strvec list = STRVEC_INIT;
+	size_t i;
+	int r = 0;
 
-	sha256_hex(hex, tag, strlen(tag));
-	free(e->path);
-	e->path = xasprintf("images/%.32s.tar", hex);
-	tar = cache_path(s, e->path);
-	full = xasprintf("%s.full", tar);
-	if ((r = docker_image_layers(s->docker, tag, &layers)) != 0)
-		goto out;
-	from = image_base(s, &layers, &base);
-	if ((r = docker_image_save(s->docker, tags, full)) != 0 ||
-	    (r = image_strip(full, tar, &base, &dropped)) != 0)
-		goto out;
-	if (stat(tar, &st) != 0) {
-		r = crs_error_set(CRS_ERR, "%s: %s", tar, strerror(errno));
-		goto out;
+	for (i = 0; i < tags->nr && r == 0; i++) {
+		struct strvec layers = STRVEC_INIT;
+		struct cache_entry *e = cache_index_find(ix, names->v[i]);
+		char hex[65];
+
+		sha256_hex(hex, tags->v[i], strlen(tags->v[i]));
+		free(e->path);
+		e->path = xasprintf("images/%.32s.tar", hex);
+		strvec_pushf(&outs, "%s/%s", s->opts->cache_dir, e->path);
+		strvec_push(&list, tags->v[i]);
+		r = docker_image_layers(s->docker, tags->v[i], &layers);
+		from[i] = image_base(s, &layers, &bases[i]);
+		parts[i].tag = tags->v[i];
+		parts[i].base = &bases[i];
+		strvec_release(&layers);
 	}
-	free(e->id);
-	e->id = xstrdup(id);
-	free(e->base);
-	e->base = from ? xstrdup(from) : NULL;
-	e->size = st.st_size;
-	log_info("cache: saved %s (%.1f MiB; %zu layer(s) of %s left out)",
-		 tag, (double)e->size / (1 << 20), dropped,
-		 from ? from : "no known base");
-out:
+	for (i = 0; i < tags->nr; i++)
+		parts[i].out = outs.v[i];
+	if (r == 0 && (r = docker_image_save(s->docker, strvec_list(&list),
+					     full)) == 0)
+		r = image_split(full, parts, tags->nr);
+	for (i = 0; i < tags->nr; i++) {
+		struct cache_entry *e = cache_index_find(ix, names->v[i]);
+		struct stat st;
+
+		if (r == 0 && stat(outs.v[i], &st) != 0)
+			r = crs_error_set(CRS_ERR, "%s: %s", outs.v[i],
+					  strerror(errno));
+		if (r != 0)
+			continue;
+		free(e->base);
+		e->base = from[i] ? xstrdup(from[i]) : NULL;
+		e->size = st.st_size;
+		log_info("cache: saved %s (%.1f MiB; %zu layer(s) of %s left "
+			 "out)", tags->v[i], (double)e->size / (1 << 20),
+			 parts[i].dropped, from[i] ? from[i] : "no known base");
+	}
+	if (r != 0) {
+		/* the next scan builds them again */
+		log_warn("cache: cannot save %zu image(s): %s", tags->nr,
+			 crs_error_last());
+		crs_error_clear();
+		for (i = 0; i < tags->nr; i++) {
+			unlink(outs.v[i]);
+			cache_index_remove(ix, names->v[i]);
+		}
+	}
 	unlink(full);
-	strvec_release(&layers);
-	strvec_release(&base);
+	for (i = 0; i < tags->nr; i++)
+		strvec_release(&bases[i]);
+	free(bases);
+	free(parts);
+	free(from);
+	strvec_release(&outs);
+	strvec_release(&list);
 	free(full);
-	free(tar);
 	return r;
 }
 
@@ -328,6 +361,7 @@ int cache_save_images(struct scan *s)
 {
 	struct cache_index ix = CACHE_INDEX_INIT;
 	struct strvec tags = STRVEC_INIT, gone = STRVEC_INIT;
+	struct strvec fresh = STRVEC_INIT, names = STRVEC_INIT;
 	char *dir = NULL, *index = NULL;
 	int64_t now = (int64_t)time(NULL);
 	size_t evicted;
@@ -342,7 +376,7 @@ int cache_save_images(struct scan *s)
 	if ((r = fs_mkdir_p(dir)) != 0)
 		goto out;
 	scan_images(s, &tags);
-	for (size_t i = 0; i < tags.nr && r == 0; i++) {
+	for (size_t i = 0; i < tags.nr; i++) {
 		char *name = xasprintf("image:%s", tags.v[i]), *id = NULL;
 		struct cache_entry *e = cache_index_find(&ix, name);
 		char *tar = e ? cache_path(s, e->path) : NULL;
@@ -357,20 +391,17 @@ int cache_save_images(struct scan *s)
 			e = cache_index_put(&ix, name);
 			ix.dirty = 1;
 			e->last_used = now;
-			if (save_one(s, e, tags.v[i], id) != 0) {
-				/* the next scan builds it again */
-				log_warn("cache: cannot save %s: %s", tags.v[i],
-					 crs_error_last());
-				crs_error_clear();
-				cache_index_remove(&ix, name);
-			}
+			free(e->id);
+			e->id = xstrdup(id);
+			strvec_push(&fresh, tags.v[i]);
+			strvec_push(&names, name);
 		}
 		free(name);
 		free(id);
 		free(tar);
 	}
-	if (r != 0)
-		goto out;
+	if (fresh.nr)
+		save_images(s, &ix, &fresh, &names);
 	note_corpora(s, &ix, now);
 	evicted = cache_index_evict(&ix, cache_cap(s), &gone);
 	for (size_t i = 0; i < gone.nr; i++) {
@@ -387,6 +418,8 @@ int cache_save_images(struct scan *s)
 out:
 	strvec_release(&tags);
 	strvec_release(&gone);
+	strvec_release(&fresh);
+	strvec_release(&names);
 	cache_index_release(&ix);
 	free(dir);
 	free(index);

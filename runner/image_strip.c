@@ -1,11 +1,16 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * image_strip.c - a `docker save` archive without its base image's layers
+ * image_strip.c - per-image archives from one `docker save`, without the
+ * base images' layers
  *
- * Three passes over the archive with libarchive: read manifest.json, read
- * the image configs it names (their rootfs.diff_ids line up with the
- * manifest's Layers), then copy every entry but the base's layer files.
- * The archive comes from the engine (trusted) but is bounded anyway.
+ * Three passes over the archive with libarchive: read manifest.json (and
+ * note the links docker save writes for a layer it holds twice), read the
+ * image configs (their rootfs.diff_ids line up with the manifest's
+ * Layers), then copy each entry to the archives of the images that keep
+ * it, and end each with a manifest.json of its one image. In the classic
+ * layout a layer is a folder "<id>/" (VERSION, json, layer.tar); a layer
+ * named otherwise (the OCI layout's blobs) is kept by its exact name. The
+ * archive comes from the engine (trusted) but is bounded anyway.
  */
 #include "runner/image_strip.h"
 #include "common/buf.h"
@@ -25,6 +30,15 @@
 
 #define STRIP_JSON_MAX ((size_t)4 << 20)
 #define STRIP_CHUNK 65536
+
+/* What one part keeps: names, and folders by their "<dir>/" prefix. */
+struct part_keep {
+	json_t *names;
+	json_t *dirs;
+	json_t *manifest;	/* [its manifest entry] */
+	struct archive *w;
+	char *tmp;
+};
 
 static int strip_error(struct archive *a, const char *path)
 {
@@ -97,135 +111,185 @@ static int read_json_entries(const char *in, struct strset *want,
 	return r;
 }
 
-/* The layer files of images that start with all of `base`. */
-static int base_layer_files(const char *in, json_t *manifest,
-			    json_t *configs, const struct strvec *base,
-			    json_t *drop)
+/* The manifest entry of the image tagged `tag`, or NULL. Borrowed. */
+static json_t *manifest_entry(json_t *manifest, const char *tag)
 {
-	json_t *m;
-	size_t i;
+	json_t *m, *t;
+	size_t i, k;
 
-	json_array_foreach(manifest, i, m) {
-		const char *cfg = json_string_value(json_object_get(m,
-								    "Config"));
-		json_t *layers = json_object_get(m, "Layers");
-		json_t *ids = json_object_get(json_object_get(
-			json_object_get(configs, cfg ? cfg : ""), "rootfs"),
-			"diff_ids");
-		size_t k;
+	json_array_foreach(manifest, i, m)
+		json_array_foreach(json_object_get(m, "RepoTags"), k, t)
+			if (json_is_string(t) && !strcmp(json_string_value(t),
+							 tag))
+				return m;
+	return NULL;
+}
 
-		if (!cfg || !json_is_array(layers) || !json_is_array(ids) ||
-		    json_array_size(ids) != json_array_size(layers))
-			return crs_error_set(CRS_EINPUT, "%s: manifest.json[%zu]"
-					     ": no config with diff_ids for "
-					     "its Layers", in, i);
-		if (base->nr == 0 || json_array_size(ids) < base->nr)
-			continue;
-		for (k = 0; k < base->nr; k++)
-			if (!json_is_string(json_array_get(ids, k)) ||
-			    strcmp(json_string_value(json_array_get(ids, k)),
-				   base->v[k]))
-				break;
-		if (k < base->nr)
-			continue;
-		for (k = 0; k < base->nr; k++)
-			if (json_is_string(json_array_get(layers, k)))
-				json_object_set_new(drop, json_string_value(
-					json_array_get(layers, k)), json_true());
-	}
-	return 0;
+/* The folder prefix "<dir>/" of `name`, into out[len]; "" without one. */
+static void top_dir(char *out, size_t len, const char *name)
+{
+	const char *slash = strchr(name, '/');
+	size_t n = slash ? (size_t)(slash - name) + 1 : 0;
+
+	if (n >= len)
+		n = 0;
+	memcpy(out, name, n);
+	out[n] = '\0';
+}
+
+/* Keep layer file `path`: its whole folder in the classic layout. */
+static void keep_layer(struct part_keep *k, const char *path)
+{
+	char dir[256];
+
+	top_dir(dir, sizeof(dir), path);
+	if (*dir && !strcmp(path + strlen(dir), "layer.tar"))
+		json_object_set_new(k->dirs, dir, json_true());
+	json_object_set_new(k->names, path, json_true());
+}
+
+/* Does part `k` keep entry `name`? */
+static int part_wants(const struct part_keep *k, const char *name)
+{
+	char dir[256];
+
+	if (!name)
+		return 0;
+	if (json_object_get(k->names, name))
+		return 1;
+	top_dir(dir, sizeof(dir), name);
+	return *dir && json_object_get(k->dirs, dir) != NULL;
 }
 
 /*
- * docker save writes a layer that occurs twice once, the second as a link
- * "<dir>/layer.tar" -> "../<other dir>/layer.tar". A kept layer may so
- * point at a base layer's file (an empty layer, say): keep that file.
+ * What part `p` keeps. A kept layer that is docker save's link to another
+ * layer's file ("../<dir>/layer.tar", the same layer held twice) keeps
+ * that file's folder too, even a base layer's (an empty layer, say).
  */
-static void keep_link_targets(json_t *drop, json_t *links)
+static int plan_part(const char *in, json_t *manifest, json_t *configs,
+		     json_t *links, struct image_part *p, struct part_keep *k)
 {
-	const char *name;
-	json_t *v;
+	json_t *m = manifest_entry(manifest, p->tag);
+	const char *cfg = json_string_value(json_object_get(m, "Config"));
+	json_t *layers = json_object_get(m, "Layers");
+	json_t *ids = json_object_get(json_object_get(
+		json_object_get(configs, cfg ? cfg : ""), "rootfs"), "diff_ids");
+	size_t skip = 0, i;
+	json_t *l;
 
-	json_object_foreach(links, name, v) {
-		const char *t = json_string_value(v);
-		const char *slash = strrchr(name, '/');
-		char *target;
-
-		if (json_object_get(drop, name) || !t)
-			continue;
-		if (!strncmp(t, "../", 3))
-			target = xstrdup(t + 3);
-		else if (slash)
-			target = xasprintf("%.*s/%s", (int)(slash - name), name,
-					   t);
-		else
-			target = xstrdup(t);
-		json_object_del(drop, target);
-		free(target);
+	if (!m)
+		return crs_error_set(CRS_EINPUT, "%s: manifest.json: no image "
+				     "tagged %s", in, p->tag);
+	if (!cfg || !json_is_array(layers) || !json_is_array(ids) ||
+	    json_array_size(ids) != json_array_size(layers))
+		return crs_error_set(CRS_EINPUT, "%s: manifest.json: %s has no "
+				     "config with diff_ids for its Layers", in,
+				     p->tag);
+	if (p->base && p->base->nr && json_array_size(ids) >= p->base->nr) {
+		for (skip = 0; skip < p->base->nr; skip++)
+			if (!json_is_string(json_array_get(ids, skip)) ||
+			    strcmp(json_string_value(json_array_get(ids, skip)),
+				   p->base->v[skip]))
+				break;
+		if (skip < p->base->nr)
+			skip = 0;
 	}
+	json_object_set_new(k->names, cfg, json_true());
+	json_array_foreach(layers, i, l) {
+		const char *path = json_string_value(l), *t;
+
+		if (!path || i < skip)
+			continue;
+		keep_layer(k, path);
+		t = json_string_value(json_object_get(links, path));
+		if (t && !strncmp(t, "../", 3))
+			keep_layer(k, t + 3);
+	}
+	p->dropped = 0;
+	for (i = 0; i < skip; i++)
+		if (!part_wants(k, json_string_value(json_array_get(layers,
+								    i))))
+			p->dropped++;
+	k->manifest = json_pack("[O]", m);
+	return 0;
 }
 
-/* Copy the entries of `in` not in `drop` to `out`. */
-static int copy_without(const char *in, const char *out,
-			json_t *drop, size_t *dropped)
+static int write_manifest(struct part_keep *k)
 {
-	struct archive *a = strip_open(in), *w = NULL;
-	struct archive_entry *e;
-	int r = 0, st;
+	char *text = json_dumps(k->manifest, JSON_COMPACT);
+	struct archive_entry *e = archive_entry_new();
+	int r = 0;
 
-	if (!a)
-		return CRS_ERR;
-	w = archive_write_new();
-	if (archive_write_set_format_pax_restricted(w) != ARCHIVE_OK ||
-	    archive_write_open_filename(w, out) != ARCHIVE_OK) {
-		r = strip_error(w, out);
-		goto out;
-	}
-	while ((st = archive_read_next_header(a, &e)) == ARCHIVE_OK) {
-		const void *block;
-		size_t len;
-		la_int64_t off;
-
-		if (json_object_get(drop, archive_entry_pathname(e))) {
-			(*dropped)++;
-			continue;
-		}
-		if (archive_write_header(w, e) != ARCHIVE_OK) {
-			r = strip_error(w, out);
-			goto out;
-		}
-		while ((st = archive_read_data_block(a, &block, &len, &off)) ==
-		       ARCHIVE_OK)
-			if (archive_write_data(w, block, len) != (la_ssize_t)len) {
-				r = strip_error(w, out);
-				goto out;
-			}
-		if (st != ARCHIVE_EOF) {
-			r = strip_error(a, in);
-			goto out;
-		}
-	}
-	if (st != ARCHIVE_EOF)
-		r = strip_error(a, in);
-	else if (archive_write_close(w) != ARCHIVE_OK)
-		r = strip_error(w, out);
-out:
-	archive_read_free(a);
-	archive_write_free(w);
+	archive_entry_set_pathname(e, "manifest.json");
+	archive_entry_set_filetype(e, AE_IFREG);
+	archive_entry_set_perm(e, 0644);
+	archive_entry_set_size(e, (la_int64_t)strlen(text));
+	if (archive_write_header(k->w, e) != ARCHIVE_OK ||
+	    archive_write_data(k->w, text, strlen(text)) !=
+	    (la_ssize_t)strlen(text) || archive_write_close(k->w) != ARCHIVE_OK)
+		r = strip_error(k->w, k->tmp);
+	archive_entry_free(e);
+	free(text);
 	return r;
 }
 
-int image_strip(const char *in, const char *out, const struct strvec *base,
-		size_t *dropped)
+/* Copy each entry of `in` to the parts that keep it. */
+static int copy_parts(const char *in, struct part_keep *keep, size_t nr)
+{
+	struct archive *a = strip_open(in);
+	struct archive_entry *e;
+	int r = 0, st;
+	char *want = xcalloc(nr ? nr : 1, 1);
+
+	if (!a) {
+		free(want);
+		return CRS_ERR;
+	}
+	while (r == 0 && (st = archive_read_next_header(a, &e)) == ARCHIVE_OK) {
+		const char *name = archive_entry_pathname(e);
+		const void *block;
+		size_t len, any = 0;
+		la_int64_t off;
+
+		if (!strcmp(name, "manifest.json") ||
+		    !strcmp(name, "repositories"))
+			continue;
+		for (size_t i = 0; i < nr && r == 0; i++) {
+			want[i] = (char)part_wants(&keep[i], name);
+			any += (size_t)want[i];
+			if (want[i] && archive_write_header(keep[i].w, e) !=
+			    ARCHIVE_OK)
+				r = strip_error(keep[i].w, keep[i].tmp);
+		}
+		if (!any || r != 0)
+			continue;
+		while (r == 0 && (st = archive_read_data_block(a, &block, &len,
+							       &off)) ==
+		       ARCHIVE_OK)
+			for (size_t i = 0; i < nr && r == 0; i++)
+				if (want[i] && archive_write_data(keep[i].w,
+				    block, len) != (la_ssize_t)len)
+					r = strip_error(keep[i].w, keep[i].tmp);
+		if (r == 0 && st != ARCHIVE_EOF)
+			r = strip_error(a, in);
+	}
+	if (r == 0 && st != ARCHIVE_EOF)
+		r = strip_error(a, in);
+	for (size_t i = 0; i < nr && r == 0; i++)
+		r = write_manifest(&keep[i]);
+	archive_read_free(a);
+	free(want);
+	return r;
+}
+
+int image_split(const char *in, struct image_part *parts, size_t nr)
 {
 	struct strset want = STRSET_INIT;
-	json_t *got = json_object(), *drop = json_object();
-	json_t *links = json_object(), *manifest, *m;
-	char *tmp = xasprintf("%s.part", out);
-	size_t i;
+	struct part_keep *keep = xcalloc(nr ? nr : 1, sizeof(*keep));
+	json_t *got = json_object(), *links = json_object(), *manifest, *m;
+	size_t i, opened = 0;
 	int r;
 
-	*dropped = 0;
 	strset_add(&want, "manifest.json");
 	if ((r = read_json_entries(in, &want, got, links)) != 0)
 		goto out;
@@ -243,22 +307,42 @@ int image_strip(const char *in, const char *out, const struct strvec *base,
 			strset_add(&want, cfg);
 	}
 	r = read_json_entries(in, &want, got, NULL);
-	if (r == 0)
-		r = base_layer_files(in, manifest, got, base, drop);
-	if (r == 0)
-		keep_link_targets(drop, links);
+	for (i = 0; i < nr && r == 0; i++) {
+		keep[i].names = json_object();
+		keep[i].dirs = json_object();
+		r = plan_part(in, manifest, got, links, &parts[i], &keep[i]);
+	}
 	json_decref(manifest);
-	if (r == 0 && (r = copy_without(in, tmp, drop, dropped)) == 0 &&
-	    rename(tmp, out) != 0)
-		r = crs_error_set(CRS_ERR, "rename to '%s': %s", out,
-				  strerror(errno));
-	if (r != 0)
-		unlink(tmp);
+	for (i = 0; i < nr && r == 0; i++, opened++) {
+		keep[i].tmp = xasprintf("%s.part", parts[i].out);
+		keep[i].w = archive_write_new();
+		if (archive_write_set_format_pax_restricted(keep[i].w) !=
+		    ARCHIVE_OK || archive_write_open_filename(keep[i].w,
+		    keep[i].tmp) != ARCHIVE_OK)
+			r = strip_error(keep[i].w, keep[i].tmp);
+	}
+	if (r == 0)
+		r = copy_parts(in, keep, nr);
+	for (i = 0; i < nr && r == 0; i++)
+		if (rename(keep[i].tmp, parts[i].out) != 0)
+			r = crs_error_set(CRS_ERR, "rename to '%s': %s",
+					  parts[i].out, strerror(errno));
 out:
+	for (i = 0; i < nr; i++) {
+		if (keep[i].w)
+			archive_write_free(keep[i].w);
+		if (r != 0 && i < opened) {
+			unlink(keep[i].tmp);
+			unlink(parts[i].out);
+		}
+		free(keep[i].tmp);
+		json_decref(keep[i].names);
+		json_decref(keep[i].dirs);
+		json_decref(keep[i].manifest);
+	}
+	free(keep);
 	strset_release(&want);
-	json_decref(drop);
 	json_decref(links);
 	json_decref(got);
-	free(tmp);
 	return r;
 }
