@@ -37,7 +37,7 @@ FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzzers/%,$(FUZZ_SRC))
 
 .PHONY: all test unit unit-plain unit-asan unit-run integration demo setup clean \
 	static check-headers base-images bench bench-select install \
-	bench-rebuild fuzz fuzz-smoke fuzz-build fuzz-bin
+	bench-rebuild bench-cache fuzz fuzz-smoke fuzz-build fuzz-bin
 all: $(BUILD)/crs-ci $(BUILD)/libCRS $(BUILD)/libCRS-install.sh
 
 $(BUILD)/obj/%.o: %.c
@@ -129,11 +129,13 @@ static:
 	container/static/build.sh
 
 # benchmarks (numbers go into the issue notes, not into assertions)
-bench: bench-select bench-rebuild
+bench: bench-select bench-rebuild bench-cache
 bench-select: all
 	bash tests/bench/bench_select.sh
 bench-rebuild: all base-images
 	bash tests/bench/bench_rebuild.sh
+bench-cache: all base-images
+	bash tests/bench/bench_cache.sh
 
 # make install [PREFIX=/usr/local] [DESTDIR=...]: crs-ci, libCRS and its
 # install step in bin/ (crs-ci looks for libCRS beside itself), the CRS

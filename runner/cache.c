@@ -3,21 +3,30 @@
  * cache.c - images and corpora kept in --cache-dir between CI runs
  *
  * Layout:
- *   <cache>/images/images.tar    one `docker save` of every image the
- *                                last scan used (layers stored once)
- *   <cache>/images/index.json    {"images": {"<tag>": "<image id>"}}
+ *   <cache>/index.json                  entries, sizes, last use
+ *                                       (runner/cache_index.h)
+ *   <cache>/images/<sha256(tag)>.tar    one image crs-ci built, without
+ *                                       its base image's layers
  *   <cache>/corpus/<project>/<harness>/<file>
- * Images are content-addressed by tag already, so the index tells at once
- * whether the engine lacks anything; the archive is rewritten only when
- * the set changed. Corpus files come from CRSs: regular files only, named
- * by libCRS (md5), capped in number.
+ * Only what cannot be pulled again is kept: the images crs-ci builds
+ * (crs-ci-target/, crs-ci-builder/, crs-ci-runner/) and the corpora; base
+ * images (the OSS-Fuzz and AIxCC ones, the stand-ins) never, and their
+ * layers are cut out of the derived images' archives (runner/
+ * image_strip.h: one `docker save` of the new images, split per image),
+ * so an entry is a few MB instead of a GB. Images are
+ * content-addressed by tag, so an entry whose tag and id match the engine
+ * is only marked used. After saving, least recently used entries go
+ * until the cache fits --cache-max. Corpus files come from CRSs: regular
+ * files only, named by libCRS (md5), capped in number and size.
  */
 #include "runner/cache.h"
 #include "runner/base_images.h"
+#include "runner/cache_index.h"
+#include "runner/image_strip.h"
+#include "runner/images.h"
 #include "runner/scan.h"
 #include "runner/scan_opts.h"
 #include "runner/engine/docker.h"
-#include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"
 #include "common/log.h"
@@ -25,122 +34,413 @@
 #include "common/xalloc.h"
 
 #include <dirent.h>
-#include <jansson.h>
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #define CORPUS_FILES_MAX 20000
 #define CORPUS_FILE_MAX (1u << 20)
+/* a last-use time that moves less than a day does not rewrite the index,
+ * so a CI cache whose content is unchanged is not uploaded again */
+#define CACHE_TOUCH_GRANULARITY 86400
+
+/* What crs-ci builds itself: the only images worth keeping. */
+static const char *const own_prefixes[] = {
+	"crs-ci-target/", "crs-ci-builder/", "crs-ci-runner/",
+};
+
+/* Pullable base images whose layers an entry leaves out, longest match
+ * first found wins (the stand-ins, and the real names at :latest). */
+static const char *const base_candidates[] = {
+	STAND_IN_BUILDER_IMAGE, STAND_IN_RUNNER_IMAGE, BASE_RUNNER_IMAGE,
+	"gcr.io/oss-fuzz-base/base-builder:latest",
+	"gcr.io/oss-fuzz-base/base-clang:latest",
+	"gcr.io/oss-fuzz-base/base-runner-debug:latest",
+	"gcr.io/oss-fuzz-base/base-image:latest",
+	"ghcr.io/aixcc-finals/base-builder:latest",
+	"ghcr.io/aixcc-finals/base-runner:latest",
+};
+
+#define ARRAY_NR(a) (sizeof(a) / sizeof((a)[0]))
 
 static char *cache_path(const struct scan *s, const char *rel)
 {
 	return xasprintf("%s/%s", s->opts->cache_dir, rel);
 }
 
-/* Every image tag the scan used, from its state. */
+static int64_t cache_cap(const struct scan *s)
+{
+	return s->opts->cache_max > 0 ? s->opts->cache_max : CACHE_MAX_DEFAULT;
+}
+
+static int own_image(const char *tag)
+{
+	for (size_t i = 0; i < ARRAY_NR(own_prefixes); i++)
+		if (!strncmp(tag, own_prefixes[i], strlen(own_prefixes[i])))
+			return 1;
+	return 0;
+}
+
+/* The images crs-ci built for this scan, each once. */
 static void scan_images(const struct scan *s, struct strvec *tags)
 {
 	const struct scan_state *st = &s->state;
+	struct strvec all = STRVEC_INIT;
 
 	if (st->target_image)
-		strvec_push(tags, st->target_image);
+		strvec_push(&all, st->target_image);
 	if (st->head_image)
-		strvec_push(tags, st->head_image);
+		strvec_push(&all, st->head_image);
 	if (st->base_image)
-		strvec_push(tags, st->base_image);
+		strvec_push(&all, st->base_image);
 	for (size_t i = 0; i < st->images_nr; i++)
-		strvec_push(tags, st->images[i].value);
-	strvec_push(tags, base_images_runner_name(s));
+		strvec_push(&all, st->images[i].value);
+	for (size_t i = 0; i < all.nr; i++) {
+		int seen = 0;
+
+		for (size_t k = 0; k < tags->nr; k++)
+			seen |= !strcmp(tags->v[k], all.v[i]);
+		if (!seen && own_image(all.v[i]))
+			strvec_push(tags, all.v[i]);
+	}
+	strvec_release(&all);
+}
+
+static char *index_file(const struct scan *s)
+{
+	return cache_path(s, "index.json");
+}
+
+/* Load the index; a bad one is a warning and an empty cache. */
+static void index_load(const struct scan *s, struct cache_index *ix)
+{
+	char *path = index_file(s);
+
+	if (cache_index_load(ix, path) != 0) {
+		log_warn("cache: %s; starting an empty cache",
+			 crs_error_last());
+		crs_error_clear();
+		ix->dirty = 1;
+	}
+	free(path);
+}
+
+/* Load one image entry the engine lacks; its base image first. */
+static void restore_one(struct scan *s, const struct cache_entry *e,
+			const char *tag)
+{
+	char *id = NULL, *tar = cache_path(s, e->path);
+	int r = docker_image_exists(s->docker, tag, &id);
+
+	/* the engine has it (tags are content hashes): use that one */
+	if (r == 0)
+		goto out;
+	crs_error_clear();
+	if (!fs_exists(tar))
+		goto out;
+	if ((e->base && (r = base_image_ready(s, e->base)) != 0) ||
+	    (r = docker_image_load(s->docker, tar)) != 0) {
+		log_warn("cache: cannot load %s (%s); it will be built", tag,
+			 crs_error_last());
+		crs_error_clear();
+		goto out;
+	}
+	log_info("cache: loaded %s (%.1f MiB)", tag,
+		 (double)e->size / (1 << 20));
+out:
+	free(id);
+	free(tar);
 }
 
 int cache_restore_images(struct scan *s)
 {
-	char *index = NULL, *tar = NULL;
-	json_t *j = NULL, *v;
-	json_error_t jerr;
-	const char *tag;
-	int missing = 0, r = 0;
+	struct cache_index ix = CACHE_INDEX_INIT;
+	size_t n = 0;
 
 	if (!s->opts->cache_dir)
 		return 0;
-	index = cache_path(s, "images/index.json");
-	tar = cache_path(s, "images/images.tar");
-	if (!fs_exists(index) || !fs_exists(tar))
-		goto out;
-	if (!(j = json_load_file(index, 0, &jerr))) {
-		log_warn("cache: %s:%d: %s; ignoring it", index, jerr.line,
-			 jerr.text);
-		goto out;
-	}
-	json_object_foreach(json_object_get(j, "images"), tag, v) {
-		char *id = NULL;
+	index_load(s, &ix);
+	for (size_t i = 0; i < ix.nr; i++)
+		if (!strncmp(ix.v[i].name, "image:", 6)) {
+			restore_one(s, &ix.v[i], ix.v[i].name + 6);
+			n++;
+		}
+	if (n)
+		log_info("cache: %zu cached image(s) checked", n);
+	cache_index_release(&ix);
+	return 0;
+}
 
-		if (docker_image_exists(s->docker, tag, &id) != 0 ||
-		    !json_is_string(v) || strcmp(id, json_string_value(v)))
-			missing++;
+/* The longest base candidate on the engine that `layers` start with. */
+static const char *image_base(struct scan *s, const struct strvec *layers,
+			      struct strvec *base_out)
+{
+	const char *best = NULL;
+
+	for (size_t i = 0; i < ARRAY_NR(base_candidates); i++) {
+		struct strvec b = STRVEC_INIT;
+		size_t k;
+
+		if (docker_image_layers(s->docker, base_candidates[i], &b)) {
+			crs_error_clear();
+			strvec_release(&b);
+			continue;
+		}
+		for (k = 0; k < b.nr && k < layers->nr; k++)
+			if (strcmp(b.v[k], layers->v[k]))
+				break;
+		if (b.nr && k == b.nr && b.nr > base_out->nr) {
+			strvec_release(base_out);
+			for (k = 0; k < b.nr; k++)
+				strvec_push(base_out, b.v[k]);
+			best = base_candidates[i];
+		}
+		strvec_release(&b);
+	}
+	return best;
+}
+
+/*
+ * One `docker save` of the images in `tags` (their shared base layers
+ * written once), split into one archive each without its base's layers;
+ * fills their entries. On failure nothing is kept and the entries go.
+ */
+static int save_images(struct scan *s, struct cache_index *ix,
+		       const struct strvec *tags, const struct strvec *names)
+{
+	struct image_part *parts = xcalloc(tags->nr, sizeof(*parts));
+	struct strvec *bases = xcalloc(tags->nr, sizeof(*bases));
+	const char **from = xcalloc(tags->nr, sizeof(*from));
+	struct strvec outs = STRVEC_INIT;
+	char *full = cache_path(s, "images/.save.tar");
+	struct strvec list = STRVEC_INIT;
+	size_t i;
+	int r = 0;
+
+	for (i = 0; i < tags->nr && r == 0; i++) {
+		struct strvec layers = STRVEC_INIT;
+		struct cache_entry *e = cache_index_find(ix, names->v[i]);
+		char hex[65];
+
+		sha256_hex(hex, tags->v[i], strlen(tags->v[i]));
+		free(e->path);
+		e->path = xasprintf("images/%.32s.tar", hex);
+		strvec_pushf(&outs, "%s/%s", s->opts->cache_dir, e->path);
+		strvec_push(&list, tags->v[i]);
+		r = docker_image_layers(s->docker, tags->v[i], &layers);
+		from[i] = image_base(s, &layers, &bases[i]);
+		parts[i].tag = tags->v[i];
+		parts[i].base = &bases[i];
+		strvec_release(&layers);
+	}
+	for (i = 0; i < tags->nr; i++)
+		parts[i].out = outs.v[i];
+	if (r == 0 && (r = docker_image_save(s->docker, strvec_list(&list),
+					     full)) == 0)
+		r = image_split(full, parts, tags->nr);
+	for (i = 0; i < tags->nr; i++) {
+		struct cache_entry *e = cache_index_find(ix, names->v[i]);
+		struct stat st;
+
+		if (r == 0 && stat(outs.v[i], &st) != 0)
+			r = crs_error_set(CRS_ERR, "%s: %s", outs.v[i],
+					  strerror(errno));
+		if (r != 0)
+			continue;
+		free(e->base);
+		e->base = from[i] ? xstrdup(from[i]) : NULL;
+		e->size = st.st_size;
+		log_info("cache: saved %s (%.1f MiB; %zu layer(s) of %s left "
+			 "out)", tags->v[i], (double)e->size / (1 << 20),
+			 parts[i].dropped, from[i] ? from[i] : "no known base");
+	}
+	if (r != 0) {
+		/* the next scan builds them again */
+		log_warn("cache: cannot save %zu image(s): %s", tags->nr,
+			 crs_error_last());
 		crs_error_clear();
-		free(id);
+		for (i = 0; i < tags->nr; i++) {
+			unlink(outs.v[i]);
+			cache_index_remove(ix, names->v[i]);
+		}
 	}
-	if (!missing) {
-		log_info("cache: every cached image is on the engine");
-		goto out;
-	}
-	log_info("cache: loading %d missing image(s) from %s", missing, tar);
-	if ((r = docker_image_load(s->docker, tar)) != 0)
-		r = crs_error_prefix("cache");
-out:
-	json_decref(j);
-	free(index);
-	free(tar);
+	unlink(full);
+	for (i = 0; i < tags->nr; i++)
+		strvec_release(&bases[i]);
+	free(bases);
+	free(parts);
+	free(from);
+	strvec_release(&outs);
+	strvec_release(&list);
+	free(full);
 	return r;
+}
+
+/* Bytes of the regular files directly in `dir`. */
+static int64_t dir_bytes(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int64_t n = 0;
+
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		char *p = xasprintf("%s/%s", dir, de->d_name);
+		struct stat st;
+
+		if (lstat(p, &st) == 0 && S_ISREG(st.st_mode))
+			n += st.st_size;
+		free(p);
+	}
+	closedir(d);
+	return n;
+}
+
+/* Entries for this scan's corpora, marked used. */
+static void note_corpora(struct scan *s, struct cache_index *ix,
+			 int64_t now)
+{
+	for (size_t i = 0; i < s->state.harnesses_nr; i++) {
+		const char *h = s->state.harnesses[i];
+		char *rel = xasprintf("corpus/%s/%s", s->state.project, h);
+		char *name = xasprintf("corpus:%s/%s", s->state.project, h);
+		char *dir = cache_path(s, rel);
+		struct cache_entry *e;
+		int64_t size;
+
+		if (fs_exists(dir)) {
+			size = dir_bytes(dir);
+			e = cache_index_put(ix, name);
+			if (!e->path || e->size != size)
+				ix->dirty = 1;
+			free(e->path);
+			e->path = xstrdup(rel);
+			e->size = size;
+			cache_index_touch(ix, e, now, CACHE_TOUCH_GRANULARITY);
+		}
+		free(rel);
+		free(name);
+		free(dir);
+	}
+}
+
+/* The archive of crs-ci before this index: every image, base ones too. */
+static void drop_old_layout(const struct scan *s, struct cache_index *ix)
+{
+	char *tar = cache_path(s, "images/images.tar");
+	char *old = cache_path(s, "images/index.json");
+
+	if (fs_exists(tar) || fs_exists(old)) {
+		log_info("cache: removing the single-archive cache of an "
+			 "older crs-ci");
+		unlink(tar);
+		unlink(old);
+		ix->dirty = 1;
+	}
+	free(tar);
+	free(old);
+}
+
+static void log_size(const struct scan *s, const struct cache_index *ix,
+		     size_t evicted)
+{
+	char size[32], cap[32];
+
+	cache_size_format(size, sizeof(size), cache_index_size(ix));
+	cache_size_format(cap, sizeof(cap), cache_cap(s));
+	log_info("cache: %s in %zu entries (cap %s), evicted %zu", size,
+		 ix->nr, cap, evicted);
 }
 
 int cache_save_images(struct scan *s)
 {
-	struct strvec tags = STRVEC_INIT;
-	char *dir = NULL, *index = NULL, *tar = NULL, *text = NULL;
-	json_t *now = json_object(), *old = NULL, *doc = NULL;
+	struct cache_index ix = CACHE_INDEX_INIT;
+	struct strvec tags = STRVEC_INIT, gone = STRVEC_INIT;
+	struct strvec fresh = STRVEC_INIT, names = STRVEC_INIT;
+	char *dir = NULL, *index = NULL;
+	int64_t now = (int64_t)time(NULL);
+	size_t evicted;
 	int r = 0;
 
 	if (!s->opts->cache_dir)
-		goto out;
+		return 0;
 	dir = cache_path(s, "images");
-	index = cache_path(s, "images/index.json");
-	tar = cache_path(s, "images/images.tar");
+	index = index_file(s);
+	index_load(s, &ix);
+	drop_old_layout(s, &ix);
+	if ((r = fs_mkdir_p(dir)) != 0)
+		goto out;
 	scan_images(s, &tags);
 	for (size_t i = 0; i < tags.nr; i++) {
-		char *id = NULL;
+		char *name = xasprintf("image:%s", tags.v[i]), *id = NULL;
+		struct cache_entry *e = cache_index_find(&ix, name);
+		char *tar = e ? cache_path(s, e->path) : NULL;
 
-		if (docker_image_exists(s->docker, tags.v[i], &id) == 0)
-			json_object_set_new(now, tags.v[i], json_string(id));
-		crs_error_clear();
+		if (docker_image_exists(s->docker, tags.v[i], &id) != 0) {
+			crs_error_clear();
+		} else if (e && e->id && !strcmp(e->id, id) &&
+			   fs_exists(tar)) {
+			cache_index_touch(&ix, e, now,
+					  CACHE_TOUCH_GRANULARITY);
+		} else {
+			e = cache_index_put(&ix, name);
+			ix.dirty = 1;
+			e->last_used = now;
+			free(e->id);
+			e->id = xstrdup(id);
+			strvec_push(&fresh, tags.v[i]);
+			strvec_push(&names, name);
+		}
+		free(name);
 		free(id);
+		free(tar);
 	}
-	old = fs_exists(index) ? json_load_file(index, 0, NULL) : NULL;
-	if (old && json_equal(json_object_get(old, "images"), now) &&
-	    fs_exists(tar)) {
-		log_info("cache: images unchanged");
-		goto out;
+	if (fresh.nr)
+		save_images(s, &ix, &fresh, &names);
+	note_corpora(s, &ix, now);
+	evicted = cache_index_evict(&ix, cache_cap(s), &gone);
+	for (size_t i = 0; i < gone.nr; i++) {
+		char *p = cache_path(s, gone.v[i]);
+
+		log_info("cache: evicted %s (least recently used)", gone.v[i]);
+		fs_remove_tree(p);
+		crs_error_clear();
+		free(p);
 	}
-	log_info("cache: saving %zu image(s) to %s", json_object_size(now),
-		 tar);
-	if ((r = fs_mkdir_p(dir)) != 0 ||
-	    (r = docker_image_save(s->docker, strvec_list(&tags), tar)) != 0)
-		goto out;
-	doc = json_pack("{s:O}", "images", now);
-	text = json_dumps(doc, JSON_INDENT(2) | JSON_SORT_KEYS);
-	r = fs_write_file_atomic(index, text, strlen(text));
+	log_size(s, &ix, evicted);
+	if (ix.dirty)
+		r = cache_index_save(&ix, index);
 out:
 	strvec_release(&tags);
-	json_decref(now);
-	json_decref(old);
-	json_decref(doc);
-	free(text);
+	strvec_release(&gone);
+	strvec_release(&fresh);
+	strvec_release(&names);
+	cache_index_release(&ix);
 	free(dir);
 	free(index);
-	free(tar);
 	return r;
+}
+
+void cache_size_format(char *out, size_t len, int64_t bytes)
+{
+	static const char *const units[] = { "B", "KiB", "MiB", "GiB",
+					     "TiB" };
+	double v = (double)bytes;
+	size_t u = 0;
+
+	while (v >= 1024 && u + 1 < ARRAY_NR(units)) {
+		v /= 1024;
+		u++;
+	}
+	if (u == 0 || v >= 100 || v == (double)(int64_t)v)
+		snprintf(out, len, "%.0f %s", v, units[u]);
+	else
+		snprintf(out, len, "%.1f %s", v, units[u]);
 }
 
 /* Copy regular files of `from` into `to` that `to` lacks; count them. */

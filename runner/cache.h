@@ -3,19 +3,34 @@
  * cache.h - what one CI run leaves for the next (--cache-dir)
  *
  * CI systems carry a folder between runs (actions/cache, GitLab cache:).
- * crs-ci keeps two things there: the images a scan used (one docker save
- * archive plus an index of tag -> image id) and each harness's corpus.
- * Everything is optional: without --cache-dir these do nothing.
+ * crs-ci keeps two things there: the images it built for a scan (one
+ * archive each, without the layers of the pullable base image) and each
+ * harness's corpus, listed in an index with sizes and last-use times,
+ * capped by --cache-max (least recently used evicted first). Everything
+ * is optional: without --cache-dir these do nothing. Docs: docs/cache.md.
  */
 #ifndef CRS_RUNNER_CACHE_H
 #define CRS_RUNNER_CACHE_H
 
+#include <stddef.h>
+#include <stdint.h>
+
+/* --cache-max when not given: 2 GiB */
+#define CACHE_MAX_DEFAULT ((int64_t)2 << 30)
+
 struct scan;
 
-/* Load the saved images when any indexed one is missing from the engine. */
+/* Load each cached image the engine lacks (its base image made ready
+ * first). A cache that cannot be read or loaded is a warning: the image
+ * is built instead. Returns 0. */
 int cache_restore_images(struct scan *s);
-/* Save the scan's images when they differ from what the cache holds. */
+/* Save the images crs-ci built for this scan that the cache lacks, mark
+ * the rest and the scan's corpora used, evict to the cap, and log one
+ * line with the cache's size. CRS_ERR when the index cannot be written;
+ * an image that cannot be saved is a warning. */
 int cache_save_images(struct scan *s);
+/* `bytes` as "412 MiB", "1.5 GiB" (binary units) into out[len]. */
+void cache_size_format(char *out, size_t len, int64_t bytes);
 /* Copy the cached corpus of harness `h` into `seeds_dir` (the exchange). */
 int cache_corpus_in(struct scan *s, const char *h, const char *seeds_dir);
 /* Add the seeds the CRSs shared for `h` to the cached corpus. */

@@ -28,7 +28,7 @@ enum {
 	OPT_CACHE_DIR, OPT_FAIL_ON, OPT_REPRODUCE, OPT_KEEP_GOING, OPT_POV,
 	OPT_SANITIZER, OPT_SARIF, OPT_SHARD, OPT_NO_LLM, OPT_ALLOW_ENV,
 	OPT_REGISTRY, OPT_BASE_IMAGES, OPT_REPORT_TIMEOUTS, OPT_REPORT_OOMS,
-	OPT_SARIF_CATEGORY,
+	OPT_SARIF_CATEGORY, OPT_CACHE_MAX,
 };
 
 /* The commands an option applies to, for the tables below. */
@@ -87,6 +87,9 @@ static const struct scan_opt scan_opt_table[] = {
 	{ "cache-dir", "DIR", OPT_CACHE_DIR, PHASES | SCAN_CMD_CHECK,
 	  "saved images, corpora and git CRS checkouts carried\n"
 	  "between CI runs (git checkouts: in --work-dir without it)" },
+	{ "cache-max", "SIZE", OPT_CACHE_MAX, PHASES,
+	  "cap on the cache's images and corpora, least recently\n"
+	  "used evicted first: 512M, 2G (default 2G)" },
 	{ "registry", "DIR", OPT_REGISTRY, PHASES | SCAN_CMD_CHECK,
 	  "the folder of registry/<name>.yaml files for compose\n"
 	  "entries without source (default: $CRS_CI_REGISTRY, else\n"
@@ -295,6 +298,12 @@ int scan_opts_parse(struct scan_opts *o, int argc, char **argv,
 		case OPT_OUT: o->out_dir = optarg; break;
 		case OPT_WORK_DIR: o->work_dir = optarg; break;
 		case OPT_CACHE_DIR: o->cache_dir = optarg; break;
+		case OPT_CACHE_MAX:
+			if (config_parse_memory(optarg, &o->cache_max) != 0) {
+				crs_error_prefix("--cache-max");
+				return usage_error(err, usage, CRS_EINPUT);
+			}
+			break;
 		case OPT_REGISTRY: o->registry = optarg; break;
 		case OPT_FAIL_ON:
 			if (strcmp(optarg, "new") && strcmp(optarg, "any") &&

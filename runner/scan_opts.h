@@ -11,6 +11,7 @@
 #define CRS_RUNNER_SCAN_OPTS_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 struct scan_opts {
@@ -31,6 +32,7 @@ struct scan_opts {
 	const char *out_dir;
 	const char *work_dir;
 	const char *cache_dir;
+	int64_t cache_max;	/* --cache-max bytes; 0: CACHE_MAX_DEFAULT */
 	const char *registry;	/* --registry: registry/<name>.yaml folder */
 	const char *fail_on;	/* new | any | none */
 	int reproduce_runs;

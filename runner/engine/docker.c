@@ -509,6 +509,23 @@ int docker_image_label(struct docker_client *d, const char *ref,
 	return r;
 }
 
+int docker_image_layers(struct docker_client *d, const char *ref,
+			struct strvec *out)
+{
+	json_t *j = NULL, *v;
+	size_t i;
+	int r;
+
+	if ((r = docker_image_inspect(d, ref, &j)) != 0)
+		return r;
+	json_array_foreach(json_object_get(json_object_get(j, "RootFS"),
+					   "Layers"), i, v)
+		if (json_is_string(v))
+			strvec_push(out, json_string_value(v));
+	json_decref(j);
+	return 0;
+}
+
 /*
  * The JSON-lines stream of POST /build and POST /images/create: objects
  * with "stream" (output text), "status" (progress), "aux" ({"ID": ...})

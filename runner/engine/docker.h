@@ -62,6 +62,10 @@ int docker_image_cmd(struct docker_client *d, const char *ref,
 /* Value of label `key` on image `ref`; CRS_ENOTFOUND if image or label absent. */
 int docker_image_label(struct docker_client *d, const char *ref,
 		       const char *key, char **out);
+/* RootFS.Layers of image `ref` (its diff ids, lowest first) appended to
+ * `out`; CRS_ENOTFOUND if the image is absent. */
+int docker_image_layers(struct docker_client *d, const char *ref,
+			struct strvec *out);
 
 struct docker_build_opts {
 	const char *context_dir;	/* directory sent as the tar context */
