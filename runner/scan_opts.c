@@ -301,7 +301,7 @@ int scan_opts_parse(struct scan_opts *o, int argc, char **argv,
 		case OPT_CACHE_MAX:
 			if (config_parse_memory(optarg, &o->cache_max) != 0) {
 				crs_error_prefix("--cache-max");
-				return usage_error(err, usage, CRS_EINPUT);
+				return usage_error(err, cmd, CRS_EINPUT);
 			}
 			break;
 		case OPT_REGISTRY: o->registry = optarg; break;
