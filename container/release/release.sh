@@ -77,6 +77,12 @@ v"$src_version") ;;
 	exit 2
 	;;
 esac
+# The GitLab template's default image is this release's image.
+gitlab=$root/gitlab/crs-ci.gitlab-ci.yml
+grep -q "^      default: ghcr.io/.*/crs-ci:$version\$" "$gitlab" || {
+	say "$gitlab: the image input's default is not ...:$version"
+	exit 2
+}
 revision=$(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/crs-ci-release.XXXXXX")
