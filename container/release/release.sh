@@ -160,9 +160,13 @@ set -- --build-arg "BASE=$base" --build-arg "VERSION=$version" \
 for t in $tags; do
 	set -- "$@" -t "$t"
 done
+old=$(docker image inspect -f '{{.Id}}' "$image" 2>/dev/null || true)
 docker build -q -f "$here/Dockerfile" "$@" "$tmp/context" >/dev/null
+# the previous build of this version, untagged now: drop it unless in use
+new=$(docker image inspect -f '{{.Id}}' "$image")
+[ -z "$old" ] || [ "$old" = "$new" ] || docker rmi "$old" >/dev/null 2>&1 || true
 docker run --rm "$image" crs-ci version >&2
-say "    $(docker image inspect -f '{{.Id}}' "$image")" \
+say "    $new" \
 	"$(docker image inspect -f '{{.Size}}' "$image") bytes"
 
 # --- 5. push (the release workflow only) --------------------------------
