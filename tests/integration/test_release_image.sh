@@ -82,7 +82,11 @@ crs-libfuzzer: { cpuset: "1", memory: "4G" }
 YAML
 t0=$SECONDS
 code=0
+# as the caller, with the socket's group: the files it writes are the
+# caller's, and nothing in the image needs root but the socket
 docker run --rm --name "crs-ci-it-release-$$" \
+	--user "$(id -u):$(id -g)" --group-add "$(stat -c %g /var/run/docker.sock)" \
+	-e HOME="$tmp" \
 	-v /var/run/docker.sock:/var/run/docker.sock -v "$tmp:$tmp" \
 	-e CRS_CI_BASE_IMAGES -w "$tmp" "$image" \
 	crs-ci scan --compose "$tmp/compose.yaml" --project "$tmp/project" \
@@ -105,4 +109,6 @@ run=$(python3 -c 'import json,sys;print(json.load(open(sys.argv[1]))["run_id"])'
 owner=crs-ci-${run#*-}
 left=$(docker ps -aq --filter "label=io.crs-ci.owner=$owner"; docker network ls -q --filter "label=io.crs-ci.owner=$owner")
 [ -z "$left" ] || fail "containers or networks of $owner left behind: $left"
+[ -z "$(find "$tmp/out" "$tmp/work" -maxdepth 0 ! -user "$(id -u)")" ] ||
+	fail "the scan's folders are not the caller's"
 note "the image's crs-ci found the demo's bug; nothing of $owner left"
