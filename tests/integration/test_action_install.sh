@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# test_action_install.sh - the action's release install step
-# (actions/install-release.sh) against fake release assets served over
+# test_action_install.sh - which release the action's default installs
+# for its own ref (actions/release-version.sh), and the release install
+# step (actions/install-release.sh) against fake release assets served over
 # HTTP (python3 -m http.server on 127.0.0.1) and file://: matching
 # checksums install all three files; a changed binary, a SHA256SUMS
 # without a line for one file, a malformed line or a missing asset fail
@@ -28,6 +29,18 @@ expect_fail() {
 	[ ! -e "$tmp/bin-$name/crs-ci" ] || fail "$name: crs-ci installed anyway"
 	note "$name: refused ($(tail -n 1 "$tmp/$name.log"))"
 }
+
+# the release of the action's ref: a release tag, or a moving major or
+# minor tag over the release in the action's runner/cmd.h; else source
+mkdir -p "$tmp/action/runner"
+echo '#define CRS_CI_VERSION "2.3.4"' >"$tmp/action/runner/cmd.h"
+for pair in v2.3.4=v2.3.4 v9.0.0-rc.1=v9.0.0-rc.1 v2=v2.3.4 v2.3=v2.3.4 \
+    v1=source v2.4=source v23=source main=source =source \
+    0123abcd=source "v2.3.4/../x=source"; do
+	got=$("$ROOT/actions/release-version.sh" "${pair%%=*}" "$tmp/action")
+	[ "$got" = "${pair#*=}" ] || fail "ref '${pair%%=*}': $got, want ${pair#*=}"
+done
+note "action refs: release tags and major tags on a release install it, others build"
 
 # HTTP server of $tmp on a free port, stopped at exit
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
