@@ -36,7 +36,7 @@ FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzzers/%,$(FUZZ_SRC))
 
 .PHONY: all test unit unit-plain unit-asan unit-run integration demo setup clean \
-	static check-headers base-images bench bench-select install \
+	static check-headers base-images bench bench-select install install-files \
 	bench-rebuild bench-cache fuzz fuzz-smoke fuzz-build fuzz-bin
 all: $(BUILD)/crs-ci $(BUILD)/libCRS $(BUILD)/libCRS-install.sh
 
@@ -145,6 +145,10 @@ bench-cache: all base-images
 PREFIX ?= /usr/local
 SHARE := $(DESTDIR)$(PREFIX)/share/crs-ci
 install: all
+	$(MAKE) --no-print-directory install-files
+# install-files: the same without building first (container/release/
+# release.sh installs the static binaries of BUILD=... into its image)
+install-files:
 	install -d $(DESTDIR)$(PREFIX)/bin $(SHARE)/container
 	install -m 0755 $(BUILD)/crs-ci $(BUILD)/libCRS \
 	  $(BUILD)/libCRS-install.sh $(DESTDIR)$(PREFIX)/bin/

@@ -27,6 +27,7 @@ packages=(
 	libyaml-dev libjansson-dev libcurl4-openssl-dev libgit2-dev libssl-dev
 	libxml2-dev libmicrohttpd-dev libarchive-dev libcmocka-dev
 	zlib1g-dev mmdebstrap busybox-static
+	debian-archive-keyring	# mmdebstrap of Debian on an Ubuntu host
 	clang-14 libclang-rt-14-dev llvm-14	# make fuzz: libFuzzer, sanitizers
 	docker-registry apache2-utils	# test_base_pull.sh: a registry, htpasswd
 )

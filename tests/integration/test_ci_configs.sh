@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
-# test_ci_configs.sh - the GitHub Action and every example workflow pass
+# test_ci_configs.sh - the GitHub Action, its example workflows and
+# crs-ci's own workflows (.github/workflows/: ci, release) pass
 # @action-validator/cli (GitHub's action.yml and workflow schemas), and
 # the action's scan step turns its inputs into crs-ci scan options.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
-for f in actions/action.yml actions/examples/*.yml; do
+shopt -s nullglob
+files=(actions/action.yml actions/examples/*.yml .github/workflows/*.yml)
+for want in .github/workflows/ci.yml .github/workflows/release.yml; do
+	[ -f "$want" ] || fail "$want is missing"
+done
+for f in "${files[@]}"; do
 	out=$(npx --yes @action-validator/cli "$f" 2>&1) || fail "$f: $out"
 	note "$f: valid"
 done
