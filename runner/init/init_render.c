@@ -203,7 +203,9 @@ void init_render_gitlab(struct buf *out, const struct init_render_opts *o)
 "# fuzz the project (%s) at its head; the job\n"
 "# publishes Code Quality, SAST and JUnit reports, and crs-ci-verdict\n"
 "# fails the pipeline on crashes the change introduced.\n"
-"# Set `project`, `ref` and `image` to where your GitLab keeps crs-ci.\n"
+"# Set `project` and `ref` to where your GitLab keeps crs-ci; the job\n"
+"# image defaults to crs-ci's published one (add an `image` input for a\n"
+"# mirror when your runners cannot reach ghcr.io).\n"
 "# On a runner with its own Docker engine (no Docker-in-Docker) add the\n"
 "# inputs `services: []` and `docker-host: \"\"`. With the LLM patcher\n"
 "# enabled in the compose, add OPENAI_API_KEY as a masked CI/CD variable.\n"
@@ -212,13 +214,11 @@ void init_render_gitlab(struct buf *out, const struct init_render_opts *o)
 "    ref: v%s\n"
 "    file: gitlab/crs-ci.gitlab-ci.yml\n"
 "    inputs:\n"
-"      image: $CI_REGISTRY/ci/crs-ci:%s\n"
 "      compose: %s\n"
 "      project: %s\n"
 "      timeout: 20m\n"
 "      fail-on: new\n",
-		   o->layout, CRS_CI_VERSION,
-		   CRS_CI_VERSION, o->compose, o->project);
+		   o->layout, CRS_CI_VERSION, o->compose, o->project);
 }
 
 void init_render_gitlab_lines(struct buf *out, const char *local)
