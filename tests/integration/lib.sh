@@ -30,7 +30,27 @@ mktemp_dir() {
 
 # Containers and networks on the engine, for before/after comparisons.
 engine_snapshot() {
-	{ docker ps -aq --no-trunc | sort; echo --; docker network ls -q --no-trunc | sort; }
+	local id
+	{
+		for id in $(docker ps -aq --no-trunc); do
+			owner_alive container "$id" || echo "$id"
+		done | sort
+		echo --
+		for id in $(docker network ls -q --no-trunc); do
+			owner_alive network "$id" || echo "$id"
+		done | sort
+	}
+}
+
+# Is object $2 (container or network, $1) made by a crs-ci that still
+# runs (its io.crs-ci.pid label names a live process)? Other scans on a
+# shared engine are then not taken for this test's leftovers: every crs-ci
+# a test starts has exited when it compares its snapshots.
+owner_alive() {
+	local fmt='{{index .Config.Labels "io.crs-ci.pid"}}' pid
+	[ "$1" = network ] && fmt='{{index .Labels "io.crs-ci.pid"}}'
+	pid=$(docker "$1" inspect -f "$fmt" "$2" 2>/dev/null) || return 1
+	[ -n "$pid" ] && [ "$pid" != "<no value>" ] && kill -0 "$pid" 2>/dev/null
 }
 
 # gitlab-ci-local (npm), installed once into build/npm-glci; sets GLCI to
