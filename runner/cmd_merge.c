@@ -219,8 +219,9 @@ int cmd_merge(int argc, char **argv, struct runner_ctx *ctx)
 		goto out;
 	log_info("merge: %d shard(s), %zu finding(s) -> %s", argc - optind,
 		 fs.nr, out);
-	code = terminal_report(ctx->out, &fs, out) > 0 ? EXIT_FINDINGS :
-		EXIT_OK;
+	terminal_report(ctx->out, &fs, out);
+	code = report_exit_code(finding_set_verdict(&fs, NULL, NULL),
+				fs.summary.fail_on);
 out:
 	if (r != 0) {
 		log_error("%s", crs_error_last());

@@ -241,6 +241,13 @@ static void merge_summary(struct scan_summary *into,
 		qsort(into->harnesses, into->harnesses_nr, sizeof(char *),
 		      merge_str_cmp);
 	merge_crs(into, from);
+	/* each harness runs in one shard: its shortfall, if any, is kept */
+	for (size_t i = 0; i < from->incomplete_nr; i++) {
+		const struct finding_incomplete *e = &from->incomplete[i];
+
+		scan_summary_add_incomplete(into, e->harness, e->reason,
+					    e->fuzzed_s, e->wanted_s);
+	}
 }
 
 /* Different non-NULL values of the same field: not shards of one scan. */

@@ -37,6 +37,9 @@ const char scan_opts_help[] =
 "  --sanitizer NAME   address, undefined or memory (default: project.yaml's,\n"
 "                     address when listed)\n"
 "  --timeout DUR      deadline for the whole scan: 900, 90s, 15m, 1h (default 15m)\n"
+"  --fuzz-seconds N   fuzz every selected harness at least N seconds; when the\n"
+"                     deadline cannot give a harness N seconds the scan says\n"
+"                     so before fuzzing and its verdict is INCOMPLETE (exit 4)\n"
 "  --out DIR          where results go (default crs-ci-out)\n"
 "  --work-dir DIR     builds, runs and logs (default crs-ci-work)\n"
 "  --cache-dir DIR    saved images, corpora and git CRS checkouts carried\n"
@@ -45,7 +48,8 @@ const char scan_opts_help[] =
 "                     entries without source (default: $CRS_CI_REGISTRY, else\n"
 "                     the registry installed with crs-ci)\n"
 "  --fail-on WHAT     new (default): only findings the change introduced;\n"
-"                     any: every finding; none: never fail\n"
+"                     any: every finding; none: never fail (not even when\n"
+"                     INCOMPLETE: a harness got less fuzzing than it was due)\n"
 "  --reproduce N      runs of each PoV during triage (default 5)\n"
 "  --keep-going       let CRSs fuzz to the deadline after their first PoV\n"
 "  --no-llm           no LLM gateway (e.g. fork pull requests have no secrets):\n"
@@ -68,7 +72,7 @@ enum {
 	OPT_DIFF, OPT_HARNESS, OPT_TIMEOUT, OPT_OUT, OPT_WORK_DIR,
 	OPT_CACHE_DIR, OPT_FAIL_ON, OPT_REPRODUCE, OPT_KEEP_GOING, OPT_POV,
 	OPT_SANITIZER, OPT_SARIF, OPT_SHARD, OPT_NO_LLM, OPT_ALLOW_ENV,
-	OPT_REGISTRY, OPT_BASE_IMAGES,
+	OPT_REGISTRY, OPT_BASE_IMAGES, OPT_FUZZ_SECONDS,
 };
 
 static const struct option long_opts[] = {
@@ -80,6 +84,7 @@ static const struct option long_opts[] = {
 	{ "diff", required_argument, NULL, OPT_DIFF },
 	{ "harness", required_argument, NULL, OPT_HARNESS },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "fuzz-seconds", required_argument, NULL, OPT_FUZZ_SECONDS },
 	{ "out", required_argument, NULL, OPT_OUT },
 	{ "work-dir", required_argument, NULL, OPT_WORK_DIR },
 	{ "cache-dir", required_argument, NULL, OPT_CACHE_DIR },
@@ -164,6 +169,15 @@ int scan_opts_parse(struct scan_opts *o, int argc, char **argv,
 			    o->timeout_s < 30) {
 				crs_error_set(CRS_EINPUT, "--timeout: '%s' is not "
 					      "a duration of at least 30s", optarg);
+				return usage_error(err, usage, CRS_EINPUT);
+			}
+			break;
+		case OPT_FUZZ_SECONDS:
+			if (parse_duration(optarg, &o->fuzz_seconds) != 0 ||
+			    o->fuzz_seconds < 1) {
+				crs_error_set(CRS_EINPUT, "--fuzz-seconds: '%s' is "
+					      "not a number of seconds of at least "
+					      "1", optarg);
 				return usage_error(err, usage, CRS_EINPUT);
 			}
 			break;

@@ -135,6 +135,11 @@ static void summary_release(struct scan_summary *m)
 	free(m->started_at);
 	free(m->finished_at);
 	free(m->fail_on);
+	for (size_t i = 0; i < m->incomplete_nr; i++) {
+		free(m->incomplete[i].harness);
+		free(m->incomplete[i].reason);
+	}
+	free(m->incomplete);
 }
 
 void finding_set_release(struct finding_set *s)
@@ -248,6 +253,47 @@ int finding_fails_policy(const struct finding *f, const char *fail_on)
 	if (f->novelty)
 		return !strcmp(f->novelty, "new");
 	return f->in_change != 0;
+}
+
+void scan_summary_add_incomplete(struct scan_summary *m, const char *harness,
+				 const char *reason, double fuzzed_s,
+				 double wanted_s)
+{
+	struct finding_incomplete *e;
+
+	m->incomplete = xrealloc(m->incomplete, (m->incomplete_nr + 1) *
+				 sizeof(*m->incomplete));
+	e = &m->incomplete[m->incomplete_nr++];
+	e->harness = xstrdup(harness);
+	e->reason = xstrdup(reason);
+	e->fuzzed_s = fuzzed_s;
+	e->wanted_s = wanted_s;
+}
+
+enum finding_verdict finding_set_verdict(const struct finding_set *s,
+					 const char *fail_on,
+					 size_t *failing_out)
+{
+	const char *policy = fail_on ? fail_on :
+		s->summary.fail_on ? s->summary.fail_on : "new";
+	size_t failing = 0;
+
+	for (size_t i = 0; i < s->nr; i++)
+		failing += finding_fails_policy(&s->items[i], policy) != 0;
+	if (failing_out)
+		*failing_out = failing;
+	if (failing)
+		return VERDICT_FAIL;
+	return s->summary.incomplete_nr ? VERDICT_INCOMPLETE : VERDICT_PASS;
+}
+
+const char *finding_verdict_name(enum finding_verdict v)
+{
+	switch (v) {
+	case VERDICT_FAIL: return "FAIL";
+	case VERDICT_INCOMPLETE: return "INCOMPLETE";
+	default: return "PASS";
+	}
 }
 
 /* --- to JSON ------------------------------------------------------------ */
@@ -416,6 +462,18 @@ json_t *finding_set_to_json(const struct finding_set *s)
 	json_object_set_new(o, "version",
 			    json_integer(FINDING_FORMAT_VERSION));
 	json_object_set_new(o, "summary", summary_to_json(&s->summary));
+	json_object_set_new(o, "verdict", json_string(finding_verdict_name(
+		finding_set_verdict(s, NULL, NULL))));
+	for (size_t i = 0; i < s->summary.incomplete_nr; i++) {
+		const struct finding_incomplete *e = &s->summary.incomplete[i];
+
+		json_array_append_new(a, json_pack("{s:o,s:o,s:f,s:f}",
+			"harness", jstr(e->harness), "reason", jstr(e->reason),
+			"fuzzed_seconds", e->fuzzed_s,
+			"wanted_seconds", e->wanted_s));
+	}
+	json_object_set_new(o, "incomplete", a);
+	a = json_array();
 	for (size_t i = 0; i < s->nr; i++)
 		json_array_append_new(a, finding_to_json(&s->items[i]));
 	json_object_set_new(o, "findings", a);
@@ -931,6 +989,41 @@ static int check_unique_ids(const struct finding_set *s, const char *src)
 	return r;
 }
 
+/* "incomplete" (optional): [{harness, reason, fuzzed_seconds, ...}] */
+static int incomplete_from_json(struct finding_set *s, const json_t *j,
+				const char *src)
+{
+	json_t *v = member(j, "incomplete"), *e;
+	struct jctx c = { src, "" };
+	size_t i;
+
+	if (!v)
+		return 0;
+	if (!json_is_array(v))
+		return bad(&c, "incomplete", "expected an array");
+	json_array_foreach(v, i, e) {
+		char *h = NULL, *why = NULL;
+		double got = 0, want = 0;
+		int r;
+
+		snprintf(c.at, sizeof(c.at), "incomplete[%zu].", i);
+		if (!json_is_object(e))
+			return crs_error_set(CRS_EINPUT, "%s: incomplete[%zu]: "
+					     "expected an object", src, i);
+		if ((r = get_str(&h, &c, e, "harness", 1)) == 0 &&
+		    (r = get_str(&why, &c, e, "reason", 1)) == 0 &&
+		    (r = get_num(&got, &c, e, "fuzzed_seconds", 0)) == 0 &&
+		    (r = get_num(&want, &c, e, "wanted_seconds", 0)) == 0)
+			scan_summary_add_incomplete(&s->summary, h, why, got,
+						    want);
+		free(h);
+		free(why);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
 int finding_set_from_json(struct finding_set *s, const json_t *j,
 			  const char *source_name)
 {
@@ -980,6 +1073,7 @@ int finding_set_from_json(struct finding_set *s, const json_t *j,
 			goto out;
 	}
 	if ((r = check_unique_ids(&tmp, src)) != 0 ||
+	    (r = incomplete_from_json(&tmp, j, src)) != 0 ||
 	    (r = patches_from_json(&tmp, j, src)) != 0 ||
 	    (r = candidates_from_json(&tmp, j, src)) != 0)
 		goto out;

@@ -111,6 +111,18 @@ struct finding_candidate {
 	char *pov_path;		/* that finding's PoV, or NULL */
 };
 
+/*
+ * A selected harness that got less fuzzing than it was given (its time
+ * share, or --fuzz-seconds when larger) and proved no finding: the scan
+ * cannot call it clean (docs/results.md, "Verdicts").
+ */
+struct finding_incomplete {
+	char *harness;
+	char *reason;		/* one line: "no time left before the deadline" */
+	double fuzzed_s;	/* seconds its CRSs ran */
+	double wanted_s;	/* seconds it was to get */
+};
+
 struct scan_summary {
 	char *tool_version;
 	char *project;		/* OSS-Fuzz project name */
@@ -132,6 +144,9 @@ struct scan_summary {
 	int timed_out;
 	size_t povs_submitted, povs_not_reproduced;
 	char *fail_on;		/* "new", "any", "none" */
+	/* results.json "incomplete": harnesses fuzzed short, no finding */
+	struct finding_incomplete *incomplete;
+	size_t incomplete_nr;
 };
 
 struct finding_set {
@@ -215,5 +230,28 @@ int finding_set_load(struct finding_set *s, const char *path);
  * is NULL (no base to compare) and the crash is on a changed line.
  */
 int finding_fails_policy(const struct finding *f, const char *fail_on);
+
+/* Append an entry to m->incomplete (strings copied). Cannot fail. */
+void scan_summary_add_incomplete(struct scan_summary *m, const char *harness,
+				 const char *reason, double fuzzed_s,
+				 double wanted_s);
+
+enum finding_verdict {
+	VERDICT_PASS,		/* nothing fails the policy, all fuzzed */
+	VERDICT_FAIL,		/* findings fail the policy */
+	VERDICT_INCOMPLETE,	/* none fail, but a harness was fuzzed short */
+};
+
+/*
+ * The scan's verdict under `fail_on` (NULL: summary.fail_on, then "new"):
+ * FAIL when any finding fails the policy (FAIL wins over INCOMPLETE),
+ * else INCOMPLETE when summary.incomplete is not empty, else PASS.
+ * *failing_out (may be NULL) gets the number of failing findings.
+ */
+enum finding_verdict finding_set_verdict(const struct finding_set *s,
+					 const char *fail_on,
+					 size_t *failing_out);
+/* "PASS", "FAIL", "INCOMPLETE". */
+const char *finding_verdict_name(enum finding_verdict v);
 
 #endif

@@ -1009,9 +1009,10 @@ static json_t *invocation(const struct scan_summary *m, size_t unlocated)
 	return inv;
 }
 
-static json_t *run_properties(const struct scan_summary *m,
+static json_t *run_properties(const struct finding_set *s,
 			      size_t truncated, size_t unlocated)
 {
+	const struct scan_summary *m = &s->summary;
 	json_t *p = json_object(), *a;
 
 	if (m->project)
@@ -1039,6 +1040,19 @@ static json_t *run_properties(const struct scan_summary *m,
 	json_object_set_new(p, "durationSeconds", json_real(m->duration_s));
 	if (m->fail_on)
 		json_object_set_new(p, "failOn", jstr(m->fail_on));
+	json_object_set_new(p, "verdict", json_string(finding_verdict_name(
+		finding_set_verdict(s, NULL, NULL))));
+	/* harnesses fuzzed short: why the verdict is INCOMPLETE */
+	a = json_array();
+	for (size_t i = 0; i < m->incomplete_nr; i++) {
+		const struct finding_incomplete *e = &m->incomplete[i];
+
+		json_array_append_new(a, json_pack("{s:o,s:o,s:f,s:f}",
+			"harness", jstr(e->harness), "reason", jstr(e->reason),
+			"fuzzedSeconds", e->fuzzed_s,
+			"wantedSeconds", e->wanted_s));
+	}
+	json_object_set_new(p, "incomplete", a);
 	if (truncated)
 		json_object_set_new(p, "resultsTruncated",
 				    json_integer((json_int_t)truncated));
@@ -1102,7 +1116,7 @@ int sarif_from_findings(json_t **out, const struct finding_set *s,
 			"columnKind", "utf16CodeUnits",
 			"invocations", invocation(m, unlocated),
 			"results", results,
-			"properties", run_properties(m, s->nr - i,
+			"properties", run_properties(s, s->nr - i,
 						     unlocated));
 	if ((uri = root_uri(m->source_root ? m->source_root : source_root)))
 		json_object_set_new(run, "originalUriBaseIds",

@@ -19,6 +19,7 @@
  */
 #include "runner/phase/phase.h"
 #include "runner/container.h"
+#include "runner/harness_runs.h"
 #include "runner/base_images.h"
 #include "runner/scan.h"
 #include "runner/source_index.h"
@@ -481,6 +482,40 @@ static void fill_summary(struct scan *s, struct finding_set *fs,
 	sm->fail_on = xstrdup(s->opts->fail_on);
 }
 
+/*
+ * results.json's "incomplete": each harness the run phase fuzzed short
+ * (harness_runs.h) that proved no finding. A harness with a proved
+ * finding is not incomplete: its CRS found what it was there to find.
+ */
+static int fill_incomplete(struct scan *s, struct finding_set *fs)
+{
+	struct harness_runs rec = HARNESS_RUNS_INIT;
+	char *path = scan_work_path(s, "runs/%s/harness_runs.json",
+				    s->state.run_id);
+	int r = harness_runs_load(&rec, path);
+
+	if (r == CRS_ENOTFOUND) {
+		/* a run phase that stopped before it wrote the record */
+		crs_error_clear();
+		r = 0;
+	}
+	for (size_t i = 0; i < rec.nr && r == 0; i++) {
+		const struct harness_run_record *e = &rec.v[i];
+		int proved = 0;
+
+		for (size_t k = 0; k < fs->nr && !proved; k++)
+			proved = fs->items[k].harness &&
+				 !strcmp(fs->items[k].harness, e->harness);
+		if (e->reason && !proved)
+			scan_summary_add_incomplete(&fs->summary, e->harness,
+						    e->reason, e->fuzzed_s,
+						    e->wanted_s);
+	}
+	harness_runs_release(&rec);
+	free(path);
+	return r;
+}
+
 int phase_triage(struct scan *s)
 {
 	struct pov_list l = { 0 };
@@ -514,6 +549,8 @@ int phase_triage(struct scan *s)
 			r = crs_error_set(CRS_EINTR, "interrupted");
 	}
 	fill_summary(s, &fs, &l, run_start);
+	if (r == 0)
+		r = fill_incomplete(s, &fs);
 	if (r == 0)
 		r = phase_triage_candidates(s, &fs);
 	if (r == 0)

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# test_incomplete.sh - a scan whose deadline cannot give a selected harness
+# the fuzzing it asked for ends INCOMPLETE, never PASS (issue 14, item 4).
+# One CRS (tests/fixtures/crs-sleeper, without its LLM gateway) that finds
+# nothing and never exits by itself; --fuzz-seconds 600 under a 60 s
+# deadline. Asserts: the up-front warning; exit 4; "verdict: INCOMPLETE"
+# and the harness's reason in the terminal output; results.json's
+# "verdict" and "incomplete" entry (fuzzed < wanted = 600); the SARIF
+# run's properties.verdict and properties.incomplete; no container or
+# network of the scan left (by its owner label).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+mktemp_dir; tmp=$TMP
+eval "$("$ROOT/examples/make-repo.sh" "$tmp/repo")"
+fixture=$ROOT/tests/fixtures/crs-sleeper
+python3 - "$fixture/compose.yaml" "$tmp/compose.yaml" <<'PY'
+import os, sys, yaml
+src, dst = sys.argv[1:]
+c = yaml.safe_load(open(src))
+c.pop("llm_config", None)
+s = c["crs-sleeper"]
+s.pop("llm_budget", None)
+s["source"]["local_path"] = os.path.normpath(
+    os.path.join(os.path.dirname(src), s["source"]["local_path"]))
+yaml.safe_dump(c, open(dst, "w"))
+PY
+t0=$SECONDS
+scan_expect 4 --compose "$tmp/compose.yaml" \
+	--project "$ROOT/examples/projects/recparse" --source "$tmp/repo" \
+	--base "$base" --head "$head" --harness fuzz_records \
+	--timeout 60s --fuzz-seconds 600 --reproduce 1
+note "scan took $((SECONDS - t0))s"
+grep -q '^verdict: INCOMPLETE$' "$tmp/verdict.txt" || fail "no INCOMPLETE verdict"
+grep -q 'verdict: PASS' "$tmp/verdict.txt" && fail "PASS printed"
+grep -Eq '^  \[incomplete\] harness fuzz_records fuzzed [0-9]+s of 600s: .+' \
+	"$tmp/verdict.txt" || fail "no per-harness reason in the terminal output"
+grep -q -- '--fuzz-seconds 600 for 1 harness(es) needs 600s' "$tmp/log.txt" ||
+	fail "no up-front warning that the deadline cannot give 600s"
+python3 - "$tmp/out" <<'PY'
+import json, sys
+out = sys.argv[1]
+res = json.load(open(out + "/results.json"))
+assert res["verdict"] == "INCOMPLETE", res["verdict"]
+assert res["findings"] == [], res["findings"]
+inc = res["incomplete"]
+assert len(inc) == 1, inc
+e = inc[0]
+assert e["harness"] == "fuzz_records", e
+assert e["wanted_seconds"] == 600, e
+assert 0 <= e["fuzzed_seconds"] < 600, e
+assert e["reason"], e
+sarif = json.load(open(out + "/results.sarif"))
+p = sarif["runs"][0]["properties"]
+assert p["verdict"] == "INCOMPLETE", p
+assert [x["harness"] for x in p["incomplete"]] == ["fuzz_records"], p
+assert p["incomplete"][0]["reason"] == e["reason"], p
+assert p["incomplete"][0]["wantedSeconds"] == 600, p
+PY
+run=$(python3 -c 'import json,sys;print(json.load(open(sys.argv[1]))["run_id"])' "$tmp/work/scan.json")
+owner=crs-ci-${run#*-}
+left=$(docker ps -aq --filter "label=io.crs-ci.owner=$owner"; docker network ls -q --filter "label=io.crs-ci.owner=$owner")
+[ -z "$left" ] || fail "containers or networks of $owner left behind: $left"
+echo "ok: test_incomplete"
