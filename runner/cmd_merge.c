@@ -14,6 +14,7 @@
 #include "runner/merge.h"
 #include "runner/report/html.h"
 #include "runner/report/terminal.h"
+#include "sarif/bug_key.h"
 #include "sarif/finding.h"
 #include "sarif/sarif_write.h"
 #include "common/error.h"
@@ -207,6 +208,9 @@ int cmd_merge(int argc, char **argv, struct runner_ctx *ctx)
 	if (r != 0)
 		goto out;
 	merge_sort(&fs);
+	/* one bug from two shards' harnesses is one finding */
+	if (finding_set_fold_bugs(&fs))
+		merge_sort(&fs);
 	if (fail_on || !fs.summary.fail_on) {
 		free(fs.summary.fail_on);
 		fs.summary.fail_on = xstrdup(fail_on ? fail_on : "new");

@@ -138,6 +138,9 @@ static void merge_finding(struct finding *into, struct finding *from)
 	merge_str(&into->harness, &from->harness);
 	into->in_change |= from->in_change;
 	into->is_security |= from->is_security;
+	for (size_t i = 0; i < from->povs_nr; i++)
+		finding_add_pov(into, from->povs[i].harness,
+				from->povs[i].path, from->povs[i].sha256);
 	merge_strv(&into->fixed_by, &into->fixed_by_nr, from->fixed_by,
 		   from->fixed_by_nr);
 	if (into->fixed_by_nr)

@@ -56,7 +56,7 @@ static void frame_release(struct finding_frame *f)
 	free(f->file);
 }
 
-static void finding_release(struct finding *f)
+void finding_release(struct finding *f)
 {
 	free(f->id);
 	free(f->signature);
@@ -78,6 +78,15 @@ static void finding_release(struct finding *f)
 	for (size_t i = 0; i < f->fixed_by_nr; i++)
 		free(f->fixed_by[i]);
 	free(f->fixed_by);
+	for (size_t i = 0; i < f->harnesses_nr; i++)
+		free(f->harnesses[i]);
+	free(f->harnesses);
+	for (size_t i = 0; i < f->povs_nr; i++) {
+		free(f->povs[i].harness);
+		free(f->povs[i].path);
+		free(f->povs[i].sha256);
+	}
+	free(f->povs);
 }
 
 static void patch_release(struct finding_patch *p)
@@ -255,6 +264,36 @@ int finding_fails_policy(const struct finding *f, const char *fail_on)
 	return f->in_change != 0;
 }
 
+static int same(const char *a, const char *b)
+{
+	return a && b ? !strcmp(a, b) : a == b;
+}
+
+void finding_add_pov(struct finding *f, const char *harness,
+		     const char *path, const char *sha256)
+{
+	struct finding_pov *p;
+	size_t i;
+
+	for (i = 0; i < f->harnesses_nr; i++)
+		if (same(f->harnesses[i], harness))
+			break;
+	if (i == f->harnesses_nr && harness) {
+		f->harnesses = xrealloc(f->harnesses, (f->harnesses_nr + 1) *
+					sizeof(*f->harnesses));
+		f->harnesses[f->harnesses_nr++] = xstrdup(harness);
+	}
+	for (i = 0; i < f->povs_nr; i++)
+		if (same(f->povs[i].harness, harness) &&
+		    same(f->povs[i].sha256, sha256))
+			return;
+	f->povs = xrealloc(f->povs, (f->povs_nr + 1) * sizeof(*f->povs));
+	p = &f->povs[f->povs_nr++];
+	p->harness = harness ? xstrdup(harness) : NULL;
+	p->path = path ? xstrdup(path) : NULL;
+	p->sha256 = sha256 ? xstrdup(sha256) : NULL;
+}
+
 void scan_summary_add_incomplete(struct scan_summary *m, const char *harness,
 				 const char *reason, double fuzzed_s,
 				 double wanted_s)
@@ -379,7 +418,7 @@ static json_t *frame_to_json(const struct finding_frame *f)
 
 static json_t *finding_to_json(const struct finding *f)
 {
-	json_t *o = json_object(), *st = json_array();
+	json_t *o = json_object(), *st = json_array(), *a;
 
 	json_object_set_new(o, "id", jstr(f->id));
 	json_object_set_new(o, "signature", jstr(f->signature));
@@ -409,6 +448,15 @@ static json_t *finding_to_json(const struct finding *f)
 	json_object_set_new(o, "report_path", jstr(f->report_path));
 	json_object_set_new(o, "fixed_by", str_array(f->fixed_by,
 						     f->fixed_by_nr));
+	json_object_set_new(o, "harnesses", str_array(f->harnesses,
+						      f->harnesses_nr));
+	a = json_array();
+	for (size_t i = 0; i < f->povs_nr; i++)
+		json_array_append_new(a, json_pack("{s:o,s:o,s:o}",
+			"harness", jstr(f->povs[i].harness),
+			"path", jstr(f->povs[i].path),
+			"sha256", jstr(f->povs[i].sha256)));
+	json_object_set_new(o, "povs", a);
 	return o;
 }
 
@@ -787,6 +835,55 @@ static int stack_from_json(struct finding *f, const json_t *o,
 	return 0;
 }
 
+/* "povs" (optional): [{harness, path, sha256}]; "harnesses" follows. */
+static int povs_from_json(struct finding *f, const json_t *o,
+			  const struct jctx *c)
+{
+	json_t *v = member(o, "povs"), *e;
+	char **h = NULL;
+	size_t i, hn = 0;
+	int r;
+
+	if (v && !json_is_array(v))
+		return bad(c, "povs", "expected an array");
+	json_array_foreach(v, i, e) {
+		struct jctx pc = *c;
+		char *ph = NULL, *pp = NULL, *ps = NULL;
+
+		snprintf(pc.at, sizeof(pc.at), "%.96spovs[%zu].", c->at, i);
+		if (!json_is_object(e))
+			return bad(c, "povs", "expected objects");
+		if ((r = get_str(&ph, &pc, e, "harness", 0)) == 0 &&
+		    (r = get_str(&pp, &pc, e, "path", 0)) == 0 &&
+		    (r = get_str(&ps, &pc, e, "sha256", 0)) == 0)
+			finding_add_pov(f, ph, pp, ps);
+		free(ph);
+		free(pp);
+		free(ps);
+		if (r)
+			return r;
+	}
+	/* and "harnesses" that no listed PoV names */
+	if ((r = get_str_array(&h, &hn, c, o, "harnesses")) != 0)
+		return r;
+	for (i = 0; i < hn; i++) {
+		size_t k;
+
+		for (k = 0; k < f->harnesses_nr; k++)
+			if (!strcmp(f->harnesses[k], h[i]))
+				break;
+		if (k == f->harnesses_nr) {
+			f->harnesses = xrealloc(f->harnesses,
+				(f->harnesses_nr + 1) * sizeof(char *));
+			f->harnesses[f->harnesses_nr++] = xstrdup(h[i]);
+		}
+	}
+	for (i = 0; i < hn; i++)
+		free(h[i]);
+	free(h);
+	return 0;
+}
+
 static int finding_from_json(struct finding *f, const json_t *o,
 			     const struct jctx *c)
 {
@@ -820,7 +917,8 @@ static int finding_from_json(struct finding *f, const json_t *o,
 	    (r = get_size(&f->duplicates, c, o, "duplicates")) ||
 	    (r = get_str(&f->report_path, c, o, "report_path", 0)) ||
 	    (r = get_str_array(&f->fixed_by, &f->fixed_by_nr, c, o,
-			       "fixed_by")))
+			       "fixed_by")) ||
+	    (r = povs_from_json(f, o, c)))
 		return r;
 	if (f->reproduced > f->attempts)
 		return bad(c, "reproduced", "larger than attempts");

@@ -25,6 +25,13 @@ struct finding_frame {
 	int in_change;		/* on a line the change added or modified */
 };
 
+/* One PoV of a finding: every PoV that proved the same bug is kept. */
+struct finding_pov {
+	char *harness;
+	char *path;		/* relative to the output folder */
+	char *sha256;
+};
+
 struct finding {
 	char *id;		/* signature id, 16 hex */
 	char *signature;	/* crash_type + "\n" + state */
@@ -56,6 +63,12 @@ struct finding {
 	 * crashes (finding_set.patches) */
 	char **fixed_by;
 	size_t fixed_by_nr;
+	/* one bug, one finding (sarif/bug_key.h): every harness that
+	 * reached it (`harness` first) and every PoV that proved it */
+	char **harnesses;
+	size_t harnesses_nr;
+	struct finding_pov *povs;
+	size_t povs_nr;
 };
 
 /* The validation steps of a patch, in order. */
@@ -172,6 +185,8 @@ void finding_set_release(struct finding_set *s);
  * all fields zero/NULL except found_after_s = -1 (unknown). Cannot fail.
  */
 struct finding *finding_set_add(struct finding_set *s);
+/* Free one finding's strings and arrays (not f itself). Accepts NULLs. */
+void finding_release(struct finding *f);
 /* Find by id; borrowed or NULL. */
 struct finding *finding_set_find(struct finding_set *s, const char *id);
 /*
@@ -230,6 +245,14 @@ int finding_set_load(struct finding_set *s, const char *path);
  * is NULL (no base to compare) and the crash is on a changed line.
  */
 int finding_fails_policy(const struct finding *f, const char *fail_on);
+
+/*
+ * Record that `harness` reached f's bug with the PoV at `path` (sha256):
+ * appended to f->povs unless that PoV is listed for that harness, and
+ * the harness to f->harnesses unless listed. Cannot fail.
+ */
+void finding_add_pov(struct finding *f, const char *harness,
+		     const char *path, const char *sha256);
 
 /* Append an entry to m->incomplete (strings copied). Cannot fail. */
 void scan_summary_add_incomplete(struct scan_summary *m, const char *harness,

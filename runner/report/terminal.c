@@ -147,6 +147,14 @@ size_t terminal_report(FILE *f, const struct finding_set *fs,
 		fputc('\n', f);
 		fprintf(f, "      PoV %s/%s\n", out_dir,
 			q(a, sizeof(a), x->pov_path));
+		if (x->harnesses_nr > 1) {
+			fprintf(f, "      one bug reached by %zu harnesses:",
+				x->harnesses_nr);
+			for (size_t k = 0; k < x->harnesses_nr; k++)
+				fprintf(f, "%s %s", k ? "," : "",
+					q(a, sizeof(a), x->harnesses[k]));
+			fprintf(f, " (%zu PoV(s))\n", x->povs_nr);
+		}
 		if (x->novelty && !strcmp(x->novelty, "fixed-by-change"))
 			fprintf(f, "      it crashes the base build, not the "
 				"head: fixed by this change\n");
