@@ -416,9 +416,21 @@ static json_t *frame_to_json(const struct finding_frame *f)
 	return o;
 }
 
+json_t *finding_povs_to_json(const struct finding *f)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < f->povs_nr; i++)
+		json_array_append_new(a, json_pack("{s:o,s:o,s:o}",
+			"harness", jstr(f->povs[i].harness),
+			"path", jstr(f->povs[i].path),
+			"sha256", jstr(f->povs[i].sha256)));
+	return a;
+}
+
 static json_t *finding_to_json(const struct finding *f)
 {
-	json_t *o = json_object(), *st = json_array(), *a;
+	json_t *o = json_object(), *st = json_array();
 
 	json_object_set_new(o, "id", jstr(f->id));
 	json_object_set_new(o, "signature", jstr(f->signature));
@@ -450,13 +462,7 @@ static json_t *finding_to_json(const struct finding *f)
 						     f->fixed_by_nr));
 	json_object_set_new(o, "harnesses", str_array(f->harnesses,
 						      f->harnesses_nr));
-	a = json_array();
-	for (size_t i = 0; i < f->povs_nr; i++)
-		json_array_append_new(a, json_pack("{s:o,s:o,s:o}",
-			"harness", jstr(f->povs[i].harness),
-			"path", jstr(f->povs[i].path),
-			"sha256", jstr(f->povs[i].sha256)));
-	json_object_set_new(o, "povs", a);
+	json_object_set_new(o, "povs", finding_povs_to_json(f));
 	return o;
 }
 

@@ -254,6 +254,9 @@ int finding_fails_policy(const struct finding *f, const char *fail_on);
 void finding_add_pov(struct finding *f, const char *harness,
 		     const char *path, const char *sha256);
 
+/* f->povs as JSON: [{harness, path, sha256}] (new reference). */
+json_t *finding_povs_to_json(const struct finding *f);
+
 /* Append an entry to m->incomplete (strings copied). Cannot fail. */
 void scan_summary_add_incomplete(struct scan_summary *m, const char *harness,
 				 const char *reason, double fuzzed_s,

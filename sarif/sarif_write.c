@@ -676,16 +676,8 @@ static json_t *result_properties(const struct finding *f,
 			json_array_append_new(a, jstr(f->harnesses[i]));
 		json_object_set_new(p, "harnesses", a);
 	}
-	if (f->povs_nr) {
-		json_t *a = json_array();
-
-		for (size_t i = 0; i < f->povs_nr; i++)
-			json_array_append_new(a, json_pack("{s:o,s:o,s:o}",
-				"harness", jstr(f->povs[i].harness),
-				"path", jstr(f->povs[i].path),
-				"sha256", jstr(f->povs[i].sha256)));
-		json_object_set_new(p, "povs", a);
-	}
+	if (f->povs_nr)
+		json_object_set_new(p, "povs", finding_povs_to_json(f));
 	if (f->crash_type)
 		json_object_set_new(p, "crashType", jstr(f->crash_type));
 	if (f->kind)

@@ -18,25 +18,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 mktemp_dir; tmp=$TMP
 eval "$("$ROOT/examples/make-repo.sh" "$tmp/repo")"
-fixture=$ROOT/tests/fixtures/crs-sleeper
-python3 - "$fixture/compose.yaml" "$tmp/compose.yaml" <<'PY'
-import os, sys, yaml
-src, dst = sys.argv[1:]
-c = yaml.safe_load(open(src))
-c.pop("llm_config", None)
-s = c["crs-sleeper"]
-s.pop("llm_budget", None)
-s["source"]["local_path"] = os.path.normpath(
-    os.path.join(os.path.dirname(src), s["source"]["local_path"]))
-yaml.safe_dump(c, open(dst, "w"))
-PY
-no_leftovers() {
-	local run owner left
-	run=$(python3 -c 'import json,sys;print(json.load(open(sys.argv[1]))["run_id"])' "$tmp/work/scan.json")
-	owner=crs-ci-${run#*-}
-	left=$(docker ps -aq --filter "label=io.crs-ci.owner=$owner"; docker network ls -q --filter "label=io.crs-ci.owner=$owner")
-	[ -z "$left" ] || fail "containers or networks of $owner left behind: $left"
-}
+compose_without_llm "$tmp/compose.yaml"
 common=(--compose "$tmp/compose.yaml" --project "$ROOT/examples/projects/recparse"
 	--source "$tmp/repo" --base "$base" --head "$head" --reproduce 1)
 
@@ -57,7 +39,7 @@ assert res["verdict"] == "INCOMPLETE", res["verdict"]
 assert sorted(e["harness"] for e in res["incomplete"]) == ["fuzz_records", "fuzz_text"], res["incomplete"]
 assert all(e["fuzzed_seconds"] == 0 for e in res["incomplete"]), res["incomplete"]
 PY
-no_leftovers
+assert_no_leftovers "$tmp/work"
 rm -rf "$tmp/work" "$tmp/out"
 
 # 2. --fuzz-seconds more than the deadline can give
@@ -91,5 +73,5 @@ assert [x["harness"] for x in p["incomplete"]] == ["fuzz_records"], p
 assert p["incomplete"][0]["reason"] == e["reason"], p
 assert p["incomplete"][0]["wantedSeconds"] == 600, p
 PY
-no_leftovers
+assert_no_leftovers "$tmp/work"
 echo "ok: test_incomplete"

@@ -24,16 +24,7 @@ head=$(g rev-parse HEAD)
 # a CRS that submits nothing and exits 0 at once
 cp -r "$ROOT/tests/fixtures/crs-sleeper" "$tmp/crs-quick"
 printf '#!/bin/bash\nexit 0\n' >"$tmp/crs-quick/bin/sleeper.sh"
-python3 - "$tmp/crs-quick/compose.yaml" "$tmp/compose.yaml" "$tmp/crs-quick" <<'PY'
-import sys, yaml
-src, dst, crs = sys.argv[1:]
-c = yaml.safe_load(open(src))
-c.pop("llm_config", None)
-s = c["crs-sleeper"]
-s.pop("llm_budget", None)
-s["source"]["local_path"] = crs
-yaml.safe_dump(c, open(dst, "w"))
-PY
+compose_without_llm "$tmp/compose.yaml" "$tmp/crs-quick"
 # RP version 2, one extended record of 1 byte whose first segment has 8:
 # parse_extended() writes 8 bytes into a 2-byte buffer
 pov=$tmp/overflow.rp
@@ -66,8 +57,5 @@ p = results[0]["properties"]
 assert sorted(p["harnesses"]) == ["fuzz_records", "fuzz_records2"], p
 assert sorted(x["harness"] for x in p["povs"]) == ["fuzz_records", "fuzz_records2"], p
 PY
-run=$(python3 -c 'import json,sys;print(json.load(open(sys.argv[1]))["run_id"])' "$tmp/work/scan.json")
-owner=crs-ci-${run#*-}
-left=$(docker ps -aq --filter "label=io.crs-ci.owner=$owner"; docker network ls -q --filter "label=io.crs-ci.owner=$owner")
-[ -z "$left" ] || fail "containers or networks of $owner left behind: $left"
+assert_no_leftovers "$tmp/work"
 echo "ok: test_one_bug"

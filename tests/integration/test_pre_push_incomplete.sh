@@ -9,17 +9,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 mktemp_dir; tmp=$TMP
 eval "$("$ROOT/examples/make-repo.sh" "$tmp/repo")"
-python3 - "$ROOT/tests/fixtures/crs-sleeper/compose.yaml" "$tmp/compose.yaml" <<'PY'
-import os, sys, yaml
-src, dst = sys.argv[1:]
-c = yaml.safe_load(open(src))
-c.pop("llm_config", None)
-s = c["crs-sleeper"]
-s.pop("llm_budget", None)
-s["source"]["local_path"] = os.path.normpath(
-    os.path.join(os.path.dirname(src), s["source"]["local_path"]))
-yaml.safe_dump(c, open(dst, "w"))
-PY
+compose_without_llm "$tmp/compose.yaml"
 git init -q --bare "$tmp/remote.git"
 cd "$tmp/repo"
 g() { git -c user.name=t -c user.email=t@example.invalid -c commit.gpgsign=false "$@"; }

@@ -28,20 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void add_frame(struct finding *f, const char *func, const char *file,
-		      int line, int in_project)
-{
-	struct finding_frame *fr;
-
-	f->stack = xrealloc(f->stack, (f->stack_nr + 1) * sizeof(*f->stack));
-	fr = &f->stack[f->stack_nr++];
-	memset(fr, 0, sizeof(*fr));
-	fr->func = xstrdup(func);
-	fr->file = file ? xstrdup(file) : NULL;
-	fr->line = line;
-	fr->in_project = in_project;
-}
-
 static void test_verdict_rules(void **state)
 {
 	struct finding_set s;
@@ -173,10 +159,10 @@ static struct finding *add_bug(struct finding_set *s, const char *id,
 	f->pov_sha256 = xasprintf("%s%s", id, id);
 	f->found_by = xstrdup(harness);
 	f->found_after_s = after;
-	add_frame(f, "__asan_memcpy", NULL, 0, 0);
-	add_frame(f, "parse_extended", "src/recparse.c", 39, 1);
-	add_frame(f, "rp_parse", "src/recparse.c", 95, 1);
-	add_frame(f, "LLVMFuzzerTestOneInput", "fuzz/fuzz_records.c", 12, 1);
+	finding_add_frame(f, "__asan_memcpy", NULL, 0, 0);
+	finding_add_frame(f, "parse_extended", "src/recparse.c", 39, 1);
+	finding_add_frame(f, "rp_parse", "src/recparse.c", 95, 1);
+	finding_add_frame(f, "LLVMFuzzerTestOneInput", "fuzz/fuzz_records.c", 12, 1);
 	return f;
 }
 
@@ -205,7 +191,7 @@ static void test_bug_key(void **state)
 	/* a crash in the entry function itself: nothing to match on */
 	f = finding_add(&s, "00000000000000a3", "Null-deref", 0, NULL, 0,
 			NULL, "fuzz_x", 1, 1, "new");
-	add_frame(f, "LLVMFuzzerTestOneInput", "fuzz/fuzz_x.c", 3, 1);
+	finding_add_frame(f, "LLVMFuzzerTestOneInput", "fuzz/fuzz_x.c", 3, 1);
 	assert_null(finding_bug_key(f));
 	free(a);
 	free(b);
