@@ -6,9 +6,10 @@
  * The rule (docs/results.md, "Verdicts"): a harness is short when it got
  * no CRS at all, when the deadline gave it less than it was due, or when
  * a CRS module failed (non-zero exit) before its time was up. A CRS that
- * exits 0 early has decided it is done (STOP_ON_FIRST_POV after a PoV, or
- * nothing left to try): not short. Triage then forgives a short harness
- * that proved a finding.
+ * exits 0 well before its time has decided it is done (STOP_ON_FIRST_POV
+ * after a PoV, or nothing left to try): not short; one that exits 0 at
+ * the time limit it was given stopped for the deadline. Triage then
+ * forgives a short harness that proved a finding.
  */
 #include "runner/harness_runs.h"
 #include "common/buf.h"
@@ -23,7 +24,7 @@
 
 #define HARNESS_RUNS_MAX (4u << 20)
 /* a harness that got this close to its due counts as fully fuzzed */
-#define SLACK_S 1.0
+#define SLACK_S 2.0
 
 void harness_runs_add(struct harness_runs *hr, const char *harness,
 		      double wanted_s, double fuzzed_s, const char *reason)
@@ -127,13 +128,16 @@ char *harness_run_shortfall(double wanted_s, double given_s, double ran_s,
 {
 	if (!modules)
 		return xstrdup("no CRS module ran on it");
-	if (exited_early)
-		return failed ? xasprintf("%s before its time was up", failed)
-			      : NULL;
-	if (ran_s + SLACK_S >= wanted_s)
+	if (exited_early && failed)
+		return xasprintf("%s before its time was up", failed);
+	/* exited 0 well before its time: the CRS decided it was done */
+	if (exited_early && ran_s + SLACK_S < given_s)
 		return NULL;
+	/* it ran what it was given (or exited 0 at that limit) */
 	if (given_s + SLACK_S < wanted_s)
 		return xasprintf("the deadline left it %.0fs of the %.0fs it "
 				 "was due", floor(given_s), wanted_s);
-	return xstrdup("stopped at the scan's deadline");
+	if (!exited_early && ran_s + SLACK_S < wanted_s)
+		return xstrdup("stopped at the scan's deadline");
+	return NULL;
 }

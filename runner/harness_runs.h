@@ -44,10 +44,11 @@ int harness_runs_load(struct harness_runs *hr, const char *path);
 /*
  * Why a harness's run was short, or NULL when it was not: `ran_s` seconds
  * of `wanted_s` due, `given_s` the time the deadline could give it.
- * `exited_early` when every module exited before its time was up, and
+ * `exited_early` when every module exited before crs-ci stopped them, and
  * `failed` then names the first module that exited non-zero ("crs/module
  * exited with status 2"; NULL when all exited 0: a CRS that stops by
- * itself has done its work). `modules` is how many were started.
+ * itself well before `given_s` has done its work; one that stops at
+ * `given_s` stopped for the deadline). `modules` is how many started.
  * Caller frees.
  */
 char *harness_run_shortfall(double wanted_s, double given_s, double ran_s,

@@ -1002,6 +1002,19 @@ static json_t *invocation(const struct scan_summary *m, size_t unlocated)
 		json_array_append_new(notes, json_pack("{s:o,s:s}", "message",
 			jmsg("The scan reached its deadline; the results hold "
 			     "what was proved by then."), "level", "warning"));
+	for (size_t i = 0; i < m->incomplete_nr; i++) {
+		char *text = xasprintf("Incomplete: harness %s was fuzzed "
+				       "%.0fs of the %.0fs it was due (%s); "
+				       "no finding is not a clean pass.",
+				       m->incomplete[i].harness,
+				       m->incomplete[i].fuzzed_s,
+				       m->incomplete[i].wanted_s,
+				       m->incomplete[i].reason);
+
+		json_array_append_new(notes, json_pack("{s:o,s:s}", "message",
+				      jmsg(text), "level", "warning"));
+		free(text);
+	}
 	if (unlocated) {
 		char *text = xasprintf("%zu finding(s) have no source "
 				       "location (no symbolized frame) and "

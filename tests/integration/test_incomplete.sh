@@ -13,7 +13,8 @@
 #     terminal output; results.json's "verdict" and "incomplete" entry
 #     (fuzzed < wanted = 600); the SARIF run's properties.verdict and
 #     properties.incomplete.
-# Both: no container or network of the scan left (by its owner label).
+# Both: no container or network of the scan left (by its owner label);
+# 2: the SARIF log validates (GitHub and SARIF rules).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 mktemp_dir; tmp=$TMP
@@ -73,5 +74,7 @@ assert [x["harness"] for x in p["incomplete"]] == ["fuzz_records"], p
 assert p["incomplete"][0]["reason"] == e["reason"], p
 assert p["incomplete"][0]["wantedSeconds"] == 600, p
 PY
+sarif_validate "$tmp/out/results.sarif" >"$tmp/validate.txt" 2>&1 ||
+	{ cat "$tmp/validate.txt" >&2; fail "SARIF does not validate"; }
 assert_no_leftovers "$tmp/work"
 echo "ok: test_incomplete"

@@ -10,7 +10,8 @@
 # "harnesses" are both harnesses and whose "povs" name both, novelty
 # "new"; the SARIF log holds one result whose properties list both
 # harnesses and both PoVs; the terminal says one bug reached by two
-# harnesses; no container or network of the scan is left.
+# harnesses; the SARIF log validates; no container or network of the
+# scan is left.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 mktemp_dir; tmp=$TMP
@@ -57,5 +58,7 @@ p = results[0]["properties"]
 assert sorted(p["harnesses"]) == ["fuzz_records", "fuzz_records2"], p
 assert sorted(x["harness"] for x in p["povs"]) == ["fuzz_records", "fuzz_records2"], p
 PY
+sarif_validate "$tmp/out/results.sarif" >"$tmp/validate.txt" 2>&1 ||
+	{ cat "$tmp/validate.txt" >&2; fail "SARIF does not validate"; }
 assert_no_leftovers "$tmp/work"
 echo "ok: test_one_bug"

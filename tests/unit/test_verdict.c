@@ -83,6 +83,12 @@ static void test_shortfall_rule(void **state)
 	free(why);
 	/* a CRS that exits 0 early has decided it is done */
 	assert_null(harness_run_shortfall(600, 600, 3, 1, 1, NULL));
+	assert_null(harness_run_shortfall(600, 25, 3, 1, 1, NULL));
+	/* one that exits 0 at the limit the deadline gave it: short */
+	why = harness_run_shortfall(600, 25, 25.5, 1, 1, NULL);
+	assert_non_null(why);
+	assert_non_null(strstr(why, "25s of the 600s"));
+	free(why);
 	/* one that failed early is a short run */
 	why = harness_run_shortfall(600, 600, 3, 1, 1,
 				    "CRS module c/m exited with status 2");
@@ -130,6 +136,14 @@ static void test_incomplete_round_trip(void **state)
 			    "fuzz_a");
 	assert_true(json_number_value(json_object_get(e, "wantedSeconds"))
 		    == 60);
+	/* and a warning notification per harness */
+	e = json_array_get(json_object_get(json_array_get(json_object_get(
+		json_array_get(json_object_get(sarif, "runs"), 0),
+		"invocations"), 0), "toolExecutionNotifications"), 0);
+	assert_non_null(strstr(json_string_value(json_object_get(
+		json_object_get(e, "message"), "text")), "harness fuzz_a"));
+	assert_string_equal(json_string_value(json_object_get(e, "level")),
+			    "warning");
 	/* a malformed entry names its field */
 	json_object_set_new(e = json_array_get(json_object_get(j, "incomplete"),
 					       0), "harness", json_integer(3));
