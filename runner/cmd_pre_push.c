@@ -120,8 +120,7 @@ static int scan_range(struct runner_ctx *ctx, const struct push_cfg *pc,
 	o.work_dir = work;
 	log_info("pre-push: scanning %.12s..%.12s (results in %s)", base, head,
 		 out);
-	if ((r = scan_opts_env(&o)) == 0 &&
-	    (r = scan_open(&s, &o, ctx, SCAN_NEED_COMPOSE | SCAN_NEED_PROJECT |
+	if ((r = scan_open(&s, &o, ctx, SCAN_NEED_COMPOSE | SCAN_NEED_PROJECT |
 			   SCAN_NEED_ENGINE | SCAN_NEED_CHANGE)) == 0)
 		r = phase_scan_all(s, code);
 	scan_close(s);

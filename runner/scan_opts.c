@@ -136,30 +136,20 @@ static int usage_error(FILE *err, const char *usage, int r)
 	return r;
 }
 
-int scan_opts_env(struct scan_opts *o)
-{
-	const char *env_mode = getenv("CRS_CI_BASE_IMAGES");
-	enum base_images_mode mode = BASE_IMAGES_PULL;
-	int r;
-
-	if (env_mode && env_mode[0] &&
-	    (r = base_images_mode_parse(&mode, env_mode,
-					"CRS_CI_BASE_IMAGES")) != 0)
-		return r;
-	o->base_images = (int)mode;
-	return 0;
-}
-
 int scan_opts_parse(struct scan_opts *o, int argc, char **argv,
 		    const char *usage, FILE *out, FILE *err)
 {
 	size_t alloc = 0, povs_alloc = 0, sarifs_alloc = 0, allow_alloc = 0;
+	const char *env_mode = getenv("CRS_CI_BASE_IMAGES");
 	enum base_images_mode mode = BASE_IMAGES_PULL;
 	long n;
 	int c;
 
-	if (scan_opts_env(o) != 0)
+	if (env_mode && env_mode[0] &&
+	    base_images_mode_parse(&mode, env_mode,
+				   "CRS_CI_BASE_IMAGES") != 0)
 		return usage_error(err, usage, CRS_EINPUT);
+	o->base_images = (int)mode;
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+h", long_opts, NULL)) != -1) {

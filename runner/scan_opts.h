@@ -60,12 +60,6 @@ struct scan_opts {
 int scan_opts_parse(struct scan_opts *o, int argc, char **argv,
 		    const char *usage, FILE *out, FILE *err);
 void scan_opts_release(struct scan_opts *o);
-/*
- * What the environment sets before the command line: the base-image mode
- * from CRS_CI_BASE_IMAGES (for commands that build a scan without a
- * command line, such as pre-push). 0, or CRS_EINPUT naming the variable.
- */
-int scan_opts_env(struct scan_opts *o);
 
 /* "15m", "90s", "1h", "600" (seconds) -> seconds; CRS_EINPUT if bad. */
 int parse_duration(const char *s, long *out);

@@ -5,6 +5,7 @@
 # line of rp_parse() that fuzz_records reaches; the hook's deadline (30 s,
 # of which triage keeps 20 s) leaves that harness no fuzzing. The CRS is
 # tests/fixtures/crs-sleeper without its LLM gateway (it is never run).
+# Offline it needs the hook to honour CRS_CI_BASE_IMAGES (merge12 9b4f62e).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 mktemp_dir; tmp=$TMP
