@@ -3,7 +3,8 @@
  * cmd.h - the subcommands and what the dispatcher hands them
  *
  * Each cmd_* lives in its own runner/cmd_<name>.c, returns an exit code
- * (0 policy ok, 1 findings, 2 usage/config, 3 infrastructure) and reads
+ * (0 policy ok, 1 findings, 2 usage/config, 3 infrastructure, 4
+ * incomplete) and reads
  * nothing global: streams and environment come through runner_ctx.
  */
 #ifndef CRS_RUNNER_CMD_H
@@ -26,6 +27,8 @@ enum exit_code {
 	EXIT_FINDINGS = 1,	/* findings fail the policy (--fail-on) */
 	EXIT_USAGE = 2,		/* usage or configuration error */
 	EXIT_INFRA = 3,		/* engine unreachable, target does not build */
+	EXIT_INCOMPLETE = 4,	/* none fail, but a selected harness was
+				   fuzzed less than it was due */
 };
 
 int cmd_build_target(int argc, char **argv, struct runner_ctx *ctx);
@@ -47,6 +50,11 @@ int cmd_version(int argc, char **argv, struct runner_ctx *ctx);
 
 /* Map a CRS_E* code to an exit code: config/input 2, others 3. */
 int exit_code_for(int r);
+/*
+ * The exit code of a verdict (sarif/finding.h enum finding_verdict) under
+ * --fail-on: FAIL 1, INCOMPLETE 4 (0 with "none"), PASS 0.
+ */
+int report_exit_code(int verdict, const char *fail_on);
 
 /*
  * One entry of the command table (runner/cmd_table.c). The dispatcher,

@@ -15,6 +15,7 @@
 #include "runner/merge.h"
 #include "runner/report/html.h"
 #include "runner/report/terminal.h"
+#include "sarif/bug_key.h"
 #include "sarif/finding.h"
 #include "sarif/sarif_write.h"
 #include "common/error.h"
@@ -193,6 +194,9 @@ int cmd_merge(int argc, char **argv, struct runner_ctx *ctx)
 	if (r != 0)
 		goto out;
 	merge_sort(&fs);
+	/* one bug from two shards' harnesses is one finding */
+	if (finding_set_fold_bugs(&fs))
+		merge_sort(&fs);
 	if (fail_on || !fs.summary.fail_on) {
 		free(fs.summary.fail_on);
 		fs.summary.fail_on = xstrdup(fail_on ? fail_on : "new");
@@ -205,8 +209,9 @@ int cmd_merge(int argc, char **argv, struct runner_ctx *ctx)
 		goto out;
 	log_info("merge: %d shard(s), %zu finding(s) -> %s", argc - optind,
 		 fs.nr, out);
-	code = terminal_report(ctx->out, &fs, out) > 0 ? EXIT_FINDINGS :
-		EXIT_OK;
+	terminal_report(ctx->out, &fs, out);
+	code = report_exit_code(finding_set_verdict(&fs, NULL, NULL),
+				fs.summary.fail_on);
 out:
 	if (r != 0) {
 		log_error("%s", crs_error_last());

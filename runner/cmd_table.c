@@ -75,6 +75,8 @@ void cmd_list(FILE *f)
 		"-h, --help (the command's help).\n"
 		"\nexit status: 0 nothing fails the policy, 1 findings fail "
 		"the policy (--fail-on),\n2 usage or configuration error, "
-		"3 infrastructure error (engine, build).\n"
+		"3 infrastructure error (engine, build),\n4 incomplete (no "
+		"finding fails, but a selected harness got less fuzzing\n"
+		"than it was due).\n"
 		"'crs-ci help <command>' shows a command's options.\n");
 }

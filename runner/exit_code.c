@@ -3,10 +3,15 @@
  * exit_code.c - the one mapping from error codes to exit codes
  *
  * DESIGN.md: 2 for usage and configuration errors, 3 for infrastructure
- * (engine, builds, I/O). 0 and 1 (findings) are decided by the report.
+ * (engine, builds, I/O). 0, 1 (findings) and 4 (incomplete: a selected
+ * harness got less fuzzing than it was due) are decided by the report
+ * (report_exit_code).
  */
 #include "runner/cmd.h"
 #include "common/error.h"
+#include "sarif/finding.h"
+
+#include <string.h>
 
 int exit_code_for(int r)
 {
@@ -15,5 +20,17 @@ int exit_code_for(int r)
 	case CRS_ECONFIG:
 	case CRS_EINPUT: return EXIT_USAGE;
 	default: return EXIT_INFRA;
+	}
+}
+
+int report_exit_code(int v, const char *fail_on)
+{
+	switch (v) {
+	case VERDICT_FAIL: return EXIT_FINDINGS;
+	case VERDICT_INCOMPLETE:
+		/* --fail-on none never fails, not even a short scan */
+		return fail_on && !strcmp(fail_on, "none") ? EXIT_OK :
+			EXIT_INCOMPLETE;
+	default: return EXIT_OK;
 	}
 }

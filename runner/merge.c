@@ -139,6 +139,9 @@ static void merge_finding(struct finding *into, struct finding *from)
 	merge_str(&into->suppressed, &from->suppressed);
 	into->in_change |= from->in_change;
 	into->is_security |= from->is_security;
+	for (size_t i = 0; i < from->povs_nr; i++)
+		finding_add_pov(into, from->povs[i].harness,
+				from->povs[i].path, from->povs[i].sha256);
 	merge_strv(&into->fixed_by, &into->fixed_by_nr, from->fixed_by,
 		   from->fixed_by_nr);
 	if (into->fixed_by_nr)
@@ -244,6 +247,13 @@ static void merge_summary(struct scan_summary *into,
 		qsort(into->harnesses, into->harnesses_nr, sizeof(char *),
 		      merge_str_cmp);
 	merge_crs(into, from);
+	/* each harness runs in one shard: its shortfall, if any, is kept */
+	for (size_t i = 0; i < from->incomplete_nr; i++) {
+		const struct finding_incomplete *e = &from->incomplete[i];
+
+		scan_summary_add_incomplete(into, e->harness, e->reason,
+					    e->fuzzed_s, e->wanted_s);
+	}
 }
 
 /* Different non-NULL values of the same field: not shards of one scan. */

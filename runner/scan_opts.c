@@ -28,7 +28,7 @@ enum {
 	OPT_CACHE_DIR, OPT_FAIL_ON, OPT_REPRODUCE, OPT_KEEP_GOING, OPT_POV,
 	OPT_SANITIZER, OPT_SARIF, OPT_SHARD, OPT_NO_LLM, OPT_ALLOW_ENV,
 	OPT_REGISTRY, OPT_BASE_IMAGES, OPT_REPORT_TIMEOUTS, OPT_REPORT_OOMS,
-	OPT_SARIF_CATEGORY, OPT_CACHE_MAX,
+	OPT_SARIF_CATEGORY, OPT_CACHE_MAX, OPT_FUZZ_SECONDS,
 };
 
 /* The commands an option applies to, for the tables below. */
@@ -79,6 +79,10 @@ static const struct scan_opt scan_opt_table[] = {
 	  "address when listed)" },
 	{ "timeout", "DUR", OPT_TIMEOUT, PHASES | SCAN_CMD_HOOK,
 	  "deadline for the whole scan: 900, 90s, 15m, 1h (default 15m)" },
+	{ "fuzz-seconds", "N", OPT_FUZZ_SECONDS, SCAN_CMD_SCAN | SCAN_CMD_RUN,
+	  "fuzz every selected harness at least N seconds; when the\n"
+	  "deadline cannot give a harness N seconds the scan says\n"
+	  "so before fuzzing and its verdict is INCOMPLETE (exit 4)" },
 	{ "out", "DIR", OPT_OUT, SCAN_CMD_SCAN | SCAN_CMD_RUN | SCAN_CMD_REPORT,
 	  "where results go (default crs-ci-out)" },
 	{ "work-dir", "DIR", OPT_WORK_DIR,
@@ -97,7 +101,8 @@ static const struct scan_opt scan_opt_table[] = {
 	{ "fail-on", "WHAT", OPT_FAIL_ON,
 	  SCAN_CMD_SCAN | SCAN_CMD_RUN | SCAN_CMD_REPORT | SCAN_CMD_HOOK,
 	  "new (default): only findings the change introduced;\n"
-	  "any: every finding; none: never fail" },
+	  "any: every finding; none: never fail (not even when\n"
+	  "INCOMPLETE: a harness got less fuzzing than it was due)" },
 	{ "reproduce", "N", OPT_REPRODUCE, SCAN_CMD_SCAN | SCAN_CMD_RUN,
 	  "runs of each PoV during triage (default 5)" },
 	{ "keep-going", NULL, OPT_KEEP_GOING, SCAN_CMD_SCAN | SCAN_CMD_RUN,
@@ -292,6 +297,15 @@ int scan_opts_parse(struct scan_opts *o, int argc, char **argv,
 			    o->timeout_s < 30) {
 				crs_error_set(CRS_EINPUT, "--timeout: '%s' is not "
 					      "a duration of at least 30s", optarg);
+				return usage_error(err, cmd, CRS_EINPUT);
+			}
+			break;
+		case OPT_FUZZ_SECONDS:
+			if (parse_duration(optarg, &o->fuzz_seconds) != 0 ||
+			    o->fuzz_seconds < 1) {
+				crs_error_set(CRS_EINPUT, "--fuzz-seconds: '%s' is "
+					      "not a number of seconds of at least "
+					      "1", optarg);
 				return usage_error(err, cmd, CRS_EINPUT);
 			}
 			break;

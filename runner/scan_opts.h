@@ -29,6 +29,7 @@ struct scan_opts {
 	size_t sarifs_nr;
 	const char *sanitizer;	/* --sanitizer, overrides project.yaml */
 	long timeout_s;		/* whole scan */
+	long fuzz_seconds;	/* --fuzz-seconds: per harness, 0 without */
 	const char *out_dir;
 	const char *work_dir;
 	const char *cache_dir;

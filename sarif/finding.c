@@ -58,7 +58,7 @@ static void frame_release(struct finding_frame *f)
 	free(f->file);
 }
 
-static void finding_release(struct finding *f)
+void finding_release(struct finding *f)
 {
 	free(f->id);
 	free(f->signature);
@@ -81,6 +81,15 @@ static void finding_release(struct finding *f)
 		free(f->fixed_by[i]);
 	free(f->fixed_by);
 	free(f->suppressed);
+	for (size_t i = 0; i < f->harnesses_nr; i++)
+		free(f->harnesses[i]);
+	free(f->harnesses);
+	for (size_t i = 0; i < f->povs_nr; i++) {
+		free(f->povs[i].harness);
+		free(f->povs[i].path);
+		free(f->povs[i].sha256);
+	}
+	free(f->povs);
 }
 
 static void patch_release(struct finding_patch *p)
@@ -140,6 +149,11 @@ static void summary_release(struct scan_summary *m)
 	free(m->fail_on);
 	free(m->sarif_category);
 	free(m->sanitizer);
+	for (size_t i = 0; i < m->incomplete_nr; i++) {
+		free(m->incomplete[i].harness);
+		free(m->incomplete[i].reason);
+	}
+	free(m->incomplete);
 }
 
 void finding_set_release(struct finding_set *s)
@@ -292,6 +306,77 @@ int finding_fails_policy(const struct finding *f, const char *fail_on)
 	return f->in_change != 0;
 }
 
+static int same(const char *a, const char *b)
+{
+	return a && b ? !strcmp(a, b) : a == b;
+}
+
+void finding_add_pov(struct finding *f, const char *harness,
+		     const char *path, const char *sha256)
+{
+	struct finding_pov *p;
+	size_t i;
+
+	for (i = 0; i < f->harnesses_nr; i++)
+		if (same(f->harnesses[i], harness))
+			break;
+	if (i == f->harnesses_nr && harness) {
+		f->harnesses = xrealloc(f->harnesses, (f->harnesses_nr + 1) *
+					sizeof(*f->harnesses));
+		f->harnesses[f->harnesses_nr++] = xstrdup(harness);
+	}
+	for (i = 0; i < f->povs_nr; i++)
+		if (same(f->povs[i].harness, harness) &&
+		    same(f->povs[i].sha256, sha256))
+			return;
+	f->povs = xrealloc(f->povs, (f->povs_nr + 1) * sizeof(*f->povs));
+	p = &f->povs[f->povs_nr++];
+	p->harness = harness ? xstrdup(harness) : NULL;
+	p->path = path ? xstrdup(path) : NULL;
+	p->sha256 = sha256 ? xstrdup(sha256) : NULL;
+}
+
+void scan_summary_add_incomplete(struct scan_summary *m, const char *harness,
+				 const char *reason, double fuzzed_s,
+				 double wanted_s)
+{
+	struct finding_incomplete *e;
+
+	m->incomplete = xrealloc(m->incomplete, (m->incomplete_nr + 1) *
+				 sizeof(*m->incomplete));
+	e = &m->incomplete[m->incomplete_nr++];
+	e->harness = xstrdup(harness);
+	e->reason = xstrdup(reason);
+	e->fuzzed_s = fuzzed_s;
+	e->wanted_s = wanted_s;
+}
+
+enum finding_verdict finding_set_verdict(const struct finding_set *s,
+					 const char *fail_on,
+					 size_t *failing_out)
+{
+	const char *policy = fail_on ? fail_on :
+		s->summary.fail_on ? s->summary.fail_on : "new";
+	size_t failing = 0;
+
+	for (size_t i = 0; i < s->nr; i++)
+		failing += finding_fails_policy(&s->items[i], policy) != 0;
+	if (failing_out)
+		*failing_out = failing;
+	if (failing)
+		return VERDICT_FAIL;
+	return s->summary.incomplete_nr ? VERDICT_INCOMPLETE : VERDICT_PASS;
+}
+
+const char *finding_verdict_name(enum finding_verdict v)
+{
+	switch (v) {
+	case VERDICT_FAIL: return "FAIL";
+	case VERDICT_INCOMPLETE: return "INCOMPLETE";
+	default: return "PASS";
+	}
+}
+
 /* --- to JSON ------------------------------------------------------------ */
 
 /* A JSON string, or null; invalid UTF-8 is repaired, never dropped. */
@@ -375,6 +460,18 @@ static json_t *frame_to_json(const struct finding_frame *f)
 	return o;
 }
 
+json_t *finding_povs_to_json(const struct finding *f)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < f->povs_nr; i++)
+		json_array_append_new(a, json_pack("{s:o,s:o,s:o}",
+			"harness", jstr(f->povs[i].harness),
+			"path", jstr(f->povs[i].path),
+			"sha256", jstr(f->povs[i].sha256)));
+	return a;
+}
+
 static json_t *finding_to_json(const struct finding *f)
 {
 	json_t *o = json_object(), *st = json_array();
@@ -408,6 +505,9 @@ static json_t *finding_to_json(const struct finding *f)
 	json_object_set_new(o, "fixed_by", str_array(f->fixed_by,
 						     f->fixed_by_nr));
 	json_object_set_new(o, "suppressed", jstr(f->suppressed));
+	json_object_set_new(o, "harnesses", str_array(f->harnesses,
+						      f->harnesses_nr));
+	json_object_set_new(o, "povs", finding_povs_to_json(f));
 	return o;
 }
 
@@ -461,6 +561,18 @@ json_t *finding_set_to_json(const struct finding_set *s)
 	json_object_set_new(o, "version",
 			    json_integer(FINDING_FORMAT_VERSION));
 	json_object_set_new(o, "summary", summary_to_json(&s->summary));
+	json_object_set_new(o, "verdict", json_string(finding_verdict_name(
+		finding_set_verdict(s, NULL, NULL))));
+	for (size_t i = 0; i < s->summary.incomplete_nr; i++) {
+		const struct finding_incomplete *e = &s->summary.incomplete[i];
+
+		json_array_append_new(a, json_pack("{s:o,s:o,s:f,s:f}",
+			"harness", jstr(e->harness), "reason", jstr(e->reason),
+			"fuzzed_seconds", e->fuzzed_s,
+			"wanted_seconds", e->wanted_s));
+	}
+	json_object_set_new(o, "incomplete", a);
+	a = json_array();
 	for (size_t i = 0; i < s->nr; i++)
 		json_array_append_new(a, finding_to_json(&s->items[i]));
 	json_object_set_new(o, "findings", a);
@@ -776,6 +888,55 @@ static int stack_from_json(struct finding *f, const json_t *o,
 	return 0;
 }
 
+/* "povs" (optional): [{harness, path, sha256}]; "harnesses" follows. */
+static int povs_from_json(struct finding *f, const json_t *o,
+			  const struct jctx *c)
+{
+	json_t *v = member(o, "povs"), *e;
+	char **h = NULL;
+	size_t i, hn = 0;
+	int r;
+
+	if (v && !json_is_array(v))
+		return bad(c, "povs", "expected an array");
+	json_array_foreach(v, i, e) {
+		struct jctx pc = *c;
+		char *ph = NULL, *pp = NULL, *ps = NULL;
+
+		snprintf(pc.at, sizeof(pc.at), "%.96spovs[%zu].", c->at, i);
+		if (!json_is_object(e))
+			return bad(c, "povs", "expected objects");
+		if ((r = get_str(&ph, &pc, e, "harness", 0)) == 0 &&
+		    (r = get_str(&pp, &pc, e, "path", 0)) == 0 &&
+		    (r = get_str(&ps, &pc, e, "sha256", 0)) == 0)
+			finding_add_pov(f, ph, pp, ps);
+		free(ph);
+		free(pp);
+		free(ps);
+		if (r)
+			return r;
+	}
+	/* and "harnesses" that no listed PoV names */
+	if ((r = get_str_array(&h, &hn, c, o, "harnesses")) != 0)
+		return r;
+	for (i = 0; i < hn; i++) {
+		size_t k;
+
+		for (k = 0; k < f->harnesses_nr; k++)
+			if (!strcmp(f->harnesses[k], h[i]))
+				break;
+		if (k == f->harnesses_nr) {
+			f->harnesses = xrealloc(f->harnesses,
+				(f->harnesses_nr + 1) * sizeof(char *));
+			f->harnesses[f->harnesses_nr++] = xstrdup(h[i]);
+		}
+	}
+	for (i = 0; i < hn; i++)
+		free(h[i]);
+	free(h);
+	return 0;
+}
+
 static int finding_from_json(struct finding *f, const json_t *o,
 			     const struct jctx *c)
 {
@@ -811,7 +972,8 @@ static int finding_from_json(struct finding *f, const json_t *o,
 	    (r = get_str_array(&f->fixed_by, &f->fixed_by_nr, c, o,
 			       "fixed_by")) ||
 	    (r = get_enum(&f->suppressed, c, o, "suppressed",
-			  suppressed_values)))
+			  suppressed_values)) ||
+	    (r = povs_from_json(f, o, c)))
 		return r;
 	if (f->reproduced > f->attempts)
 		return bad(c, "reproduced", "larger than attempts");
@@ -980,6 +1142,41 @@ static int check_unique_ids(const struct finding_set *s, const char *src)
 	return r;
 }
 
+/* "incomplete" (optional): [{harness, reason, fuzzed_seconds, ...}] */
+static int incomplete_from_json(struct finding_set *s, const json_t *j,
+				const char *src)
+{
+	json_t *v = member(j, "incomplete"), *e;
+	struct jctx c = { src, "" };
+	size_t i;
+
+	if (!v)
+		return 0;
+	if (!json_is_array(v))
+		return bad(&c, "incomplete", "expected an array");
+	json_array_foreach(v, i, e) {
+		char *h = NULL, *why = NULL;
+		double got = 0, want = 0;
+		int r;
+
+		snprintf(c.at, sizeof(c.at), "incomplete[%zu].", i);
+		if (!json_is_object(e))
+			return crs_error_set(CRS_EINPUT, "%s: incomplete[%zu]: "
+					     "expected an object", src, i);
+		if ((r = get_str(&h, &c, e, "harness", 1)) == 0 &&
+		    (r = get_str(&why, &c, e, "reason", 1)) == 0 &&
+		    (r = get_num(&got, &c, e, "fuzzed_seconds", 0)) == 0 &&
+		    (r = get_num(&want, &c, e, "wanted_seconds", 0)) == 0)
+			scan_summary_add_incomplete(&s->summary, h, why, got,
+						    want);
+		free(h);
+		free(why);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
 int finding_set_from_json(struct finding_set *s, const json_t *j,
 			  const char *source_name)
 {
@@ -1029,6 +1226,7 @@ int finding_set_from_json(struct finding_set *s, const json_t *j,
 			goto out;
 	}
 	if ((r = check_unique_ids(&tmp, src)) != 0 ||
+	    (r = incomplete_from_json(&tmp, j, src)) != 0 ||
 	    (r = patches_from_json(&tmp, j, src)) != 0 ||
 	    (r = candidates_from_json(&tmp, j, src)) != 0)
 		goto out;

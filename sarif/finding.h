@@ -25,6 +25,13 @@ struct finding_frame {
 	int in_change;		/* on a line the change added or modified */
 };
 
+/* One PoV of a finding: every PoV that proved the same bug is kept. */
+struct finding_pov {
+	char *harness;
+	char *path;		/* relative to the output folder */
+	char *sha256;
+};
+
 struct finding {
 	char *id;		/* signature id, 16 hex */
 	char *signature;	/* crash_type + "\n" + state */
@@ -60,6 +67,12 @@ struct finding {
 	 * "report-ooms" (set to no), or NULL: a suppressed finding stays in
 	 * results.json but fails no policy and is no SARIF result */
 	char *suppressed;
+	/* one bug, one finding (sarif/bug_key.h): every harness that
+	 * reached it (`harness` first) and every PoV that proved it */
+	char **harnesses;
+	size_t harnesses_nr;
+	struct finding_pov *povs;
+	size_t povs_nr;
 };
 
 /* The validation steps of a patch, in order. */
@@ -115,6 +128,18 @@ struct finding_candidate {
 	char *pov_path;		/* that finding's PoV, or NULL */
 };
 
+/*
+ * A selected harness that got less fuzzing than it was given (its time
+ * share, or --fuzz-seconds when larger) and proved no finding: the scan
+ * cannot call it clean (docs/results.md, "Verdicts").
+ */
+struct finding_incomplete {
+	char *harness;
+	char *reason;		/* one line: "no time left before the deadline" */
+	double fuzzed_s;	/* seconds its CRSs ran */
+	double wanted_s;	/* seconds it was to get */
+};
+
 struct scan_summary {
 	char *tool_version;
 	char *project;		/* OSS-Fuzz project name */
@@ -138,6 +163,9 @@ struct scan_summary {
 	char *fail_on;		/* "new", "any", "none" */
 	char *sarif_category;	/* --sarif-category, or NULL (default) */
 	char *sanitizer;	/* of the head build: "address", ... or NULL */
+	/* results.json "incomplete": harnesses fuzzed short, no finding */
+	struct finding_incomplete *incomplete;
+	size_t incomplete_nr;
 };
 
 struct finding_set {
@@ -163,6 +191,8 @@ void finding_set_release(struct finding_set *s);
  * all fields zero/NULL except found_after_s = -1 (unknown). Cannot fail.
  */
 struct finding *finding_set_add(struct finding_set *s);
+/* Free one finding's strings and arrays (not f itself). Accepts NULLs. */
+void finding_release(struct finding *f);
 /* Find by id; borrowed or NULL. */
 struct finding *finding_set_find(struct finding_set *s, const char *id);
 /*
@@ -235,5 +265,39 @@ size_t finding_set_suppress(struct finding_set *s, int hide_timeouts,
  * is NULL (no base to compare) and the crash is on a changed line.
  */
 int finding_fails_policy(const struct finding *f, const char *fail_on);
+
+/*
+ * Record that `harness` reached f's bug with the PoV at `path` (sha256):
+ * appended to f->povs unless that PoV is listed for that harness, and
+ * the harness to f->harnesses unless listed. Cannot fail.
+ */
+void finding_add_pov(struct finding *f, const char *harness,
+		     const char *path, const char *sha256);
+
+/* f->povs as JSON: [{harness, path, sha256}] (new reference). */
+json_t *finding_povs_to_json(const struct finding *f);
+
+/* Append an entry to m->incomplete (strings copied). Cannot fail. */
+void scan_summary_add_incomplete(struct scan_summary *m, const char *harness,
+				 const char *reason, double fuzzed_s,
+				 double wanted_s);
+
+enum finding_verdict {
+	VERDICT_PASS,		/* nothing fails the policy, all fuzzed */
+	VERDICT_FAIL,		/* findings fail the policy */
+	VERDICT_INCOMPLETE,	/* none fail, but a harness was fuzzed short */
+};
+
+/*
+ * The scan's verdict under `fail_on` (NULL: summary.fail_on, then "new"):
+ * FAIL when any finding fails the policy (FAIL wins over INCOMPLETE),
+ * else INCOMPLETE when summary.incomplete is not empty, else PASS.
+ * *failing_out (may be NULL) gets the number of failing findings.
+ */
+enum finding_verdict finding_set_verdict(const struct finding_set *s,
+					 const char *fail_on,
+					 size_t *failing_out);
+/* "PASS", "FAIL", "INCOMPLETE". */
+const char *finding_verdict_name(enum finding_verdict v);
 
 #endif

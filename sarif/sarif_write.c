@@ -669,6 +669,15 @@ static json_t *result_properties(const struct finding *f,
 			    f->reproduced, f->attempts));
 	if (f->harness)
 		json_object_set_new(p, "harness", jstr(f->harness));
+	if (f->harnesses_nr) {
+		json_t *a = json_array();
+
+		for (size_t i = 0; i < f->harnesses_nr; i++)
+			json_array_append_new(a, jstr(f->harnesses[i]));
+		json_object_set_new(p, "harnesses", a);
+	}
+	if (f->povs_nr)
+		json_object_set_new(p, "povs", finding_povs_to_json(f));
 	if (f->crash_type)
 		json_object_set_new(p, "crashType", jstr(f->crash_type));
 	if (f->kind)
@@ -993,6 +1002,19 @@ static json_t *invocation(const struct scan_summary *m, size_t unlocated)
 		json_array_append_new(notes, json_pack("{s:o,s:s}", "message",
 			jmsg("The scan reached its deadline; the results hold "
 			     "what was proved by then."), "level", "warning"));
+	for (size_t i = 0; i < m->incomplete_nr; i++) {
+		char *text = xasprintf("Incomplete: harness %s was fuzzed "
+				       "%.0fs of the %.0fs it was due (%s); "
+				       "no finding is not a clean pass.",
+				       m->incomplete[i].harness,
+				       m->incomplete[i].fuzzed_s,
+				       m->incomplete[i].wanted_s,
+				       m->incomplete[i].reason);
+
+		json_array_append_new(notes, json_pack("{s:o,s:s}", "message",
+				      jmsg(text), "level", "warning"));
+		free(text);
+	}
 	if (unlocated) {
 		char *text = xasprintf("%zu finding(s) have no source "
 				       "location (no symbolized frame) and "
@@ -1009,10 +1031,11 @@ static json_t *invocation(const struct scan_summary *m, size_t unlocated)
 	return inv;
 }
 
-static json_t *run_properties(const struct scan_summary *m,
+static json_t *run_properties(const struct finding_set *s,
 			      size_t truncated, size_t unlocated,
 			      size_t suppressed)
 {
+	const struct scan_summary *m = &s->summary;
 	json_t *p = json_object(), *a;
 
 	if (m->project)
@@ -1042,6 +1065,19 @@ static json_t *run_properties(const struct scan_summary *m,
 	json_object_set_new(p, "durationSeconds", json_real(m->duration_s));
 	if (m->fail_on)
 		json_object_set_new(p, "failOn", jstr(m->fail_on));
+	json_object_set_new(p, "verdict", json_string(finding_verdict_name(
+		finding_set_verdict(s, NULL, NULL))));
+	/* harnesses fuzzed short: why the verdict is INCOMPLETE */
+	a = json_array();
+	for (size_t i = 0; i < m->incomplete_nr; i++) {
+		const struct finding_incomplete *e = &m->incomplete[i];
+
+		json_array_append_new(a, json_pack("{s:o,s:o,s:f,s:f}",
+			"harness", jstr(e->harness), "reason", jstr(e->reason),
+			"fuzzedSeconds", e->fuzzed_s,
+			"wantedSeconds", e->wanted_s));
+	}
+	json_object_set_new(p, "incomplete", a);
 	if (truncated)
 		json_object_set_new(p, "resultsTruncated",
 				    json_integer((json_int_t)truncated));
@@ -1121,7 +1157,7 @@ int sarif_from_findings(json_t **out, const struct finding_set *s,
 			"columnKind", "utf16CodeUnits",
 			"invocations", invocation(m, unlocated),
 			"results", results,
-			"properties", run_properties(m, s->nr - i,
+			"properties", run_properties(s, s->nr - i,
 						     unlocated, suppressed));
 	if ((uri = root_uri(m->source_root ? m->source_root : source_root)))
 		json_object_set_new(run, "originalUriBaseIds",

@@ -79,8 +79,9 @@ int phase_report(struct scan *s, int *exit_code_out)
 	log_info("report: wrote %s", sarif);
 	if ((r = html_report_write(&fs, s->out_dir)) != 0)
 		goto out;
-	if (terminal_report(s->ctx->out, &fs, s->out_dir) > 0)
-		*exit_code_out = EXIT_FINDINGS;
+	terminal_report(s->ctx->out, &fs, s->out_dir);
+	*exit_code_out = report_exit_code(finding_set_verdict(&fs, NULL, NULL),
+					  fs.summary.fail_on);
 	if (getenv("GITHUB_ACTIONS") && !strcmp(getenv("GITHUB_ACTIONS"), "true")) {
 		struct github_env env;
 		struct github_report_opts go = GITHUB_REPORT_OPTS_INIT;

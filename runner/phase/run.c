@@ -28,6 +28,7 @@
 #include "runner/cache.h"
 #include "runner/crs_env.h"
 #include "runner/exchange.h"
+#include "runner/harness_runs.h"
 #include "runner/llm_gateway.h"
 #include "runner/scan.h"
 #include "runner/scan_opts.h"
@@ -49,6 +50,7 @@
 #include <unistd.h>
 
 #define POLL_MS 500
+#define MIN_SHARE_S 10.0	/* a harness due less is not started */
 #define MIN_TRIAGE_RESERVE_S 20.0
 #define STOP_GRACE_S 10.0
 #define EXCHANGE_DRAIN_S 5.0	/* the exchange's last sync, at most */
@@ -77,6 +79,9 @@ struct harness_run {
 	struct exchange *exchange;
 	struct sidecar *sidecar;	/* borrowed from run_infra */
 	long share_s;		/* seconds this harness's run may take */
+	double ran_s;		/* seconds its modules ran */
+	int exited_early;	/* every module exited before its time */
+	char *failed;		/* "crs/module exited with status N", or NULL */
 };
 
 /* Seconds the triage and report phases keep for themselves. */
@@ -270,6 +275,24 @@ static void wait_tick(struct exchange *x, struct sidecar *sc)
 		crs_error_clear();	/* the loop sees the interrupt */
 }
 
+/* Name the first module that exited non-zero, for the verdict. */
+static void note_failed_module(struct scan *s, struct harness_run *hr)
+{
+	for (size_t i = 0; i < hr->nr && !hr->failed; i++) {
+		int code = 0;
+
+		if (docker_container_wait(s->docker, hr->c[i].id, 0, NULL,
+					  &code) != 0) {
+			crs_error_clear();
+			continue;
+		}
+		if (code != 0)
+			hr->failed = xasprintf("CRS module %s exited with "
+					       "status %d", hr->c[i].label,
+					       code);
+	}
+}
+
 /* Wait until no module runs, `share_s` passes, or the scan must stop. */
 static int wait_modules(struct scan *s, struct harness_run *hr,
 			double share_s, double reserve_s, const char *h)
@@ -287,9 +310,12 @@ static int wait_modules(struct scan *s, struct harness_run *hr,
 				return rr;
 			alive += rr > 0;
 		}
+		hr->ran_s = scan_elapsed(s) - start;
 		if (!alive) {
 			log_info("run %s: every CRS module finished after "
-				 "%.0fs", h, scan_elapsed(s) - start);
+				 "%.0fs", h, hr->ran_s);
+			hr->exited_early = 1;
+			note_failed_module(s, hr);
 			return 0;
 		}
 		if (scan_interrupted(s))
@@ -367,7 +393,9 @@ static void harness_run_end(struct scan *s, struct harness_run *hr)
 		free(hr->c[i].log_path);
 	}
 	free(hr->c);
-	memset(hr, 0, sizeof(*hr));
+	hr->c = NULL;
+	hr->nr = hr->alloc = 0;
+	hr->exchange = NULL;
 }
 
 static int start_exchange(struct scan *s, struct harness_run *hr,
@@ -392,11 +420,18 @@ static int start_exchange(struct scan *s, struct harness_run *hr,
 	return r;
 }
 
+/*
+ * Fuzz harness h for up to share_s seconds; record in `rec` how long it
+ * ran and why it was short of `wanted_s` (harness_runs.h).
+ */
 static int run_harness(struct scan *s, const struct run_infra *ri,
-		       const char *h, double share_s, double reserve_s)
+		       const char *h, double share_s, double wanted_s,
+		       double reserve_s, struct harness_runs *rec)
 {
 	struct harness_run hr = { .share_s = (long)share_s,
 				  .sidecar = ri->sidecar };
+	size_t started = 0;
+	char *why;
 	char *logs = scan_work_path(s, "runs/%s/logs", s->state.run_id);
 	char *seeds;
 	int r;
@@ -422,8 +457,17 @@ static int run_harness(struct scan *s, const struct run_infra *ri,
 		for (size_t k = 0; k < m->modules_nr && r == 0; k++)
 			r = start_module(s, &hr, ri, i, &m->modules[k], h);
 	}
+	started = hr.nr;
 	if (r == 0)
 		r = wait_modules(s, &hr, share_s, reserve_s, h);
+	why = harness_run_shortfall(wanted_s, share_s, hr.ran_s, started,
+				    hr.exited_early, hr.failed);
+	if (why)
+		log_warn("run %s: fuzzed %.0fs of %.0fs: %s", h, hr.ran_s,
+			 wanted_s, why);
+	harness_runs_add(rec, h, wanted_s, hr.ran_s, why);
+	free(why);
+	free(hr.failed);
 out:
 	if (r != 0) {
 		/* stopping clears errors: keep the message of this one */
@@ -498,9 +542,67 @@ static void run_infra_end(struct scan *s, struct run_infra *ri)
 	strvec_release(&ri->net_ids);
 }
 
+/*
+ * Before fuzzing, one line when the deadline cannot give every selected
+ * harness what it is due: --fuzz-seconds each, or MIN_SHARE_S without.
+ */
+static void warn_short(const struct scan *s, double left)
+{
+	size_t n = s->state.harnesses_nr;
+	double due = s->opts->fuzz_seconds ? (double)s->opts->fuzz_seconds :
+		MIN_SHARE_S;
+
+	if (!n || left >= due * (double)n)
+		return;
+	if (s->opts->fuzz_seconds)
+		log_warn("run: --fuzz-seconds %ld for %zu harness(es) needs "
+			 "%.0fs and the deadline leaves %.0fs after builds: "
+			 "the verdict will be INCOMPLETE for harnesses fuzzed "
+			 "less", s->opts->fuzz_seconds, n, due * (double)n,
+			 left < 0 ? 0 : left);
+	else
+		log_warn("run: %zu harness(es) and %.0fs left after builds: "
+			 "some get no fuzzing and the verdict will be "
+			 "INCOMPLETE", n, left < 0 ? 0 : left);
+}
+
+/*
+ * Each harness is due its fair share of the time left, or --fuzz-seconds
+ * when given; it may take more than the fair share (up to what is left)
+ * to reach --fuzz-seconds, leaving less to the harnesses after it.
+ */
+static int run_all(struct scan *s, struct run_infra *ri, double reserve,
+		   struct harness_runs *rec)
+{
+	int r = 0;
+
+	warn_short(s, scan_remaining(s) - reserve);
+	for (size_t i = 0; i < s->state.harnesses_nr && r == 0; i++) {
+		const char *h = s->state.harnesses[i];
+		double left = scan_remaining(s) - reserve;
+		double share = left / (double)(s->state.harnesses_nr - i);
+		double wanted = s->opts->fuzz_seconds ?
+			(double)s->opts->fuzz_seconds : share;
+
+		if (wanted > share)
+			share = wanted < left ? wanted : left;
+		if (share < MIN_SHARE_S) {
+			log_warn("run: no time left for harness %s: it is not "
+				 "fuzzed and the verdict will be INCOMPLETE", h);
+			harness_runs_add(rec, h, wanted < MIN_SHARE_S ?
+					 MIN_SHARE_S : wanted, 0,
+					 "no time left before the deadline");
+			continue;
+		}
+		r = run_harness(s, ri, h, share, wanted, reserve, rec);
+	}
+	return r;
+}
+
 int phase_run(struct scan *s)
 {
 	struct run_infra ri = { STRVEC_INIT, STRVEC_INIT, NULL, NULL };
+	struct harness_runs rec = HARNESS_RUNS_INIT;
 	double reserve = triage_reserve(s);
 	char *stamp = NULL, *path = NULL;
 	int r = 0;
@@ -525,17 +627,11 @@ int phase_run(struct scan *s)
 		goto out;
 	if (s->state.harnesses_nr && (r = run_infra_start(s, &ri)) != 0)
 		goto out;
-	for (size_t i = 0; i < s->state.harnesses_nr && r == 0; i++) {
-		double left = scan_remaining(s) - reserve;
-		double share = left / (double)(s->state.harnesses_nr - i);
-
-		if (share < 10) {
-			log_warn("run: no time left for harness %s",
-				 s->state.harnesses[i]);
-			continue;
-		}
-		r = run_harness(s, &ri, s->state.harnesses[i], share, reserve);
-	}
+	r = run_all(s, &ri, reserve, &rec);
+	free(path);
+	path = scan_work_path(s, "runs/%s/harness_runs.json", s->state.run_id);
+	if (r == 0)
+		r = harness_runs_save(&rec, path);
 out:
 	if (r != 0) {
 		/* cleaning up may clear the message of what went wrong */
@@ -547,6 +643,7 @@ out:
 	} else {
 		run_infra_end(s, &ri);
 	}
+	harness_runs_release(&rec);
 	free(stamp);
 	free(path);
 	return r;

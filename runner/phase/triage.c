@@ -11,7 +11,9 @@
  * that never crashes is dropped and counted. A reproduced PoV is run on
  * the base build too, which labels it new, pre-existing or changed.
  * Findings with the same signature collapse into one that credits the
- * earliest finder.
+ * earliest finder; then findings of the same bug (sarif/bug_key.h: crash
+ * type and top in-project frame, whichever harness reached it) fold into
+ * one that lists every harness and PoV.
  *
  * Work layout: <work>/triage/<harness>-<sha>/ is crs-ci's; its head/ and
  * base/ are sibling run folders (runner/reproduce.h), so no folder that a
@@ -19,6 +21,7 @@
  */
 #include "runner/phase/phase.h"
 #include "runner/container.h"
+#include "runner/harness_runs.h"
 #include "runner/base_images.h"
 #include "runner/scan.h"
 #include "runner/source_index.h"
@@ -29,6 +32,7 @@
 #include "runner/config/config.h"
 #include "runner/engine/docker.h"
 #include "diff/changeset.h"
+#include "sarif/bug_key.h"
 #include "sarif/crash.h"
 #include "sarif/finding.h"
 #include "common/buf.h"
@@ -318,6 +322,7 @@ static struct finding *add_finding(struct scan *s, struct finding_set *fs,
 	fill_location(f, v->report, s, on_head);
 	f->pov_path = xasprintf("povs/%s", p->sha);
 	f->pov_sha256 = xstrdup(p->sha);
+	finding_add_pov(f, p->harness, f->pov_path, p->sha);
 	f->reproduced = v->reproduced;
 	f->attempts = v->attempts;
 	f->found_by = xstrdup(p->crs);
@@ -404,7 +409,10 @@ static int triage_pov(struct scan *s, const struct pov *p, time_t run_start,
 	crash_signature_id(id, v.signature);
 	if ((f = finding_set_find(fs, id))) {
 		double after = (p->mtime - (double)run_start);
+		char *pov = xasprintf("povs/%s", p->sha);
 
+		finding_add_pov(f, p->harness, pov, p->sha);
+		free(pov);
 		f->duplicates++;
 		if (!p->user &&
 		    (f->found_after_s < 0 || after < f->found_after_s)) {
@@ -499,12 +507,48 @@ size_t phase_suppress(struct scan *s, struct finding_set *fs)
 	return changed;
 }
 
+/*
+ * results.json's "incomplete": each harness the run phase fuzzed short
+ * (harness_runs.h) that proved no finding. A harness with a proved
+ * finding is not incomplete: its CRS found what it was there to find.
+ */
+static int fill_incomplete(struct scan *s, struct finding_set *fs)
+{
+	struct harness_runs rec = HARNESS_RUNS_INIT;
+	char *path = scan_work_path(s, "runs/%s/harness_runs.json",
+				    s->state.run_id);
+	int r = harness_runs_load(&rec, path);
+
+	if (r == CRS_ENOTFOUND) {
+		/* a run phase that stopped before it wrote the record */
+		crs_error_clear();
+		r = 0;
+	}
+	for (size_t i = 0; i < rec.nr && r == 0; i++) {
+		const struct harness_run_record *e = &rec.v[i];
+		int proved = 0;
+
+		for (size_t k = 0; k < fs->nr && !proved; k++)
+			for (size_t j = 0; j < fs->items[k].harnesses_nr; j++)
+				proved |= !strcmp(fs->items[k].harnesses[j],
+						  e->harness);
+		if (e->reason && !proved)
+			scan_summary_add_incomplete(&fs->summary, e->harness,
+						    e->reason, e->fuzzed_s,
+						    e->wanted_s);
+	}
+	harness_runs_release(&rec);
+	free(path);
+	return r;
+}
+
 int phase_triage(struct scan *s)
 {
 	struct pov_list l = { 0 };
 	struct finding_set fs;
 	char *results = xasprintf("%s/results.json", s->out_dir);
 	time_t run_start;
+	size_t folded;
 	int r = 0;
 
 	finding_set_init(&fs);
@@ -531,8 +575,14 @@ int phase_triage(struct scan *s)
 		if (scan_interrupted(s) && r == 0)
 			r = crs_error_set(CRS_EINTR, "interrupted");
 	}
+	if (r == 0 && (folded = finding_set_fold_bugs(&fs)))
+		log_info("triage: %zu finding(s) folded into others: the same "
+			 "bug (crash type and top in-project frame) reached "
+			 "from several harnesses or stacks", folded);
 	fill_summary(s, &fs, &l, run_start);
 	phase_suppress(s, &fs);
+	if (r == 0)
+		r = fill_incomplete(s, &fs);
 	if (r == 0)
 		r = phase_triage_candidates(s, &fs);
 	if (r == 0)

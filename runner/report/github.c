@@ -536,11 +536,10 @@ void github_summary(struct buf *b, const struct finding_set *fs,
 	const struct scan_summary *sm = &fs->summary;
 	const char *policy = policy_of(fs);
 	size_t failing = 0, rows = 0;
+	enum finding_verdict v = finding_set_verdict(fs, policy, &failing);
 
-	for (size_t i = 0; i < fs->nr; i++)
-		failing += finding_fails_policy(&fs->items[i], policy) != 0;
 	buf_adds(b, "## crs-ci: ");
-	buf_adds(b, failing ? "FAIL" : "PASS");
+	buf_adds(b, finding_verdict_name(v));
 	if (sm->project) {
 		buf_adds(b, " (");
 		md(b, sm->project);
@@ -553,6 +552,22 @@ void github_summary(struct buf *b, const struct finding_set *fs,
 		   "%.0f s%s.\n\n", sm->povs_submitted,
 		   sm->povs_not_reproduced, sm->duration_s,
 		   sm->timed_out ? " (the scan hit its deadline)" : "");
+	if (sm->incomplete_nr) {
+		buf_adds(b, "**Incomplete:** these selected harnesses got less "
+			 "fuzzing than they were due, so no finding is not a "
+			 "clean pass:\n\n");
+		for (size_t i = 0; i < sm->incomplete_nr; i++) {
+			const struct finding_incomplete *e = &sm->incomplete[i];
+
+			buf_adds(b, "- ");
+			md_code_span(b, e->harness);
+			buf_printf(b, ": fuzzed %.0f s of %.0f s: ",
+				   e->fuzzed_s, e->wanted_s);
+			md(b, e->reason);
+			buf_adds(b, "\n");
+		}
+		buf_adds(b, "\n");
+	}
 	if (sm->base || sm->head) {
 		buf_adds(b, "**Change:** ");
 		md(b, sm->base ? sm->base : "none");
@@ -670,7 +685,8 @@ int github_outputs_write(const char *path, const struct finding_set *fs,
 	snprintf(n, sizeof(n), "%zu", fresh);
 	output_var(&b, "new-findings", n);
 	output_var(&b, "sarif", sarif_path ? sarif_path : "");
-	output_var(&b, "verdict", failing ? "fail" : "pass");
+	output_var(&b, "verdict", failing ? "fail" :
+		   fs->summary.incomplete_nr ? "incomplete" : "pass");
 	r = github_append_file(path, b.ptr, b.len);
 	buf_release(&b);
 	return r;

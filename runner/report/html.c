@@ -226,11 +226,20 @@ static void html_verdict(xmlNodePtr body, const struct finding_set *fs,
 			 const char *policy)
 {
 	size_t failing = html_failing(fs, policy);
+	enum finding_verdict v = finding_set_verdict(fs, policy, NULL);
 	char *t = xasprintf("%s: %zu finding(s), %zu failing --fail-on %s",
-			    failing ? "FAIL" : "PASS", fs->nr, failing,
+			    finding_verdict_name(v), fs->nr, failing,
 			    policy);
 
-	html_el_own(body, "p", failing ? "verdict fail" : "verdict pass", t);
+	html_el_own(body, "p", v == VERDICT_PASS ? "verdict pass" :
+		    "verdict fail", t);
+	for (size_t i = 0; i < fs->summary.incomplete_nr; i++) {
+		const struct finding_incomplete *e = &fs->summary.incomplete[i];
+
+		t = xasprintf("incomplete: harness %s fuzzed %.0fs of %.0fs: %s",
+			      e->harness, e->fuzzed_s, e->wanted_s, e->reason);
+		html_el_own(body, "p", "verdict fail", t);
+	}
 }
 
 static char *html_join(char *const *v, size_t nr)

@@ -184,14 +184,31 @@ static void junit_details(struct buf *b, const struct finding *f)
 		buf_printf(b, "  ... %zu more frames\n", f->stack_nr - shown);
 }
 
+/* Whether a finding names `harness` (a folded one names several). */
 static int junit_harness_has_finding(const struct finding_set *fs,
 				     const char *harness)
 {
-	for (size_t i = 0; i < fs->nr; i++)
-		if (fs->items[i].harness &&
-		    !strcmp(fs->items[i].harness, harness))
+	for (size_t i = 0; i < fs->nr; i++) {
+		const struct finding *f = &fs->items[i];
+
+		if (f->harness && !strcmp(f->harness, harness))
 			return 1;
+		for (size_t k = 0; k < f->harnesses_nr; k++)
+			if (!strcmp(f->harnesses[k], harness))
+				return 1;
+	}
 	return 0;
+}
+
+/* The summary's entry when `harness` was fuzzed short, or NULL. */
+static const struct finding_incomplete *
+junit_incomplete(const struct scan_summary *sm, const char *harness)
+{
+	for (size_t i = 0; i < sm->incomplete_nr; i++)
+		if (sm->incomplete[i].harness &&
+		    !strcmp(sm->incomplete[i].harness, harness))
+			return &sm->incomplete[i];
+	return NULL;
 }
 
 struct _xmlDoc *junit_build(const struct finding_set *fs)
@@ -255,18 +272,40 @@ struct _xmlDoc *junit_build(const struct finding_set *fs)
 	}
 	for (i = 0; i < sm->harnesses_nr; i++) {
 		const char *h = sm->harnesses[i];
+		const struct finding_incomplete *inc;
 		xmlNodePtr tc;
 		char *cls, *name;
 
 		if (!h || junit_harness_has_finding(fs, h))
 			continue;
+		inc = junit_incomplete(sm, h);
 		cls = xasprintf("crs-ci.%s", h);
-		name = xasprintf("%s: no crash reproduced", h);
+		/* a harness fuzzed short is not a passing test */
+		name = inc ? xasprintf("%s: incomplete", h) :
+			xasprintf("%s: no crash reproduced", h);
 		tc = xmlNewChild(suite, NULL, BAD_CAST "testcase", NULL);
 		junit_prop(tc, "classname", cls);
 		junit_prop(tc, "name", name);
 		junit_prop(tc, "time", "0");
 		tests++;
+		if (inc) {
+			char *msg = xasprintf("fuzzed %.0fs of the %.0fs it was "
+					      "due: %s", inc->fuzzed_s,
+					      inc->wanted_s,
+					      junit_str(inc->reason, "?"));
+			int fails = strcmp(policy, "none") != 0;
+			xmlNodePtr n = junit_child(tc, fails ? "failure" :
+						   "skipped", msg);
+
+			junit_prop(n, "message", msg);
+			if (fails) {
+				junit_prop(n, "type", "incomplete");
+				failures++;
+			} else {
+				skipped++;
+			}
+			free(msg);
+		}
 		free(cls);
 		free(name);
 	}

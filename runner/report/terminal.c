@@ -109,9 +109,7 @@ size_t terminal_report(FILE *f, const struct finding_set *fs,
 	const char *policy = sm->fail_on ? sm->fail_on : "new";
 	char pq[256], polq[64];
 	size_t failing = 0;
-
-	for (size_t i = 0; i < fs->nr; i++)
-		failing += finding_fails_policy(&fs->items[i], policy) != 0;
+	enum finding_verdict v = finding_set_verdict(fs, policy, &failing);
 	fprintf(f, "crs-ci: %s: %zu finding(s), %zu failing --fail-on %s "
 		"(%zu PoV(s) submitted, %zu not reproduced, %.0fs)\n",
 		q(pq, sizeof(pq), sm->project ? sm->project : "scan"), fs->nr,
@@ -152,6 +150,14 @@ size_t terminal_report(FILE *f, const struct finding_set *fs,
 				"policy, not in the SARIF\n", x->suppressed);
 		fprintf(f, "      PoV %s/%s\n", out_dir,
 			q(a, sizeof(a), x->pov_path));
+		if (x->harnesses_nr > 1) {
+			fprintf(f, "      one bug reached by %zu harnesses:",
+				x->harnesses_nr);
+			for (size_t k = 0; k < x->harnesses_nr; k++)
+				fprintf(f, "%s %s", k ? "," : "",
+					q(a, sizeof(a), x->harnesses[k]));
+			fprintf(f, " (%zu PoV(s))\n", x->povs_nr);
+		}
 		if (x->novelty && !strcmp(x->novelty, "fixed-by-change"))
 			fprintf(f, "      it crashes the base build, not the "
 				"head: fixed by this change\n");
@@ -165,6 +171,19 @@ size_t terminal_report(FILE *f, const struct finding_set *fs,
 	}
 	terminal_candidates(f, fs, out_dir);
 	terminal_patches(f, fs, out_dir);
-	fprintf(f, "verdict: %s\n", failing ? "FAIL" : "PASS");
+	for (size_t i = 0; i < sm->incomplete_nr; i++) {
+		const struct finding_incomplete *e = &sm->incomplete[i];
+		char a[256], b[512];
+
+		fprintf(f, "  [incomplete] harness %s fuzzed %.0fs of %.0fs: "
+			"%s\n", q(a, sizeof(a), e->harness), e->fuzzed_s,
+			e->wanted_s, q(b, sizeof(b), e->reason));
+	}
+	fprintf(f, "verdict: %s\n", finding_verdict_name(v));
+	if (v == VERDICT_INCOMPLETE)
+		fprintf(f, "  no finding fails --fail-on %s, but %zu selected "
+			"harness(es) got less fuzzing than they were due: not "
+			"a clean pass\n", q(polq, sizeof(polq), policy),
+			sm->incomplete_nr);
 	return failing;
 }

@@ -187,3 +187,31 @@ scan_expect() {
 	[ "$code" -eq "$want" ] ||
 		{ cat "$tmp/log.txt" >&2; fail "exit $code, want $want"; }
 }
+
+# compose_without_llm DEST [CRS_DIR]: tests/fixtures/crs-sleeper's compose
+# without its LLM gateway and budget (a CRS that needs no provider), its
+# CRS path made absolute, or CRS_DIR (a changed copy of the fixture).
+compose_without_llm() {
+	python3 - "$ROOT/tests/fixtures/crs-sleeper/compose.yaml" "$1" "${2:-}" <<'PY'
+import os, sys, yaml
+src, dst, crs = sys.argv[1:]
+c = yaml.safe_load(open(src))
+c.pop("llm_config", None)
+s = c["crs-sleeper"]
+s.pop("llm_budget", None)
+s["source"]["local_path"] = crs or os.path.normpath(
+    os.path.join(os.path.dirname(src), s["source"]["local_path"]))
+yaml.safe_dump(c, open(dst, "w"))
+PY
+}
+
+# assert_no_leftovers WORK_DIR: no container or network of the scan whose
+# work folder is WORK_DIR is left (by its owner label, so other scans on
+# the shared engine do not matter).
+assert_no_leftovers() {
+	local run owner left
+	run=$(python3 -c 'import json,sys;print(json.load(open(sys.argv[1]))["run_id"])' "$1/scan.json")
+	owner=crs-ci-${run#*-}
+	left=$(docker ps -aq --filter "label=io.crs-ci.owner=$owner"; docker network ls -q --filter "label=io.crs-ci.owner=$owner")
+	[ -z "$left" ] || fail "containers or networks of $owner left behind: $left"
+}

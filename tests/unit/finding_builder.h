@@ -6,12 +6,15 @@
  * The fields a reporter reads, from a handful of arguments: id, crash
  * type, security flag, location, harness, reproduction counts and
  * novelty; the signature, PoV path and description follow from them.
+ * Frames are added one by one.
  */
 #ifndef CRS_TESTS_UNIT_FINDING_BUILDER_H
 #define CRS_TESTS_UNIT_FINDING_BUILDER_H
 
 #include "sarif/finding.h"
 #include "common/xalloc.h"
+
+#include <string.h>
 
 static inline struct finding *
 finding_add(struct finding_set *s, const char *id, const char *type,
@@ -35,6 +38,23 @@ finding_add(struct finding_set *s, const char *id, const char *type,
 	f->pov_path = xasprintf("povs/%s", id);
 	f->description = xasprintf("ERROR: AddressSanitizer: %s", type);
 	return f;
+}
+
+/* Append a frame (outermost last) to f's stack; file may be NULL. */
+static inline struct finding_frame *
+finding_add_frame(struct finding *f, const char *func, const char *file,
+		  int line, int in_project)
+{
+	struct finding_frame *fr;
+
+	f->stack = xrealloc(f->stack, (f->stack_nr + 1) * sizeof(*f->stack));
+	fr = &f->stack[f->stack_nr++];
+	memset(fr, 0, sizeof(*fr));
+	fr->func = xstrdup(func);
+	fr->file = file ? xstrdup(file) : NULL;
+	fr->line = line;
+	fr->in_project = in_project;
+	return fr;
 }
 
 #endif

@@ -221,6 +221,46 @@ static void test_cases(void **state)
 	rmdir(dir);
 }
 
+/*
+ * A harness fuzzed short is not a passing case: a failure of type
+ * "incomplete" with its reason (skipped under --fail-on none). A
+ * folded finding's other harnesses count as having a finding.
+ */
+static void test_incomplete(void **state)
+{
+	struct finding_set s;
+	xmlDocPtr doc;
+	xmlNodePtr tc, el;
+	char dir[] = "/tmp/crs-ci-junit-XXXXXX";
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	build_set(&s);
+	finding_add_pov(&s.items[0], "fuzz_parse", "povs/a", "a");
+	finding_add_pov(&s.items[0], "fuzz_list", "povs/b", "b");
+	scan_summary_add_incomplete(&s.summary, "fuzz_idle", "no time left "
+				    "before the deadline", 0, 60);
+	doc = write_and_parse(&s, dir);
+	assert_null(find_case(doc, "fuzz_idle: no crash reproduced"));
+	tc = find_case(doc, "fuzz_idle: incomplete");
+	assert_non_null(tc);
+	el = child(tc, "failure");
+	assert_non_null(el);
+	assert_prop(el, "type", "incomplete");
+	assert_prop(el, "message", "fuzzed 0s of the 60s it was due: no "
+		    "time left before the deadline");
+	xmlFreeDoc(doc);
+	free(s.summary.fail_on);
+	s.summary.fail_on = xstrdup("none");
+	doc = write_and_parse(&s, dir);
+	tc = find_case(doc, "fuzz_idle: incomplete");
+	assert_null(child(tc, "failure"));
+	assert_non_null(child(tc, "skipped"));
+	xmlFreeDoc(doc);
+	finding_set_release(&s);
+	rmdir(dir);
+}
+
 static void test_hostile(void **state)
 {
 	struct finding_set s;
@@ -284,6 +324,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cases),
+		cmocka_unit_test(test_incomplete),
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_text_clean),
 	};

@@ -131,6 +131,34 @@ static char *findings_json(const struct finding_set *s)
 	return t;
 }
 
+/* A shard's short harness survives the merge: the merged verdict. */
+static void test_merge_incomplete(void **state)
+{
+	struct finding_set m, a, b;
+
+	(void)state;
+	finding_set_init(&m);
+	shard1(&a);
+	shard2(&b);
+	scan_summary_add_incomplete(&b.summary, "fuzz_b", "no time left "
+				    "before the deadline", 0, 30);
+	assert_int_equal(merge_finding_sets(&m, &a, "a"), 0);
+	assert_int_equal(merge_finding_sets(&m, &b, "b"), 0);
+	assert_int_equal(m.summary.incomplete_nr, 1);
+	assert_string_equal(m.summary.incomplete[0].harness, "fuzz_b");
+	assert_true(m.summary.incomplete[0].wanted_s == 30);
+	/* findings fail "any": FAIL wins; under "none" nothing fails */
+	assert_int_equal(finding_set_verdict(&m, "any", NULL), VERDICT_FAIL);
+	assert_int_equal(finding_set_verdict(&m, "none", NULL),
+			 VERDICT_INCOMPLETE);
+	assert_int_equal(report_exit_code(finding_set_verdict(&m, "none",
+							      NULL), "none"),
+			 EXIT_OK);
+	finding_set_release(&m);
+	finding_set_release(&a);
+	finding_set_release(&b);
+}
+
 static void test_merge_union(void **state)
 {
 	struct finding_set m, a, b;
@@ -478,6 +506,7 @@ int main(void)
 		cmocka_unit_test(test_merge_order_independent),
 		cmocka_unit_test(test_merge_same_pov_counts_once),
 		cmocka_unit_test(test_merge_refuses_other_head),
+		cmocka_unit_test(test_merge_incomplete),
 		cmocka_unit_test(test_shard_parse),
 		cmocka_unit_test(test_shard_pick_partitions),
 		cmocka_unit_test(test_shard_matrix),

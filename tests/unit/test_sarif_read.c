@@ -16,6 +16,7 @@
 #include "common/error.h"
 #include "common/fsutil.h"
 #include "common/xalloc.h"
+#include "finding_builder.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -481,16 +482,7 @@ static void test_load(void **state)
 static void add_frame(struct finding *f, const char *func, const char *file,
 		      int line, int in_project)
 {
-	struct finding_frame *fr;
-
-	f->stack = xrealloc(f->stack, (f->stack_nr + 1) * sizeof(*f->stack));
-	fr = &f->stack[f->stack_nr++];
-	memset(fr, 0, sizeof(*fr));
-	fr->func = xstrdup(func);
-	fr->file = xstrdup(file);
-	fr->line = line;
-	fr->column = 3;
-	fr->in_project = in_project;
+	finding_add_frame(f, func, file, line, in_project)->column = 3;
 }
 
 /* A set with the demo's overflow and a bug the change fixed. */
