@@ -11,7 +11,7 @@
  * engine request (registry_auth.c) and are never logged.
  */
 #include "runner/base_images.h"
-#include "runner/cmd.h"
+#include "runner/scan/ctx.h"
 #include "runner/dockerfile_from.h"
 #include "runner/images.h"
 #include "runner/scan.h"

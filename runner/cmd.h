@@ -14,22 +14,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-
-
-struct runner_ctx {
-	FILE *out;		/* the product: verdict, JSON */
-	FILE *err;		/* usage errors */
-	volatile int *interrupted;	/* set by SIGINT/SIGTERM */
-};
-
-enum exit_code {
-	EXIT_OK = 0,		/* nothing fails the policy */
-	EXIT_FINDINGS = 1,	/* findings fail the policy (--fail-on) */
-	EXIT_USAGE = 2,		/* usage or configuration error */
-	EXIT_INFRA = 3,		/* engine unreachable, target does not build */
-	EXIT_INCOMPLETE = 4,	/* none fail, but a selected harness was
-				   fuzzed less than it was due */
-};
+#include "runner/scan/ctx.h"
 
 int cmd_build_target(int argc, char **argv, struct runner_ctx *ctx);
 int cmd_check(int argc, char **argv, struct runner_ctx *ctx);
@@ -47,14 +32,6 @@ int cmd_report(int argc, char **argv, struct runner_ctx *ctx);
 int cmd_run(int argc, char **argv, struct runner_ctx *ctx);
 int cmd_scan(int argc, char **argv, struct runner_ctx *ctx);
 int cmd_version(int argc, char **argv, struct runner_ctx *ctx);
-
-/* Map a CRS_E* code to an exit code: config/input 2, others 3. */
-int exit_code_for(int r);
-/*
- * The exit code of a verdict (sarif/finding.h enum finding_verdict) under
- * --fail-on: FAIL 1, INCOMPLETE 4 (0 with "none"), PASS 0.
- */
-int report_exit_code(int verdict, const char *fail_on);
 
 /*
  * One entry of the command table (runner/cmd_table.c). The dispatcher,
@@ -84,7 +61,5 @@ void cmd_list(FILE *f);
 /* The long options of the commands that parse their own (for the table). */
 extern const struct option cmd_crs_opts[], cmd_gateway_opts[],
 	cmd_hook_opts[], cmd_init_opts[], cmd_merge_opts[], cmd_plan_opts[];
-
-#define CRS_CI_VERSION "0.1.0"
 
 #endif

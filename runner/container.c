@@ -13,7 +13,7 @@
 #include "runner/reaper.h"
 #include "runner/scan.h"
 #include "runner/scan_opts.h"
-#include "runner/cmd.h"
+#include "runner/scan/ctx.h"
 #include "runner/config/config.h"
 #include "runner/engine/docker.h"
 #include "common/buf.h"

@@ -7,7 +7,7 @@
  * harness got less fuzzing than it was due) are decided by the report
  * (report_exit_code).
  */
-#include "runner/cmd.h"
+#include "runner/scan/ctx.h"
 #include "common/error.h"
 #include "sarif/finding.h"
 

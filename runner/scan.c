@@ -7,7 +7,7 @@
  * removes exactly those and nothing else on the engine.
  */
 #include "runner/scan.h"
-#include "runner/cmd.h"
+#include "runner/scan/ctx.h"
 #include "runner/scan_opts.h"
 #include "runner/config/config.h"
 #include "runner/config/crs_registry.h"

@@ -47,7 +47,7 @@
 #include "runner/scan_opts.h"
 #include "runner/snapshot.h"
 #include "runner/target_build.h"
-#include "runner/cmd.h"
+#include "runner/scan/ctx.h"
 #include "runner/config/config.h"
 #include "runner/engine/docker.h"
 #include "common/error.h"

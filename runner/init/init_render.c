@@ -12,7 +12,7 @@
  */
 #include "runner/init/init_render.h"
 #include "runner/init/init_plan.h"
-#include "runner/cmd.h"
+#include "runner/scan/ctx.h"
 #include "common/buf.h"
 #include "common/error.h"
 

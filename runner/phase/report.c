@@ -11,7 +11,7 @@
  * patches as suggestions on the merge request (gitlab.c).
  */
 #include "runner/phase/phase.h"
-#include "runner/cmd.h"
+#include "runner/scan/ctx.h"
 #include "runner/scan.h"
 #include "runner/scan_opts.h"
 #include "runner/report/github.h"

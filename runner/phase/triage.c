@@ -28,7 +28,7 @@
 #include "runner/submissions.h"
 #include "runner/reproduce.h"
 #include "runner/scan_opts.h"
-#include "runner/cmd.h"
+#include "runner/scan/ctx.h"
 #include "runner/config/config.h"
 #include "runner/engine/docker.h"
 #include "diff/changeset.h"
