@@ -11,7 +11,7 @@
  * proves it for each source under crs-ci's own folders.
  */
 #include "runner/bind_source.h"
-#include "runner/scan.h"
+#include "runner/scan/scan.h"
 #include "common/error.h"
 #include "common/xalloc.h"
 

@@ -45,7 +45,7 @@ struct cmd {
 	 * an option with a value completes as a file name */
 	const struct option *opts;
 	/* words allowed as its first argument ("install uninstall"), or
-	 * NULL; the scan options it takes come from runner/scan_opts.c */
+	 * NULL; the scan options it takes come from runner/cli/scan_opts.c */
 	const char *subcmds;
 };
 

@@ -11,8 +11,8 @@
  */
 #include "runner/cmd.h"
 #include "runner/phase_cmd.h"
-#include "runner/scan.h"
-#include "runner/scan_opts.h"
+#include "runner/scan/scan.h"
+#include "runner/scan/scan_opts.h"
 #include "runner/config/config.h"
 #include "runner/config/project_layout.h"
 #include "common/log.h"

@@ -13,7 +13,7 @@
 #include "runner/cli_usage.h"
 #include "runner/crs_lint.h"
 #include "runner/crs_trial.h"
-#include "runner/scan_opts.h"
+#include "runner/scan/scan_opts.h"
 #include "common/error.h"
 #include "common/log.h"
 

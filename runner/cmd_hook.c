@@ -10,7 +10,7 @@
  */
 #include "runner/cmd.h"
 #include "runner/cli_usage.h"
-#include "runner/scan_opts.h"
+#include "runner/scan/scan_opts.h"
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"

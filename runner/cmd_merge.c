@@ -2,7 +2,7 @@
 /*
  * cmd_merge.c - crs-ci merge: one result from the shards of a scan
  *
- * Loads each shard's results.json, folds them together (runner/merge.c),
+ * Loads each shard's results.json, folds them together (runner/scan/merge.c),
  * copies each shard's evidence (PoVs, sanitizer reports, patches and
  * their step logs; content-addressed names, so equal names are equal
  * files) into --out, and writes results.json, results.sarif and
@@ -12,7 +12,7 @@
  */
 #include "runner/cmd.h"
 #include "runner/cli_usage.h"
-#include "runner/merge.h"
+#include "runner/scan/merge.h"
 #include "runner/report/html.h"
 #include "runner/report/terminal.h"
 #include "sarif/bug_key.h"

@@ -5,11 +5,11 @@
  * Prints {"include":[{"shard":"1/N","harnesses":"a c"}, ...]} on one
  * line, for GitHub Actions' strategy.matrix (fromJSON) or a GitLab
  * parallel:matrix generated from it. The harness list comes from a
- * build's scan.json or from --harness; the split is runner/shard.c's.
+ * build's scan.json or from --harness; the split is runner/scan/shard.c's.
  */
 #include "runner/cmd.h"
 #include "runner/cli_usage.h"
-#include "runner/shard.h"
+#include "runner/scan/shard.h"
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"

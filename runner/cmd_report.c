@@ -7,8 +7,8 @@
  */
 #include "runner/cmd.h"
 #include "runner/phase_cmd.h"
-#include "runner/scan.h"
-#include "runner/scan_opts.h"
+#include "runner/scan/scan.h"
+#include "runner/scan/scan_opts.h"
 #include "runner/phase/phase.h"
 
 #include <stdio.h>

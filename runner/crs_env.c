@@ -8,8 +8,8 @@
  * warns ENV001/ENV002; the loader warns, this file enforces).
  */
 #include "runner/crs_env.h"
-#include "runner/scan.h"
-#include "runner/scan_opts.h"
+#include "runner/scan/scan.h"
+#include "runner/scan/scan_opts.h"
 #include "runner/config/config.h"
 #include "common/strvec.h"
 #include "common/xalloc.h"

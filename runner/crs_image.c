@@ -10,7 +10,7 @@
 #include "runner/crs_image.h"
 #include "runner/container.h"
 #include "runner/base_images.h"
-#include "runner/scan.h"
+#include "runner/scan/scan.h"
 #include "runner/config/config.h"
 #include "runner/engine/docker.h"
 #include "common/buf.h"

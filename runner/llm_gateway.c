@@ -13,7 +13,7 @@
 #include "runner/container_policy.h"
 #include "runner/reaper.h"
 #include "runner/base_images.h"
-#include "runner/scan.h"
+#include "runner/scan/scan.h"
 #include "runner/config/config.h"
 #include "runner/engine/docker.h"
 #include "runner/gateway/gw_config.h"

@@ -11,7 +11,7 @@
  */
 #include "runner/cmd.h"
 #include "runner/interrupt.h"
-#include "runner/scan_opts.h"
+#include "runner/scan/scan_opts.h"
 #include "common/error.h"
 #include "common/log.h"
 #include "common/xalloc.h"

@@ -8,7 +8,7 @@
  */
 #include "runner/patch_tree.h"
 #include "runner/container.h"
-#include "runner/scan.h"
+#include "runner/scan/scan.h"
 #include "runner/snapshot.h"
 #include "runner/target_build.h"
 #include "runner/engine/docker.h"

@@ -5,8 +5,8 @@
 #include "runner/phase_cmd.h"
 #include "runner/cmd.h"
 #include "runner/interrupt.h"
-#include "runner/scan.h"
-#include "runner/scan_opts.h"
+#include "runner/scan/scan.h"
+#include "runner/scan/scan_opts.h"
 #include "common/error.h"
 #include "common/log.h"
 

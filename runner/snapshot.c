@@ -12,7 +12,7 @@
 #include "runner/snapshot.h"
 #include "runner/container.h"
 #include "runner/container_policy.h"
-#include "runner/scan.h"
+#include "runner/scan/scan.h"
 #include "runner/target_build.h"
 #include "runner/engine/docker.h"
 #include "common/buf.h"

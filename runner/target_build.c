@@ -14,7 +14,7 @@
 #include "runner/base_images.h"
 #include "runner/container.h"
 #include "runner/container_policy.h"
-#include "runner/scan.h"
+#include "runner/scan/scan.h"
 #include "runner/source_export.h"
 #include "runner/config/config.h"
 #include "runner/engine/docker.h"

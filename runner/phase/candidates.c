@@ -9,8 +9,8 @@
  * only when a reproduced crash passes its location (sarif_read.h).
  */
 #include "runner/phase/phase.h"
-#include "runner/scan.h"
-#include "runner/scan_opts.h"
+#include "runner/scan/scan.h"
+#include "runner/scan/scan_opts.h"
 #include "sarif/finding.h"
 #include "sarif/sarif_read.h"
 #include "common/log.h"

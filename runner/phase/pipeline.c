@@ -8,8 +8,8 @@
  * so what was proved before the deadline is still reported.
  */
 #include "runner/phase/phase.h"
-#include "runner/cache.h"
-#include "runner/shard.h"
+#include "runner/scan/cache.h"
+#include "runner/scan/shard.h"
 
 int phase_scan_build(struct scan *s)
 {

@@ -13,7 +13,7 @@
 #include "runner/phase/phase.h"
 #include "runner/container.h"
 #include "runner/crs_image.h"
-#include "runner/scan.h"
+#include "runner/scan/scan.h"
 #include "runner/config/config.h"
 #include "runner/engine/docker.h"
 #include "common/error.h"

@@ -12,8 +12,8 @@
  */
 #include "runner/phase/phase.h"
 #include "runner/scan/ctx.h"
-#include "runner/scan.h"
-#include "runner/scan_opts.h"
+#include "runner/scan/scan.h"
+#include "runner/scan/scan_opts.h"
 #include "runner/report/github.h"
 #include "runner/report/gitlab.h"
 #include "runner/report/html.h"

@@ -9,7 +9,7 @@
  * cached corpora <work>/corpus/<harness>/ and --cache-dir's
  * corpus/<project>/<harness>/, when they exist) in a fresh base-runner
  * container without network. llvm-cov's lcov export of that replay is
- * intersected with the change's head lines (runner/coverage.h). A
+ * intersected with the change's head lines (runner/scan/coverage.h). A
  * harness is selected when it executes a changed line, when its own
  * source changed, when it is new, or when its reach cannot be measured;
  * if no harness is selected, all are kept, since a bug may need inputs no
@@ -20,10 +20,10 @@
  */
 #include "runner/phase/phase.h"
 #include "runner/container.h"
-#include "runner/coverage.h"
+#include "runner/scan/coverage.h"
 #include "runner/images.h"
-#include "runner/scan.h"
-#include "runner/scan_opts.h"
+#include "runner/scan/scan.h"
+#include "runner/scan/scan_opts.h"
 #include "runner/target_build.h"
 #include "runner/config/config.h"
 #include "runner/engine/docker.h"

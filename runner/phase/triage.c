@@ -3,7 +3,7 @@
  * triage.c - every submitted PoV reproduced, parsed and deduplicated
  *
  * A CRS's word is not evidence. Each PoV file a CRS submitted (read
- * through runner/submissions.c: the submit dirs were writable by the
+ * through runner/scan/submissions.c: the submit dirs were writable by the
  * container) is written out by content hash and run N times against
  * crs-ci's own head
  * build in a fresh base-runner container with no network. Runs whose
@@ -21,13 +21,13 @@
  */
 #include "runner/phase/phase.h"
 #include "runner/container.h"
-#include "runner/harness_runs.h"
+#include "runner/scan/harness_runs.h"
 #include "runner/base_images.h"
-#include "runner/scan.h"
+#include "runner/scan/scan.h"
 #include "runner/source_index.h"
-#include "runner/submissions.h"
+#include "runner/scan/submissions.h"
 #include "runner/reproduce.h"
-#include "runner/scan_opts.h"
+#include "runner/scan/scan_opts.h"
 #include "runner/scan/ctx.h"
 #include "runner/config/config.h"
 #include "runner/engine/docker.h"

@@ -3,7 +3,7 @@
  * validate.c - every patch a CRS submitted, validated by crs-ci itself
  *
  * A CRS's patch is a claim, like its PoV. Each distinct patch file in a
- * SUBMIT_DIR/<harness>/patches/ (read by runner/submissions.c) goes
+ * SUBMIT_DIR/<harness>/patches/ (read by runner/scan/submissions.c) goes
  * through these steps, stopping at the first failure:
  *   policy  a -p1, repo-relative unified diff of source files only (no
  *           harness, build script, test or project file), at most
@@ -28,10 +28,10 @@
 #include "runner/images.h"
 #include "runner/patch_tree.h"
 #include "runner/reproduce.h"
-#include "runner/scan.h"
+#include "runner/scan/scan.h"
 #include "runner/snapshot.h"
-#include "runner/submissions.h"
-#include "runner/scan_opts.h"
+#include "runner/scan/submissions.h"
+#include "runner/scan/scan_opts.h"
 #include "runner/target_build.h"
 #include "runner/config/config.h"
 #include "runner/engine/docker.h"

@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include "runner/cmd.h"
-#include "runner/scan_opts.h"
+#include "runner/scan/scan_opts.h"
 #include "common/error.h"
 
 #include <stdio.h>

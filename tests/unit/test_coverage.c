@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "runner/coverage.h"
+#include "runner/scan/coverage.h"
 #include "diff/changeset.h"
 #include "common/error.h"
 #include "common/fsutil.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * test_merge.c - sharded scans: the shard arithmetic (runner/shard.c),
- * the plan matrix (crs-ci plan) and merging results (runner/merge.c,
+ * test_merge.c - sharded scans: the shard arithmetic (runner/scan/shard.c),
+ * the plan matrix (crs-ci plan) and merging results (runner/scan/merge.c,
  * crs-ci merge)
  *
  * Two shards' finding sets share one finding: the merge is the union,
@@ -17,8 +17,8 @@
 #include <cmocka.h>
 
 #include "runner/cmd.h"
-#include "runner/merge.h"
-#include "runner/shard.h"
+#include "runner/scan/merge.h"
+#include "runner/scan/shard.h"
 #include "sarif/finding.h"
 #include "common/buf.h"
 #include "common/error.h"

@@ -15,7 +15,7 @@
 
 #include "runner/sidecar.h"
 #include "runner/cmd.h"
-#include "runner/scan.h"
+#include "runner/scan/scan.h"
 #include "runner/config/config.h"
 #include "libcrs/libcrs.h"
 #include "common/buf.h"

@@ -13,7 +13,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "runner/submissions.h"
+#include "runner/scan/submissions.h"
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"

@@ -3,8 +3,8 @@
  * test_verdict.c - honest verdicts (issue 14, item 4)
  *
  * The verdict logic (sarif/finding.c: FAIL wins over INCOMPLETE, PASS
- * only with nothing short), its exit codes (runner/exit_code.c), the rule
- * that calls a harness's run short (runner/harness_runs.c), the
+ * only with nothing short), its exit codes (runner/scan/exit_code.c), the rule
+ * that calls a harness's run short (runner/scan/harness_runs.c), the
  * "incomplete" list through results.json and SARIF, and one bug, one
  * finding: the bug key and the fold (sarif/bug_key.c), with the fold's
  * harnesses and PoVs in results.json and in the one SARIF result.
@@ -16,7 +16,7 @@
 #include <cmocka.h>
 
 #include "runner/cmd.h"
-#include "runner/harness_runs.h"
+#include "runner/scan/harness_runs.h"
 #include "sarif/bug_key.h"
 #include "sarif/finding.h"
 #include "sarif/sarif_write.h"

@@ -6,9 +6,9 @@
  * runner, no state shared between jobs. The phase runs right after
  * select, so a shard divides what select chose, not the whole build.
  */
-#include "runner/shard.h"
-#include "runner/scan.h"
-#include "runner/scan_opts.h"
+#include "runner/scan/shard.h"
+#include "runner/scan/scan.h"
+#include "runner/scan/scan_opts.h"
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/log.h"

@@ -4,7 +4,7 @@
  *
  * Layout:
  *   <cache>/index.json                  entries, sizes, last use
- *                                       (runner/cache_index.h)
+ *                                       (runner/scan/cache_index.h)
  *   <cache>/images/<sha256(tag)>.tar    one image crs-ci built, without
  *                                       its base image's layers
  *   <cache>/corpus/<project>/<harness>/<file>
@@ -19,13 +19,13 @@
  * until the cache fits --cache-max. Corpus files come from CRSs: regular
  * files only, named by libCRS (md5), capped in number and size.
  */
-#include "runner/cache.h"
+#include "runner/scan/cache.h"
 #include "runner/base_images.h"
-#include "runner/cache_index.h"
+#include "runner/scan/cache_index.h"
 #include "runner/image_strip.h"
 #include "runner/images.h"
-#include "runner/scan.h"
-#include "runner/scan_opts.h"
+#include "runner/scan/scan.h"
+#include "runner/scan/scan_opts.h"
 #include "runner/engine/docker.h"
 #include "common/error.h"
 #include "common/fsutil.h"

@@ -7,7 +7,7 @@
  * head with the same triage; they differ only in which harnesses they
  * fuzzed, so a bug two shards found is one finding.
  */
-#include "runner/merge.h"
+#include "runner/scan/merge.h"
 #include "sarif/finding.h"
 #include "common/error.h"
 #include "common/xalloc.h"

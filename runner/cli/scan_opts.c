@@ -8,9 +8,9 @@
  * run in-process one after another (tests do). Usage errors are one line
  * that names the command's help (runner/cli_usage.c).
  */
-#include "runner/scan_opts.h"
+#include "runner/scan/scan_opts.h"
 #include "runner/base_images.h"
-#include "runner/shard.h"
+#include "runner/scan/shard.h"
 #include "runner/config/config.h"
 #include "runner/cli_usage.h"
 #include "common/error.h"

@@ -7,7 +7,7 @@
  * messages. The examples folder is crs-ci's own (trusted); the new
  * repository is a fresh folder crs-ci alone writes.
  */
-#include "runner/example_repo.h"
+#include "runner/scan/example_repo.h"
 #include "common/error.h"
 #include "common/fsutil.h"
 #include "common/xalloc.h"

@@ -8,7 +8,7 @@
  * FN: and end_of_record matter here; lcov's other records (TN:, FNDA:,
  * BRDA:, LF:, ...) are skipped.
  */
-#include "runner/coverage.h"
+#include "runner/scan/coverage.h"
 #include "diff/changeset.h"
 #include "common/error.h"
 #include "common/log.h"

@@ -6,9 +6,9 @@
  * it, so scan_close() (reached on success, failure, deadline and SIGINT)
  * removes exactly those and nothing else on the engine.
  */
-#include "runner/scan.h"
+#include "runner/scan/scan.h"
 #include "runner/scan/ctx.h"
-#include "runner/scan_opts.h"
+#include "runner/scan/scan_opts.h"
 #include "runner/config/config.h"
 #include "runner/config/crs_registry.h"
 #include "runner/engine/docker.h"

@@ -11,7 +11,7 @@
  * the time limit it was given stopped for the deadline. Triage then
  * forgives a short harness that proved a finding.
  */
-#include "runner/harness_runs.h"
+#include "runner/scan/harness_runs.h"
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"

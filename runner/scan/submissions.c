@@ -8,8 +8,8 @@
  * type of the opened file checked before it is read, caps on count and
  * size, and untrusted names quoted before they reach a log line.
  */
-#include "runner/submissions.h"
-#include "runner/scan.h"
+#include "runner/scan/submissions.h"
+#include "runner/scan/scan.h"
 #include "runner/config/config.h"
 #include "common/buf.h"
 #include "common/error.h"
