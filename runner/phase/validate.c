@@ -26,7 +26,7 @@
 #include "runner/phase/phase.h"
 #include "runner/container.h"
 #include "runner/images.h"
-#include "runner/patch_tree.h"
+#include "runner/sidecar/patch_tree.h"
 #include "runner/reproduce.h"
 #include "runner/scan/scan.h"
 #include "runner/snapshot.h"

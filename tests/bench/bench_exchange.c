@@ -13,11 +13,11 @@
  *
  * Build and run (from the top of the tree):
  *   cc -std=c11 -D_GNU_SOURCE -O2 -I. -o build/bench_exchange \
- *     tests/bench/bench_exchange.c runner/exchange.c common/[a-z]*.c \
+ *     tests/bench/bench_exchange.c runner/sidecar/exchange.c common/[a-z]*.c \
  *     $(pkg-config --cflags --libs libcrypto)
  *   build/bench_exchange [seeds (70000)] [work folder (/tmp)]
  */
-#include "runner/exchange.h"
+#include "runner/sidecar/exchange.h"
 #include "common/fsutil.h"
 #include "common/xalloc.h"
 

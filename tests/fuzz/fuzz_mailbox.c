@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_mailbox.c - libFuzzer target: the sidecar's mailbox request parser
- * (runner/sidecar.c, sidecar_request_parse)
+ * (runner/sidecar/sidecar.c, sidecar_request_parse)
  *
  * A CRS writes requests/<id>/request.txt into its mailbox; the
  * orchestrator parses it with the same function sidecar_request_read()
@@ -9,7 +9,7 @@
  * file. An accepted request must hold only names the sidecar may use.
  * (libCRS's side reads back only a numeric retcode with strtol.)
  */
-#include "runner/sidecar.h"
+#include "runner/sidecar/sidecar.h"
 #include "common/error.h"
 
 #include <stdint.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * test_exchange.c - the artifact exchange between CRSs (runner/exchange.c)
+ * test_exchange.c - the artifact exchange between CRSs (runner/sidecar/exchange.c)
  *
  * Real folders and inotify: files two "CRSs" submit reach the exchange,
  * nested folders are kept, identical content is kept once, and what a
@@ -13,7 +13,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "runner/exchange.h"
+#include "runner/sidecar/exchange.h"
 #include "common/buf.h"
 #include "common/fsutil.h"
 #include "common/log.h"

@@ -13,7 +13,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "runner/sidecar.h"
+#include "runner/sidecar/sidecar.h"
 #include "runner/cmd.h"
 #include "runner/scan/scan.h"
 #include "runner/config/config.h"

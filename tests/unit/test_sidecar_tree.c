@@ -15,8 +15,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "runner/sidecar.h"
-#include "runner/sidecar_tree.h"
+#include "runner/sidecar/sidecar.h"
+#include "runner/sidecar/sidecar_tree.h"
 #include "libcrs/libcrs.h"
 #include "common/buf.h"
 #include "common/error.h"

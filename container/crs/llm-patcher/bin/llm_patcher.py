@@ -425,7 +425,7 @@ class Attempts:
         say("attempt " + line)
 
 
-# The builder sidecar says how it applied a patch (runner/sidecar.c).
+# The builder sidecar says how it applied a patch (runner/sidecar/sidecar.c).
 FUZZY_RE = re.compile(r"patch applied with (git apply -C1|patch -p1 --fuzz=3)")
 
 

@@ -21,7 +21,7 @@
  * fetches half a file. Content is deduplicated by SHA-256 across all
  * CRSs; nested folders are kept.
  */
-#include "runner/exchange.h"
+#include "runner/sidecar/exchange.h"
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"

@@ -10,8 +10,8 @@
  * entry is opened below its folder's descriptor without following
  * symlinks, so a CRS that swaps a file for a link mid-walk gains nothing.
  */
-#include "runner/sidecar_tree.h"
-#include "runner/sidecar.h"
+#include "runner/sidecar/sidecar_tree.h"
+#include "runner/sidecar/sidecar.h"
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"

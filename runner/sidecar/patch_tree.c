@@ -6,7 +6,7 @@
  * that it applies cleanly where the maintainer will apply it. The tests
  * run on the head's snapshot with the patch applied (runner/snapshot.h).
  */
-#include "runner/patch_tree.h"
+#include "runner/sidecar/patch_tree.h"
 #include "runner/container.h"
 #include "runner/scan/scan.h"
 #include "runner/snapshot.h"

@@ -37,11 +37,11 @@
  * sidecar_stop() raises every worker's own interrupt flag, container_run
  * kills and removes the jobs' containers, and the threads are joined.
  */
-#include "runner/sidecar.h"
-#include "runner/sidecar_tree.h"
+#include "runner/sidecar/sidecar.h"
+#include "runner/sidecar/sidecar_tree.h"
 #include "runner/container.h"
 #include "runner/crs_env.h"
-#include "runner/patch_tree.h"
+#include "runner/sidecar/patch_tree.h"
 #include "runner/reproduce.h"
 #include "runner/scan/scan.h"
 #include "runner/scan/scan_opts.h"
