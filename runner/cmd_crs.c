@@ -8,10 +8,10 @@
  * what it submitted. The package is the author's own code, trusted like
  * a compose file; what the CRS submits while it runs is not.
  */
-#include "runner/base_images.h"
+#include "runner/exec/base_images.h"
 #include "runner/cmd.h"
 #include "runner/cli_usage.h"
-#include "runner/crs_lint.h"
+#include "runner/config/crs_lint.h"
 #include "runner/crs_trial.h"
 #include "runner/scan/scan_opts.h"
 #include "common/error.h"

@@ -14,12 +14,12 @@
  * <gitdir>/crs-ci/, never into the work tree.
  */
 #include "runner/cmd.h"
-#include "runner/base_images.h"
+#include "runner/exec/base_images.h"
 #include "runner/cli_usage.h"
 #include "runner/phase_cmd.h"
 #include "runner/scan/scan.h"
 #include "runner/scan/scan_opts.h"
-#include "runner/source_export.h"
+#include "runner/exec/source_export.h"
 #include "runner/phase/phase.h"
 #include "runner/init/init_render.h"
 #include "diff/prepush.h"

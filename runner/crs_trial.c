@@ -11,7 +11,7 @@
  */
 #include "runner/crs_trial.h"
 #include "runner/cmd.h"
-#include "runner/crs_lint.h"
+#include "runner/config/crs_lint.h"
 #include "runner/scan/example_repo.h"
 #include "runner/phase_cmd.h"
 #include "runner/scan/scan.h"

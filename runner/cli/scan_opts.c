@@ -9,7 +9,7 @@
  * that names the command's help (runner/cli_usage.c).
  */
 #include "runner/scan/scan_opts.h"
-#include "runner/base_images.h"
+#include "runner/exec/base_images.h"
 #include "runner/scan/shard.h"
 #include "runner/config/config.h"
 #include "runner/cli_usage.h"

@@ -5,7 +5,7 @@
  * Parses run_env, docker_registry, oss_crs_infra, llm_config and one CRS
  * entry per other top-level key, then (compose_load only) finds each CRS
  * (its local folder, its registry entry, its git checkout: crs_source.c,
- * crs_registry.c, runner/crs_git.c) and reads its oss-crs/crs.yaml
+ * crs_registry.c, runner/exec/crs_git.c) and reads its oss-crs/crs.yaml
  * without following a link below the CRS root, since a cloned CRS is
  * content, not configuration. Syntax and field rules live here; checks
  * that need the machine or the target (CPUs, Dockerfiles, languages) are
@@ -16,7 +16,7 @@
 #include "runner/config/crs_registry.h"
 #include "runner/config/crs_source.h"
 #include "runner/config/yaml_doc.h"
-#include "runner/crs_git.h"
+#include "runner/exec/crs_git.h"
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"

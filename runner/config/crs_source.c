@@ -4,7 +4,7 @@
  *
  * Exactly one of local_path, or url + ref (with an optional subdir, the
  * CRS's folder inside the repository). Only the syntax is checked here;
- * registry lookup is crs_registry.c and the git checkout runner/crs_git.c.
+ * registry lookup is crs_registry.c and the git checkout runner/exec/crs_git.c.
  * subdir is configuration, but it names a path inside CRS content, so it
  * must be relative without "." or ".." parts; links along it are refused
  * when the checkout is walked (compose_load.c).

@@ -172,7 +172,7 @@ struct docker_run_opts {
 	const char *network;		/* network name or "none", or NULL */
 	const char *const *aliases;	/* DNS aliases on `network` */
 	const char *user;
-	/* What the container may do (runner/container_policy.c sets them). */
+	/* What the container may do (runner/exec/container_policy.c sets them). */
 	const char *const *cap_add;	/* kept capabilities; NULL: none */
 	int64_t pids_limit;		/* 0: DOCKER_PIDS_LIMIT_DEFAULT */
 	const char *log_max_size;	/* NULL: DOCKER_LOG_MAX_SIZE */

@@ -14,17 +14,17 @@
  * Every step is keyed by a content hash and skipped when already done.
  */
 #include "runner/phase/phase.h"
-#include "runner/base_images.h"
-#include "runner/container.h"
-#include "runner/container_policy.h"
-#include "runner/crs_image.h"
-#include "runner/snapshot.h"
-#include "runner/target_build.h"
-#include "runner/images.h"
-#include "runner/crs_env.h"
+#include "runner/exec/base_images.h"
+#include "runner/exec/container.h"
+#include "runner/exec/container_policy.h"
+#include "runner/exec/crs_image.h"
+#include "runner/exec/snapshot.h"
+#include "runner/exec/target_build.h"
+#include "runner/exec/images.h"
+#include "runner/exec/crs_env.h"
 #include "runner/scan/scan.h"
 #include "runner/scan/scan_opts.h"
-#include "runner/source_export.h"
+#include "runner/exec/source_export.h"
 #include "runner/config/config.h"
 #include "runner/engine/docker.h"
 #include "diff/changeset.h"
@@ -159,7 +159,7 @@ out:
 
 /*
  * The head, built by crs-ci; the build's container is kept as the
- * snapshot that patched rebuilds start from (runner/snapshot.h).
+ * snapshot that patched rebuilds start from (runner/exec/snapshot.h).
  */
 static int build_head(struct scan *s)
 {
@@ -274,7 +274,7 @@ static int crs_build_step(struct scan *s, const struct compose_crs *c,
 			       c->name);
 	marker = xasprintf("%s/%s.%.19s.%.12s", built, b->name, id,
 			   fetch_hash);
-	/* the step's container, kept for rebuilds (runner/snapshot.h) */
+	/* the step's container, kept for rebuilds (runner/exec/snapshot.h) */
 	snap = snapshot_step_ref(c->name, b->name, s->state.sanitizer, id,
 				 fetch_hash);
 	if (fs_exists(marker) &&

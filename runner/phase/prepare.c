@@ -11,8 +11,8 @@
  * tagged by a hash of what produced it; an existing tag is not rebuilt.
  */
 #include "runner/phase/phase.h"
-#include "runner/container.h"
-#include "runner/crs_image.h"
+#include "runner/exec/container.h"
+#include "runner/exec/crs_image.h"
 #include "runner/scan/scan.h"
 #include "runner/config/config.h"
 #include "runner/engine/docker.h"

@@ -19,12 +19,12 @@
  * docs/select.md describes it all.
  */
 #include "runner/phase/phase.h"
-#include "runner/container.h"
+#include "runner/exec/container.h"
 #include "runner/scan/coverage.h"
-#include "runner/images.h"
+#include "runner/exec/images.h"
 #include "runner/scan/scan.h"
 #include "runner/scan/scan_opts.h"
-#include "runner/target_build.h"
+#include "runner/exec/target_build.h"
 #include "runner/config/config.h"
 #include "runner/engine/docker.h"
 #include "diff/changeset.h"

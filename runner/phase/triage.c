@@ -16,17 +16,17 @@
  * one that lists every harness and PoV.
  *
  * Work layout: <work>/triage/<harness>-<sha>/ is crs-ci's; its head/ and
- * base/ are sibling run folders (runner/reproduce.h), so no folder that a
+ * base/ are sibling run folders (runner/exec/reproduce.h), so no folder that a
  * harness could write is ever bound again.
  */
 #include "runner/phase/phase.h"
-#include "runner/container.h"
+#include "runner/exec/container.h"
 #include "runner/scan/harness_runs.h"
-#include "runner/base_images.h"
+#include "runner/exec/base_images.h"
 #include "runner/scan/scan.h"
-#include "runner/source_index.h"
+#include "runner/exec/source_index.h"
 #include "runner/scan/submissions.h"
-#include "runner/reproduce.h"
+#include "runner/exec/reproduce.h"
 #include "runner/scan/scan_opts.h"
 #include "runner/scan/ctx.h"
 #include "runner/config/config.h"

@@ -9,7 +9,7 @@
  *           harness, build script, test or project file), at most
  *           VALIDATE_MAX_LINES changed lines;
  *   apply   applies to the head commit's tree (libgit2);
- *   build   the head build's snapshot (runner/snapshot.h) with the patch
+ *   build   the head build's snapshot (runner/exec/snapshot.h) with the patch
  *           applied by plain `git apply`, compiled again, incrementally,
  *           once for every sanitizer the run's PoVs were found with;
  *   povs    the PoV of every finding of the run no longer crashes the
@@ -24,15 +24,15 @@
  * time for are "skipped", and the patch is then not validated.
  */
 #include "runner/phase/phase.h"
-#include "runner/container.h"
-#include "runner/images.h"
+#include "runner/exec/container.h"
+#include "runner/exec/images.h"
 #include "runner/sidecar/patch_tree.h"
-#include "runner/reproduce.h"
+#include "runner/exec/reproduce.h"
 #include "runner/scan/scan.h"
-#include "runner/snapshot.h"
+#include "runner/exec/snapshot.h"
 #include "runner/scan/submissions.h"
 #include "runner/scan/scan_opts.h"
-#include "runner/target_build.h"
+#include "runner/exec/target_build.h"
 #include "runner/config/config.h"
 #include "runner/engine/docker.h"
 #include "sarif/crash.h"

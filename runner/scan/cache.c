@@ -20,10 +20,10 @@
  * files only, named by libCRS (md5), capped in number and size.
  */
 #include "runner/scan/cache.h"
-#include "runner/base_images.h"
+#include "runner/exec/base_images.h"
 #include "runner/scan/cache_index.h"
-#include "runner/image_strip.h"
-#include "runner/images.h"
+#include "runner/exec/image_strip.h"
+#include "runner/exec/images.h"
 #include "runner/scan/scan.h"
 #include "runner/scan/scan_opts.h"
 #include "runner/engine/docker.h"

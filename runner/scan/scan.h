@@ -58,12 +58,12 @@ struct scan {
 	struct project_config *project;	/* dir and name from `where` */
 	struct project_location where;	/* the project folder's layout */
 	struct docker_client *docker;
-	struct reaper_watchdog *watchdog;	/* runner/reaper.h */
+	struct reaper_watchdog *watchdog;	/* runner/exec/reaper.h */
 	struct diff_changeset *change;	/* NULL in full mode */
 	struct scan_state state;
 	struct timespec started;	/* CLOCK_MONOTONIC */
 	time_t started_wall;
-	int base_runner_ready;		/* runner/base_images.h */
+	int base_runner_ready;		/* runner/exec/base_images.h */
 };
 
 enum scan_need {

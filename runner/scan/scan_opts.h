@@ -46,7 +46,7 @@ struct scan_opts {
 	const char **allow_env;
 	size_t allow_env_nr;
 	/* --base-images or CRS_CI_BASE_IMAGES: pull (0, the default) or
-	 * stand-in (runner/base_images.h, enum base_images_mode) */
+	 * stand-in (runner/exec/base_images.h, enum base_images_mode) */
 	int base_images;
 	/* --report-timeouts no / --report-ooms no: such findings are
 	 * triaged and listed as suppressed, but fail no policy and are no

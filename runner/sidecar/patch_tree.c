@@ -4,13 +4,13 @@
  *
  * libgit2 applies a patch in memory to the head commit's tree: the check
  * that it applies cleanly where the maintainer will apply it. The tests
- * run on the head's snapshot with the patch applied (runner/snapshot.h).
+ * run on the head's snapshot with the patch applied (runner/exec/snapshot.h).
  */
 #include "runner/sidecar/patch_tree.h"
-#include "runner/container.h"
+#include "runner/exec/container.h"
 #include "runner/scan/scan.h"
-#include "runner/snapshot.h"
-#include "runner/target_build.h"
+#include "runner/exec/snapshot.h"
+#include "runner/exec/target_build.h"
 #include "runner/engine/docker.h"
 #include "common/buf.h"
 #include "common/strvec.h"

@@ -39,14 +39,14 @@
  */
 #include "runner/sidecar/sidecar.h"
 #include "runner/sidecar/sidecar_tree.h"
-#include "runner/container.h"
-#include "runner/crs_env.h"
+#include "runner/exec/container.h"
+#include "runner/exec/crs_env.h"
 #include "runner/sidecar/patch_tree.h"
-#include "runner/reproduce.h"
+#include "runner/exec/reproduce.h"
 #include "runner/scan/scan.h"
 #include "runner/scan/scan_opts.h"
-#include "runner/snapshot.h"
-#include "runner/target_build.h"
+#include "runner/exec/snapshot.h"
+#include "runner/exec/target_build.h"
 #include "runner/scan/ctx.h"
 #include "runner/config/config.h"
 #include "runner/engine/docker.h"
@@ -674,7 +674,7 @@ static char *patch_file(struct sidecar_crs *k, const char *which)
 
 /*
  * Build the request's patch as rebuild *n_out: the head build's snapshot
- * (runner/snapshot.h), the patch applied the first way that works (git
+ * (runner/exec/snapshot.h), the patch applied the first way that works (git
  * apply, git apply -C1, patch -p1 --fuzz=3; stdout.log says which), and
  * `compile` run again on the CRS's cpuset and memory. 0 with jr->retcode
  * set (non-zero: the patch did not apply or build, jr->err says why), or

@@ -9,7 +9,7 @@
 # every time) and a generated one of FILES C files built by make with its
 # objects in $WORK, as real projects are. For each, `crs-ci build-target`
 # builds the head and commits the build's container as the snapshot
-# (runner/snapshot.h); then, RUNS times each, median seconds:
+# (runner/exec/snapshot.h); then, RUNS times each, median seconds:
 #   full         `compile` of the head in a fresh container from the head
 #                image: every object compiled;
 #   incremental  what crs-ci's rebuild does: a container from the

@@ -7,7 +7,7 @@
 # that allocates 1.5 GiB (the CRS has 512M), floods stdout with
 # $FLOOD_MB MiB and starts a fork bomb.
 # Asserts: CapEff holds only the CRS run role's capabilities
-# (runner/container_policy.c), NoNewPrivs 1, pids.max 1024; mknod and the
+# (runner/exec/container_policy.c), NoNewPrivs 1, pids.max 1024; mknod and the
 # raw socket fail; both build-project requests fail, the first with only
 # the loopback interface in the build; the engine's log of the container
 # stays under the cap (2 x 16 MiB) while crs-ci's memory and its saved log

@@ -18,9 +18,9 @@
 
 #include "common/buf.h"
 #include "common/error.h"
-#include "runner/base_images.h"
-#include "runner/dockerfile_from.h"
-#include "runner/images.h"
+#include "runner/exec/base_images.h"
+#include "runner/exec/dockerfile_from.h"
+#include "runner/exec/images.h"
 
 static void parse_ok(struct dockerfile_froms *f, const char *text,
 		     const char *const *buildargs)

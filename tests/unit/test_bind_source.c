@@ -11,7 +11,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "runner/bind_source.h"
+#include "runner/exec/bind_source.h"
 #include "common/error.h"
 #include "common/fsutil.h"
 #include "common/xalloc.h"

@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "runner/crs_lint.h"
+#include "runner/config/crs_lint.h"
 
 /* Lint `text` as "df"; the problems joined by newlines into out. */
 static size_t lint(const char *text, char *out, size_t outsz)

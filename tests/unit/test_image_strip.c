@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_image_strip.c - per-image archives from one `docker save`,
- * without the base's layers (runner/image_strip.c)
+ * without the base's layers (runner/exec/image_strip.c)
  *
  * A hand-made archive in the classic `docker save` layout: an image of
  * three layers, the first the base's, and a second image on the same
@@ -17,7 +17,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "runner/image_strip.h"
+#include "runner/exec/image_strip.h"
 #include "common/error.h"
 #include "common/fsutil.h"
 #include "common/strset.h"

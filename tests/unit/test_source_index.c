@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "runner/source_index.h"
+#include "runner/exec/source_index.h"
 #include "sarif/crash.h"
 #include "common/buf.h"
 #include "common/error.h"

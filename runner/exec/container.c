@@ -6,11 +6,11 @@
  * this file is the one place that sequences create/start/wait/logs/remove
  * so that every path, including a timeout or Ctrl-C, removes the container.
  */
-#include "runner/container.h"
-#include "runner/base_images.h"
-#include "runner/bind_source.h"
-#include "runner/container_policy.h"
-#include "runner/reaper.h"
+#include "runner/exec/container.h"
+#include "runner/exec/base_images.h"
+#include "runner/exec/bind_source.h"
+#include "runner/exec/container_policy.h"
+#include "runner/exec/reaper.h"
 #include "runner/scan/scan.h"
 #include "runner/scan/scan_opts.h"
 #include "runner/scan/ctx.h"

@@ -10,10 +10,10 @@
  * Registry credentials go from the Docker config straight into the
  * engine request (registry_auth.c) and are never logged.
  */
-#include "runner/base_images.h"
+#include "runner/exec/base_images.h"
 #include "runner/scan/ctx.h"
-#include "runner/dockerfile_from.h"
-#include "runner/images.h"
+#include "runner/exec/dockerfile_from.h"
+#include "runner/exec/images.h"
 #include "runner/scan/scan.h"
 #include "runner/scan/scan_opts.h"
 #include "runner/engine/docker.h"

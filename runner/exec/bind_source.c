@@ -7,10 +7,10 @@
  * a host folder mounted into the next container (DESIGN.md decision 10).
  * crs-ci lays its work folders out so that no bind source lies inside a
  * container-writable tree; this check, made right before every container
- * is created (runner/container.c, the run phase), is the one place that
+ * is created (runner/exec/container.c, the run phase), is the one place that
  * proves it for each source under crs-ci's own folders.
  */
-#include "runner/bind_source.h"
+#include "runner/exec/bind_source.h"
 #include "runner/scan/scan.h"
 #include "common/error.h"
 #include "common/xalloc.h"

@@ -9,11 +9,11 @@
  * the handler says which one worked. The build command then runs on the
  * snapshot's file system, where the head's objects already are.
  */
-#include "runner/snapshot.h"
-#include "runner/container.h"
-#include "runner/container_policy.h"
+#include "runner/exec/snapshot.h"
+#include "runner/exec/container.h"
+#include "runner/exec/container_policy.h"
 #include "runner/scan/scan.h"
-#include "runner/target_build.h"
+#include "runner/exec/target_build.h"
 #include "runner/engine/docker.h"
 #include "common/buf.h"
 #include "common/error.h"

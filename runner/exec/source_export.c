@@ -6,7 +6,7 @@
  * checked out into the work dir, so uncommitted edits, ignored files and
  * build products in the checkout do not leak into the target build.
  */
-#include "runner/source_export.h"
+#include "runner/exec/source_export.h"
 #include "common/error.h"
 #include "common/fsutil.h"
 #include "common/xalloc.h"

@@ -12,7 +12,7 @@
  * The URL is configuration but may carry user:password@; no message or
  * log line shows that part.
  */
-#include "runner/crs_git.h"
+#include "runner/exec/crs_git.h"
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"

@@ -10,7 +10,7 @@
  * read end of a pipe whose write end only crs-ci has: end of file without
  * a goodbye means crs-ci is gone.
  */
-#include "runner/reaper.h"
+#include "runner/exec/reaper.h"
 #include "runner/engine/docker.h"
 #include "common/buf.h"
 #include "common/error.h"

@@ -8,7 +8,7 @@
  * spans of FROM instructions, so every other byte reaches the engine as
  * the author wrote it.
  */
-#include "runner/dockerfile_from.h"
+#include "runner/exec/dockerfile_from.h"
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/strvec.h"

@@ -7,7 +7,7 @@
  * User keys that try to set OSS_CRS_* are overridden by ours (OSS-CRS
  * warns ENV001/ENV002; the loader warns, this file enforces).
  */
-#include "runner/crs_env.h"
+#include "runner/exec/crs_env.h"
 #include "runner/scan/scan.h"
 #include "runner/scan/scan_opts.h"
 #include "runner/config/config.h"

@@ -9,7 +9,7 @@
  * step, at least one run module. Problems are collected, not returned at
  * the first, and each names file:line:col.
  */
-#include "runner/crs_lint.h"
+#include "runner/config/crs_lint.h"
 #include "runner/config/config.h"
 #include "runner/config/yaml_doc.h"
 #include "common/buf.h"

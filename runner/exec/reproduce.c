@@ -8,9 +8,9 @@
  * writes only <tdir>/io (see reproduce.h); its logs are read back through
  * a directory descriptor.
  */
-#include "runner/reproduce.h"
-#include "runner/container.h"
-#include "runner/images.h"
+#include "runner/exec/reproduce.h"
+#include "runner/exec/container.h"
+#include "runner/exec/images.h"
 #include "runner/scan/scan.h"
 #include "runner/scan/scan_opts.h"
 #include "runner/config/config.h"

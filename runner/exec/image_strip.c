@@ -12,7 +12,7 @@
  * named otherwise (the OCI layout's blobs) is kept by its exact name. The
  * archive comes from the engine (trusted) but is bounded anyway.
  */
-#include "runner/image_strip.h"
+#include "runner/exec/image_strip.h"
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/strset.h"

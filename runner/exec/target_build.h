@@ -61,7 +61,7 @@ int target_context_image(struct scan *s, const char *ctx, const char *label,
  * compose's infra cpuset and memory, without network. Skipped when this
  * image was built there before. CRS_EBUILD with the log's tail when the
  * build fails. With `snapshot_ref` (may be NULL) the build's container
- * is committed as that image (runner/snapshot.h), and the build is not
+ * is committed as that image (runner/exec/snapshot.h), and the build is not
  * skipped while that image is missing.
  */
 int target_compile(struct scan *s, const char *image, const char *sanitizer,

@@ -3,7 +3,7 @@
  * images.h - names of the images crs-ci uses but does not build itself
  *
  * The OSS-Fuzz base images, under the names project Dockerfiles and CRS
- * build files use: pulled from their registries (runner/base_images.c).
+ * build files use: pulled from their registries (runner/exec/base_images.c).
  * The offline Debian stand-ins from container/base-images/build.sh have
  * crs-ci's own names, and are used only when asked (--base-images
  * stand-in), never tagged over a real name.

@@ -28,7 +28,7 @@
  * and the gateway far fewer. The log cap keeps the engine's json-file log
  * of a container under 2 x 16 MiB however much it prints.
  */
-#include "runner/container_policy.h"
+#include "runner/exec/container_policy.h"
 #include "runner/engine/docker.h"
 
 #define BUILD_CAPS "CHOWN", "DAC_OVERRIDE", "FOWNER", "FSETID", \

@@ -10,12 +10,12 @@
  * builds, never on a CRS's own; the base build tells new bugs from old
  * ones; the coverage build tells which harnesses reach the change.
  */
-#include "runner/target_build.h"
-#include "runner/base_images.h"
-#include "runner/container.h"
-#include "runner/container_policy.h"
+#include "runner/exec/target_build.h"
+#include "runner/exec/base_images.h"
+#include "runner/exec/container.h"
+#include "runner/exec/container_policy.h"
 #include "runner/scan/scan.h"
-#include "runner/source_export.h"
+#include "runner/exec/source_export.h"
 #include "runner/config/config.h"
 #include "runner/engine/docker.h"
 #include "common/buf.h"

@@ -7,9 +7,9 @@
  * is a hash of the CRS folder's content and the inputs, so an unchanged
  * CRS is never rebuilt and a changed one always is.
  */
-#include "runner/crs_image.h"
-#include "runner/container.h"
-#include "runner/base_images.h"
+#include "runner/exec/crs_image.h"
+#include "runner/exec/container.h"
+#include "runner/exec/base_images.h"
 #include "runner/scan/scan.h"
 #include "runner/config/config.h"
 #include "runner/engine/docker.h"

@@ -2,7 +2,7 @@
 /*
  * source_index.c - a source tree's files found by the end of their path
  */
-#include "runner/source_index.h"
+#include "runner/exec/source_index.h"
 #include "common/error.h"
 #include "common/strvec.h"
 #include "common/xalloc.h"
