@@ -1,7 +1,7 @@
 # Makefile - builds crs-ci and libCRS, runs the tests, runs the demo
 #
 # Sources are found by folder, so adding a .c file needs no edit here:
-#   common/ diff/ sarif/ runner/**  -> build/libcrsci.a (+ runner/main.c -> crs-ci)
+#   common/ diff/ sarif/ runner/**  -> build/libcrsci.a (+ runner/cli/main.c -> crs-ci)
 #   libcrs/                         -> build/libcrs.a   (+ libcrs/cli.c -> libCRS)
 #   tests/unit/test_*.c             -> one cmocka binary each
 #   tests/fuzz/fuzz_*.c             -> one libFuzzer binary each (make fuzz)
@@ -21,7 +21,7 @@ LIBS := $(PKG_LIBS) -lpthread
 
 COMMON_SRC := $(wildcard common/*.c)
 CORE_SRC := $(COMMON_SRC) $(wildcard diff/*.c sarif/*.c) \
-	$(filter-out runner/main.c,$(wildcard runner/*.c runner/*/*.c))
+	$(filter-out runner/cli/main.c,$(wildcard runner/*.c runner/*/*.c))
 LIBCRS_SRC := $(filter-out libcrs/cli.c,$(wildcard libcrs/*.c))
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 
@@ -52,7 +52,7 @@ $(BUILD)/libcrs.a: $(LIBCRS_OBJ) $(COMMON_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/crs-ci: $(call obj,runner/main.c) $(BUILD)/libcrsci.a $(BUILD)/libcrs.a
+$(BUILD)/crs-ci: $(call obj,runner/cli/main.c) $(BUILD)/libcrsci.a $(BUILD)/libcrs.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
 
 # libCRS is always static: it is mounted into CRS images of any distribution.

@@ -4,7 +4,7 @@
 # when the ref has no release binaries that match the action's files.
 #   vX.Y.Z[-pre]  that release
 #   vX, vX.Y      a moving major/minor tag, which points at a release
-#                 commit: the release the action's own runner/cmd.h names
+#                 commit: the release the action's own runner/cli/cmd.h names
 #                 (CRS_CI_VERSION), when it is under that tag
 #   anything else (a branch, a commit, empty: a local ./actions) source
 #

@@ -73,7 +73,7 @@ case $version in
 v"$src_version") ;;
 *)
 	say "version $version does not match crs-ci $src_version" \
-		"(runner/cmd.h CRS_CI_VERSION)"
+		"(runner/cli/cmd.h CRS_CI_VERSION)"
 	exit 2
 	;;
 esac

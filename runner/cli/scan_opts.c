@@ -6,13 +6,13 @@
  * each phase command's usage and the bash completion are made from it.
  * getopt is fully reset (optind = 0) before each parse so commands can
  * run in-process one after another (tests do). Usage errors are one line
- * that names the command's help (runner/cli_usage.c).
+ * that names the command's help (runner/cli/cli_usage.c).
  */
 #include "runner/scan/scan_opts.h"
 #include "runner/exec/base_images.h"
 #include "runner/scan/shard.h"
 #include "runner/config/config.h"
-#include "runner/cli_usage.h"
+#include "runner/cli/cli_usage.h"
 #include "common/error.h"
 #include "common/log.h"
 #include "common/xalloc.h"

@@ -92,7 +92,7 @@ void scan_opts_usage(FILE *f, const char *cmd, const char *synopsis);
 /*
  * Parse argv (argv[0] is the command name). On -h prints `synopsis` and
  * the command's options (scan_opts_usage) to `out` and returns 1; on a
- * bad option prints one line to `err` (runner/cli_usage.h) and returns
+ * bad option prints one line to `err` (runner/cli/cli_usage.h) and returns
  * CRS_EINPUT; 0 on success. `o->harnesses`, `o->povs`, `o->sarifs` and
  * `o->allow_env` are allocated
  * (scan_opts_release).

@@ -31,7 +31,7 @@ expect_fail() {
 }
 
 # the release of the action's ref: a release tag, or a moving major or
-# minor tag over the release in the action's runner/cmd.h; else source
+# minor tag over the release in the action's runner/cli/cmd.h; else source
 mkdir -p "$tmp/action/runner"
 echo '#define CRS_CI_VERSION "2.3.4"' >"$tmp/action/runner/cmd.h"
 for pair in v2.3.4=v2.3.4 v9.0.0-rc.1=v9.0.0-rc.1 v2=v2.3.4 v2.3=v2.3.4 \

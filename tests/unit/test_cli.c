@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
-#include "runner/cmd.h"
+#include "runner/cli/cmd.h"
 #include "runner/scan/scan_opts.h"
 #include "common/error.h"
 

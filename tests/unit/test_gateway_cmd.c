@@ -25,11 +25,11 @@
 #include "common/buf.h"
 #include "common/fsutil.h"
 #include "common/log.h"
-#include "runner/cmd.h"
+#include "runner/cli/cmd.h"
 
 #include "tests/fakes/fake_llm.c"
 
-/* declared in runner/cmd.h once the command is in the table */
+/* declared in runner/cli/cmd.h once the command is in the table */
 int cmd_gateway(int argc, char **argv, struct runner_ctx *ctx);
 
 #define PROVIDER_KEY "sk-provider-cmd-test"

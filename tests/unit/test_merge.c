@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "runner/cmd.h"
+#include "runner/cli/cmd.h"
 #include "runner/scan/merge.h"
 #include "runner/scan/shard.h"
 #include "sarif/finding.h"

@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "runner/sidecar/sidecar.h"
-#include "runner/cmd.h"
+#include "runner/cli/cmd.h"
 #include "runner/scan/scan.h"
 #include "runner/config/config.h"
 #include "libcrs/libcrs.h"

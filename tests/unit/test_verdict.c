@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "runner/cmd.h"
+#include "runner/cli/cmd.h"
 #include "runner/scan/harness_runs.h"
 #include "sarif/bug_key.h"
 #include "sarif/finding.h"

@@ -3,8 +3,8 @@
  * cmd_run.c - crs-ci run: select harnesses, run the CRSs against the last
  * build, then triage and patch validation
  */
-#include "runner/cmd.h"
-#include "runner/phase_cmd.h"
+#include "runner/cli/cmd.h"
+#include "runner/cli/phase_cmd.h"
 #include "runner/scan/scan.h"
 #include "runner/scan/scan_opts.h"
 #include "runner/scan/shard.h"

@@ -13,10 +13,10 @@
  * by findings that fail the policy; work and results go under
  * <gitdir>/crs-ci/, never into the work tree.
  */
-#include "runner/cmd.h"
+#include "runner/cli/cmd.h"
 #include "runner/exec/base_images.h"
-#include "runner/cli_usage.h"
-#include "runner/phase_cmd.h"
+#include "runner/cli/cli_usage.h"
+#include "runner/cli/phase_cmd.h"
 #include "runner/scan/scan.h"
 #include "runner/scan/scan_opts.h"
 #include "runner/exec/source_export.h"

@@ -9,7 +9,7 @@
  * the library without main.c, read the same table. A new command needs
  * its entry here, its cmd_* file and its docs/cmd page.
  */
-#include "runner/cmd.h"
+#include "runner/cli/cmd.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -9,8 +9,8 @@
  * that stdout was written, clean up. Commands never run global
  * initialisation themselves. A bad command line is one line and exit 2.
  */
-#include "runner/cmd.h"
-#include "runner/interrupt.h"
+#include "runner/cli/cmd.h"
+#include "runner/cli/interrupt.h"
 #include "runner/scan/scan_opts.h"
 #include "common/error.h"
 #include "common/log.h"

@@ -8,8 +8,8 @@
  * cmd_pre_push.c reads them. An existing hook that is not ours is never
  * overwritten. `uninstall` removes only our hook and our config section.
  */
-#include "runner/cmd.h"
-#include "runner/cli_usage.h"
+#include "runner/cli/cmd.h"
+#include "runner/cli/cli_usage.h"
 #include "runner/scan/scan_opts.h"
 #include "common/buf.h"
 #include "common/error.h"

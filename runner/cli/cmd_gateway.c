@@ -9,8 +9,8 @@
  * SIGUSR1, and once more after the last request settled). The llm_config
  * mode "disabled" means no gateway is run: this command refuses it.
  */
-#include "runner/cmd.h"
-#include "runner/cli_usage.h"
+#include "runner/cli/cmd.h"
+#include "runner/cli/cli_usage.h"
 #include "runner/config/config.h"
 #include "runner/gateway/gw_config.h"
 #include "runner/gateway/gw_keys.h"

@@ -6,8 +6,8 @@
  * command's help named, exit 2), so the shapes live here. The words come
  * from the user's command line and are escaped like any logged text.
  */
-#include "runner/cli_usage.h"
-#include "runner/cmd.h"
+#include "runner/cli/cli_usage.h"
+#include "runner/cli/cmd.h"
 #include "common/log.h"
 
 #include <getopt.h>

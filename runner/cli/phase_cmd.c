@@ -2,9 +2,9 @@
 /*
  * phase_cmd.c - shared wrapper of scan, prepare, build-target, run, report
  */
-#include "runner/phase_cmd.h"
-#include "runner/cmd.h"
-#include "runner/interrupt.h"
+#include "runner/cli/phase_cmd.h"
+#include "runner/cli/cmd.h"
+#include "runner/cli/interrupt.h"
 #include "runner/scan/scan.h"
 #include "runner/scan/scan_opts.h"
 #include "common/error.h"

@@ -2,7 +2,7 @@
 /*
  * cmd.h - the subcommands and what the dispatcher hands them
  *
- * Each cmd_* lives in its own runner/cmd_<name>.c, returns an exit code
+ * Each cmd_* lives in its own runner/cli/cmd_<name>.c, returns an exit code
  * (0 policy ok, 1 findings, 2 usage/config, 3 infrastructure, 4
  * incomplete) and reads
  * nothing global: streams and environment come through runner_ctx.
@@ -34,7 +34,7 @@ int cmd_scan(int argc, char **argv, struct runner_ctx *ctx);
 int cmd_version(int argc, char **argv, struct runner_ctx *ctx);
 
 /*
- * One entry of the command table (runner/cmd_table.c). The dispatcher,
+ * One entry of the command table (runner/cli/cmd_table.c). The dispatcher,
  * `crs-ci help`, `help CMD` and the bash completion read only this.
  */
 struct cmd {

@@ -6,7 +6,7 @@
  * bounded (containers are killed, not stopped gracefully), and leaving
  * half of it undone is exactly what the first signal asked us to avoid.
  */
-#include "runner/interrupt.h"
+#include "runner/cli/interrupt.h"
 
 #include <signal.h>
 #include <string.h>

@@ -9,8 +9,8 @@
  * valid, saying which layout the project folder has; 2 with a
  * file:line:column message when not.
  */
-#include "runner/cmd.h"
-#include "runner/phase_cmd.h"
+#include "runner/cli/cmd.h"
+#include "runner/cli/phase_cmd.h"
 #include "runner/scan/scan.h"
 #include "runner/scan/scan_opts.h"
 #include "runner/config/config.h"

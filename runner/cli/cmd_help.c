@@ -7,8 +7,8 @@
  * beside the command's options). Any name in the table works; a name
  * that is not there is one line and exit 2.
  */
-#include "runner/cmd.h"
-#include "runner/cli_usage.h"
+#include "runner/cli/cmd.h"
+#include "runner/cli/cli_usage.h"
 #include "common/log.h"
 
 #include <string.h>

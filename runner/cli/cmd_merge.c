@@ -10,8 +10,8 @@
  * artifacts: paths in them are taken only when relative and inside the
  * folder, and only regular files (not symlinks) are copied.
  */
-#include "runner/cmd.h"
-#include "runner/cli_usage.h"
+#include "runner/cli/cmd.h"
+#include "runner/cli/cli_usage.h"
 #include "runner/scan/merge.h"
 #include "runner/report/html.h"
 #include "runner/report/terminal.h"

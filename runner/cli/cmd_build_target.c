@@ -3,8 +3,8 @@
  * cmd_build_target.c - crs-ci build-target: target image, head build and
  * each CRS build step
  */
-#include "runner/cmd.h"
-#include "runner/phase_cmd.h"
+#include "runner/cli/cmd.h"
+#include "runner/cli/phase_cmd.h"
 #include "runner/scan/scan.h"
 #include "runner/scan/scan_opts.h"
 #include "runner/phase/phase.h"

@@ -7,8 +7,8 @@
  * parallel:matrix generated from it. The harness list comes from a
  * build's scan.json or from --harness; the split is runner/scan/shard.c's.
  */
-#include "runner/cmd.h"
-#include "runner/cli_usage.h"
+#include "runner/cli/cmd.h"
+#include "runner/cli/cli_usage.h"
 #include "runner/scan/shard.h"
 #include "common/buf.h"
 #include "common/error.h"

@@ -9,10 +9,10 @@
  * a compose file; what the CRS submits while it runs is not.
  */
 #include "runner/exec/base_images.h"
-#include "runner/cmd.h"
-#include "runner/cli_usage.h"
+#include "runner/cli/cmd.h"
+#include "runner/cli/cli_usage.h"
 #include "runner/config/crs_lint.h"
-#include "runner/crs_trial.h"
+#include "runner/cli/crs_trial.h"
 #include "runner/scan/scan_opts.h"
 #include "common/error.h"
 #include "common/log.h"

@@ -12,8 +12,8 @@
  * the repository is walked with fs_walk_beneath (O_NOFOLLOW), files are
  * replaced atomically. A user's own .gitlab-ci.yml is never edited.
  */
-#include "runner/cmd.h"
-#include "runner/cli_usage.h"
+#include "runner/cli/cmd.h"
+#include "runner/cli/cli_usage.h"
 #include "runner/config/project_layout.h"
 #include "runner/init/init_plan.h"
 #include "runner/init/init_render.h"

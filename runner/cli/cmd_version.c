@@ -2,8 +2,8 @@
 /*
  * cmd_version.c - crs-ci version: ours and the libraries' versions
  */
-#include "runner/cmd.h"
-#include "runner/cli_usage.h"
+#include "runner/cli/cmd.h"
+#include "runner/cli/cli_usage.h"
 
 #include <curl/curl.h>
 #include <git2.h>

@@ -2,8 +2,8 @@
 /*
  * cmd_prepare.c - crs-ci prepare: the CRS images, cached by content hash
  */
-#include "runner/cmd.h"
-#include "runner/phase_cmd.h"
+#include "runner/cli/cmd.h"
+#include "runner/cli/phase_cmd.h"
 #include "runner/scan/scan.h"
 #include "runner/scan/scan_opts.h"
 #include "runner/phase/phase.h"

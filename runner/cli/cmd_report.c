@@ -5,8 +5,8 @@
  * Given the change (--base/--head or --diff), the CI reporters post only
  * the suggestions that lie inside it; without it they post none.
  */
-#include "runner/cmd.h"
-#include "runner/phase_cmd.h"
+#include "runner/cli/cmd.h"
+#include "runner/cli/phase_cmd.h"
 #include "runner/scan/scan.h"
 #include "runner/scan/scan_opts.h"
 #include "runner/phase/phase.h"

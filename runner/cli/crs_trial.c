@@ -9,11 +9,11 @@
  * Submissions are the CRS's (hostile): they are read only through
  * submissions_walk(), and names are quoted before they are printed.
  */
-#include "runner/crs_trial.h"
-#include "runner/cmd.h"
+#include "runner/cli/crs_trial.h"
+#include "runner/cli/cmd.h"
 #include "runner/config/crs_lint.h"
 #include "runner/scan/example_repo.h"
-#include "runner/phase_cmd.h"
+#include "runner/cli/phase_cmd.h"
 #include "runner/scan/scan.h"
 #include "runner/scan/scan_opts.h"
 #include "runner/scan/submissions.h"

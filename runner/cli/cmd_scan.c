@@ -5,8 +5,8 @@
  * The phases and their order live in phase/pipeline.c; this file is the
  * command line around them.
  */
-#include "runner/cmd.h"
-#include "runner/phase_cmd.h"
+#include "runner/cli/cmd.h"
+#include "runner/cli/phase_cmd.h"
 #include "runner/scan/scan.h"
 #include "runner/scan/scan_opts.h"
 #include "runner/phase/phase.h"
