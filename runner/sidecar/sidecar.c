@@ -38,6 +38,7 @@
  * kills and removes the jobs' containers, and the threads are joined.
  */
 #include "runner/sidecar/sidecar.h"
+#include "runner/sidecar/sidecar_read.h"
 #include "runner/sidecar/sidecar_tree.h"
 #include "runner/exec/container.h"
 #include "runner/exec/crs_env.h"
@@ -87,23 +88,6 @@ int sidecar_name_ok(const char *name, size_t max)
 		return 0;
 	return strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwx"
 		      "yz0123456789._-") == n;
-}
-
-int sidecar_read_capped(int dirfd, const char *name, const char *shown,
-			size_t max, struct buf *b, mode_t *mode_out)
-{
-	struct stat st;
-	int r = fs_read_regular_at(b, dirfd, name, shown, max, &st);
-
-	if (r == CRS_ENOTFOUND) {	/* a missing file: a refused request */
-		char *msg = xstrdup(crs_error_last());
-
-		r = crs_error_set(CRS_EINPUT, "%s", msg);
-		free(msg);
-	}
-	if (r == 0 && mode_out)
-		*mode_out = st.st_mode;
-	return r;
 }
 
 /* A file of request `id` of at most max bytes. */

@@ -64,15 +64,6 @@ struct sidecar_response {
 	long rebuild_id;	/* written when >= 1 and retcode is 0 */
 };
 
-/*
- * Read dirfd/name, which must be a regular file of at most max bytes
- * (fs_read_regular_at: a symlink is not followed, a FIFO or device is
- * never opened), into b; *mode_out (may be NULL) gets its mode.
- * CRS_EINPUT naming `shown` when it is refused.
- */
-int sidecar_read_capped(int dirfd, const char *name, const char *shown,
-			size_t max, struct buf *b, mode_t *mode_out);
-
 /* 1 when `name` may be a request id (or a harness name), else 0. */
 int sidecar_name_ok(const char *name, size_t max);
 

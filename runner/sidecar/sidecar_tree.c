@@ -11,7 +11,7 @@
  * symlinks, so a CRS that swaps a file for a link mid-walk gains nothing.
  */
 #include "runner/sidecar/sidecar_tree.h"
-#include "runner/sidecar/sidecar.h"
+#include "runner/sidecar/sidecar_read.h"
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"
