@@ -12,19 +12,12 @@
 
 #include <stddef.h>
 
+#include "runner/gateway/gw_endpoint.h"
+
 struct gw_config;
 struct gw_ledger;
 struct gw_reply;
 struct gw_upstream_share;
-
-enum gw_endpoint {
-	GW_EP_CHAT,		/* /v1/chat/completions */
-	GW_EP_COMPLETIONS,	/* /v1/completions */
-	GW_EP_EMBEDDINGS,	/* /v1/embeddings */
-	GW_EP_MESSAGES,		/* /v1/messages (Anthropic) */
-	GW_EP_RESPONSES,	/* /v1/responses (OpenAI Responses API) */
-	GW_EP_MODELS,		/* GET /v1/models */
-};
 
 /* What every request shares; borrowed, and outlives the server. */
 struct gw_forward_env {

@@ -20,7 +20,7 @@
 
 #include <jansson.h>
 
-#include "runner/gateway/gw_forward.h"
+#include "runner/gateway/gw_endpoint.h"
 
 /*
  * Template tokens a provider may add around one message (or one prompt,
