@@ -12,42 +12,12 @@
 #ifndef CRS_DIFF_CHANGESET_H
 #define CRS_DIFF_CHANGESET_H
 
-#include <limits.h>
 #include <stddef.h>
 
+#include "diff/diff_file.h"
+#include "diff/line_map.h"
+
 struct buf;
-
-/* Append-only: values are never renumbered. */
-enum diff_status {
-	DIFF_ADDED, DIFF_MODIFIED, DIFF_DELETED, DIFF_RENAMED, DIFF_OTHER,
-	DIFF_COPIED,		/* path is a copy of old_path (similarity) */
-	DIFF_MODE_CHANGED,	/* only the file mode changed */
-	DIFF_TYPECHANGE,	/* e.g. a regular file became a symlink */
-};
-
-/* Unchanged head lines [head, head + len) are base lines [base, ...). */
-struct diff_run {
-	int head;
-	int base;
-	int len;		/* DIFF_RUN_OPEN: to the end of the file */
-};
-#define DIFF_RUN_OPEN INT_MAX
-
-struct diff_file {
-	char *path;		/* head-side path, repo-relative */
-	char *old_path;		/* base-side path (== path unless renamed) */
-	enum diff_status status;
-	int binary;		/* no line information for binary files */
-	int *lines;		/* head lines added or modified, ascending */
-	size_t lines_nr, lines_alloc;
-	int similarity;		/* percent, for DIFF_RENAMED/DIFF_COPIED */
-	unsigned old_mode;	/* git modes (0100644, 0100755, 0120000 ...); */
-	unsigned new_mode;	/* 0: no such side, or unknown (plain diff) */
-	int *removed;		/* base lines removed, ascending */
-	size_t removed_nr, removed_alloc;
-	struct diff_run *runs;	/* the line map, ascending; none for added, */
-	size_t runs_nr, runs_alloc; /* deleted and binary files */
-};
 
 struct diff_changeset {
 	char *base_commit;	/* merge-base, or NULL for --diff input */
@@ -92,15 +62,6 @@ int diff_changeset_touches(const struct diff_changeset *cs,
 const struct diff_file *diff_changeset_file(const struct diff_changeset *cs,
 					    const char *path);
 
-/* 1 when head line `head_line` of `f` was added or modified. */
-int diff_file_changed(const struct diff_file *f, int head_line);
-/*
- * The base line that unchanged head line `head_line` was, or 0 when the
- * line is new (added, modified, or the file is added or binary).
- */
-int diff_file_base_line(const struct diff_file *f, int head_line);
-/* The head line that base line `base_line` became, or 0 if removed. */
-int diff_file_head_line(const struct diff_file *f, int base_line);
 /* "added", "modified", ...: a constant string. Cannot fail. */
 const char *diff_status_name(enum diff_status s);
 

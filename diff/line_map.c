@@ -10,7 +10,7 @@
  * diffs whose numbers were only checked to fit an int.
  */
 #include "diff/line_map.h"
-#include "diff/changeset.h"
+#include "diff/diff_file.h"
 #include "common/xalloc.h"
 
 #include <stdlib.h>

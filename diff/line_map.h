@@ -42,4 +42,14 @@ void diff_map_normalize(struct diff_file *f);
  */
 void diff_map_compose(struct diff_file *first, const struct diff_file *then);
 
+/* 1 when head line `head_line` of `f` was added or modified. */
+int diff_file_changed(const struct diff_file *f, int head_line);
+/*
+ * The base line that unchanged head line `head_line` was, or 0 when the
+ * line is new (added, modified, or the file is added or binary).
+ */
+int diff_file_base_line(const struct diff_file *f, int head_line);
+/* The head line that base line `base_line` became, or 0 if removed. */
+int diff_file_head_line(const struct diff_file *f, int base_line);
+
 #endif
