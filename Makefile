@@ -36,7 +36,7 @@ FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzzers/%,$(FUZZ_SRC))
 
 .PHONY: all test unit unit-plain unit-asan unit-run integration demo setup clean \
-	static check-headers base-images bench bench-select install install-files \
+	static check-headers check-layers base-images bench bench-select install install-files \
 	bench-rebuild bench-cache fuzz fuzz-smoke fuzz-build fuzz-bin
 all: $(BUILD)/crs-ci $(BUILD)/libCRS $(BUILD)/libCRS-install.sh
 
@@ -111,7 +111,7 @@ fuzz: fuzz-build
 fuzz-smoke: fuzz-build
 	tests/fuzz/run.sh build/fuzz $(FUZZ_SMOKE_SECONDS) $(FUZZ_TARGETS)
 
-test: unit fuzz-smoke integration
+test: check-layers unit fuzz-smoke integration
 
 # --- set-up and demo -------------------------------------------------------
 setup:
@@ -158,6 +158,10 @@ install-files:
 	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	$(BUILD)/crs-ci completion bash \
 	  >$(DESTDIR)$(PREFIX)/share/bash-completion/completions/crs-ci
+
+# The layering rule and an acyclic include graph (docs/CodingGuidelines.md)
+check-layers:
+	python3 tests/check_layers.py
 
 check-headers:
 	@set -e; for h in $$(git ls-files '*.h'); do \
