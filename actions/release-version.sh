@@ -4,7 +4,7 @@
 # when the ref has no release binaries that match the action's files.
 #   vX.Y.Z[-pre]  that release
 #   vX, vX.Y      a moving major/minor tag, which points at a release
-#                 commit: the release the action's own runner/cli/cmd.h names
+#                 commit: the release the action's own runner/scan/ctx.h names
 #                 (CRS_CI_VERSION), when it is under that tag
 #   anything else (a branch, a commit, empty: a local ./actions) source
 #
@@ -18,7 +18,7 @@ if [[ $ref =~ ^v[0-9]+\.[0-9]+\.[0-9]+([-+][0-9A-Za-z.-]+)?$ ]]; then
 fi
 if [[ $ref =~ ^v[0-9]+(\.[0-9]+)?$ ]]; then
 	v=v$(sed -n 's/^#define CRS_CI_VERSION "\(.*\)"$/\1/p' \
-		"$root/runner/cmd.h" 2>/dev/null || true)
+		"$root/runner/scan/ctx.h" 2>/dev/null || true)
 	case $v in
 	"$ref".*)
 		echo "$v"

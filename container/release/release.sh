@@ -66,14 +66,14 @@ say() {
 }
 
 src_version=$(sed -n 's/^#define CRS_CI_VERSION "\(.*\)"$/\1/p' \
-	"$root/runner/cmd.h")
+	"$root/runner/scan/ctx.h")
 [ -n "$version" ] || version=v$src_version
 # A release tag must match the version the binary prints.
 case $version in
 v"$src_version") ;;
 *)
 	say "version $version does not match crs-ci $src_version" \
-		"(runner/cli/cmd.h CRS_CI_VERSION)"
+		"(runner/scan/ctx.h CRS_CI_VERSION)"
 	exit 2
 	;;
 esac

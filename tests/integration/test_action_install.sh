@@ -31,9 +31,9 @@ expect_fail() {
 }
 
 # the release of the action's ref: a release tag, or a moving major or
-# minor tag over the release in the action's runner/cli/cmd.h; else source
-mkdir -p "$tmp/action/runner"
-echo '#define CRS_CI_VERSION "2.3.4"' >"$tmp/action/runner/cmd.h"
+# minor tag over the release in the action's runner/scan/ctx.h; else source
+mkdir -p "$tmp/action/runner/scan"
+echo '#define CRS_CI_VERSION "2.3.4"' >"$tmp/action/runner/scan/ctx.h"
 for pair in v2.3.4=v2.3.4 v9.0.0-rc.1=v9.0.0-rc.1 v2=v2.3.4 v2.3=v2.3.4 \
     v1=source v2.4=source v23=source main=source =source \
     0123abcd=source "v2.3.4/../x=source"; do

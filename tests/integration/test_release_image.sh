@@ -13,7 +13,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 mktemp_dir; tmp=$TMP
 rel=$tmp/release
-version=v$(sed -n 's/^#define CRS_CI_VERSION "\(.*\)"$/\1/p' "$ROOT/runner/cmd.h")
+version=v$(sed -n 's/^#define CRS_CI_VERSION "\(.*\)"$/\1/p' "$ROOT/runner/scan/ctx.h")
 image=crs-ci/crs-ci:$version
 extra=crs-ci-it/release:$$
 trap 'docker rmi "$extra" >/dev/null 2>&1 || true; rm -rf "$tmp"' EXIT
