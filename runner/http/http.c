@@ -14,11 +14,11 @@
  * engine's JSON "message") is handed back with the status, capped.
  */
 #include "runner/http/http.h"
+#include "runner/http/http_easy.h"
 #include "common/error.h"
 #include "common/xalloc.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,8 +36,7 @@ struct http_curl {
 	char *base_url;		/* http://localhost, https://h:2376 */
 	char *socket_path;	/* unix sockets only */
 	char *ca, *cert, *key;	/* TLS only */
-	CURLSH *share;
-	pthread_mutex_t locks[CURL_LOCK_DATA_LAST];
+	struct http_share *share;
 };
 
 /* State of one transfer, shared by the libcurl callbacks. */
@@ -56,26 +55,6 @@ struct http_xfer {
 static const char *http_what(const struct http_request *req)
 {
 	return req->what ? req->what : req->path;
-}
-
-static void http_share_lock(CURL *h, curl_lock_data data,
-			    curl_lock_access access, void *ctx)
-{
-	struct http_curl *c = ctx;
-
-	(void)h;
-	(void)access;
-	if ((int)data >= 0 && data < CURL_LOCK_DATA_LAST)
-		pthread_mutex_lock(&c->locks[data]);
-}
-
-static void http_share_unlock(CURL *h, curl_lock_data data, void *ctx)
-{
-	struct http_curl *c = ctx;
-
-	(void)h;
-	if ((int)data >= 0 && data < CURL_LOCK_DATA_LAST)
-		pthread_mutex_unlock(&c->locks[data]);
 }
 
 static size_t http_write_cb(char *ptr, size_t size, size_t nmemb, void *ud)
@@ -240,14 +219,7 @@ static int http_curl_request(struct http_transport *t,
 	}
 	url = xasprintf("%s%s", c->base_url, req->path);
 	curl_easy_setopt(x.h, CURLOPT_URL, url);
-	curl_easy_setopt(x.h, CURLOPT_SHARE, c->share);
-	curl_easy_setopt(x.h, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(x.h, CURLOPT_ERRORBUFFER, errbuf);
-#if CURL_AT_LEAST_VERSION(7, 85, 0)
-	curl_easy_setopt(x.h, CURLOPT_PROTOCOLS_STR, "http,https");
-#endif
-	/* Never: a token header must not follow a redirect elsewhere. */
-	curl_easy_setopt(x.h, CURLOPT_FOLLOWLOCATION, 0L);
+	http_easy_base(x.h, errbuf, c->share);
 	curl_easy_setopt(x.h, CURLOPT_USERAGENT, "crs-ci");
 	curl_easy_setopt(x.h, CURLOPT_TCP_KEEPALIVE, 1L);
 	curl_easy_setopt(x.h, CURLOPT_CONNECTTIMEOUT_MS,
@@ -299,7 +271,7 @@ out:
 		fclose(x.body);
 	if (x.h)
 		curl_easy_cleanup(x.h);
-	curl_slist_free_all(headers);
+	http_headers_free(headers);
 	free(ctype);
 	free(url);
 	return r;
@@ -312,10 +284,7 @@ static void http_curl_free(struct http_transport *t)
 	if (!t)
 		return;
 	c = t->ctx;
-	if (c->share)
-		curl_share_cleanup(c->share);
-	for (int i = 0; i < CURL_LOCK_DATA_LAST; i++)
-		pthread_mutex_destroy(&c->locks[i]);
+	http_share_free(c->share);
 	free(c->host);
 	free(c->label);
 	free(c->base_url);
@@ -388,8 +357,6 @@ static struct http_curl *http_curl_alloc(const char *host)
 {
 	struct http_curl *c = xcalloc(1, sizeof(*c));
 
-	for (int i = 0; i < CURL_LOCK_DATA_LAST; i++)
-		pthread_mutex_init(&c->locks[i], NULL);
 	c->t.request = http_curl_request;
 	c->t.free = http_curl_free;
 	c->t.ctx = c;
@@ -400,16 +367,9 @@ static struct http_curl *http_curl_alloc(const char *host)
 /* Share connections, DNS answers and TLS sessions between requests. */
 static int http_curl_share(struct http_curl *c)
 {
-	c->share = curl_share_init();
+	c->share = http_share_new(1);
 	if (!c->share)
 		return crs_error_set(CRS_EENGINE, "curl_share_init failed");
-	curl_share_setopt(c->share, CURLSHOPT_LOCKFUNC, http_share_lock);
-	curl_share_setopt(c->share, CURLSHOPT_UNLOCKFUNC, http_share_unlock);
-	curl_share_setopt(c->share, CURLSHOPT_USERDATA, c);
-	curl_share_setopt(c->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_CONNECT);
-	curl_share_setopt(c->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
-	curl_share_setopt(c->share, CURLSHOPT_SHARE,
-			  CURL_LOCK_DATA_SSL_SESSION);
 	return 0;
 }
 
