@@ -364,12 +364,21 @@ static struct http_curl *http_curl_alloc(const char *host)
 	return c;
 }
 
-/* Share connections, DNS answers and TLS sessions between requests. */
-static int http_curl_share(struct http_curl *c)
+/*
+ * The end of both constructors: when r is 0, share connections, DNS
+ * answers and TLS sessions between requests and hand c over through
+ * *out; otherwise (or when that fails) free c. Returns r or the failure.
+ */
+static int http_curl_done(struct http_transport **out, struct http_curl *c,
+			  int r)
 {
-	c->share = http_share_new(1);
-	if (!c->share)
-		return crs_error_set(CRS_EENGINE, "curl_share_init failed");
+	if (r == 0 && !(c->share = http_share_new(1)))
+		r = crs_error_set(CRS_EENGINE, "curl_share_init failed");
+	if (r != 0) {
+		http_curl_free(&c->t);
+		return r;
+	}
+	*out = &c->t;
 	return 0;
 }
 
@@ -407,15 +416,9 @@ int http_curl_new(struct http_transport **out, const char *host,
 		r = http_bad_host(host);
 		goto out;
 	}
-	if ((r = http_curl_share(c)) != 0)
-		goto out;
-	*out = &c->t;
-	c = NULL;
 	r = 0;
 out:
-	if (c)
-		http_curl_free(&c->t);
-	return r;
+	return http_curl_done(out, c, r);
 }
 
 int http_api_new(struct http_transport **out, const char *base_url,
@@ -423,7 +426,6 @@ int http_api_new(struct http_transport **out, const char *base_url,
 {
 	struct http_curl *c = NULL;
 	size_t n = strlen(base_url);
-	int r = CRS_ERR;
 
 	*out = NULL;
 	if (strncmp(base_url, "https://", 8) != 0 &&
@@ -435,15 +437,7 @@ int http_api_new(struct http_transport **out, const char *base_url,
 	c = http_curl_alloc(base_url);
 	c->label = xstrdup(label);
 	c->base_url = xstrndup(base_url, n);
-	if ((r = http_curl_share(c)) != 0)
-		goto out;
-	*out = &c->t;
-	c = NULL;
-	r = 0;
-out:
-	if (c)
-		http_curl_free(&c->t);
-	return r;
+	return http_curl_done(out, c, 0);
 }
 
 char *http_escape(const char *s)
