@@ -575,8 +575,10 @@ static void gitlab_api_message(char *out, size_t n, const struct buf *body)
 }
 
 /*
- * One API call: `method` on `tail` under the MR, JSON `body` or none.
- * 0 with *status and resp filled, or CRS_ERR (transport failure).
+ * One API call through the HTTP client: `method` on `tail` under the MR,
+ * JSON `body` or none. 0 with resp filled when the status is `want`;
+ * CRS_ERR (transport failure, another status, with GitLab's message) or
+ * CRS_ETIMEOUT. The token is in no message.
  */
 static int gitlab_call(const struct gitlab_env *env, const char *method,
 		       const char *tail, const char *body, long want,
