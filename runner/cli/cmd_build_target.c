@@ -11,17 +11,12 @@
 
 #include <stdio.h>
 
-static int build_target(struct scan *s, int *exit_code)
-{
-	*exit_code = 0;
-	return phase_build_target(s);
-}
-
 int cmd_build_target(int argc, char **argv, struct runner_ctx *ctx)
 {
-	return phase_cmd(argc, argv, ctx, "usage: crs-ci build-target "
-			 "--compose FILE [--project DIR] [--source DIR] "
-			 "[--head REV]\n",
-			 SCAN_NEED_COMPOSE | SCAN_NEED_PROJECT |
-			 SCAN_NEED_ENGINE | SCAN_NEED_CHANGE, build_target);
+	return phase_cmd_step(argc, argv, ctx, "usage: crs-ci build-target "
+			      "--compose FILE [--project DIR] [--source DIR] "
+			      "[--head REV]\n",
+			      SCAN_NEED_COMPOSE | SCAN_NEED_PROJECT |
+			      SCAN_NEED_ENGINE | SCAN_NEED_CHANGE,
+			      phase_build_target);
 }

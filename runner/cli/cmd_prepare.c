@@ -10,15 +10,10 @@
 
 #include <stdio.h>
 
-static int prepare(struct scan *s, int *exit_code)
-{
-	*exit_code = 0;
-	return phase_prepare(s);
-}
-
 int cmd_prepare(int argc, char **argv, struct runner_ctx *ctx)
 {
-	return phase_cmd(argc, argv, ctx, "usage: crs-ci prepare --compose "
-			 "FILE [--work-dir DIR]\n",
-			 SCAN_NEED_COMPOSE | SCAN_NEED_ENGINE, prepare);
+	return phase_cmd_step(argc, argv, ctx, "usage: crs-ci prepare "
+			      "--compose FILE [--work-dir DIR]\n",
+			      SCAN_NEED_COMPOSE | SCAN_NEED_ENGINE,
+			      phase_prepare);
 }

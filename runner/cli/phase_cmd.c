@@ -22,8 +22,10 @@ int phase_cmd_fail(int r)
 	return r == CRS_EINTR ? 130 : exit_code_for(r);
 }
 
-int phase_cmd(int argc, char **argv, struct runner_ctx *ctx,
-	      const char *usage, unsigned needs, phase_fn fn)
+/* The shared body: parse, open, run `fn` or `step`, close, map. */
+static int phase_cmd_with(int argc, char **argv, struct runner_ctx *ctx,
+			  const char *usage, unsigned needs, phase_fn fn,
+			  phase_step_fn step)
 {
 	struct scan_opts o = SCAN_OPTS_INIT;
 	struct scan *s = NULL;
@@ -35,7 +37,7 @@ int phase_cmd(int argc, char **argv, struct runner_ctx *ctx,
 	if (r != 0)
 		return EXIT_USAGE;
 	if ((r = scan_open(&s, &o, ctx, needs)) == 0)
-		r = fn(s, &code);
+		r = fn ? fn(s, &code) : step(s);
 	if (r == 0 && scan_interrupted(s))
 		r = crs_error_set(CRS_EINTR, "interrupted");
 	scan_close(s);
@@ -43,4 +45,16 @@ int phase_cmd(int argc, char **argv, struct runner_ctx *ctx,
 	if (r != 0)
 		return phase_cmd_fail(r);
 	return code;
+}
+
+int phase_cmd(int argc, char **argv, struct runner_ctx *ctx,
+	      const char *usage, unsigned needs, phase_fn fn)
+{
+	return phase_cmd_with(argc, argv, ctx, usage, needs, fn, NULL);
+}
+
+int phase_cmd_step(int argc, char **argv, struct runner_ctx *ctx,
+		   const char *usage, unsigned needs, phase_step_fn step)
+{
+	return phase_cmd_with(argc, argv, ctx, usage, needs, NULL, step);
 }

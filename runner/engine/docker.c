@@ -11,7 +11,7 @@
  */
 #include "runner/engine/docker.h"
 #include "common/strvec.h"
-#include "runner/engine/http.h"
+#include "runner/http/http.h"
 #include "runner/engine/tar_context.h"
 #include "common/buf.h"
 #include "common/error.h"

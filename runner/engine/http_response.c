@@ -2,7 +2,7 @@
 /*
  * http_response.c - the one helper every transport's caller shares
  */
-#include "runner/engine/http.h"
+#include "runner/http/http.h"
 
 void http_response_release(struct http_response *r)
 {

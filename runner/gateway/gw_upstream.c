@@ -7,15 +7,15 @@
  * CRS takes them. curl_multi_poll() sleeps in slices of 200 ms so a
  * cancel flag (server shutdown) is noticed. The header list may carry a
  * provider key: it is wiped before it is freed, and no message built here
- * ever quotes a header or a URL beyond scheme://host:port.
+ * ever quotes a header or a URL beyond scheme://host:port. The share
+ * handle, the options every request has and the wiping of header lists
+ * come from the one HTTP client's plumbing (runner/http/http_easy.c).
  */
 #include "runner/gateway/gw_upstream.h"
+#include "runner/http/http_easy.h"
 #include "common/error.h"
 #include "common/xalloc.h"
 
-#include <curl/curl.h>
-#include <openssl/crypto.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -23,8 +23,7 @@
 #define POLL_SLICE_MS 200
 
 struct gw_upstream_share {
-	CURLSH *sh;
-	pthread_mutex_t locks[CURL_LOCK_DATA_LAST];
+	struct http_share *sh;	/* NULL: share nothing */
 };
 
 struct gw_upstream {
@@ -43,41 +42,11 @@ struct gw_upstream {
 	char errbuf[CURL_ERROR_SIZE];
 };
 
-static void share_lock(CURL *h, curl_lock_data data, curl_lock_access a,
-		       void *ctx)
-{
-	struct gw_upstream_share *s = ctx;
-
-	(void)h;
-	(void)a;
-	if ((int)data >= 0 && data < CURL_LOCK_DATA_LAST)
-		pthread_mutex_lock(&s->locks[data]);
-}
-
-static void share_unlock(CURL *h, curl_lock_data data, void *ctx)
-{
-	struct gw_upstream_share *s = ctx;
-
-	(void)h;
-	if ((int)data >= 0 && data < CURL_LOCK_DATA_LAST)
-		pthread_mutex_unlock(&s->locks[data]);
-}
-
 struct gw_upstream_share *gw_upstream_share_new(void)
 {
 	struct gw_upstream_share *s = xcalloc(1, sizeof(*s));
 
-	for (int i = 0; i < CURL_LOCK_DATA_LAST; i++)
-		pthread_mutex_init(&s->locks[i], NULL);
-	s->sh = curl_share_init();
-	if (s->sh) {
-		curl_share_setopt(s->sh, CURLSHOPT_LOCKFUNC, share_lock);
-		curl_share_setopt(s->sh, CURLSHOPT_UNLOCKFUNC, share_unlock);
-		curl_share_setopt(s->sh, CURLSHOPT_USERDATA, s);
-		curl_share_setopt(s->sh, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
-		curl_share_setopt(s->sh, CURLSHOPT_SHARE,
-				  CURL_LOCK_DATA_SSL_SESSION);
-	}
+	s->sh = http_share_new(0);
 	return s;
 }
 
@@ -85,10 +54,7 @@ void gw_upstream_share_free(struct gw_upstream_share *s)
 {
 	if (!s)
 		return;
-	if (s->sh)
-		curl_share_cleanup(s->sh);
-	for (int i = 0; i < CURL_LOCK_DATA_LAST; i++)
-		pthread_mutex_destroy(&s->locks[i]);
+	http_share_free(s->sh);
 	free(s);
 }
 
@@ -165,10 +131,7 @@ struct gw_upstream *gw_upstream_new(const struct gw_upstream_req *req)
 	u->hdrs = curl_slist_append(u->hdrs, "Expect:");
 	curl_easy_setopt(u->easy, CURLOPT_URL, req->url);
 	curl_easy_setopt(u->easy, CURLOPT_HTTPHEADER, u->hdrs);
-	curl_easy_setopt(u->easy, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(u->easy, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(u->easy, CURLOPT_FOLLOWLOCATION, 0L);
-	curl_easy_setopt(u->easy, CURLOPT_ERRORBUFFER, u->errbuf);
+	http_easy_base(u->easy, u->errbuf, req->share ? req->share->sh : NULL);
 	curl_easy_setopt(u->easy, CURLOPT_WRITEFUNCTION, on_body);
 	curl_easy_setopt(u->easy, CURLOPT_WRITEDATA, u);
 	curl_easy_setopt(u->easy, CURLOPT_HEADERFUNCTION, on_header);
@@ -179,8 +142,6 @@ struct gw_upstream *gw_upstream_new(const struct gw_upstream_req *req)
 				 req->connect_timeout_ms);
 	if (req->timeout_ms > 0)
 		curl_easy_setopt(u->easy, CURLOPT_TIMEOUT_MS, req->timeout_ms);
-	if (req->share && req->share->sh)
-		curl_easy_setopt(u->easy, CURLOPT_SHARE, req->share->sh);
 	if (!strcmp(req->method, "POST")) {
 		u->body = xmalloc(req->body_len ? req->body_len : 1);
 		if (req->body_len)
@@ -211,9 +172,7 @@ void gw_upstream_free(struct gw_upstream *u)
 		curl_easy_cleanup(u->easy);
 	if (u->multi)
 		curl_multi_cleanup(u->multi);
-	for (struct curl_slist *h = u->hdrs; h; h = h->next)
-		OPENSSL_cleanse(h->data, strlen(h->data));
-	curl_slist_free_all(u->hdrs);
+	http_headers_free(u->hdrs);
 	free(u->body);
 	buf_release(&u->pending);
 	free(u);

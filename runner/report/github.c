@@ -10,6 +10,7 @@
  */
 #include "runner/report/github.h"
 #include "runner/report/markdown.h"
+#include "runner/http/http.h"
 #include "sarif/finding.h"
 #include "common/buf.h"
 #include "common/error.h"
@@ -18,7 +19,6 @@
 #include "common/xalloc.h"
 
 #include <ctype.h>
-#include <curl/curl.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <git2.h>
@@ -772,22 +772,6 @@ json_t *github_review_json(const struct github_pr *pr,
 
 /* --- REST ----------------------------------------------------------------- */
 
-struct github_http_resp {
-	long status;
-	struct buf body;
-};
-
-static size_t on_body(char *data, size_t size, size_t nmemb, void *ctx)
-{
-	struct buf *b = ctx;
-	size_t n = size * nmemb;
-
-	if (b->len + n > GITHUB_RESPONSE_MAX)
-		return 0;
-	buf_add(b, data, n);
-	return n;
-}
-
 /* owner/name of letters, digits, '.', '-', '_' only (goes in a URL) */
 static int valid_repo(const char *s)
 {
@@ -805,78 +789,49 @@ static int valid_repo(const char *s)
 }
 
 /*
- * One request with a fresh handle: JSON body (or none), token in the
+ * One request through the HTTP client: JSON body (or none), token in the
  * Authorization header, bounded response. 0 with resp filled (any
  * status), CRS_ETIMEOUT, or CRS_ERR (transport failure).
  */
 static int github_http(const struct github_env *env, const char *method,
 		       const char *path, const char *body, long timeout_ms,
-		       struct github_http_resp *resp)
+		       struct http_response *resp)
 {
-	CURL *h = curl_easy_init();
-	struct curl_slist *hdr = NULL;
-	char errbuf[CURL_ERROR_SIZE] = "";
-	char *url = xasprintf("%s%s", env->api_url, path);
+	struct http_transport *t = NULL;
+	const char *hdr[5] = { "Accept: application/vnd.github+json",
+			       "X-GitHub-Api-Version: 2022-11-28" };
+	struct http_request req = {
+		.method = method, .path = path, .timeout_ms = timeout_ms,
+		.headers = hdr, .max_response = GITHUB_RESPONSE_MAX,
+	};
 	char *auth = NULL;
-	CURLcode cc;
+	size_t nh = 2;
 	int r = CRS_ERR;
 
-	if (!h) {
-		r = crs_error_set(CRS_ERR, "github: cannot start libcurl");
-		goto out;
+	if (body) {
+		req.content_type = "application/json";
+		req.body = body;
+		req.body_len = strlen(body);
 	}
-	hdr = curl_slist_append(hdr, "Accept: application/vnd.github+json");
-	hdr = curl_slist_append(hdr, "X-GitHub-Api-Version: 2022-11-28");
-	if (body)
-		hdr = curl_slist_append(hdr, "Content-Type: application/json");
 	if (env->token) {
 		auth = xasprintf("Authorization: Bearer %s", env->token);
-		hdr = curl_slist_append(hdr, auth);
+		hdr[nh++] = auth;
 	}
-	curl_easy_setopt(h, CURLOPT_URL, url);
-	curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, method);
-	curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdr);
-	curl_easy_setopt(h, CURLOPT_USERAGENT, "crs-ci");
-	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
-	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, timeout_ms);
-	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS,
-			 timeout_ms < 10000 ? timeout_ms : 10000L);
-	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "https,http");
-	curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
-	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
-	curl_easy_setopt(h, CURLOPT_WRITEDATA, &resp->body);
-	if (body) {
-		curl_easy_setopt(h, CURLOPT_POSTFIELDS, body);
-		curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE,
-				 (curl_off_t)strlen(body));
-	}
-	cc = curl_easy_perform(h);
-	if (cc == CURLE_OPERATION_TIMEDOUT) {
-		r = crs_error_set(CRS_ETIMEOUT, "github: %s %s: no answer in "
-				  "%ld ms", method, path, timeout_ms);
+	if ((r = http_api_new(&t, env->api_url, "github")) != 0)
 		goto out;
-	}
-	if (cc != CURLE_OK) {
-		r = crs_error_set(CRS_ERR, "github: %s %s: %s", method, path,
-				  *errbuf ? errbuf : curl_easy_strerror(cc));
-		goto out;
-	}
-	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &resp->status);
-	r = 0;
+	r = t->request(t, &req, resp);
 out:
 	if (auth) {
 		explicit_bzero(auth, strlen(auth));
 		free(auth);
 	}
-	curl_slist_free_all(hdr);
-	curl_easy_cleanup(h);
-	free(url);
+	if (t)
+		t->free(t);
 	return r;
 }
 
 /* CRS_ERR naming the call, the status and GitHub's "message". */
-static int http_error(const char *what, const struct github_http_resp *resp)
+static int http_error(const char *what, const struct http_response *resp)
 {
 	json_t *j = json_loadb(resp->body.ptr, resp->body.len, 0, NULL);
 	const char *m = jstr(j, "message", NULL, NULL);
@@ -941,7 +896,7 @@ int github_sarif_upload(char **id_out, const struct github_env *env,
 			long timeout_ms)
 {
 	struct buf sarif = BUF_INIT;
-	struct github_http_resp resp = { 0, BUF_INIT };
+	struct http_response resp = HTTP_RESPONSE_INIT;
 	char *b64 = NULL, *body = NULL, *path = NULL, *ref = NULL;
 	char *uri = NULL;
 	const char *sha;
@@ -1035,7 +990,7 @@ int github_sarif_poll(char **status_out, const struct github_env *env,
 	path = xasprintf("/repos/%s/code-scanning/sarifs/%s",
 			 env->repository, id);
 	for (int i = 0; i < poll_max; i++) {
-		struct github_http_resp resp = { 0, BUF_INIT };
+		struct http_response resp = HTTP_RESPONSE_INIT;
 		const char *s;
 
 		if (i)
@@ -1085,7 +1040,7 @@ int github_review_post(size_t *posted_out, const struct github_env *env,
 		       const struct patch_suggestion *s, size_t n,
 		       const struct diff_hunks *hunks, long timeout_ms)
 {
-	struct github_http_resp resp = { 0, BUF_INIT };
+	struct http_response resp = HTTP_RESPONSE_INIT;
 	json_t *review = NULL;
 	char *body = NULL, *path = NULL;
 	size_t skipped = 0;

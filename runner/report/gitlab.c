@@ -11,6 +11,7 @@
  */
 #include "runner/report/gitlab.h"
 #include "runner/report/markdown.h"
+#include "runner/http/http.h"
 #include "runner/report/suggest.h"
 #include "diff/changeset.h"
 #include "runner/report/junit.h"
@@ -23,7 +24,6 @@
 #include "common/xalloc.h"
 
 #include <ctype.h>
-#include <curl/curl.h>
 #include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -527,18 +527,6 @@ char *gitlab_suggestion_body(const char *message, const char *replacement,
 	return buf_detach(&b, NULL);
 }
 
-static size_t gitlab_collect(char *data, size_t size, size_t nmemb,
-			     void *ctx)
-{
-	struct buf *b = ctx;
-	size_t n = size * nmemb;
-
-	if (b->len + n > GITLAB_RESPONSE_MAX)
-		return 0;		/* aborts the transfer */
-	buf_add(b, data, n);
-	return n;
-}
-
 static int gitlab_check_env(const struct gitlab_env *env)
 {
 	const char *missing = !env->api_url ? "CI_API_V4_URL" :
@@ -557,20 +545,15 @@ static int gitlab_check_env(const struct gitlab_env *env)
 	return 0;
 }
 
-/* "{api}/projects/{id}/merge_requests/{iid}/{tail}" */
-static char *gitlab_mr_url(CURL *h, const struct gitlab_env *env,
-			   const char *tail)
+/* "/projects/{id}/merge_requests/{iid}/{tail}", under the API URL */
+static char *gitlab_mr_path(const struct gitlab_env *env, const char *tail)
 {
-	char *id = curl_easy_escape(h, env->project_id, 0);
-	size_t n = strlen(env->api_url);
-	char *url;
+	char *id = http_escape(env->project_id);
+	char *path = xasprintf("/projects/%s/merge_requests/%s/%s", id,
+			       env->mr_iid, tail);
 
-	while (n && env->api_url[n - 1] == '/')
-		n--;
-	url = xasprintf("%.*s/projects/%s/merge_requests/%s/%s", (int)n,
-			env->api_url, id ? id : "", env->mr_iid, tail);
-	curl_free(id);
-	return url;
+	free(id);
+	return path;
 }
 
 /* GitLab's error "message" (string or object), quoted and short. */
@@ -592,69 +575,55 @@ static void gitlab_api_message(char *out, size_t n, const struct buf *body)
 }
 
 /*
- * One API call: `method` on `tail` under the MR, JSON `body` or none.
- * 0 with *status and resp filled, or CRS_ERR (transport failure).
+ * One API call through the HTTP client: `method` on `tail` under the MR,
+ * JSON `body` or none. 0 with resp filled when the status is `want`;
+ * CRS_ERR (transport failure, another status, with GitLab's message) or
+ * CRS_ETIMEOUT. The token is in no message.
  */
 static int gitlab_call(const struct gitlab_env *env, const char *method,
 		       const char *tail, const char *body, long want,
 		       struct buf *resp)
 {
-	CURL *h = curl_easy_init();
-	struct curl_slist *hdr = NULL;
-	char err[CURL_ERROR_SIZE] = "", msg[256];
-	char *url = NULL, *auth = NULL;
-	long status = 0;
-	CURLcode c;
+	struct http_transport *t = NULL;
+	struct http_response res = HTTP_RESPONSE_INIT;
+	const char *hdr[3] = { NULL, "Accept: application/json" };
+	struct http_request req = {
+		.method = method, .what = tail,
+		.timeout_ms = GITLAB_TIMEOUT_S * 1000,
+		.headers = hdr, .max_response = GITLAB_RESPONSE_MAX,
+	};
+	char msg[256];
+	char *path = gitlab_mr_path(env, tail), *auth = NULL;
 	int r = CRS_ERR;
 
-	if (!h) {
-		r = crs_error_set(CRS_ERR, "gitlab: cannot start libcurl");
-		goto out;
-	}
-	url = gitlab_mr_url(h, env, tail);
 	auth = xasprintf("PRIVATE-TOKEN: %s", env->token);
-	hdr = curl_slist_append(hdr, auth);
-	hdr = curl_slist_append(hdr, "Accept: application/json");
-	if (body)
-		hdr = curl_slist_append(hdr, "Content-Type: application/json");
-	curl_easy_setopt(h, CURLOPT_URL, url);
-	curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdr);
-	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, err);
-	curl_easy_setopt(h, CURLOPT_TIMEOUT, GITLAB_TIMEOUT_S);
-	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-	/* no redirects: the token must not follow one to another host */
-	curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
-	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(h, CURLOPT_USERAGENT, "crs-ci");
-	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, gitlab_collect);
-	curl_easy_setopt(h, CURLOPT_WRITEDATA, resp);
-	curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, method);
+	hdr[0] = auth;
+	req.path = path;
 	if (body) {
-		curl_easy_setopt(h, CURLOPT_POSTFIELDS, body);
-		curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
+		req.content_type = "application/json";
+		req.body = body;
+		req.body_len = strlen(body);
 	}
-	c = curl_easy_perform(h);
-	if (c != CURLE_OK) {
-		r = crs_error_set(CRS_ERR, "gitlab: %s %s: %s", method, tail,
-				  err[0] ? err : curl_easy_strerror(c));
+	if ((r = http_api_new(&t, env->api_url, "gitlab")) != 0 ||
+	    (r = t->request(t, &req, &res)) != 0)
 		goto out;
-	}
-	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
-	if (status != want) {
+	buf_add(resp, res.body.ptr, res.body.len);
+	if (res.status != want) {
 		gitlab_api_message(msg, sizeof(msg), resp);
 		r = crs_error_set(CRS_ERR, "gitlab: %s %s: HTTP %ld: %s",
-				  method, tail, status, msg);
+				  method, tail, res.status, msg);
 		goto out;
 	}
 	r = 0;
 out:
 	if (auth) {
-		memset(auth, 0, strlen(auth));
+		explicit_bzero(auth, strlen(auth));
 		free(auth);
 	}
-	curl_slist_free_all(hdr);
-	free(url);
-	curl_easy_cleanup(h);
+	if (t)
+		t->free(t);
+	http_response_release(&res);
+	free(path);
 	return r;
 }
 

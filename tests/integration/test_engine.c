@@ -24,7 +24,7 @@
  *   build/tests/test_engine
  *
  * or from sources only: replace build/libcrsci.a with
- * runner/engine/docker.c runner/engine/http_curl.c
+ * runner/engine/docker.c runner/http/http.c
  * runner/engine/http_response.c runner/engine/tar_context.c and every
  * common/ source file.
  */

@@ -29,7 +29,7 @@
 #include "common/error.h"
 #include "common/fsutil.h"
 #include "common/xalloc.h"
-#include "runner/engine/http.h"
+#include "runner/http/http.h"
 
 #define FAKE_MAX 64
 

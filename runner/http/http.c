@@ -1,21 +1,24 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * http_curl.c - the libcurl transport behind http.h
+ * http.c - the libcurl transport behind http.h, the one HTTP client
  *
  * Speaks HTTP/1.1 to the engine over its unix socket (unix:///path) or
  * over TCP, with TLS client certificates when asked (tcp://host:port plus
- * ca.pem, cert.pem and key.pem). Each request uses its own easy handle;
+ * ca.pem, cert.pem and key.pem), or to a REST API (GitHub, GitLab) at an
+ * http(s) base URL, where `label` names it in messages. It never logs:
+ * header lines (tokens) stay out of every message. Each request uses its
+ * own easy handle;
  * connections, TLS sessions and DNS answers are shared between them
  * through a locked CURLSH, so the transport may be used from several
  * threads. HTTP error statuses are not transport errors: the body (the
  * engine's JSON "message") is handed back with the status, capped.
  */
-#include "runner/engine/http.h"
+#include "runner/http/http.h"
+#include "runner/http/http_easy.h"
 #include "common/error.h"
 #include "common/xalloc.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,11 +32,11 @@
 struct http_curl {
 	struct http_transport t;
 	char *host;		/* as given, for messages */
+	char *label;		/* REST APIs: "github"; NULL: the engine */
 	char *base_url;		/* http://localhost, https://h:2376 */
 	char *socket_path;	/* unix sockets only */
 	char *ca, *cert, *key;	/* TLS only */
-	CURLSH *share;
-	pthread_mutex_t locks[CURL_LOCK_DATA_LAST];
+	struct http_share *share;
 };
 
 /* State of one transfer, shared by the libcurl callbacks. */
@@ -41,30 +44,17 @@ struct http_xfer {
 	const struct http_request *req;
 	struct http_response *resp;
 	CURL *h;
+	const char *label;	/* the transport's, or NULL */
 	size_t max;
 	int cb_err;		/* code from on_data or the body cap */
 	FILE *body;
 	int read_errno;
 };
 
-static void http_share_lock(CURL *h, curl_lock_data data,
-			    curl_lock_access access, void *ctx)
+/* How messages name a request: its `what`, else its path. */
+static const char *http_what(const struct http_request *req)
 {
-	struct http_curl *c = ctx;
-
-	(void)h;
-	(void)access;
-	if ((int)data >= 0 && data < CURL_LOCK_DATA_LAST)
-		pthread_mutex_lock(&c->locks[data]);
-}
-
-static void http_share_unlock(CURL *h, curl_lock_data data, void *ctx)
-{
-	struct http_curl *c = ctx;
-
-	(void)h;
-	if ((int)data >= 0 && data < CURL_LOCK_DATA_LAST)
-		pthread_mutex_unlock(&c->locks[data]);
+	return req->what ? req->what : req->path;
 }
 
 static size_t http_write_cb(char *ptr, size_t size, size_t nmemb, void *ud)
@@ -80,16 +70,20 @@ static size_t http_write_cb(char *ptr, size_t size, size_t nmemb, void *ud)
 
 		if (r != 0) {
 			x->cb_err = r < 0 ? r : crs_error_set(CRS_ERR,
-				"engine response to %s %s rejected",
-				req->method, req->path);
+				"%s response to %s %s rejected",
+				x->label ? x->label : "engine",
+				req->method, http_what(req));
 			return 0;
 		}
 		return n;
 	}
 	if (x->resp->body.len + n > x->max) {
-		x->cb_err = crs_error_set(CRS_EENGINE,
+		x->cb_err = x->label ? crs_error_set(CRS_ERR,
+			"%s: %s %s: response exceeds %zu bytes", x->label,
+			req->method, http_what(req), x->max) :
+			crs_error_set(CRS_EENGINE,
 			"engine response to %s %s exceeds %zu bytes",
-			req->method, req->path, x->max);
+			req->method, http_what(req), x->max);
 		return 0;
 	}
 	buf_add(&x->resp->body, ptr, n);
@@ -135,15 +129,23 @@ static int http_curl_error(struct http_curl *c, struct http_xfer *x,
 		return crs_error_set(CRS_ERR, "%s: read: %s", req->body_file,
 				     strerror(x->read_errno));
 	if (rc == CURLE_ABORTED_BY_CALLBACK)
-		return crs_error_set(CRS_EINTR, "engine request %s %s "
-				     "interrupted", req->method, req->path);
+		return crs_error_set(CRS_EINTR, "%s request %s %s "
+				     "interrupted", c->label ? c->label :
+				     "engine", req->method, http_what(req));
+	if (c->label && rc == CURLE_OPERATION_TIMEDOUT)
+		return crs_error_set(CRS_ETIMEOUT, "%s: %s %s: no answer in "
+				     "%ld ms", c->label, req->method,
+				     http_what(req), req->timeout_ms);
+	if (c->label)
+		return crs_error_set(CRS_ERR, "%s: %s %s: %s", c->label,
+				     req->method, http_what(req), why);
 	/* Connected (and TLS done) before the clock ran out: a timeout of
 	 * the request itself, not an unreachable engine. */
 	curl_easy_getinfo(x->h, CURLINFO_PRETRANSFER_TIME_T, &ready_us);
 	if (rc == CURLE_OPERATION_TIMEDOUT && ready_us > 0)
 		return crs_error_set(CRS_ETIMEOUT, "engine request %s %s at "
 				     "%s timed out after %ld ms", req->method,
-				     req->path, c->host, req->timeout_ms);
+				     http_what(req), c->host, req->timeout_ms);
 	/* libcurl's text names "localhost port 80" for a unix socket; the
 	 * socket's errno says more. */
 	curl_easy_getinfo(x->h, CURLINFO_OS_ERRNO, &os_errno);
@@ -196,7 +198,7 @@ static int http_curl_request(struct http_transport *t,
 			     struct http_response *resp)
 {
 	struct http_curl *c = t->ctx;
-	struct http_xfer x = { .req = req, .resp = resp };
+	struct http_xfer x = { .req = req, .resp = resp, .label = c->label };
 	struct curl_slist *headers = NULL;
 	char errbuf[CURL_ERROR_SIZE] = "";
 	char *url = NULL, *ctype = NULL;
@@ -209,19 +211,16 @@ static int http_curl_request(struct http_transport *t,
 	resp->status = 0;
 	x.h = curl_easy_init();
 	if (!x.h) {
-		r = crs_error_set(CRS_EENGINE, "engine unreachable at %s: "
-				  "curl_easy_init failed", c->host);
+		r = c->label ? crs_error_set(CRS_ERR, "%s: cannot start "
+					     "libcurl", c->label) :
+			crs_error_set(CRS_EENGINE, "engine unreachable at %s: "
+				      "curl_easy_init failed", c->host);
 		goto out;
 	}
 	url = xasprintf("%s%s", c->base_url, req->path);
 	curl_easy_setopt(x.h, CURLOPT_URL, url);
-	curl_easy_setopt(x.h, CURLOPT_SHARE, c->share);
-	curl_easy_setopt(x.h, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(x.h, CURLOPT_ERRORBUFFER, errbuf);
-#if CURL_AT_LEAST_VERSION(7, 85, 0)
-	curl_easy_setopt(x.h, CURLOPT_PROTOCOLS_STR, "http,https");
-#endif
-	curl_easy_setopt(x.h, CURLOPT_FOLLOWLOCATION, 0L);
+	http_easy_base(x.h, errbuf, c->share);
+	curl_easy_setopt(x.h, CURLOPT_USERAGENT, "crs-ci");
 	curl_easy_setopt(x.h, CURLOPT_TCP_KEEPALIVE, 1L);
 	curl_easy_setopt(x.h, CURLOPT_CONNECTTIMEOUT_MS,
 			 HTTP_CONNECT_TIMEOUT_MS);
@@ -272,7 +271,7 @@ out:
 		fclose(x.body);
 	if (x.h)
 		curl_easy_cleanup(x.h);
-	curl_slist_free_all(headers);
+	http_headers_free(headers);
 	free(ctype);
 	free(url);
 	return r;
@@ -285,11 +284,9 @@ static void http_curl_free(struct http_transport *t)
 	if (!t)
 		return;
 	c = t->ctx;
-	if (c->share)
-		curl_share_cleanup(c->share);
-	for (int i = 0; i < CURL_LOCK_DATA_LAST; i++)
-		pthread_mutex_destroy(&c->locks[i]);
+	http_share_free(c->share);
 	free(c->host);
+	free(c->label);
 	free(c->base_url);
 	free(c->socket_path);
 	free(c->ca);
@@ -356,19 +353,42 @@ static int http_cert_file(char **out, const char *dir, const char *name)
 	return 0;
 }
 
-int http_curl_new(struct http_transport **out, const char *host,
-		  int tls, const char *cert_dir)
+static struct http_curl *http_curl_alloc(const char *host)
 {
 	struct http_curl *c = xcalloc(1, sizeof(*c));
-	int r = CRS_ERR;
 
-	*out = NULL;
-	for (int i = 0; i < CURL_LOCK_DATA_LAST; i++)
-		pthread_mutex_init(&c->locks[i], NULL);
 	c->t.request = http_curl_request;
 	c->t.free = http_curl_free;
 	c->t.ctx = c;
 	c->host = xstrdup(host);
+	return c;
+}
+
+/*
+ * The end of both constructors: when r is 0, share connections, DNS
+ * answers and TLS sessions between requests and hand c over through
+ * *out; otherwise (or when that fails) free c. Returns r or the failure.
+ */
+static int http_curl_done(struct http_transport **out, struct http_curl *c,
+			  int r)
+{
+	if (r == 0 && !(c->share = http_share_new(1)))
+		r = crs_error_set(CRS_EENGINE, "curl_share_init failed");
+	if (r != 0) {
+		http_curl_free(&c->t);
+		return r;
+	}
+	*out = &c->t;
+	return 0;
+}
+
+int http_curl_new(struct http_transport **out, const char *host,
+		  int tls, const char *cert_dir)
+{
+	struct http_curl *c = http_curl_alloc(host);
+	int r = CRS_ERR;
+
+	*out = NULL;
 	if (strncmp(host, "unix://", 7) == 0) {
 		if (!host[7]) {
 			r = http_bad_host(host);
@@ -396,23 +416,35 @@ int http_curl_new(struct http_transport **out, const char *host,
 		r = http_bad_host(host);
 		goto out;
 	}
-	c->share = curl_share_init();
-	if (!c->share) {
-		r = crs_error_set(CRS_EENGINE, "curl_share_init failed");
-		goto out;
-	}
-	curl_share_setopt(c->share, CURLSHOPT_LOCKFUNC, http_share_lock);
-	curl_share_setopt(c->share, CURLSHOPT_UNLOCKFUNC, http_share_unlock);
-	curl_share_setopt(c->share, CURLSHOPT_USERDATA, c);
-	curl_share_setopt(c->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_CONNECT);
-	curl_share_setopt(c->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
-	curl_share_setopt(c->share, CURLSHOPT_SHARE,
-			  CURL_LOCK_DATA_SSL_SESSION);
-	*out = &c->t;
-	c = NULL;
 	r = 0;
 out:
-	if (c)
-		http_curl_free(&c->t);
-	return r;
+	return http_curl_done(out, c, r);
+}
+
+int http_api_new(struct http_transport **out, const char *base_url,
+		 const char *label)
+{
+	struct http_curl *c = NULL;
+	size_t n = strlen(base_url);
+
+	*out = NULL;
+	if (strncmp(base_url, "https://", 8) != 0 &&
+	    strncmp(base_url, "http://", 7) != 0)
+		return crs_error_set(CRS_EINPUT, "%s: API URL '%s' is not "
+				     "http(s)", label, base_url);
+	while (n && base_url[n - 1] == '/')
+		n--;
+	c = http_curl_alloc(base_url);
+	c->label = xstrdup(label);
+	c->base_url = xstrndup(base_url, n);
+	return http_curl_done(out, c, 0);
+}
+
+char *http_escape(const char *s)
+{
+	char *e = curl_easy_escape(NULL, s, 0);
+	char *copy = xstrdup(e ? e : "");
+
+	curl_free(e);
+	return copy;
 }

@@ -1,20 +1,24 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * http.h - the transport seam between the engine client and libcurl
+ * http.h - the one HTTP client: a transport seam over libcurl
  *
- * docker.c builds requests; a transport executes them. http_curl.c is the
- * real one (unix socket or TCP+TLS); tests replace it with a fake that
- * replays canned responses and records what was sent.
+ * Callers (the engine client, the GitHub and GitLab reporters) build
+ * requests; a transport executes them. http.c is the real one, to the
+ * engine (unix socket or TCP+TLS client certificates) or to a REST API
+ * (http_api_new); tests replace it with a fake that replays canned
+ * responses and records what was sent. Header lines may carry secrets
+ * (tokens, registry auth): the transport never logs or echoes them.
  */
-#ifndef CRS_RUNNER_ENGINE_HTTP_H
-#define CRS_RUNNER_ENGINE_HTTP_H
+#ifndef CRS_RUNNER_HTTP_HTTP_H
+#define CRS_RUNNER_HTTP_HTTP_H
 
 #include <stddef.h>
 #include "common/buf.h"
 
 struct http_request {
-	const char *method;		/* "GET", "POST", "DELETE" */
+	const char *method;		/* "GET", "POST", "PUT", "DELETE" */
 	const char *path;		/* "/v1.41/containers/create?name=x" */
+	const char *what;		/* names it in messages; NULL: path */
 	const char *content_type;	/* NULL when no body */
 	const void *body;
 	size_t body_len;
@@ -72,5 +76,21 @@ struct http_transport {
  */
 int http_curl_new(struct http_transport **out, const char *host,
 		  int tls, const char *cert_dir);
+
+/*
+ * The libcurl transport to a REST API at `base_url` (http:// or https://,
+ * no trailing slash needed: request paths start with '/'). `label` names
+ * the API in messages ("github"). Requests fail with CRS_ERR
+ * "<label>: <METHOD> <path>: <reason>" (transport failure, body over
+ * max_response), CRS_ETIMEOUT "<label>: <METHOD> <path>: no answer in
+ * <N> ms", or the code returned by on_data. Redirects are never followed,
+ * so a token header cannot reach another host. Returns 0, or CRS_EINPUT
+ * (base_url not http(s)). Does not connect.
+ */
+int http_api_new(struct http_transport **out, const char *base_url,
+		 const char *label);
+
+/* `s` percent-encoded for a URL path segment; the caller frees it. */
+char *http_escape(const char *s);
 
 #endif

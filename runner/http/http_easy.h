@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * http_easy.h - the libcurl plumbing every HTTP client in crs-ci shares
+ *
+ * Both modes of the one client use it: the push transport of http.c
+ * (engine, GitHub, GitLab) and the gateway's pulled provider stream
+ * (gateway/gw_upstream.c). It owns the locked share handle and the
+ * options no request may do without: no redirects (a token header must
+ * not reach another host), http(s) only, no signals, an error buffer,
+ * and header lists wiped before they are freed (they carry secrets).
+ */
+#ifndef CRS_RUNNER_HTTP_HTTP_EASY_H
+#define CRS_RUNNER_HTTP_HTTP_EASY_H
+
+#include <curl/curl.h>
+
+struct http_share;
+
+/*
+ * A share handle with its locks, safe to use from several threads. It
+ * shares DNS answers and TLS sessions, and connections too when
+ * `connections` is non-zero. NULL when libcurl cannot make one (then
+ * requests simply share nothing). Free with http_share_free.
+ */
+struct http_share *http_share_new(int connections);
+/* Cannot fail; accepts NULL. */
+void http_share_free(struct http_share *s);
+
+/*
+ * Sets the options every request has on `h`: `errbuf` (CURL_ERROR_SIZE
+ * bytes, owned by the caller) as the error buffer, the share handle `s`
+ * (NULL: none), no redirects, http and https only and no signals.
+ * Cannot fail.
+ */
+void http_easy_base(CURL *h, char *errbuf, struct http_share *s);
+
+/* Wipes every line of `l` (they may hold tokens) and frees the list.
+ * Cannot fail; accepts NULL. */
+void http_headers_free(struct curl_slist *l);
+
+#endif
