@@ -12,6 +12,7 @@
  */
 #include "libcrs/internal.h"
 #include "common/error.h"
+#include "common/safe_io.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -96,14 +97,17 @@ static int write_request(int reqfd, const char *tmp, const char *id,
 static void read_small(int dfd, const char *name, char *buf, size_t size)
 {
 	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	ssize_t n = -1;
+	size_t n = 0;
 
 	buf[0] = '\0';
 	if (fd < 0)
 		return;
-	n = read(fd, buf, size - 1);
+	if (safe_read_full(fd, buf, size - 1, &n, name) != 0) {
+		n = 0;		/* unreadable reads as absent */
+		crs_error_clear();
+	}
 	close(fd);
-	buf[n > 0 ? n : 0] = '\0';
+	buf[n] = '\0';
 }
 
 static int copy_response(int rdfd, const char *resp_dir, int *retcode)

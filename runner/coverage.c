@@ -11,6 +11,7 @@
 #include "runner/coverage.h"
 #include "diff/changeset.h"
 #include "common/error.h"
+#include "common/safe_io.h"
 #include "common/log.h"
 #include "common/xalloc.h"
 
@@ -268,21 +269,10 @@ int coverage_load_lcov(struct coverage **out, const char *path, size_t max)
 		goto out;
 	}
 	data = xmalloc(st_add((size_t)st.st_size, 1));
-	while (len <= (size_t)st.st_size) {
-		/* read one byte past the size to notice a growing file */
-		ssize_t k = read(fd, data + len, (size_t)st.st_size + 1 - len);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0) {
-			r = crs_error_set(CRS_ERR, "%s: read: %s", path,
-					  strerror(errno));
-			goto out;
-		}
-		if (k == 0)
-			break;
-		len += (size_t)k;
-	}
+	/* read one byte past the size to notice a growing file */
+	if ((r = safe_read_full(fd, data, (size_t)st.st_size + 1, &len,
+				path)) != 0)
+		goto out;
 	if (len > (size_t)st.st_size) {
 		r = crs_error_set(CRS_EINPUT, "%s: changed while read", path);
 		goto out;

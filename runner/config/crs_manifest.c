@@ -14,6 +14,7 @@
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"
+#include "common/safe_io.h"
 #include "common/xalloc.h"
 
 #include <stdio.h>
@@ -200,7 +201,6 @@ static int check_output(struct yaml_doc *d, const yaml_node_t *at,
 			const char *field, const char *s)
 {
 	char q[YAML_DOC_QUOTE_MAX];
-	const char *p = s;
 
 	if (!*s)
 		return yaml_doc_error(d, at, field, "is empty");
@@ -208,16 +208,9 @@ static int check_output(struct yaml_doc *d, const yaml_node_t *at,
 		return yaml_doc_error(d, at, field, "%s is absolute; outputs "
 				      "are relative to BUILD_OUT_DIR",
 				      yaml_doc_quote(q, s));
-	while (*p) {
-		size_t n = strcspn(p, "/");
-
-		if (n == 2 && p[0] == '.' && p[1] == '.')
-			return yaml_doc_error(d, at, field, "%s leaves "
-					      "BUILD_OUT_DIR",
-					      yaml_doc_quote(q, s));
-		p += n;
-		p += *p == '/';
-	}
+	if (!safe_relpath_ok(s))
+		return yaml_doc_error(d, at, field, "%s leaves "
+				      "BUILD_OUT_DIR", yaml_doc_quote(q, s));
 	return 0;
 }
 

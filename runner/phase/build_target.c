@@ -89,7 +89,8 @@ static int is_harness(int dfd, const char *dir, const char *name)
 	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
 	    !S_ISREG(st.st_mode) || !(st.st_mode & 0111))
 		goto out;
-	if (fs_read_at(&b, dfd, name, 512u << 20, path) != 0) {
+	if (fs_read_regular_at(&b, dfd, name, path, 512u << 20,
+			       NULL) != 0) {
 		crs_error_clear();
 		goto out;
 	}
