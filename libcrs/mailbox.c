@@ -12,6 +12,7 @@
  */
 #include "libcrs/internal.h"
 #include "common/error.h"
+#include "common/mailbox_proto.h"
 #include "common/safe_io.h"
 
 #include <errno.h>
@@ -26,9 +27,11 @@
 #define MAILBOX_POLL_NS 200000000L
 #define MAILBOX_TIMEOUT_MSG "Builder unavailable or timed out"
 
-static const char *const kind_names[] = {
-	"apply-patch-build", "run-pov", "apply-patch-test", "build-project",
-};
+_Static_assert((int)CRS_SIDECAR_BUILD == MAILBOX_BUILD &&
+	       (int)CRS_SIDECAR_POV == MAILBOX_POV &&
+	       (int)CRS_SIDECAR_TEST == MAILBOX_TEST &&
+	       (int)CRS_SIDECAR_PROJECT == MAILBOX_PROJECT,
+	       "crs_sidecar_kind follows the mailbox's kinds");
 
 /* build-project's folders in a request, as src[] of write_request. */
 static const char *const tree_names[] = { "fuzz-proj", "target-source" };
@@ -67,7 +70,8 @@ static int write_request(int reqfd, const char *tmp, const char *id,
 		return crs_error_set(CRS_ERR, "mailbox requests/%s: %s", tmp,
 				     strerror(errno));
 	snprintf(text, sizeof(text), "kind=%s\nharness=%s\nrebuild_id=%s\n"
-		 "builder_name=%s\n", kind_names[kind], harness ? harness : "",
+		 "builder_name=%s\n", mailbox_kind_name(kind),
+		 harness ? harness : "",
 		 rebuild_id ? rebuild_id : "",
 		 builder_name ? builder_name : "");
 	r = lcrs_write_file_at(dfd, "request.txt", text, strlen(text), 0644,

@@ -53,6 +53,7 @@
 #include "common/error.h"
 #include "common/fsutil.h"
 #include "common/log.h"
+#include "common/mailbox_proto.h"
 #include "common/strset.h"
 #include "common/strvec.h"
 #include "common/xalloc.h"
@@ -72,10 +73,11 @@
 #define SIDECAR_TESTS_S 600.0		/* the project's tests at most */
 #define SIDECAR_LOG_LINES 200		/* of a build log in stdout.log */
 
-static const char *const kind_names[] = {
-	"apply-patch-build", "run-pov", "apply-patch-test", "build-project",
-};
-#define KINDS (sizeof(kind_names) / sizeof(kind_names[0]))
+_Static_assert((int)SIDECAR_BUILD == MAILBOX_BUILD &&
+	       (int)SIDECAR_POV == MAILBOX_POV &&
+	       (int)SIDECAR_TEST == MAILBOX_TEST &&
+	       (int)SIDECAR_PROJECT == MAILBOX_PROJECT,
+	       "sidecar_kind follows the mailbox's kinds");
 
 /* --- request and response files ------------------------------------------ */
 
@@ -129,12 +131,13 @@ static int parse_line(struct sidecar_request *rq, const char *id,
 		return crs_error_set(CRS_EINPUT, "request %s: request.txt: "
 				     "'%.40s' is not key=value", id, line);
 	if (klen == 4 && !strncmp(line, "kind", 4)) {
-		for (size_t k = 0; k < KINDS; k++)
-			if (!strcmp(v, kind_names[k])) {
-				rq->kind = (enum sidecar_kind)k;
-				*have_kind = 1;
-				return 0;
-			}
+		int k = mailbox_kind_parse(v);
+
+		if (k >= 0) {
+			rq->kind = (enum sidecar_kind)k;
+			*have_kind = 1;
+			return 0;
+		}
 		return crs_error_set(CRS_EINPUT, "request %s: request.txt: "
 				     "unknown kind '%.40s'", id, v);
 	}
@@ -1060,7 +1063,8 @@ static void job_run(struct sidecar *sc, struct sidecar_crs *k,
 
 	buf_init(&jr.out);
 	buf_init(&jr.err);
-	log_info("sidecar: %s asks %s%s%s", k->c->name, kind_names[rq->kind],
+	log_info("sidecar: %s asks %s%s%s", k->c->name,
+		 mailbox_kind_name(rq->kind),
 		 rq->harness[0] ? " " : "", rq->harness);
 	if (rq->kind == SIDECAR_POV) {
 		r = job_pov(k, rq, &jr);
@@ -1095,7 +1099,7 @@ static void job_run(struct sidecar *sc, struct sidecar_crs *k,
 		sc->answered++;
 		pthread_mutex_unlock(&sc->lock);
 		log_info("sidecar: %s's %s answered: retcode %d", k->c->name,
-			 kind_names[rq->kind], jr.retcode);
+			 mailbox_kind_name(rq->kind), jr.retcode);
 	}
 	if (resfd >= 0)
 		close(resfd);

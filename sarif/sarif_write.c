@@ -15,7 +15,7 @@
 #include "sarif/sarif_write.h"
 #include "sarif/cwe.h"
 #include "sarif/finding.h"
-#include "sarif/utf8.h"
+#include "common/utf8.h"
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"
