@@ -74,7 +74,7 @@ static int print_lint(const struct crs_lint *l, const char *dir,
 		log_fprintf(ctx->out, "", "%s%s",
 			    l->items[i].is_error ? "" : "warning: ",
 			    l->items[i].text);
-	log_quote_line(q, sizeof(q), dir);
+	log_quote(q, sizeof(q), dir, strlen(dir));
 	fprintf(ctx->out, "%s: %zu error(s), %zu warning(s)\n", q, l->errors,
 		l->warnings);
 	return l->errors ? EXIT_USAGE : EXIT_OK;

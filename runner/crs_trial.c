@@ -236,7 +236,7 @@ static void print_findings(const struct finding_set *fs, FILE *out)
 	for (size_t i = 0; i < fs->nr; i++) {
 		const struct finding *f = &fs->items[i];
 
-		log_quote_line(q, sizeof(q), f->crash_type);
+		log_quote(q, sizeof(q), f->crash_type, strlen(f->crash_type));
 		fprintf(out, "  %s in %s at %s:%d, reproduced %d/%d, %s\n",
 			q, f->function ? f->function : "?",
 			f->file ? f->file : "?", f->line, f->reproduced,

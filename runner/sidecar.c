@@ -1088,11 +1088,12 @@ static void job_run(struct sidecar *sc, struct sidecar_crs *k,
 	rs.rebuild_id = jr.rebuild_id;
 	resfd = open_in_mailbox(k->mailbox, "responses");
 	if (resfd < 0 || sidecar_response_write(resfd, id, &rs) != 0) {
+		const char *why = crs_error_last();
 		char q[1024];
 
 		log_warn("sidecar: %s: cannot answer: %s", k->c->name,
 			 resfd < 0 ? "no responses/ folder" :
-			 log_quote_line(q, sizeof(q), crs_error_last()));
+			 log_quote(q, sizeof(q), why, strlen(why)));
 		crs_error_clear();
 	} else {
 		pthread_mutex_lock(&sc->lock);
@@ -1230,11 +1231,12 @@ static void refuse(struct sidecar_crs *k, int resfd, const char *id)
 	struct sidecar_response rs = { .retcode = 1, .rebuild_id = -1 };
 	char *err = xasprintf("crs-ci refused the request: %s\n",
 			      crs_error_last());
+	const char *why = crs_error_last();
 	char q[1024];
 
 	if (k->warned < SIDECAR_WARN_MAX)
 		log_warn("sidecar: %s: %s", k->c->name,
-			 log_quote_line(q, sizeof(q), crs_error_last()));
+			 log_quote(q, sizeof(q), why, strlen(why)));
 	else if (k->warned == SIDECAR_WARN_MAX)
 		log_warn("sidecar: %s: more requests refused; not logged",
 			 k->c->name);

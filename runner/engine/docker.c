@@ -936,8 +936,9 @@ static void docker_pull_status(struct docker_pull_track *t, json_t *j)
 	free(t->states.v[i]);
 	t->states.v[i] = xstrdup(status);
 	log_info("pull %s: layer %s: %s", t->ref,
-		 log_quote_line(qi, sizeof(qi), json_string_value(id)),
-		 log_quote_line(qs, sizeof(qs), status));
+		 log_quote(qi, sizeof(qi), json_string_value(id),
+			   strlen(json_string_value(id))),
+		 log_quote(qs, sizeof(qs), status, strlen(status)));
 }
 
 void docker_ref_split(const char *ref, char **repo_out, char **tag_out)
@@ -1078,8 +1079,8 @@ int docker_image_pull(struct docker_client *d,
 	for (size_t i = 0; i < t.ids.nr; i++)
 		bytes += t.sizes[i];
 	log_info("pull %s: %s (%zu layer(s), %.1f MB in %.1f s)", o->ref,
-		 log_quote_line(msg, sizeof(msg), t.final), t.ids.nr,
-		 (double)bytes / 1e6, (double)(t1.tv_sec - t0.tv_sec) +
+		 log_quote(msg, sizeof(msg), t.final, strlen(t.final)),
+		 t.ids.nr, (double)bytes / 1e6, (double)(t1.tv_sec - t0.tv_sec) +
 		 (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 	r = 0;
 out:
