@@ -117,20 +117,6 @@ int fs_open_dir(int *fd_out, const char *path)
 	return 0;
 }
 
-int fs_read_beneath(struct buf *out, const char *dir, const char *name,
-		    size_t max)
-{
-	char *what = xasprintf("%s/%s", dir, name);
-	int dfd = -1, r;
-
-	if ((r = fs_open_dir(&dfd, dir)) == 0)
-		r = fs_read_regular_at(out, dfd, name, what, max, NULL);
-	if (dfd >= 0)
-		close(dfd);
-	free(what);
-	return r;
-}
-
 /*
  * A new temp file in dirfd with a random dot name (watchers such as the
  * exchange skip dot names): O_CREAT|O_EXCL|O_NOFOLLOW, so nothing planted

@@ -46,9 +46,6 @@ int fs_open_dir(int *fd_out, const char *path);
  * bytes (CRS_EINPUT otherwise), then read with the same cap.
  */
 int fs_read_fd(struct buf *out, int fd, size_t max, const char *what);
-/* fs_read_regular_at on the folder `dir` (opened with fs_open_dir). */
-int fs_read_beneath(struct buf *out, const char *dir, const char *name,
-		    size_t max);
 /*
  * Write `name` (one component) in the folder `dirfd` atomically: a new
  * temp file with a random dot name (O_CREAT|O_EXCL|O_NOFOLLOW), then

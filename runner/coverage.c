@@ -245,46 +245,6 @@ out:
 	return r;
 }
 
-int coverage_load_lcov(struct coverage **out, const char *path, size_t max)
-{
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-	char *data = NULL;
-	size_t len = 0;
-	struct stat st;
-	int r = CRS_ERR;
-
-	*out = NULL;
-	if (fd < 0) {
-		r = crs_error_set(errno == ENOENT ? CRS_ENOTFOUND : CRS_EINPUT,
-				  "%s: %s", path, strerror(errno));
-		goto out;
-	}
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		r = crs_error_set(CRS_EINPUT, "%s: not a regular file", path);
-		goto out;
-	}
-	if ((unsigned long long)st.st_size > max) {
-		r = crs_error_set(CRS_EINPUT, "%s: larger than %zu bytes",
-				  path, max);
-		goto out;
-	}
-	data = xmalloc(st_add((size_t)st.st_size, 1));
-	/* read one byte past the size to notice a growing file */
-	if ((r = safe_read_full(fd, data, (size_t)st.st_size + 1, &len,
-				path)) != 0)
-		goto out;
-	if (len > (size_t)st.st_size) {
-		r = crs_error_set(CRS_EINPUT, "%s: changed while read", path);
-		goto out;
-	}
-	r = coverage_parse_lcov(out, data, len, path);
-out:
-	if (fd >= 0)
-		close(fd);
-	free(data);
-	return r;
-}
-
 void coverage_free(struct coverage *c)
 {
 	if (!c)
