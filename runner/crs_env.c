@@ -49,7 +49,7 @@ static void env_layer(struct env_map *m, const struct config_env_list *l)
 }
 
 void crsenv_build(struct strvec *env, const struct scan *s,
-		   const struct crsenv_args *a)
+		  const struct crsenv_args *a)
 {
 	const struct scan_state *st = &s->state;
 	struct env_map m = { 0 };

@@ -40,6 +40,6 @@ struct crsenv_args {
 
 /* Fill `env` with KEY=VALUE strings. Cannot fail. */
 void crsenv_build(struct strvec *env, const struct scan *s,
-		   const struct crsenv_args *a);
+		  const struct crsenv_args *a);
 
 #endif

@@ -285,7 +285,7 @@ static int clone_atomic(struct crsgit_checkout *co, const char *cache,
 }
 
 int crsgit_checkout(struct crsgit_checkout *out, const char *url,
-		     const char *ref, const char *cache)
+		    const char *ref, const char *cache)
 {
 	struct crsgit_checkout co = { 0 };
 	struct buf rec = BUF_INIT;

@@ -31,7 +31,7 @@ struct crsgit_checkout {
  * user:password part, and are one line.
  */
 int crsgit_checkout(struct crsgit_checkout *out, const char *url,
-		     const char *ref, const char *cache);
+		    const char *ref, const char *cache);
 void crsgit_checkout_release(struct crsgit_checkout *co);
 
 /* `url` without a user:password@ part, for messages. Caller frees. */

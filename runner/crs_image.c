@@ -21,8 +21,8 @@
 #include <stdlib.h>
 
 int crsimg_build(struct scan *s, const struct compose_crs *c,
-		    const char *kind, const char *name, const char *dockerfile,
-		    int target_dependent, char **tag_out)
+		 const char *kind, const char *name, const char *dockerfile,
+		 int target_dependent, char **tag_out)
 {
 	const struct manifest *m = c->manifest;
 	struct docker_build_opts bo = DOCKER_BUILD_OPTS_INIT;

@@ -172,7 +172,7 @@ static int copies_from_libcrs(const struct df_instr *in)
 }
 
 void crslint_dockerfile(struct crslint *out, const char *buf, size_t len,
-			 const char *name)
+			const char *name)
 {
 	struct config_pos pos = { name, 1, 1 };
 	struct df_instr *v = NULL;

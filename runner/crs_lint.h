@@ -47,6 +47,6 @@ void crslint_release(struct crslint *l);
  * OSS-CRS's oss-crs-deps image). Problems are added to `out`.
  */
 void crslint_dockerfile(struct crslint *out, const char *buf, size_t len,
-			 const char *name);
+			const char *name);
 
 #endif

@@ -342,7 +342,7 @@ static int fail(int r, const char *what)
 }
 
 int crstrial_run(const struct crstrial_opts *o, const struct crslint *lint,
-		  struct runner_ctx *ctx)
+		 struct runner_ctx *ctx)
 {
 	const struct manifest *m = lint->manifest;
 	struct scan_opts so = SCAN_OPTS_INIT;

@@ -33,6 +33,6 @@ struct crstrial_opts {
  * a usage or configuration error, 3 infrastructure.
  */
 int crstrial_run(const struct crstrial_opts *o, const struct crslint *lint,
-		  struct runner_ctx *ctx);
+		 struct runner_ctx *ctx);
 
 #endif

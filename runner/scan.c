@@ -196,7 +196,7 @@ static int load_compose(struct scan *s)
 	const struct scan_opts *o = s->opts;
 	struct compose_sources src = { 0 };
 	char *registry = crsreg_dir(o->registry,
-					  getenv("CRS_CI_REGISTRY"), NULL);
+				    getenv("CRS_CI_REGISTRY"), NULL);
 	char *cache = NULL;
 	int r;
 

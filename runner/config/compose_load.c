@@ -526,7 +526,7 @@ static int fetch_git(struct compose_crs *e, const struct compose_sources *src)
 		goto out;
 	}
 	r = crsgit_checkout(&co, e->source_url, e->source_ref,
-			     src->src_cache);
+			    src->src_cache);
 	if (r == CRS_ENOTFOUND || r == CRS_ECONFIG) {
 		snprintf(msg, sizeof(msg), "%s", crs_error_last());
 		r = source_error(e, CRS_ECONFIG, msg);

@@ -227,7 +227,7 @@ const struct compose_crs *compose_find_crs(const struct compose *c,
  */
 int manifest_load(struct manifest **out, const char *path);
 int manifest_parse(struct manifest **out, const char *buf,
-		       size_t len, const char *name);
+		   size_t len, const char *name);
 void manifest_free(struct manifest *m);
 
 /*

@@ -619,7 +619,7 @@ static char *manifest_root(const char *path)
 }
 
 int manifest_parse(struct manifest **out, const char *buf,
-		       size_t len, const char *name)
+		   size_t len, const char *name)
 {
 	struct manifest *m = xcalloc(1, sizeof(*m));
 	struct yaml_doc d;

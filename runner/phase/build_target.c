@@ -252,7 +252,7 @@ static int crs_build_step(struct scan *s, const struct compose_crs *c,
 	what = xasprintf("CRS %s build step %s", c->name, b->name);
 	log = scan_work_path(s, "logs/build-%s-%s.log", c->name, b->name);
 	if ((r = crsimg_build(s, c, "builder", b->name, b->dockerfile, 1,
-				 &tag)) != 0 ||
+			      &tag)) != 0 ||
 	    (r = docker_image_exists(s->docker, tag, &id)) != 0)
 		goto out;
 	{
@@ -356,7 +356,7 @@ static int crs_runner_images(struct scan *s, const struct compose_crs *c)
 		if (!mod->target_dependent)
 			continue;
 		r = crsimg_build(s, c, "runner", mod->name, mod->dockerfile,
-				    1, &tag);
+				 1, &tag);
 		if (r == 0) {
 			key = xasprintf("%s/%s", c->name, mod->name);
 			scan_set_image(s, key, tag);

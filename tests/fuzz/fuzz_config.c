@@ -55,7 +55,7 @@ static void manifest(const char *buf, size_t len)
 	struct manifest *m = NULL;
 
 	if (manifest_parse(&m, buf, len,
-			       "/fuzz/crs/oss-crs/crs.yaml") == 0)
+			   "/fuzz/crs/oss-crs/crs.yaml") == 0)
 		manifest_free(m);
 }
 

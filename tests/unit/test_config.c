@@ -84,7 +84,7 @@ static struct manifest *manifest_ok(const char *yaml)
 {
 	struct manifest *m = NULL;
 	int r = manifest_parse(&m, yaml, strlen(yaml),
-				   "crs/oss-crs/crs.yaml");
+			       "crs/oss-crs/crs.yaml");
 
 	if (r != 0)
 		fail_msg("unexpected error: %s", crs_error_last());
@@ -96,7 +96,7 @@ static void manifest_err(const char *yaml, const char *msg)
 	struct manifest *m = (struct manifest *)1;
 
 	assert_int_equal(manifest_parse(&m, yaml, strlen(yaml),
-					    "crs.yaml"), CRS_ECONFIG);
+					"crs.yaml"), CRS_ECONFIG);
 	assert_null(m);
 	assert_string_equal(crs_error_last(), msg);
 }
@@ -1418,7 +1418,7 @@ static void test_relative_paths(void **state)
 	assert_string_equal(crs_error_last(), "compose.yaml: not a folder");
 
 	assert_int_equal(manifest_load(&(struct manifest *){ NULL },
-					   "crs-b/oss-crs/none.yaml"),
+				       "crs-b/oss-crs/none.yaml"),
 			 CRS_ECONFIG);
 	assert_string_equal(crs_error_last(), "crs-b/oss-crs/none.yaml: No "
 			    "such file or directory");
