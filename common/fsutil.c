@@ -144,24 +144,6 @@ static int tmp_create(int *fd_out, char name[48], int dirfd, mode_t mode)
 	return crs_error_set(CRS_ERR, "no free temp name");
 }
 
-static int write_all(int fd, const void *data, size_t len, const char *what)
-{
-	const char *p = data;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return crs_error_set(CRS_ERR, "%s: write: %s", what,
-					     strerror(errno));
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* Close the temp fd, then rename it over `name`; on error unlink it. */
 static int tmp_commit(int fd, int dirfd, const char *tmp, const char *name,
 		      int r)
@@ -184,7 +166,7 @@ int fs_write_at(int dirfd, const char *name, const void *data, size_t len)
 
 	if ((r = tmp_create(&fd, tmp, dirfd, 0644)) != 0)
 		return crs_error_prefix("%s", name);
-	r = write_all(fd, data, len, name);
+	r = safe_write_all(fd, data, len, name);
 	return tmp_commit(fd, dirfd, tmp, name, r);
 }
 
@@ -590,7 +572,7 @@ static int chunk_to_fd(void *ctx, const char *p, size_t n)
 {
 	struct chunk_sink *sink = ctx;
 
-	return write_all(sink->fd, p, n, sink->what);
+	return safe_write_all(sink->fd, p, n, sink->what);
 }
 
 /* Copy regular file `fd` (fstat'ed by the caller) to `name` in dstfd. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * safe_io.c - the bounded read loop and the relative-path check
+ * safe_io.c - the bounded read and write loops, the relative-path check
  *
  * The only read(2) loop of the tree's file readers: every capped read of
  * something a container, a pull request or a report may have written goes
@@ -73,6 +73,24 @@ static int chunk_to_buf(void *ctx, const char *p, size_t n)
 int safe_read_buf(struct buf *out, int fd, size_t max, const char *what)
 {
 	return safe_read_chunks(fd, max, what, chunk_to_buf, out);
+}
+
+int safe_write_all(int fd, const void *data, size_t len, const char *what)
+{
+	const char *p = data;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return crs_error_set(CRS_ERR, "%s: write: %s", what,
+					     strerror(errno));
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
 }
 
 int safe_relpath_ok(const char *p)

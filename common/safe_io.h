@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * safe_io.h - the bounded read loop and the relative-path check
+ * safe_io.h - the bounded read and write loops, the relative-path check
  *
  * The two primitives every trust-boundary reader shares (DESIGN.md
  * decision 10): a read that never takes more than a cap, retries EINTR
@@ -37,6 +37,12 @@ int safe_read_chunks(int fd, size_t max, const char *what, safe_chunk_fn fn,
 
 /* safe_read_chunks appending to out: at most `max` new bytes. */
 int safe_read_buf(struct buf *out, int fd, size_t max, const char *what);
+
+/*
+ * Write all `len` bytes of data to fd, retrying EINTR and short writes.
+ * 0, or CRS_ERR "<what>: write: <errno text>".
+ */
+int safe_write_all(int fd, const void *data, size_t len, const char *what);
 
 /*
  * 1 when `p` is a relative path that stays below the folder it is joined

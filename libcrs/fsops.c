@@ -292,24 +292,6 @@ int lcrs_rename_noreplace(int dirfd, const char *from, const char *to)
 	return 0;
 }
 
-int lcrs_write_all(int fd, const void *data, size_t len, const char *shown)
-{
-	const char *p = data;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return crs_error_set(CRS_ERR, "write '%s': %s", shown,
-					     strerror(errno));
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 struct copy_sink {
 	int fd;
 	const char *shown;
@@ -323,7 +305,7 @@ static int copy_chunk(void *ctx, const char *p, size_t n)
 
 	if (sink->peek)
 		sink->peek(p, n, sink->ctx);
-	return lcrs_write_all(sink->fd, p, n, sink->shown);
+	return safe_write_all(sink->fd, p, n, sink->shown);
 }
 
 int lcrs_copy_fd(int in, int out, const char *shown_in,
@@ -344,7 +326,7 @@ int lcrs_write_file_at(int dirfd, const char *name, const void *data,
 
 	tmp[0] = '\0';
 	if ((r = lcrs_tmp_create(dirfd, tmp, &fd)) != 0 ||
-	    (r = lcrs_write_all(fd, data, len, shown)) != 0)
+	    (r = safe_write_all(fd, data, len, shown)) != 0)
 		goto out;
 	if (fchmod(fd, mode) != 0) {
 		r = crs_error_set(CRS_ERR, "chmod '%s': %s", shown,
