@@ -4,7 +4,8 @@
  *
  * common/safe_io.c is what every trust-boundary reader shares: a writer
  * that trickles bytes (a pipe) is read whole, a cap is never exceeded and
- * its overrun is CRS_EINPUT, and a path that leaves its folder is refused.
+ * its overrun is CRS_EINPUT, a write goes out whole, and a path that
+ * leaves its folder is refused.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -77,6 +78,25 @@ static void test_read_buf_cap(void **st)
 	buf_release(&b);
 }
 
+static void test_write_all(void **st)
+{
+	char dst[16];
+	size_t n = 0;
+	int p[2];
+
+	(void)st;
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(safe_write_all(p[1], "hello world", 11, "w"), 0);
+	close(p[1]);
+	assert_int_equal(safe_read_full(p[0], dst, sizeof(dst), &n, "r"), 0);
+	assert_int_equal(n, 11);
+	assert_memory_equal(dst, "hello world", 11);
+	close(p[0]);
+	assert_int_equal(safe_write_all(-1, "x", 1, "out.log"), CRS_ERR);
+	assert_non_null(strstr(crs_error_last(), "out.log: write: "));
+	crs_error_clear();
+}
+
 static void test_relpath(void **st)
 {
 	static const char *const ok[] = {
@@ -101,6 +121,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_read_full),
 		cmocka_unit_test(test_read_buf_cap),
+		cmocka_unit_test(test_write_all),
 		cmocka_unit_test(test_relpath),
 	};
 
