@@ -3,7 +3,8 @@
 # Sources are found by folder, so adding a .c file needs no edit here:
 #   common/ diff/ sarif/ runner/**  -> build/libcrsci.a (+ runner/cli/main.c -> crs-ci)
 #   libcrs/                         -> build/libcrs.a   (+ libcrs/cli.c -> libCRS)
-#   tests/unit/test_*.c             -> one cmocka binary each
+#   tests/helper/*.c                -> build/libtesthelper.a (test fakes)
+#   tests/unit/test_*.c             -> one cmocka binary each, linked with it
 #   tests/fuzz/fuzz_*.c             -> one libFuzzer binary each (make fuzz)
 # BUILD selects the output folder; the test and sanitizer builds use their
 # own folders (build/test, build/asan) and define UNIT_TESTS.
@@ -24,18 +25,20 @@ CORE_SRC := $(COMMON_SRC) $(wildcard diff/*.c sarif/*.c) \
 	$(filter-out runner/cli/main.c,$(wildcard runner/*.c runner/*/*.c))
 LIBCRS_SRC := $(filter-out libcrs/cli.c,$(wildcard libcrs/*.c))
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
+HELPER_SRC := $(wildcard tests/helper/*.c)
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 CORE_OBJ := $(call obj,$(CORE_SRC))
 LIBCRS_OBJ := $(call obj,$(LIBCRS_SRC))
 COMMON_OBJ := $(call obj,$(COMMON_SRC))
+HELPER_OBJ := $(call obj,$(HELPER_SRC))
 UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 ITEST_SRC := $(wildcard tests/integration/test_*.c)
 ITEST_BIN := $(patsubst tests/integration/%.c,$(BUILD)/itests/%,$(ITEST_SRC))
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzzers/%,$(FUZZ_SRC))
 
-.PHONY: all test unit unit-plain unit-asan unit-run integration demo setup clean \
+.PHONY: all test unit unit-one unit-plain unit-asan unit-run integration demo setup clean \
 	static check-headers check-layers base-images bench bench-select install install-files \
 	bench-rebuild bench-cache fuzz fuzz-smoke fuzz-build fuzz-bin
 all: $(BUILD)/crs-ci $(BUILD)/libCRS $(BUILD)/libCRS-install.sh
@@ -64,7 +67,13 @@ $(BUILD)/libCRS-install.sh: libcrs/install.sh
 	@mkdir -p $(dir $@)
 	cp $< $@
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libcrsci.a $(BUILD)/libcrs.a
+# Test fakes and builders, compiled once and linked into every unit test.
+$(BUILD)/libtesthelper.a: $(HELPER_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libtesthelper.a $(BUILD)/libcrsci.a \
+		$(BUILD)/libcrs.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $^ $(LIBS) -lcmocka
 
@@ -84,11 +93,20 @@ unit-run: $(UNIT_BIN) $(BUILD)/libCRS
 
 unit-plain:
 	$(MAKE) BUILD=build/test EXTRA_CFLAGS=-DUNIT_TESTS unit-run
+# make unit T=docker: build and run tests/unit/test_docker.c alone (plain)
+unit-one:
+	$(MAKE) BUILD=build/test EXTRA_CFLAGS=-DUNIT_TESTS \
+	  build/test/tests/test_$(T) build/test/libCRS
+	build/test/tests/test_$(T)
 unit-asan:
 	$(MAKE) BUILD=build/asan EXTRA_CFLAGS=-DUNIT_TESTS OPT=-O1 \
 	  SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 	  unit-run
+ifeq ($(T),)
 unit: unit-plain unit-asan
+else
+unit: unit-one
+endif
 
 integration: all $(ITEST_BIN) base-images
 	tests/integration/run-all.sh

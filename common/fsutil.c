@@ -9,6 +9,7 @@
 #include "common/fsutil.h"
 #include "common/buf.h"
 #include "common/error.h"
+#include "common/safe_io.h"
 #include "common/xalloc.h"
 
 #include <dirent.h>
@@ -60,43 +61,6 @@ int fs_mkdir_new(const char *path)
 			     "mkdir '%s': %s", path, strerror(errno));
 }
 
-/*
- * Read fd to its end in chunks, handing each to fn; more than `max` bytes
- * in all is CRS_EINPUT (a file that grew after its fstat).
- */
-static int read_chunks(int fd, size_t max, const char *what,
-		       int (*fn)(void *ctx, const char *p, size_t n,
-				 const char *what), void *ctx)
-{
-	char chunk[65536];
-	size_t done = 0;
-	int r;
-
-	for (;;) {
-		ssize_t n = read(fd, chunk, sizeof(chunk));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return crs_error_set(CRS_ERR, "%s: read: %s", what,
-					     strerror(errno));
-		if (n == 0)
-			return 0;
-		if ((done += (size_t)n) > max)
-			return crs_error_set(CRS_EINPUT, "%s: larger than "
-					     "%zu bytes", what, max);
-		if ((r = fn(ctx, chunk, (size_t)n, what)) != 0)
-			return r;
-	}
-}
-
-static int chunk_to_buf(void *ctx, const char *p, size_t n, const char *what)
-{
-	(void)what;
-	buf_add(ctx, p, n);
-	return 0;
-}
-
 /* Read fd (a regular file per fstat) into out, at most max bytes. */
 int fs_read_fd(struct buf *out, int fd, size_t max, const char *what)
 {
@@ -110,7 +74,7 @@ int fs_read_fd(struct buf *out, int fd, size_t max, const char *what)
 	if ((unsigned long long)st.st_size > max)
 		return crs_error_set(CRS_EINPUT, "%s: larger than %zu bytes",
 				     what, max);
-	return read_chunks(fd, max, what, chunk_to_buf, out);
+	return safe_read_buf(out, fd, max, what);
 }
 
 static int open_error(const char *what)
@@ -153,26 +117,6 @@ int fs_open_dir(int *fd_out, const char *path)
 	return 0;
 }
 
-int fs_read_at(struct buf *out, int dirfd, const char *name, size_t max,
-	       const char *what)
-{
-	return read_opened(out, dirfd, name, O_NOFOLLOW, max, what);
-}
-
-int fs_read_beneath(struct buf *out, const char *dir, const char *name,
-		    size_t max)
-{
-	char *what = xasprintf("%s/%s", dir, name);
-	int dfd = -1, r;
-
-	if ((r = fs_open_dir(&dfd, dir)) == 0)
-		r = fs_read_at(out, dfd, name, max, what);
-	if (dfd >= 0)
-		close(dfd);
-	free(what);
-	return r;
-}
-
 /*
  * A new temp file in dirfd with a random dot name (watchers such as the
  * exchange skip dot names): O_CREAT|O_EXCL|O_NOFOLLOW, so nothing planted
@@ -200,24 +144,6 @@ static int tmp_create(int *fd_out, char name[48], int dirfd, mode_t mode)
 	return crs_error_set(CRS_ERR, "no free temp name");
 }
 
-static int write_all(int fd, const void *data, size_t len, const char *what)
-{
-	const char *p = data;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return crs_error_set(CRS_ERR, "%s: write: %s", what,
-					     strerror(errno));
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* Close the temp fd, then rename it over `name`; on error unlink it. */
 static int tmp_commit(int fd, int dirfd, const char *tmp, const char *name,
 		      int r)
@@ -240,7 +166,7 @@ int fs_write_at(int dirfd, const char *name, const void *data, size_t len)
 
 	if ((r = tmp_create(&fd, tmp, dirfd, 0644)) != 0)
 		return crs_error_prefix("%s", name);
-	r = write_all(fd, data, len, name);
+	r = safe_write_all(fd, data, len, name);
 	return tmp_commit(fd, dirfd, tmp, name, r);
 }
 
@@ -504,10 +430,8 @@ void sha256_hex(char out[65], const void *data, size_t len)
 	hex_digest(out, md);
 }
 
-static int chunk_to_digest(void *ctx, const char *p, size_t n,
-			   const char *what)
+static int chunk_to_digest(void *ctx, const char *p, size_t n)
 {
-	(void)what;
 	EVP_DigestUpdate(ctx, p, n);
 	return 0;
 }
@@ -526,7 +450,8 @@ int fs_sha256_file(char out[65], const char *path)
 		r = crs_error_set(CRS_ERR, "sha256: init failed");
 		goto out;
 	}
-	if ((r = read_chunks(fd, SIZE_MAX, path, chunk_to_digest, ctx)) != 0)
+	if ((r = safe_read_chunks(fd, SIZE_MAX, path, chunk_to_digest,
+				  ctx)) != 0)
 		goto out;
 	EVP_DigestFinal_ex(ctx, md, &mdlen);
 	hex_digest(out, md);
@@ -638,9 +563,16 @@ int fs_sha256_tree(char out[65], const char *dir)
 	return r;
 }
 
-static int chunk_to_fd(void *ctx, const char *p, size_t n, const char *what)
+struct chunk_sink {
+	int fd;
+	const char *what;
+};
+
+static int chunk_to_fd(void *ctx, const char *p, size_t n)
 {
-	return write_all(*(int *)ctx, p, n, what);
+	struct chunk_sink *sink = ctx;
+
+	return safe_write_all(sink->fd, p, n, sink->what);
 }
 
 /* Copy regular file `fd` (fstat'ed by the caller) to `name` in dstfd. */
@@ -648,11 +580,13 @@ static int copy_reg_at(int fd, const struct stat *st, int dstfd,
 		       const char *name, const char *what)
 {
 	char tmp[48];
+	struct chunk_sink sink = { -1, what };
 	int out = -1, r;
 
 	if ((r = tmp_create(&out, tmp, dstfd, 0600)) != 0)
 		return crs_error_prefix("%s", what);
-	r = read_chunks(fd, FS_COPY_MAX, what, chunk_to_fd, &out);
+	sink.fd = out;
+	r = safe_read_chunks(fd, FS_COPY_MAX, what, chunk_to_fd, &sink);
 	/* no set-uid/set-gid bits from a tree a container wrote */
 	if (r == 0 && fchmod(out, st->st_mode & 0777) != 0)
 		r = crs_error_set(CRS_ERR, "chmod '%s': %s", what,
@@ -765,7 +699,6 @@ int fs_copy_tree(const char *src, const char *dst)
 int fs_read_regular_at(struct buf *out, int dirfd, const char *name,
 		       const char *shown, size_t max, struct stat *st_out)
 {
-	char chunk[65536];
 	struct stat st, fst;
 	int fd, r = 0;
 
@@ -791,24 +724,7 @@ int fs_read_regular_at(struct buf *out, int dirfd, const char *name,
 		return crs_error_set(CRS_EINPUT, "%s: replaced while it was "
 				     "opened", shown);
 	}
-	for (;;) {
-		ssize_t n = read(fd, chunk, sizeof(chunk));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			if (n < 0)
-				r = crs_error_set(CRS_EINPUT, "%s: %s", shown,
-						  strerror(errno));
-			break;
-		}
-		if (out->len + (size_t)n > max) {
-			r = crs_error_set(CRS_EINPUT, "%s: grew past %zu "
-					  "bytes", shown, max);
-			break;
-		}
-		buf_add(out, chunk, (size_t)n);
-	}
+	r = safe_read_buf(out, fd, max, shown);
 	close(fd);
 	if (r == 0 && st_out)
 		*st_out = fst;

@@ -42,18 +42,10 @@ int fs_read_file(struct buf *out, const char *path, size_t max);
  */
 int fs_open_dir(int *fd_out, const char *path);
 /*
- * Read regular file `name` (one component) in the folder `dirfd`: opened
- * with O_NOFOLLOW|O_NONBLOCK, fstat'ed as a regular file of at most `max`
- * bytes before anything is read (CRS_EINPUT otherwise; CRS_ENOTFOUND when
- * missing). `what` names the file in messages.
+ * Read the open file fd: fstat'ed as a regular file of at most `max`
+ * bytes (CRS_EINPUT otherwise), then read with the same cap.
  */
-int fs_read_at(struct buf *out, int dirfd, const char *name, size_t max,
-	       const char *what);
-/* As fs_read_at, on an open file descriptor. */
 int fs_read_fd(struct buf *out, int fd, size_t max, const char *what);
-/* fs_read_at on the folder `dir` (opened with fs_open_dir). */
-int fs_read_beneath(struct buf *out, const char *dir, const char *name,
-		    size_t max);
 /*
  * Write `name` (one component) in the folder `dirfd` atomically: a new
  * temp file with a random dot name (O_CREAT|O_EXCL|O_NOFOLLOW), then

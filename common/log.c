@@ -147,8 +147,3 @@ char *log_quote(char *out, size_t outsz, const char *s, size_t len)
 	out[o] = '\0';
 	return out;
 }
-
-char *log_quote_line(char *out, size_t outsz, const char *s)
-{
-	return log_quote(out, outsz, s, strlen(s));
-}

@@ -42,8 +42,6 @@ void log_msg(enum log_level level, const char *file, const char *func,
  * is no CI workflow command. Other UTF-8 passes unchanged. Returns out.
  */
 char *log_quote(char *out, size_t outsz, const char *s, size_t len);
-/* log_quote() of a NUL-terminated string. Returns out. */
-char *log_quote_line(char *out, size_t outsz, const char *s);
 
 /*
  * For the few lines printed outside the logger (usage errors before the

@@ -10,8 +10,10 @@
  */
 #include "libcrs/internal.h"
 #include "common/error.h"
+#include "common/safe_io.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -290,22 +292,20 @@ int lcrs_rename_noreplace(int dirfd, const char *from, const char *to)
 	return 0;
 }
 
-int lcrs_write_all(int fd, const void *data, size_t len, const char *shown)
+struct copy_sink {
+	int fd;
+	const char *shown;
+	void (*peek)(const void *data, size_t len, void *ctx);
+	void *ctx;
+};
+
+static int copy_chunk(void *ctx, const char *p, size_t n)
 {
-	const char *p = data;
+	struct copy_sink *sink = ctx;
 
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return crs_error_set(CRS_ERR, "write '%s': %s", shown,
-					     strerror(errno));
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
+	if (sink->peek)
+		sink->peek(p, n, sink->ctx);
+	return safe_write_all(sink->fd, p, n, sink->shown);
 }
 
 int lcrs_copy_fd(int in, int out, const char *shown_in,
@@ -313,25 +313,9 @@ int lcrs_copy_fd(int in, int out, const char *shown_in,
 		 void (*peek)(const void *data, size_t len, void *ctx),
 		 void *ctx)
 {
-	char chunk[65536];
-	int r;
+	struct copy_sink sink = { out, shown_out, peek, ctx };
 
-	for (;;) {
-		ssize_t n = read(in, chunk, sizeof(chunk));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return crs_error_set(CRS_ERR, "read '%s': %s",
-					     shown_in, strerror(errno));
-		if (n == 0)
-			return 0;
-		if (peek)
-			peek(chunk, (size_t)n, ctx);
-		if ((r = lcrs_write_all(out, chunk, (size_t)n,
-					shown_out)) != 0)
-			return r;
-	}
+	return safe_read_chunks(in, SIZE_MAX, shown_in, copy_chunk, &sink);
 }
 
 int lcrs_write_file_at(int dirfd, const char *name, const void *data,
@@ -342,7 +326,7 @@ int lcrs_write_file_at(int dirfd, const char *name, const void *data,
 
 	tmp[0] = '\0';
 	if ((r = lcrs_tmp_create(dirfd, tmp, &fd)) != 0 ||
-	    (r = lcrs_write_all(fd, data, len, shown)) != 0)
+	    (r = safe_write_all(fd, data, len, shown)) != 0)
 		goto out;
 	if (fchmod(fd, mode) != 0) {
 		r = crs_error_set(CRS_ERR, "chmod '%s': %s", shown,

@@ -96,9 +96,6 @@ void lcrs_tmp_discard(int dirfd, const char *name, int fd);
  */
 int lcrs_rename_noreplace(int dirfd, const char *from, const char *to);
 
-/* Write all of data to fd; `shown` names the file in messages. */
-int lcrs_write_all(int fd, const void *data, size_t len, const char *shown);
-
 /*
  * Copy `in` to `out` until end of file, handing each chunk to `peek`
  * first when it is set. `shown_in` and `shown_out` name them in messages.

@@ -12,6 +12,8 @@
  */
 #include "libcrs/internal.h"
 #include "common/error.h"
+#include "common/mailbox_proto.h"
+#include "common/safe_io.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -25,9 +27,11 @@
 #define MAILBOX_POLL_NS 200000000L
 #define MAILBOX_TIMEOUT_MSG "Builder unavailable or timed out"
 
-static const char *const kind_names[] = {
-	"apply-patch-build", "run-pov", "apply-patch-test", "build-project",
-};
+_Static_assert((int)CRS_SIDECAR_BUILD == MAILBOX_BUILD &&
+	       (int)CRS_SIDECAR_POV == MAILBOX_POV &&
+	       (int)CRS_SIDECAR_TEST == MAILBOX_TEST &&
+	       (int)CRS_SIDECAR_PROJECT == MAILBOX_PROJECT,
+	       "crs_sidecar_kind follows the mailbox's kinds");
 
 /* build-project's folders in a request, as src[] of write_request. */
 static const char *const tree_names[] = { "fuzz-proj", "target-source" };
@@ -66,7 +70,8 @@ static int write_request(int reqfd, const char *tmp, const char *id,
 		return crs_error_set(CRS_ERR, "mailbox requests/%s: %s", tmp,
 				     strerror(errno));
 	snprintf(text, sizeof(text), "kind=%s\nharness=%s\nrebuild_id=%s\n"
-		 "builder_name=%s\n", kind_names[kind], harness ? harness : "",
+		 "builder_name=%s\n", mailbox_kind_name(kind),
+		 harness ? harness : "",
 		 rebuild_id ? rebuild_id : "",
 		 builder_name ? builder_name : "");
 	r = lcrs_write_file_at(dfd, "request.txt", text, strlen(text), 0644,
@@ -96,14 +101,17 @@ static int write_request(int reqfd, const char *tmp, const char *id,
 static void read_small(int dfd, const char *name, char *buf, size_t size)
 {
 	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	ssize_t n = -1;
+	size_t n = 0;
 
 	buf[0] = '\0';
 	if (fd < 0)
 		return;
-	n = read(fd, buf, size - 1);
+	if (safe_read_full(fd, buf, size - 1, &n, name) != 0) {
+		n = 0;		/* unreadable reads as absent */
+		crs_error_clear();
+	}
 	close(fd);
-	buf[n > 0 ? n : 0] = '\0';
+	buf[n] = '\0';
 }
 
 static int copy_response(int rdfd, const char *resp_dir, int *retcode)

@@ -10,7 +10,7 @@
  * finding_json_save(), also writes the SARIF log.
  */
 #include "sarif/finding.h"
-#include "sarif/utf8.h"
+#include "common/utf8.h"
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"

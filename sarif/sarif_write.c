@@ -15,7 +15,8 @@
 #include "sarif/sarif_write.h"
 #include "sarif/cwe.h"
 #include "sarif/finding.h"
-#include "sarif/utf8.h"
+#include "common/safe_io.h"
+#include "common/utf8.h"
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"
@@ -221,25 +222,6 @@ struct src_cache {
 	int ok;
 };
 
-/* A repo-relative path with no absolute start and no ".." component. */
-static int safe_relative(const char *rel)
-{
-	const char *p = rel;
-
-	if (!*rel || *rel == '/')
-		return 0;
-	while (*p) {
-		size_t n = strcspn(p, "/");
-
-		if (n == 2 && p[0] == '.' && p[1] == '.')
-			return 0;
-		p += n;
-		while (*p == '/')
-			p++;
-	}
-	return 1;
-}
-
 static const struct buf *source_get(struct src_cache *c, const char *rel)
 {
 	char *path = NULL, *real = NULL;
@@ -254,7 +236,7 @@ static const struct buf *source_get(struct src_cache *c, const char *rel)
 	c->rel = xstrdup(rel);
 	buf_reset(&c->data);
 	c->ok = 0;
-	if (!safe_relative(rel))
+	if (!safe_relpath_ok(rel))
 		return NULL;
 	path = xasprintf("%s/%s", c->root, rel);
 	real = realpath(path, NULL);

@@ -2,10 +2,11 @@
 /*
  * cmd.h - the subcommands and what the dispatcher hands them
  *
- * Each cmd_* lives in its own runner/cli/cmd_<name>.c, returns an exit code
+ * Each cmd_* lives in its own runner/cli/cmd_<name>.c and returns an exit code
  * (0 policy ok, 1 findings, 2 usage/config, 3 infrastructure, 4
- * incomplete) and reads
- * nothing global: streams and environment come through runner_ctx.
+ * incomplete). Its streams and interrupt flag come through runner_ctx;
+ * the environment does not: the config, engine, gateway and reporters
+ * read their variables with getenv(3) where they use them.
  */
 #ifndef CRS_RUNNER_CMD_H
 #define CRS_RUNNER_CMD_H

@@ -30,7 +30,8 @@ static int check(struct scan *s, int *exit_code)
 		s->compose->crs_nr);
 	if (s->project)
 		fprintf(s->ctx->out, "%s: valid %s, project \"%s\"\n",
-			log_quote_line(q, sizeof(q), s->where.dir),
+			log_quote(q, sizeof(q), s->where.dir,
+				  strlen(s->where.dir)),
 			project_layout_name(s->where.layout), s->where.name);
 	return 0;
 }

@@ -65,7 +65,7 @@ const struct option cmd_crs_opts[] = {
 };
 
 /* Every problem, then a count line; returns the lint's exit code. */
-static int print_lint(const struct crs_lint *l, const char *dir,
+static int print_lint(const struct crslint *l, const char *dir,
 		      struct runner_ctx *ctx)
 {
 	char q[1024];
@@ -74,7 +74,7 @@ static int print_lint(const struct crs_lint *l, const char *dir,
 		log_fprintf(ctx->out, "", "%s%s",
 			    l->items[i].is_error ? "" : "warning: ",
 			    l->items[i].text);
-	log_quote_line(q, sizeof(q), dir);
+	log_quote(q, sizeof(q), dir, strlen(dir));
 	fprintf(ctx->out, "%s: %zu error(s), %zu warning(s)\n", q, l->errors,
 		l->warnings);
 	return l->errors ? EXIT_USAGE : EXIT_OK;
@@ -82,8 +82,8 @@ static int print_lint(const struct crs_lint *l, const char *dir,
 
 int cmd_crs(int argc, char **argv, struct runner_ctx *ctx)
 {
-	struct crs_trial_opts o = CRS_TRIAL_OPTS_INIT;
-	struct crs_lint lint = CRS_LINT_INIT;
+	struct crstrial_opts o = CRS_TRIAL_OPTS_INIT;
+	struct crslint lint = CRS_LINT_INIT;
 	const char *sub;
 	enum base_images_mode mode;
 	int c, code = EXIT_USAGE;
@@ -145,10 +145,10 @@ int cmd_crs(int argc, char **argv, struct runner_ctx *ctx)
 				"folder DIR" );
 	o.dir = argv[optind + 1];
 	o.base_images = (int)mode;
-	crs_lint_run(&lint, o.dir);
+	crslint_run(&lint, o.dir);
 	code = print_lint(&lint, o.dir, ctx);
 	if (code == EXIT_OK && !strcmp(sub, "test"))
-		code = crs_trial_run(&o, &lint, ctx);
-	crs_lint_release(&lint);
+		code = crstrial_run(&o, &lint, ctx);
+	crslint_release(&lint);
 	return code;
 }

@@ -21,6 +21,7 @@
 #include "common/error.h"
 #include "common/fsutil.h"
 #include "common/log.h"
+#include "common/safe_io.h"
 #include "common/xalloc.h"
 
 #include <getopt.h>
@@ -48,23 +49,6 @@ const struct option cmd_merge_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* A relative path without ".." components. */
-static int merge_path_ok(const char *p)
-{
-	if (!p || !*p || *p == '/')
-		return 0;
-	while (*p) {
-		size_t n = strcspn(p, "/");
-
-		if (n == 2 && p[0] == '.' && p[1] == '.')
-			return 0;
-		p += n;
-		if (*p == '/')
-			p++;
-	}
-	return 1;
-}
-
 /*
  * Copy <from>/<rel> to <out>/<rel> unless it is there already. A missing
  * or unusual source is logged and skipped: the finding stands without it.
@@ -79,7 +63,7 @@ static int merge_copy(const char *from, const char *out, const char *rel)
 	if (!rel)
 		return 0;
 	log_quote(q, sizeof(q), rel, strlen(rel));
-	if (!merge_path_ok(rel)) {
+	if (!safe_relpath_ok(rel)) {
 		log_warn("merge: %s: path '%s' leaves the folder; not copied",
 			 from, q);
 		return 0;

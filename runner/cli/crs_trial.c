@@ -201,7 +201,7 @@ static size_t check_outputs(struct scan *s, FILE *out)
 
 	for (size_t i = 0; i < s->compose->crs_nr; i++) {
 		const struct compose_crs *c = &s->compose->crs[i];
-		const struct crs_manifest *m = c->manifest;
+		const struct manifest *m = c->manifest;
 
 		for (size_t b = 0; m && b < m->builds_nr; b++)
 			for (size_t o = 0; o < m->builds[b].outputs_nr; o++) {
@@ -236,7 +236,7 @@ static void print_findings(const struct finding_set *fs, FILE *out)
 	for (size_t i = 0; i < fs->nr; i++) {
 		const struct finding *f = &fs->items[i];
 
-		log_quote_line(q, sizeof(q), f->crash_type);
+		log_quote(q, sizeof(q), f->crash_type, strlen(f->crash_type));
 		fprintf(out, "  %s in %s at %s:%d, reproduced %d/%d, %s\n",
 			q, f->function ? f->function : "?",
 			f->file ? f->file : "?", f->line, f->reproduced,
@@ -341,10 +341,10 @@ static int fail(int r, const char *what)
 	return r == CRS_EBUILD ? EXIT_FINDINGS : exit_code_for(r);
 }
 
-int crs_trial_run(const struct crs_trial_opts *o, const struct crs_lint *lint,
-		  struct runner_ctx *ctx)
+int crstrial_run(const struct crstrial_opts *o, const struct crslint *lint,
+		 struct runner_ctx *ctx)
 {
-	const struct crs_manifest *m = lint->manifest;
+	const struct manifest *m = lint->manifest;
 	struct scan_opts so = SCAN_OPTS_INIT;
 	struct runner_ctx quiet = *ctx;
 	struct scan *s = NULL;

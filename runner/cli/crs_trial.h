@@ -10,10 +10,10 @@
 #ifndef CRS_RUNNER_CRS_TRIAL_H
 #define CRS_RUNNER_CRS_TRIAL_H
 
-struct crs_lint;
+struct crslint;
 struct runner_ctx;
 
-struct crs_trial_opts {
+struct crstrial_opts {
 	const char *dir;	/* the package root */
 	const char *example;	/* examples folder; NULL: next to crs-ci */
 	const char *compose;	/* the author's compose; NULL: generated */
@@ -32,7 +32,7 @@ struct crs_trial_opts {
  * contract was met, 1 the CRS ran but broke it or submitted nothing, 2
  * a usage or configuration error, 3 infrastructure.
  */
-int crs_trial_run(const struct crs_trial_opts *o, const struct crs_lint *lint,
-		  struct runner_ctx *ctx);
+int crstrial_run(const struct crstrial_opts *o, const struct crslint *lint,
+		 struct runner_ctx *ctx);
 
 #endif

@@ -516,8 +516,8 @@ static int check_subdir(const struct compose_crs *e, const char *tree)
 /* A git source: checked out in the cache; the root is the checkout. */
 static int fetch_git(struct compose_crs *e, const struct compose_sources *src)
 {
-	struct crs_git_checkout co = { 0 };
-	char msg[1024], *shown = crs_git_url_shown(e->source_url);
+	struct crsgit_checkout co = { 0 };
+	char msg[1024], *shown = crsgit_url_shown(e->source_url);
 	int r;
 
 	if (!src || !src->src_cache) {
@@ -525,8 +525,8 @@ static int fetch_git(struct compose_crs *e, const struct compose_sources *src)
 				 "folder (--cache-dir or --work-dir)");
 		goto out;
 	}
-	r = crs_git_checkout(&co, e->source_url, e->source_ref,
-			     src->src_cache);
+	r = crsgit_checkout(&co, e->source_url, e->source_ref,
+			    src->src_cache);
 	if (r == CRS_ENOTFOUND || r == CRS_ECONFIG) {
 		snprintf(msg, sizeof(msg), "%s", crs_error_last());
 		r = source_error(e, CRS_ECONFIG, msg);
@@ -550,7 +550,7 @@ static int fetch_git(struct compose_crs *e, const struct compose_sources *src)
 	e->source_local_path_shown = xstrdup(e->source_local_path);
 	r = 0;
 out:
-	crs_git_checkout_release(&co);
+	crsgit_checkout_release(&co);
 	free(shown);
 	return r;
 }
@@ -607,7 +607,7 @@ static int load_manifest(struct compose_crs *e,
 	int r = CRS_ERR;
 
 	if (e->source_kind == COMPOSE_SOURCE_REGISTRY) {
-		if ((r = crs_registry_resolve(e, src ? src->registry_dir :
+		if ((r = crsreg_resolve(e, src ? src->registry_dir :
 					      NULL)) != 0)
 			goto out;
 		log_info("crs %s: registry entry %s", e->name,
@@ -617,7 +617,7 @@ static int load_manifest(struct compose_crs *e,
 		goto out;
 	shown = xasprintf("%s/oss-crs/crs.yaml", e->source_local_path_shown);
 	if ((r = read_manifest(&b, e, shown)) != 0 ||
-	    (r = crs_manifest_parse(&e->manifest, b.ptr, b.len, shown)) != 0)
+	    (r = manifest_parse(&e->manifest, b.ptr, b.len, shown)) != 0)
 		goto out;
 	free(e->manifest->root);
 	e->manifest->root = xstrdup(e->source_local_path);

@@ -44,16 +44,16 @@ struct config_env_allow {
 
 /* ---- crs.yaml -------------------------------------------------------- */
 
-enum crs_type_flag {
-	CRS_TYPE_BUG_FINDING = 1 << 0,
-	CRS_TYPE_BUG_FIXING = 1 << 1,
-	CRS_TYPE_BUG_FIXING_ENSEMBLE = 1 << 2,
-	CRS_TYPE_BUG_FINDING_TRIAGE = 1 << 3,
-	CRS_TYPE_SEED_FILTER = 1 << 4,
-	CRS_TYPE_HARNESS_GEN = 1 << 5,
+enum manifest_type_flag {
+	MANIFEST_TYPE_BUG_FINDING = 1 << 0,
+	MANIFEST_TYPE_BUG_FIXING = 1 << 1,
+	MANIFEST_TYPE_BUG_FIXING_ENSEMBLE = 1 << 2,
+	MANIFEST_TYPE_BUG_FINDING_TRIAGE = 1 << 3,
+	MANIFEST_TYPE_SEED_FILTER = 1 << 4,
+	MANIFEST_TYPE_HARNESS_GEN = 1 << 5,
 };
 
-struct crs_build_step {		/* target_build_phase[] */
+struct manifest_build_step {		/* target_build_phase[] */
 	char *name;
 	char *dockerfile;	/* relative to the CRS root */
 	char **outputs;		/* relative to BUILD_OUT_DIR; NULL-terminated */
@@ -63,7 +63,7 @@ struct crs_build_step {		/* target_build_phase[] */
 	struct config_pos dockerfile_pos;
 };
 
-struct crs_run_module {		/* crs_run_phase.<name> */
+struct manifest_run_module {		/* crs_run_phase.<name> */
 	char *name;
 	char *dockerfile;
 	int target_dependent;	/* default 1 */
@@ -76,17 +76,17 @@ struct crs_run_module {		/* crs_run_phase.<name> */
  * String arrays (outputs, modes, ..., required_envs) are NULL-terminated
  * as well as counted. Positions point at the key of each field.
  */
-struct crs_manifest {
+struct manifest {
 	char *path;		/* the crs.yaml file, as shown in messages */
 	char *root;		/* CRS root: the folder holding oss-crs/ */
 	char *name;
 	struct config_pos name_pos;	/* the name key */
 	char *version;
-	unsigned types;		/* enum crs_type_flag bits */
+	unsigned types;		/* enum manifest_type_flag bits */
 	char *prepare_hcl;	/* prepare_phase.hcl or NULL */
-	struct crs_build_step *builds;
+	struct manifest_build_step *builds;
 	size_t builds_nr;
-	struct crs_run_module *modules;
+	struct manifest_run_module *modules;
 	size_t modules_nr;
 	/* supported_target */
 	char **modes, **languages, **sanitizers, **architectures, **engines;
@@ -132,13 +132,13 @@ struct compose_crs {
 	char *source_local_path_shown;	/* as given, joined to that file's
 					 * folder: for messages */
 	char *source_url, *source_ref;	/* git; url may hold credentials:
-					 * show it with crs_git_url_shown */
+					 * show it with crsgit_url_shown */
 	char *source_subdir;	/* git: the CRS folder in the repository */
 	char *source_commit;	/* git: the commit checked out */
 	char *registry_file;	/* registry entries: the file read; the
 				 * source positions point into it */
 	struct config_env_list env;
-	struct crs_manifest *manifest;	/* loaded by compose_load() */
+	struct manifest *manifest;	/* loaded by compose_load() */
 	struct config_pos pos;		/* the entry's key */
 	struct config_pos source_pos;	/* local_path or url key */
 };
@@ -189,7 +189,7 @@ struct project_config {
 
 /* Where compose_load() finds the CRSs that are not a local folder. */
 struct compose_sources {
-	/* the registry folder (crs_registry_dir()); NULL: no registry */
+	/* the registry folder (crsreg_dir()); NULL: no registry */
 	const char *registry_dir;
 	/* git checkouts go to <src_cache>/<commit id>/; NULL: git sources
 	 * are refused */
@@ -225,10 +225,10 @@ const struct compose_crs *compose_find_crs(const struct compose *c,
  * A crs.yaml. root is the parent of the folder holding the file (for
  * `x/oss-crs/crs.yaml`, the absolute path of `x`).
  */
-int crs_manifest_load(struct crs_manifest **out, const char *path);
-int crs_manifest_parse(struct crs_manifest **out, const char *buf,
-		       size_t len, const char *name);
-void crs_manifest_free(struct crs_manifest *m);
+int manifest_load(struct manifest **out, const char *path);
+int manifest_parse(struct manifest **out, const char *buf,
+		   size_t len, const char *name);
+void manifest_free(struct manifest *m);
 
 /*
  * project.yaml in `dir` is optional; defaults apply when it is absent.
@@ -274,7 +274,7 @@ int config_check(const struct compose *c, const struct project_config *p,
  * `field` and `pos` name it in messages): 0 when it is a regular file
  * inside the CRS root (links resolved), else CRS_ECONFIG.
  */
-int config_check_dockerfile(const struct crs_manifest *m,
+int config_check_dockerfile(const struct manifest *m,
 			    const struct config_pos *pos,
 			    const char *field, const char *dockerfile);
 

@@ -357,7 +357,7 @@ static int unsupported(const struct compose_crs *e,
 static int check_target(const struct compose_crs *e,
 			const struct project_config *p)
 {
-	const struct crs_manifest *m = e->manifest;
+	const struct manifest *m = e->manifest;
 	const char *s;
 	int ok = in_list(m->languages, m->languages_nr, p->language);
 
@@ -410,7 +410,7 @@ static char *shown_root(const char *manifest_path)
 	return s;
 }
 
-int config_check_dockerfile(const struct crs_manifest *m,
+int config_check_dockerfile(const struct manifest *m,
 			    const struct config_pos *pos,
 			    const char *field, const char *dockerfile)
 {
@@ -464,7 +464,7 @@ out:
 
 static int check_phases(const struct compose_crs *e)
 {
-	const struct crs_manifest *m = e->manifest;
+	const struct manifest *m = e->manifest;
 	char field[FIELD_MAX];
 	int r;
 
@@ -560,7 +560,7 @@ static int env_list_provides(const struct config_env_list *list,
 
 static int check_envs(const struct compose_crs *e)
 {
-	const struct crs_manifest *m = e->manifest;
+	const struct manifest *m = e->manifest;
 	char q[YAML_DOC_QUOTE_MAX];
 
 	for (size_t i = 0; i < m->required_envs_nr; i++) {

@@ -32,7 +32,7 @@ void config_env_list_release(struct config_env_list *env)
 	env->nr = 0;
 }
 
-void crs_manifest_free(struct crs_manifest *m)
+void manifest_free(struct manifest *m)
 {
 	if (!m)
 		return;
@@ -89,7 +89,7 @@ void compose_free(struct compose *c)
 		free(e->source_commit);
 		free(e->registry_file);
 		config_env_list_release(&e->env);
-		crs_manifest_free(e->manifest);
+		manifest_free(e->manifest);
 	}
 	free(c->crs);
 	resources_release(&c->infra);

@@ -29,7 +29,7 @@
 
 #define FIELD_MAX 256
 
-static void add_text(struct crs_lint *l, int is_error, const char *text)
+static void add_text(struct crslint *l, int is_error, const char *text)
 {
 	ALLOC_GROW(l->items, l->nr + 1, l->alloc);
 	l->items[l->nr].is_error = is_error;
@@ -42,10 +42,10 @@ static void add_text(struct crs_lint *l, int is_error, const char *text)
 }
 
 /* "file:line:col: field: message", formatted as config errors are. */
-static void add_at(struct crs_lint *l, int is_error,
+static void add_at(struct crslint *l, int is_error,
 		   const struct config_pos *pos, const char *field,
 		   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-static void add_at(struct crs_lint *l, int is_error,
+static void add_at(struct crslint *l, int is_error,
 		   const struct config_pos *pos, const char *field,
 		   const char *fmt, ...)
 {
@@ -171,8 +171,8 @@ static int copies_from_libcrs(const struct df_instr *in)
 	return !strcmp(in->keyword, "COPY") && strstr(in->args, "--from=libcrs ");
 }
 
-void crs_lint_dockerfile(struct crs_lint *out, const char *buf, size_t len,
-			 const char *name)
+void crslint_dockerfile(struct crslint *out, const char *buf, size_t len,
+			const char *name)
 {
 	struct config_pos pos = { name, 1, 1 };
 	struct df_instr *v = NULL;
@@ -226,7 +226,7 @@ out:
 }
 
 /* A link or ".." on the package-relative path `rel` below `root`. */
-static void lint_path(struct crs_lint *l, const struct config_pos *pos,
+static void lint_path(struct crslint *l, const struct config_pos *pos,
 		      const char *field, const char *root, const char *rel)
 {
 	char q[YAML_DOC_QUOTE_MAX];
@@ -262,12 +262,12 @@ static void lint_path(struct crs_lint *l, const struct config_pos *pos,
 	buf_release(&path);
 }
 
-static void lint_dockerfile_at(struct crs_lint *l, const char *dir,
+static void lint_dockerfile_at(struct crslint *l, const char *dir,
 			       struct strvec *seen,
 			       const struct config_pos *pos,
 			       const char *field, const char *dockerfile)
 {
-	const struct crs_manifest *m = l->manifest;
+	const struct manifest *m = l->manifest;
 	struct buf b = BUF_INIT;
 	size_t errors = l->errors;
 	char *path = NULL, *shown = NULL;
@@ -290,7 +290,7 @@ static void lint_dockerfile_at(struct crs_lint *l, const char *dir,
 		add_at(l, 1, pos, field, "%s", crs_error_last());
 		crs_error_clear();
 	} else {
-		crs_lint_dockerfile(l, b.ptr, b.len, shown);
+		crslint_dockerfile(l, b.ptr, b.len, shown);
 	}
 	buf_release(&b);
 	free(path);
@@ -311,9 +311,9 @@ static void capture_warning(enum log_level level, const char *file,
 		add_text(ctx, level == LOG_ERROR, msg);
 }
 
-static void lint_manifest(struct crs_lint *l, const char *dir)
+static void lint_manifest(struct crslint *l, const char *dir)
 {
-	const struct crs_manifest *m = l->manifest;
+	const struct manifest *m = l->manifest;
 	struct strvec seen = STRVEC_INIT;
 	char field[FIELD_MAX], q[YAML_DOC_QUOTE_MAX];
 
@@ -325,7 +325,7 @@ static void lint_manifest(struct crs_lint *l, const char *dir)
 		add_at(l, 1, &m->run_phase_pos, "crs_run_phase", "no run "
 		       "modules: the CRS runs nothing");
 	for (size_t i = 0; i < m->builds_nr; i++) {
-		const struct crs_build_step *b = &m->builds[i];
+		const struct manifest_build_step *b = &m->builds[i];
 
 		yaml_doc_field(field, sizeof(field), "target_build_phase[%zu]",
 			       i);
@@ -340,7 +340,7 @@ static void lint_manifest(struct crs_lint *l, const char *dir)
 				   b->dockerfile);
 	}
 	for (size_t i = 0; i < m->modules_nr; i++) {
-		const struct crs_run_module *mod = &m->modules[i];
+		const struct manifest_run_module *mod = &m->modules[i];
 
 		yaml_doc_field(field, sizeof(field),
 			       "crs_run_phase.%s.dockerfile", mod->name);
@@ -350,7 +350,7 @@ static void lint_manifest(struct crs_lint *l, const char *dir)
 	strvec_release(&seen);
 }
 
-int crs_lint_run(struct crs_lint *out, const char *dir)
+int crslint_run(struct crslint *out, const char *dir)
 {
 	char *shown_dir = xstrdup(dir), *path = NULL;
 	size_t n = strlen(shown_dir);
@@ -360,7 +360,7 @@ int crs_lint_run(struct crs_lint *out, const char *dir)
 		shown_dir[--n] = '\0';
 	path = xasprintf("%s/oss-crs/crs.yaml", shown_dir);
 	log_set_handler(capture_warning, out);
-	r = crs_manifest_load(&out->manifest, path);
+	r = manifest_load(&out->manifest, path);
 	log_set_handler(NULL, NULL);
 	if (r != 0) {
 		add_text(out, 1, crs_error_last());
@@ -373,13 +373,13 @@ int crs_lint_run(struct crs_lint *out, const char *dir)
 	return out->errors ? CRS_ECONFIG : 0;
 }
 
-void crs_lint_release(struct crs_lint *l)
+void crslint_release(struct crslint *l)
 {
 	if (!l)
 		return;
 	for (size_t i = 0; i < l->nr; i++)
 		free(l->items[i].text);
 	free(l->items);
-	crs_manifest_free(l->manifest);
+	manifest_free(l->manifest);
 	memset(l, 0, sizeof(*l));
 }

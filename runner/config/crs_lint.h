@@ -14,19 +14,19 @@
 
 #include <stddef.h>
 
-struct crs_manifest;
+struct manifest;
 
-struct crs_lint_problem {
+struct crslint_problem {
 	int is_error;		/* 0: a warning */
 	char *text;		/* "file:line:col: message" */
 };
 
-struct crs_lint {
-	struct crs_lint_problem *items;
+struct crslint {
+	struct crslint_problem *items;
 	size_t nr, alloc;
 	size_t errors, warnings;
 	/* the parsed crs.yaml, or NULL when it did not parse */
-	struct crs_manifest *manifest;
+	struct manifest *manifest;
 };
 #define CRS_LINT_INIT { 0 }
 
@@ -37,8 +37,8 @@ struct crs_lint {
  * (warnings allowed), CRS_ECONFIG when out->errors > 0. Messages show
  * paths as `dir` joined with the package-relative path.
  */
-int crs_lint_run(struct crs_lint *out, const char *dir);
-void crs_lint_release(struct crs_lint *l);
+int crslint_run(struct crslint *out, const char *dir);
+void crslint_release(struct crslint *l);
 
 /*
  * Check one Dockerfile's text (`name` is used in messages): its final
@@ -46,7 +46,7 @@ void crs_lint_release(struct crs_lint *l);
  * `RUN /opt/libCRS/install.sh`, or a COPY of the libCRS binary as from
  * OSS-CRS's oss-crs-deps image). Problems are added to `out`.
  */
-void crs_lint_dockerfile(struct crs_lint *out, const char *buf, size_t len,
-			 const char *name);
+void crslint_dockerfile(struct crslint *out, const char *buf, size_t len,
+			const char *name);
 
 #endif

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * crs_manifest.c - a CRS's oss-crs/crs.yaml into struct crs_manifest
+ * crs_manifest.c - a CRS's oss-crs/crs.yaml into struct manifest
  * (contract §2)
  *
  * Field rules only: enums, required keys, path shapes. Whether the
@@ -14,6 +14,7 @@
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"
+#include "common/safe_io.h"
 #include "common/xalloc.h"
 
 #include <stdio.h>
@@ -200,7 +201,6 @@ static int check_output(struct yaml_doc *d, const yaml_node_t *at,
 			const char *field, const char *s)
 {
 	char q[YAML_DOC_QUOTE_MAX];
-	const char *p = s;
 
 	if (!*s)
 		return yaml_doc_error(d, at, field, "is empty");
@@ -208,21 +208,14 @@ static int check_output(struct yaml_doc *d, const yaml_node_t *at,
 		return yaml_doc_error(d, at, field, "%s is absolute; outputs "
 				      "are relative to BUILD_OUT_DIR",
 				      yaml_doc_quote(q, s));
-	while (*p) {
-		size_t n = strcspn(p, "/");
-
-		if (n == 2 && p[0] == '.' && p[1] == '.')
-			return yaml_doc_error(d, at, field, "%s leaves "
-					      "BUILD_OUT_DIR",
-					      yaml_doc_quote(q, s));
-		p += n;
-		p += *p == '/';
-	}
+	if (!safe_relpath_ok(s))
+		return yaml_doc_error(d, at, field, "%s leaves "
+				      "BUILD_OUT_DIR", yaml_doc_quote(q, s));
 	return 0;
 }
 
 static int parse_build_step(struct yaml_doc *d, const yaml_node_t *item,
-			    const char *field, struct crs_build_step *b)
+			    const char *field, struct manifest_build_step *b)
 {
 	char sub[FIELD_MAX], q[YAML_DOC_QUOTE_MAX];
 	yaml_node_t *k, *v;
@@ -282,7 +275,7 @@ static int parse_build_step(struct yaml_doc *d, const yaml_node_t *item,
 }
 
 static int parse_build_phase(struct yaml_doc *d, const yaml_node_t *k,
-			     const yaml_node_t *v, struct crs_manifest *m)
+			     const yaml_node_t *v, struct manifest *m)
 {
 	const char *field = "target_build_phase";
 	char sub[FIELD_MAX], q[YAML_DOC_QUOTE_MAX];
@@ -320,7 +313,7 @@ static int parse_build_phase(struct yaml_doc *d, const yaml_node_t *k,
 	m->builds = xcalloc(n ? n : 1, sizeof(*m->builds));
 	for (size_t i = 0; i < n; i++) {
 		const yaml_node_t *item = item_node(d, k, list, i);
-		struct crs_build_step *b = &m->builds[m->builds_nr++];
+		struct manifest_build_step *b = &m->builds[m->builds_nr++];
 
 		yaml_doc_field(sub, sizeof(sub), "%s[%zu]", field, i);
 		if ((r = parse_build_step(d, item, sub, b)) != 0)
@@ -338,7 +331,7 @@ static int parse_build_phase(struct yaml_doc *d, const yaml_node_t *k,
 }
 
 static int parse_module(struct yaml_doc *d, const yaml_node_t *k,
-			const yaml_node_t *v, struct crs_run_module *mod)
+			const yaml_node_t *v, struct manifest_run_module *mod)
 {
 	char field[FIELD_MAX], sub[FIELD_MAX], q[YAML_DOC_QUOTE_MAX];
 	const char *name = yaml_doc_scalar(k), *key;
@@ -379,7 +372,7 @@ static int parse_module(struct yaml_doc *d, const yaml_node_t *k,
 }
 
 static int parse_run_phase(struct yaml_doc *d, const yaml_node_t *k,
-			   const yaml_node_t *v, struct crs_manifest *m)
+			   const yaml_node_t *v, struct manifest *m)
 {
 	yaml_node_t *pk, *pv;
 	size_t n;
@@ -403,7 +396,7 @@ static int parse_run_phase(struct yaml_doc *d, const yaml_node_t *k,
 }
 
 static int parse_prepare(struct yaml_doc *d, const yaml_node_t *k,
-			 const yaml_node_t *v, struct crs_manifest *m)
+			 const yaml_node_t *v, struct manifest *m)
 {
 	char q[YAML_DOC_QUOTE_MAX];
 	yaml_node_t *pk, *pv;
@@ -457,7 +450,7 @@ static int target_field(struct yaml_doc *d, const yaml_node_t *k,
 }
 
 static int parse_supported(struct yaml_doc *d, const yaml_node_t *k,
-			   const yaml_node_t *v, struct crs_manifest *m)
+			   const yaml_node_t *v, struct manifest *m)
 {
 	const char *field = "supported_target", *key;
 	yaml_node_t *pk, *pv;
@@ -517,7 +510,7 @@ static int parse_supported(struct yaml_doc *d, const yaml_node_t *k,
 }
 
 static int parse_types(struct yaml_doc *d, const yaml_node_t *k,
-		       const yaml_node_t *v, struct crs_manifest *m)
+		       const yaml_node_t *v, struct manifest *m)
 {
 	char **list = NULL;
 	size_t nr = 0;
@@ -535,7 +528,7 @@ static int parse_types(struct yaml_doc *d, const yaml_node_t *k,
 	return 0;
 }
 
-static int parse_root(struct yaml_doc *d, struct crs_manifest *m)
+static int parse_root(struct yaml_doc *d, struct manifest *m)
 {
 	yaml_node_t *root = yaml_doc_root(d), *k, *v;
 	const char *key;
@@ -625,10 +618,10 @@ static char *manifest_root(const char *path)
 	return abs;
 }
 
-int crs_manifest_parse(struct crs_manifest **out, const char *buf,
-		       size_t len, const char *name)
+int manifest_parse(struct manifest **out, const char *buf,
+		   size_t len, const char *name)
 {
-	struct crs_manifest *m = xcalloc(1, sizeof(*m));
+	struct manifest *m = xcalloc(1, sizeof(*m));
 	struct yaml_doc d;
 	int r = CRS_ERR;
 
@@ -643,18 +636,18 @@ int crs_manifest_parse(struct crs_manifest **out, const char *buf,
 	r = 0;
 out:
 	yaml_doc_release(&d);
-	crs_manifest_free(m);
+	manifest_free(m);
 	return r;
 }
 
-int crs_manifest_load(struct crs_manifest **out, const char *path)
+int manifest_load(struct manifest **out, const char *path)
 {
 	struct buf b = BUF_INIT;
 	int r;
 
 	*out = NULL;
 	if ((r = yaml_doc_read_file(&b, path)) == 0)
-		r = crs_manifest_parse(out, b.ptr, b.len, path);
+		r = manifest_parse(out, b.ptr, b.len, path);
 	buf_release(&b);
 	return r;
 }

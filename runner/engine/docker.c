@@ -936,8 +936,9 @@ static void docker_pull_status(struct docker_pull_track *t, json_t *j)
 	free(t->states.v[i]);
 	t->states.v[i] = xstrdup(status);
 	log_info("pull %s: layer %s: %s", t->ref,
-		 log_quote_line(qi, sizeof(qi), json_string_value(id)),
-		 log_quote_line(qs, sizeof(qs), status));
+		 log_quote(qi, sizeof(qi), json_string_value(id),
+			   strlen(json_string_value(id))),
+		 log_quote(qs, sizeof(qs), status, strlen(status)));
 }
 
 void docker_ref_split(const char *ref, char **repo_out, char **tag_out)
@@ -1078,8 +1079,8 @@ int docker_image_pull(struct docker_client *d,
 	for (size_t i = 0; i < t.ids.nr; i++)
 		bytes += t.sizes[i];
 	log_info("pull %s: %s (%zu layer(s), %.1f MB in %.1f s)", o->ref,
-		 log_quote_line(msg, sizeof(msg), t.final), t.ids.nr,
-		 (double)bytes / 1e6, (double)(t1.tv_sec - t0.tv_sec) +
+		 log_quote(msg, sizeof(msg), t.final, strlen(t.final)),
+		 t.ids.nr, (double)bytes / 1e6, (double)(t1.tv_sec - t0.tv_sec) +
 		 (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 	r = 0;
 out:
@@ -1835,65 +1836,4 @@ int docker_remove_owned(struct docker_client *d, const char *owner)
 	if (first)
 		return crs_error_set(first, "%s", first_msg);
 	return 0;
-}
-
-/* --- units -------------------------------------------------------------- */
-
-int docker_parse_memory(const char *s, int64_t *out)
-{
-	static const struct {
-		const char *unit;
-		int shift;
-	} units[] = {
-		{ "b", 0 }, { "k", 10 }, { "kb", 10 }, { "m", 20 },
-		{ "mb", 20 }, { "g", 30 }, { "gb", 30 }, { "t", 40 },
-		{ "tb", 40 },
-	};
-	const char *p = s, *unit;
-	unsigned __int128 whole = 0, frac = 0, scale = 1, v;
-	int shift = -1;
-	char q[128];
-
-	*out = 0;
-	if (!isdigit((unsigned char)*p))
-		goto bad;
-	for (; isdigit((unsigned char)*p); p++) {
-		whole = whole * 10 + (unsigned)(*p - '0');
-		if (whole > INT64_MAX)
-			goto big;
-	}
-	if (*p == '.') {
-		if (!isdigit((unsigned char)*++p))
-			goto bad;
-		for (; isdigit((unsigned char)*p); p++) {
-			if (scale < (unsigned __int128)1000000000000000000ULL) {
-				frac = frac * 10 + (unsigned)(*p - '0');
-				scale *= 10;
-			}
-		}
-	}
-	while (isspace((unsigned char)*p))
-		p++;
-	unit = p;
-	for (; isalpha((unsigned char)*p); p++)
-		;
-	if (*p || p == unit)
-		goto bad;
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-		if (!strcasecmp(unit, units[i].unit))
-			shift = units[i].shift;
-	if (shift < 0)
-		goto bad;
-	v = (whole << shift) + ((frac << shift) / scale);
-	if (v > INT64_MAX)
-		goto big;
-	*out = (int64_t)v;
-	return 0;
-bad:
-	return crs_error_set(CRS_EINPUT, "memory '%s' is not a number with a "
-			     "unit (B, K, KB, M, MB, G, GB, T, TB)",
-			     log_quote(q, sizeof(q), s, strlen(s)));
-big:
-	return crs_error_set(CRS_EINPUT, "memory '%s' is too large",
-			     log_quote(q, sizeof(q), s, strlen(s)));
 }

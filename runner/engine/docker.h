@@ -289,12 +289,4 @@ int docker_owned_count(struct docker_client *d, const char *owner,
 /* The host string the client talks to, for messages. Borrowed. */
 const char *docker_client_host(const struct docker_client *d);
 
-/*
- * Parse "512m", "4G", "1.5GB" (binary units, as OSS-CRS: a decimal number,
- * optional blanks, then one of B K KB M MB G GB T TB in any case) into
- * bytes, rounding fractions down. A bare number is CRS_EINPUT, as is a
- * value over INT64_MAX.
- */
-int docker_parse_memory(const char *s, int64_t *out);
-
 #endif

@@ -10,6 +10,7 @@
 #include "runner/engine/tar_context.h"
 #include "common/buf.h"
 #include "common/error.h"
+#include "common/safe_io.h"
 #include "common/strvec.h"
 #include "common/xalloc.h"
 
@@ -91,25 +92,20 @@ static int tar_copy_data(struct archive *a, const char *path, int fd,
 	while (left > 0) {
 		size_t want = left < TAR_COPY_CHUNK ? (size_t)left :
 			TAR_COPY_CHUNK;
-		ssize_t n = read(fd, chunk, want);
+		size_t n = 0;
 
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			r = crs_error_set(CRS_ERR, "%s: read: %s", path,
-					  strerror(errno));
+		if ((r = safe_read_full(fd, chunk, want, &n, path)) != 0)
 			break;
-		}
-		if (n == 0) {
+		if (n < want) {
 			r = crs_error_set(CRS_ERR, "%s: shrank while being "
 					  "archived", path);
 			break;
 		}
-		if (archive_write_data(a, chunk, (size_t)n) != n) {
+		if (archive_write_data(a, chunk, n) != (la_ssize_t)n) {
 			r = tar_archive_error(a, path);
 			break;
 		}
-		left -= n;
+		left -= (int64_t)n;
 	}
 	free(chunk);
 	return r;

@@ -289,7 +289,8 @@ static int base_read_beneath(struct buf *out, const char *dir,
 		r = crs_error_set(CRS_EINPUT, "%s: no Dockerfile named", dir);
 		goto out;
 	}
-	r = fs_read_at(out, fd, part, BASE_DOCKERFILE_MAX, rel);
+	r = fs_read_regular_at(out, fd, part, rel, BASE_DOCKERFILE_MAX,
+			       NULL);
 	if (r == CRS_ENOTFOUND)
 		r = crs_error_set(CRS_EINPUT, "%s/%s: no such Dockerfile", dir,
 				  rel);

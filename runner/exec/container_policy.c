@@ -64,8 +64,3 @@ void container_policy_apply(struct docker_run_opts *o,
 	o->log_max_size = policy[role].log_max_size;
 	o->log_max_file = policy[role].log_max_file;
 }
-
-const char *container_role_name(enum container_role role)
-{
-	return policy[role].name;
-}

@@ -24,7 +24,5 @@ enum container_role {
 /* Set o->cap_add, o->pids_limit and the log cap for `role`. */
 void container_policy_apply(struct docker_run_opts *o,
 			    enum container_role role);
-/* The role's name as the docs and messages spell it. */
-const char *container_role_name(enum container_role role);
 
 #endif

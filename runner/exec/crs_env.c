@@ -48,8 +48,8 @@ static void env_layer(struct env_map *m, const struct config_env_list *l)
 		env_set(m, l->items[i].key, l->items[i].value);
 }
 
-void crs_env_build(struct strvec *env, const struct scan *s,
-		   const struct crs_env_args *a)
+void crsenv_build(struct strvec *env, const struct scan *s,
+		  const struct crsenv_args *a)
 {
 	const struct scan_state *st = &s->state;
 	struct env_map m = { 0 };
@@ -63,7 +63,7 @@ void crs_env_build(struct strvec *env, const struct scan *s,
 	env_set(&m, "ARCHITECTURE", "x86_64");
 	env_set(&m, "FUZZING_LANGUAGE", st->language ? st->language : "c");
 	env_set(&m, "PROJECT_NAME", st->project ? st->project : "");
-	if (a->phase == CRS_ENV_RUN) {
+	if (a->phase == CRSENV_RUN) {
 		char t[32];
 
 		/* crs-libfuzzer's knobs: defaults, the compose may override */
@@ -86,11 +86,11 @@ void crs_env_build(struct strvec *env, const struct scan *s,
 	env_set(&m, "OSS_CRS_REPO_PATH", st->repo_path ? st->repo_path : "");
 	env_set(&m, "OSS_CRS_FUZZ_PROJ", "/OSS_CRS_FUZZ_PROJ");
 	env_set(&m, "OSS_CRS_TARGET_SOURCE", "/OSS_CRS_TARGET_SOURCE");
-	if (a->has_fetch_dir || a->phase == CRS_ENV_RUN)
+	if (a->has_fetch_dir || a->phase == CRSENV_RUN)
 		env_set(&m, "OSS_CRS_FETCH_DIR", "/OSS_CRS_FETCH_DIR");
 	if (a->harness)
 		env_set(&m, "OSS_CRS_TARGET_HARNESS", a->harness);
-	if (a->phase == CRS_ENV_BUILD_TARGET) {
+	if (a->phase == CRSENV_BUILD_TARGET) {
 		env_set(&m, "OSS_CRS_CURRENT_PHASE", "build-target");
 		env_set(&m, "OSS_CRS_TARGET_PROJ_DIR", "/OSS_CRS_PROJ_PATH");
 		env_set(&m, "OSS_CRS_BUILD_ID", a->build_id ? a->build_id : "");

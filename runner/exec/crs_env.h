@@ -15,10 +15,10 @@ struct strvec;
 struct compose_crs;
 struct config_env_list;
 
-enum crs_env_phase { CRS_ENV_BUILD_TARGET, CRS_ENV_RUN };
+enum crsenv_phase { CRSENV_BUILD_TARGET, CRSENV_RUN };
 
-struct crs_env_args {
-	enum crs_env_phase phase;
+struct crsenv_args {
+	enum crsenv_phase phase;
 	const struct compose_crs *crs;
 	const struct config_env_list *layer;	/* step/module additional_env */
 	const char *module;			/* run: module name */
@@ -39,7 +39,7 @@ struct crs_env_args {
 #define CRS_ENV_LLM_KEY_FILE "/run/secrets/oss_crs_llm_api_key"
 
 /* Fill `env` with KEY=VALUE strings. Cannot fail. */
-void crs_env_build(struct strvec *env, const struct scan *s,
-		   const struct crs_env_args *a);
+void crsenv_build(struct strvec *env, const struct scan *s,
+		  const struct crsenv_args *a);
 
 #endif

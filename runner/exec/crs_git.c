@@ -25,7 +25,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-char *crs_git_url_shown(const char *url)
+char *crsgit_url_shown(const char *url)
 {
 	const char *auth = strstr(url, "://"), *end, *at = NULL;
 
@@ -49,7 +49,7 @@ static int git_fail(int code, const char *url, const char *fmt,
 		    const char *arg)
 {
 	const git_error *e = git_error_last();
-	char *shown = crs_git_url_shown(url);
+	char *shown = crsgit_url_shown(url);
 	struct buf msg = BUF_INIT;
 	const char *text = e && e->message ? e->message : "unknown error";
 	size_t cut = 0;
@@ -141,7 +141,7 @@ static int remote_lookup(git_oid *oid, char **refname_out, const char *url,
 			break;
 		}
 	if (!*refname_out) {
-		char *shown = crs_git_url_shown(url);
+		char *shown = crsgit_url_shown(url);
 
 		r = crs_error_set(CRS_ENOTFOUND, "%s has no branch or tag "
 				  "\"%s\"%s", shown, ref, strspn(ref,
@@ -216,7 +216,7 @@ static int clone_into(const char *dir, const char *url, const char *ref,
 		goto out;
 	}
 	if (git_commit_lookup(&commit, repo, oid) < 0) {
-		char *shown = crs_git_url_shown(url);
+		char *shown = crsgit_url_shown(url);
 
 		r = crs_error_set(CRS_ENOTFOUND, "%s has no commit \"%s\" on "
 				  "any branch or tag", shown, ref);
@@ -228,7 +228,7 @@ static int clone_into(const char *dir, const char *url, const char *ref,
 		goto out;
 	}
 	if (git_tree_entry_byname(tree, ".gitmodules")) {
-		char *shown = crs_git_url_shown(url);
+		char *shown = crsgit_url_shown(url);
 
 		r = crs_error_set(CRS_ECONFIG, "%s at \"%s\" has submodules, "
 				  "which crs-ci does not fetch (vendor them, "
@@ -257,7 +257,7 @@ out:
 }
 
 /* Clone into a temporary folder and rename it to `final`. */
-static int clone_atomic(struct crs_git_checkout *co, const char *cache,
+static int clone_atomic(struct crsgit_checkout *co, const char *cache,
 			const char *url, const char *ref, const git_oid *oid,
 			const char *refname)
 {
@@ -284,10 +284,10 @@ static int clone_atomic(struct crs_git_checkout *co, const char *cache,
 	return r;
 }
 
-int crs_git_checkout(struct crs_git_checkout *out, const char *url,
-		     const char *ref, const char *cache)
+int crsgit_checkout(struct crsgit_checkout *out, const char *url,
+		    const char *ref, const char *cache)
 {
-	struct crs_git_checkout co = { 0 };
+	struct crsgit_checkout co = { 0 };
 	struct buf rec = BUF_INIT;
 	char *refname = NULL, *record = NULL;
 	git_oid oid;
@@ -340,14 +340,14 @@ done:
 	*out = co;
 	memset(&co, 0, sizeof(co)); /* transferred */
 out:
-	crs_git_checkout_release(&co);
+	crsgit_checkout_release(&co);
 	buf_release(&rec);
 	free(refname);
 	free(record);
 	return r;
 }
 
-void crs_git_checkout_release(struct crs_git_checkout *co)
+void crsgit_checkout_release(struct crsgit_checkout *co)
 {
 	if (!co)
 		return;

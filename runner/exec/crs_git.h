@@ -11,7 +11,7 @@
 #ifndef CRS_RUNNER_CRS_GIT_H
 #define CRS_RUNNER_CRS_GIT_H
 
-struct crs_git_checkout {
+struct crsgit_checkout {
 	char *tree;		/* <cache>/<commit id>, absolute */
 	char commit[41];	/* the commit id, lowercase hex */
 	int reused;		/* 1: the checkout was there, nothing cloned */
@@ -24,17 +24,17 @@ struct crs_git_checkout {
  * id) of repository `url` and make sure <cache>/<commit id>/ holds its
  * tree. A commit id whose checkout exists needs no network; a branch or
  * tag costs one ls-remote. Creates `cache` (mode 0700) when missing.
- * Returns 0 and fills *out (release with crs_git_checkout_release);
+ * Returns 0 and fills *out (release with crsgit_checkout_release);
  * CRS_ENOTFOUND when the remote is unreachable or has no such ref;
  * CRS_ECONFIG when the commit has submodules (not supported); CRS_ERR
  * when the cache cannot be written. Messages never hold the URL's
  * user:password part, and are one line.
  */
-int crs_git_checkout(struct crs_git_checkout *out, const char *url,
-		     const char *ref, const char *cache);
-void crs_git_checkout_release(struct crs_git_checkout *co);
+int crsgit_checkout(struct crsgit_checkout *out, const char *url,
+		    const char *ref, const char *cache);
+void crsgit_checkout_release(struct crsgit_checkout *co);
 
 /* `url` without a user:password@ part, for messages. Caller frees. */
-char *crs_git_url_shown(const char *url);
+char *crsgit_url_shown(const char *url);
 
 #endif

@@ -20,11 +20,11 @@
 
 #include <stdlib.h>
 
-int crs_image_build(struct scan *s, const struct compose_crs *c,
-		    const char *kind, const char *name, const char *dockerfile,
-		    int target_dependent, char **tag_out)
+int crsimg_build(struct scan *s, const struct compose_crs *c,
+		 const char *kind, const char *name, const char *dockerfile,
+		 int target_dependent, char **tag_out)
 {
-	const struct crs_manifest *m = c->manifest;
+	const struct manifest *m = c->manifest;
 	struct docker_build_opts bo = DOCKER_BUILD_OPTS_INIT;
 	struct strvec args = STRVEC_INIT;
 	struct buf seed = BUF_INIT;

@@ -103,7 +103,8 @@ void reproduce_read_runs(struct repro_verdict *v, const char *tdir, int runs,
 		buf_init(b);
 		snprintf(name, sizeof(name), "run.%d.log", i);
 		what = xasprintf("%s/%s", io, name);
-		if (fs_read_at(b, dfd, name, REPRODUCE_LOG_MAX, what) == 0) {
+		if (fs_read_regular_at(b, dfd, name, what,
+				       REPRODUCE_LOG_MAX, NULL) == 0) {
 			v->attempts++;
 			if (crash_report_parse(&cr, b->ptr, b->len) == 0) {
 				sigs[i - 1] = crash_signature(cr, harness);

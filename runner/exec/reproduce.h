@@ -50,7 +50,7 @@ int reproduce_run_in(struct scan *s, const char *harness,
 /*
  * Read <tdir>/io/run.1..runs.log into *v (zeroed first): the signature
  * most runs agree on, how many runs showed it, and that run's log. Each
- * log is read with fs_read_at (no link, no FIFO, at most
+ * log is read with fs_read_regular_at (no link, no FIFO, at most
  * REPRODUCE_LOG_MAX bytes); an unreadable one counts as no attempt.
  * Cannot fail.
  */

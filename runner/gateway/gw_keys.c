@@ -10,6 +10,7 @@
  */
 #include "runner/gateway/gw_keys.h"
 #include "common/error.h"
+#include "common/safe_io.h"
 #include "common/xalloc.h"
 
 #include <ctype.h>
@@ -112,8 +113,7 @@ static int load_key(char key[GW_KEY_LEN + 1], const char *path)
 {
 	char tmp[GW_KEY_LEN + 2];
 	struct stat st;
-	ssize_t n = 0;
-	size_t len;
+	size_t len = 0;
 	int fd, r = CRS_ERR;
 
 	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
@@ -127,14 +127,8 @@ static int load_key(char key[GW_KEY_LEN + 1], const char *path)
 		r = crs_error_set(CRS_ECONFIG, "%s: not a regular file", path);
 		goto out;
 	}
-	do
-		n = read(fd, tmp, sizeof(tmp));
-	while (n < 0 && errno == EINTR);
-	if (n < 0) {
-		r = crs_error_set(CRS_ERR, "%s: %s", path, strerror(errno));
+	if ((r = safe_read_full(fd, tmp, sizeof(tmp), &len, path)) != 0)
 		goto out;
-	}
-	len = (size_t)n;
 	if (len == GW_KEY_LEN + 1 && tmp[GW_KEY_LEN] == '\n')
 		len--;
 	if (!key_shape_ok(tmp, len)) {

@@ -89,7 +89,8 @@ static int is_harness(int dfd, const char *dir, const char *name)
 	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
 	    !S_ISREG(st.st_mode) || !(st.st_mode & 0111))
 		goto out;
-	if (fs_read_at(&b, dfd, name, 512u << 20, path) != 0) {
+	if (fs_read_regular_at(&b, dfd, name, path, 512u << 20,
+			       NULL) != 0) {
 		crs_error_clear();
 		goto out;
 	}
@@ -211,7 +212,7 @@ static int build_base(struct scan *s)
 	return 0;
 }
 
-static int check_outputs(const struct crs_build_step *b, const char *dir,
+static int check_outputs(const struct manifest_build_step *b, const char *dir,
 			 const char *crs)
 {
 	for (size_t i = 0; i < b->outputs_nr; i++) {
@@ -235,11 +236,11 @@ static int check_outputs(const struct crs_build_step *b, const char *dir,
 }
 
 static int crs_build_step(struct scan *s, const struct compose_crs *c,
-			  const struct crs_build_step *b)
+			  const struct manifest_build_step *b)
 {
 	struct docker_run_opts ro = DOCKER_RUN_OPTS_INIT;
 	struct strvec env = STRVEC_INIT, binds = STRVEC_INIT;
-	struct crs_env_args ea = { .phase = CRS_ENV_BUILD_TARGET, .crs = c,
+	struct crsenv_args ea = { .phase = CRSENV_BUILD_TARGET, .crs = c,
 				   .layer = &b->env };
 	char *tag = NULL, *log = NULL, *what = NULL, *id = NULL, *bid = NULL;
 	char fetch_hash[65] = "no-inputs";
@@ -250,8 +251,8 @@ static int crs_build_step(struct scan *s, const struct compose_crs *c,
 
 	what = xasprintf("CRS %s build step %s", c->name, b->name);
 	log = scan_work_path(s, "logs/build-%s-%s.log", c->name, b->name);
-	if ((r = crs_image_build(s, c, "builder", b->name, b->dockerfile, 1,
-				 &tag)) != 0 ||
+	if ((r = crsimg_build(s, c, "builder", b->name, b->dockerfile, 1,
+			      &tag)) != 0 ||
 	    (r = docker_image_exists(s->docker, tag, &id)) != 0)
 		goto out;
 	{
@@ -300,7 +301,7 @@ static int crs_build_step(struct scan *s, const struct compose_crs *c,
 		strvec_pushf(&binds, "%s:/OSS_CRS_FETCH_DIR:ro", fetch);
 		ea.has_fetch_dir = 1;
 	}
-	crs_env_build(&env, s, &ea);
+	crsenv_build(&env, s, &ea);
 	ro.image = tag;
 	ro.env = strvec_list(&env);
 	ro.binds = strvec_list(&binds);
@@ -345,17 +346,17 @@ out:
 
 static int crs_runner_images(struct scan *s, const struct compose_crs *c)
 {
-	const struct crs_manifest *m = c->manifest;
+	const struct manifest *m = c->manifest;
 	int r = 0;
 
 	for (size_t k = 0; k < m->modules_nr && r == 0; k++) {
-		const struct crs_run_module *mod = &m->modules[k];
+		const struct manifest_run_module *mod = &m->modules[k];
 		char *key, *tag = NULL;
 
 		if (!mod->target_dependent)
 			continue;
-		r = crs_image_build(s, c, "runner", mod->name, mod->dockerfile,
-				    1, &tag);
+		r = crsimg_build(s, c, "runner", mod->name, mod->dockerfile,
+				 1, &tag);
 		if (r == 0) {
 			key = xasprintf("%s/%s", c->name, mod->name);
 			scan_set_image(s, key, tag);

@@ -105,16 +105,16 @@ static int build_independent_modules(struct scan *s)
 
 	for (size_t i = 0; i < s->compose->crs_nr && r == 0; i++) {
 		const struct compose_crs *c = &s->compose->crs[i];
-		const struct crs_manifest *m = c->manifest;
+		const struct manifest *m = c->manifest;
 
 		for (size_t k = 0; k < m->modules_nr && r == 0; k++) {
-			const struct crs_run_module *mod = &m->modules[k];
+			const struct manifest_run_module *mod = &m->modules[k];
 			char *key, *tag = NULL;
 
 			if (mod->target_dependent)
 				continue;
-			r = crs_image_build(s, c, "runner", mod->name,
-					    mod->dockerfile, 0, &tag);
+			r = crsimg_build(s, c, "runner", mod->name,
+					 mod->dockerfile, 0, &tag);
 			if (r == 0) {
 				key = xasprintf("%s/%s", c->name, mod->name);
 				scan_set_image(s, key, tag);

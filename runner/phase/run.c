@@ -165,14 +165,14 @@ static int make_dirs(struct scan *s, const char *h)
 
 static int start_module(struct scan *s, struct harness_run *hr,
 			const struct run_infra *ri, size_t crs_idx,
-			const struct crs_run_module *mod, const char *h)
+			const struct manifest_run_module *mod, const char *h)
 {
 	const struct compose_crs *c = &s->compose->crs[crs_idx];
 	const char *key_file = llm_gateway_key_file(ri->llm, c->name);
 	struct docker_run_opts ro = DOCKER_RUN_OPTS_INIT;
 	struct strvec env = STRVEC_INIT, binds = STRVEC_INIT;
 	struct strvec labels = STRVEC_INIT, aliases = STRVEC_INIT;
-	struct crs_env_args ea = { .phase = CRS_ENV_RUN, .crs = c,
+	struct crsenv_args ea = { .phase = CRSENV_RUN, .crs = c,
 				   .layer = &mod->env, .module = mod->name,
 				   .harness = h, .run_id = s->state.run_id,
 				   .llm_api_url = key_file ? LLM_GATEWAY_URL
@@ -217,7 +217,7 @@ static int start_module(struct scan *s, struct harness_run *hr,
 			     key_file);
 	ea.stop_on_first_pov = !s->opts->keep_going;
 	ea.time_limit_s = hr->share_s;
-	crs_env_build(&env, s, &ea);
+	crsenv_build(&env, s, &ea);
 	strvec_push(&env, "OSS_CRS_MAILBOX_DIR=/OSS_CRS_MAILBOX");
 	container_labels(&labels, s);
 	strvec_pushf(&aliases, "%s.%s", mod->name, c->name);
@@ -446,7 +446,7 @@ static int run_harness(struct scan *s, const struct run_infra *ri,
 	log_info("run %s: %zu CRS(s) for up to %.0fs", h, s->compose->crs_nr,
 		 share_s);
 	for (size_t i = 0; i < s->compose->crs_nr && r == 0; i++) {
-		const struct crs_manifest *m = s->compose->crs[i].manifest;
+		const struct manifest *m = s->compose->crs[i].manifest;
 
 		if (s->opts->no_llm && m->required_llms_nr) {
 			log_warn("run %s: CRS %s skipped: it needs an LLM and "

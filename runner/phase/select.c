@@ -241,7 +241,8 @@ static long read_count(int iofd, const char *name)
 	char *end = NULL;
 	long v = -1;
 
-	if (fs_read_at(&b, iofd, name, 31, name) == 0 && b.len) {
+	if (fs_read_regular_at(&b, iofd, name, name, 31, NULL) == 0 &&
+	    b.len) {
 		v = strtol(b.ptr, &end, 10);
 		if (end == b.ptr || (*end != '\n' && *end) || v < 0)
 			v = -1;
@@ -357,8 +358,8 @@ static int replay(struct scan *s, struct harness_sel *h, double timeout_s,
 					log));
 		goto out;
 	}
-	if (fs_read_at(&text, iofd, "coverage.lcov", COVERAGE_LCOV_MAX,
-		       lcov) != 0 ||
+	if (fs_read_regular_at(&text, iofd, "coverage.lcov", lcov,
+			       COVERAGE_LCOV_MAX, NULL) != 0 ||
 	    coverage_parse_lcov(&cov, text.ptr, text.len, lcov) != 0) {
 		set_no_cov(h, xasprintf("unusable coverage: %s",
 					crs_error_last()));

@@ -16,6 +16,7 @@
 #include "common/error.h"
 #include "common/fsutil.h"
 #include "common/log.h"
+#include "common/safe_io.h"
 #include "common/xalloc.h"
 
 #include <ctype.h>
@@ -359,25 +360,6 @@ size_t github_annotations(FILE *f, const struct finding_set *fs,
 	return dropped;
 }
 
-/* Is `p` a relative path without ".." components? */
-static int safe_relpath(const char *p)
-{
-	const char *s = p;
-
-	if (!p || !*p || *p == '/')
-		return 0;
-	while (*s) {
-		size_t n = strcspn(s, "/");
-
-		if (n == 2 && s[0] == '.' && s[1] == '.')
-			return 0;
-		s += n;
-		if (*s == '/')
-			s++;
-	}
-	return 1;
-}
-
 int github_echo_reports(FILE *f, const struct finding_set *fs,
 			const char *out_dir, size_t max_reports)
 {
@@ -390,7 +372,7 @@ int github_echo_reports(FILE *f, const struct finding_set *fs,
 		char *path;
 		int r, truncated;
 
-		if (!safe_relpath(x->report_path))
+		if (!safe_relpath_ok(x->report_path))
 			continue;
 		path = xasprintf("%s/%s", out_dir, x->report_path);
 		r = fs_read_file(&text, path, SIZE_MAX);

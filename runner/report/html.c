@@ -16,6 +16,7 @@
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"
+#include "common/safe_io.h"
 #include "common/xalloc.h"
 
 #include <errno.h>
@@ -123,25 +124,6 @@ static void html_kv_own(xmlNodePtr table, const char *key, char *value)
 	free(value);
 }
 
-/* A relative path that stays inside the folder it is relative to. */
-static int html_path_ok(const char *p)
-{
-	const char *c = p;
-
-	if (!p || !*p || *p == '/')
-		return 0;
-	while (*c) {
-		size_t n = strcspn(c, "/");
-
-		if (n == 2 && c[0] == '.' && c[1] == '.')
-			return 0;
-		c += n;
-		if (*c == '/')
-			c++;
-	}
-	return 1;
-}
-
 /*
  * At most `max` bytes of <dir>/<rel> (a regular file, not a symlink) into
  * b; *truncated set when the file is longer. 0, or an error code (no
@@ -152,27 +134,21 @@ static int html_read_head(struct buf *b, const char *dir, const char *rel,
 {
 	char *path = NULL;
 	struct stat st;
+	size_t n = 0;
 	int fd = -1, r = CRS_ERR;
 
 	*truncated = 0;
-	if (!dir || !html_path_ok(rel))
+	if (!dir || !safe_relpath_ok(rel))
 		return CRS_EINPUT;
 	path = xasprintf("%s/%s", dir, rel);
 	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
 		goto out;
 	buf_grow(b, max + 1);
-	while (b->len <= max) {
-		ssize_t n = read(fd, b->ptr + b->len, max + 1 - b->len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			goto out;
-		if (n == 0)
-			break;
-		b->len += (size_t)n;
-	}
+	if (safe_read_full(fd, b->ptr + b->len, max + 1 - b->len, &n,
+			   rel) != 0)
+		goto out;
+	b->len += n;
 	if (b->len > max) {
 		b->len = max;
 		*truncated = 1;

@@ -14,6 +14,7 @@
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"
+#include "common/utf8.h"
 #include "common/xalloc.h"
 
 #include <libxml/tree.h>
@@ -25,42 +26,6 @@
 #define JUNIT_ATTR_MAX 1024		/* per attribute */
 #define JUNIT_STACK_MAX 64		/* frames listed in a failure */
 
-/* Length of the valid UTF-8 sequence at s (n bytes), 0 if none; *cp. */
-static size_t junit_utf8_seq(const unsigned char *s, size_t n, uint32_t *cp)
-{
-	uint32_t c;
-	size_t len, i;
-
-	if (s[0] < 0x80) {
-		*cp = s[0];
-		return 1;
-	}
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		len = 2;
-		c = s[0] & 0x1f;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		len = 3;
-		c = s[0] & 0x0f;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		len = 4;
-		c = s[0] & 0x07;
-	} else {
-		return 0;
-	}
-	if (n < len)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = (c << 6) | (s[i] & 0x3f);
-	}
-	if ((len == 3 && c < 0x800) || (len == 4 && c < 0x10000) ||
-	    c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-		return 0;		/* overlong, out of range, surrogate */
-	*cp = c;
-	return len;
-}
-
 char *junit_text_clean(const char *s, size_t max)
 {
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
@@ -69,7 +34,7 @@ char *junit_text_clean(const char *s, size_t max)
 
 	while (i < n) {
 		uint32_t cp = 0;
-		size_t len = junit_utf8_seq(p + i, n - i, &cp);
+		size_t len = utf8_seq((const char *)p + i, n - i, &cp);
 		const char *rep = NULL;
 		size_t rep_len;
 

@@ -11,6 +11,7 @@
 #include "runner/scan/coverage.h"
 #include "diff/changeset.h"
 #include "common/error.h"
+#include "common/safe_io.h"
 #include "common/log.h"
 #include "common/xalloc.h"
 
@@ -241,57 +242,6 @@ int coverage_parse_lcov(struct coverage **out, const char *buf, size_t len,
 	r = 0;
 out:
 	coverage_free(c);
-	return r;
-}
-
-int coverage_load_lcov(struct coverage **out, const char *path, size_t max)
-{
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-	char *data = NULL;
-	size_t len = 0;
-	struct stat st;
-	int r = CRS_ERR;
-
-	*out = NULL;
-	if (fd < 0) {
-		r = crs_error_set(errno == ENOENT ? CRS_ENOTFOUND : CRS_EINPUT,
-				  "%s: %s", path, strerror(errno));
-		goto out;
-	}
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		r = crs_error_set(CRS_EINPUT, "%s: not a regular file", path);
-		goto out;
-	}
-	if ((unsigned long long)st.st_size > max) {
-		r = crs_error_set(CRS_EINPUT, "%s: larger than %zu bytes",
-				  path, max);
-		goto out;
-	}
-	data = xmalloc(st_add((size_t)st.st_size, 1));
-	while (len <= (size_t)st.st_size) {
-		/* read one byte past the size to notice a growing file */
-		ssize_t k = read(fd, data + len, (size_t)st.st_size + 1 - len);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0) {
-			r = crs_error_set(CRS_ERR, "%s: read: %s", path,
-					  strerror(errno));
-			goto out;
-		}
-		if (k == 0)
-			break;
-		len += (size_t)k;
-	}
-	if (len > (size_t)st.st_size) {
-		r = crs_error_set(CRS_EINPUT, "%s: changed while read", path);
-		goto out;
-	}
-	r = coverage_parse_lcov(out, data, len, path);
-out:
-	if (fd >= 0)
-		close(fd);
-	free(data);
 	return r;
 }
 

@@ -44,11 +44,6 @@ struct coverage {
  */
 int coverage_parse_lcov(struct coverage **out, const char *buf, size_t len,
 			const char *name);
-/*
- * Read `path` (a regular file, not followed if a symlink, at most `max`
- * bytes: CRS_EINPUT beyond) and parse it. CRS_ENOTFOUND when missing.
- */
-int coverage_load_lcov(struct coverage **out, const char *path, size_t max);
 void coverage_free(struct coverage *c);
 
 /* The record for exactly `path`, borrowed, or NULL. */

@@ -195,8 +195,8 @@ static int load_compose(struct scan *s)
 {
 	const struct scan_opts *o = s->opts;
 	struct compose_sources src = { 0 };
-	char *registry = crs_registry_dir(o->registry,
-					  getenv("CRS_CI_REGISTRY"), NULL);
+	char *registry = crsreg_dir(o->registry,
+				    getenv("CRS_CI_REGISTRY"), NULL);
 	char *cache = NULL;
 	int r;
 

@@ -100,7 +100,7 @@ static void crs_warn(struct exchange_crs *k, const char *what)
 			 k->name);
 	else
 		log_warn("exchange: %s: %s", k->name,
-			 log_quote_line(q, sizeof(q), what));
+			 log_quote(q, sizeof(q), what, strlen(what)));
 }
 
 static void watch_drop(struct exchange *x, struct watch *w, int rm)
@@ -146,10 +146,11 @@ static void copy_out(struct exchange *x, struct watch *w,
 		goto out;
 	if ((!w->made && fs_mkdir_p(dir) != 0) ||
 	    fs_write_file_atomic(dst, b->ptr, b->len) != 0) {
+		const char *why = crs_error_last();
 		char q[1024];
 
-		log_warn("exchange: %s", log_quote_line(q, sizeof(q),
-							crs_error_last()));
+		log_warn("exchange: %s", log_quote(q, sizeof(q), why,
+						   strlen(why)));
 		crs_error_clear();
 		goto out;
 	}
@@ -157,10 +158,12 @@ static void copy_out(struct exchange *x, struct watch *w,
 	strset_add(&x->seen, key);
 	x->copied[w->type]++;
 	if (log_get_level() >= LOG_DEBUG) {
+		const char *rel = dst + strlen(x->root) + 1;
 		char q[1024];
 
-		log_debug("exchange: %s from %s", log_quote_line(q, sizeof(q),
-			  dst + strlen(x->root) + 1), x->crs[w->crs].name);
+		log_debug("exchange: %s from %s",
+			  log_quote(q, sizeof(q), rel, strlen(rel)),
+			  x->crs[w->crs].name);
 	}
 out:
 	free(dir);

@@ -54,6 +54,7 @@
 #include "common/error.h"
 #include "common/fsutil.h"
 #include "common/log.h"
+#include "common/mailbox_proto.h"
 #include "common/strset.h"
 #include "common/strvec.h"
 #include "common/xalloc.h"
@@ -73,10 +74,11 @@
 #define SIDECAR_TESTS_S 600.0		/* the project's tests at most */
 #define SIDECAR_LOG_LINES 200		/* of a build log in stdout.log */
 
-static const char *const kind_names[] = {
-	"apply-patch-build", "run-pov", "apply-patch-test", "build-project",
-};
-#define KINDS (sizeof(kind_names) / sizeof(kind_names[0]))
+_Static_assert((int)SIDECAR_BUILD == MAILBOX_BUILD &&
+	       (int)SIDECAR_POV == MAILBOX_POV &&
+	       (int)SIDECAR_TEST == MAILBOX_TEST &&
+	       (int)SIDECAR_PROJECT == MAILBOX_PROJECT,
+	       "sidecar_kind follows the mailbox's kinds");
 
 /* --- request and response files ------------------------------------------ */
 
@@ -113,12 +115,13 @@ static int parse_line(struct sidecar_request *rq, const char *id,
 		return crs_error_set(CRS_EINPUT, "request %s: request.txt: "
 				     "'%.40s' is not key=value", id, line);
 	if (klen == 4 && !strncmp(line, "kind", 4)) {
-		for (size_t k = 0; k < KINDS; k++)
-			if (!strcmp(v, kind_names[k])) {
-				rq->kind = (enum sidecar_kind)k;
-				*have_kind = 1;
-				return 0;
-			}
+		int k = mailbox_kind_parse(v);
+
+		if (k >= 0) {
+			rq->kind = (enum sidecar_kind)k;
+			*have_kind = 1;
+			return 0;
+		}
 		return crs_error_set(CRS_EINPUT, "request %s: request.txt: "
 				     "unknown kind '%.40s'", id, v);
 	}
@@ -597,10 +600,10 @@ static int step_rebuild(struct sidecar_crs *k,
 			char **snap_out)
 {
 	struct scan *s = &k->w.ws;
-	const struct crs_manifest *m = k->c->manifest;
-	const struct crs_build_step *b = NULL;
+	const struct manifest *m = k->c->manifest;
+	const struct manifest_build_step *b = NULL;
 	struct strvec env = STRVEC_INIT, binds = STRVEC_INIT, cmd = STRVEC_INIT;
-	struct crs_env_args ea = { .phase = CRS_ENV_BUILD_TARGET,
+	struct crsenv_args ea = { .phase = CRSENV_BUILD_TARGET,
 				   .crs = k->c };
 	char *out = scan_work_path(s, "builds/%s/%s/out", s->state.sanitizer,
 				   which);
@@ -627,7 +630,7 @@ static int step_rebuild(struct sidecar_crs *k,
 	snprintf(id, sizeof(id), "%ld", n);
 	ea.layer = &b->env;
 	ea.build_id = id;
-	crs_env_build(&env, s, &ea);
+	crsenv_build(&env, s, &ea);
 	strvec_pushf(&env, "OSS_CRS_REBUILD_ID=%s", id);
 	for (size_t i = 0; i < cmd.nr; i++)
 		buf_printf(&joined, "%s%s", i ? " " : "", cmd.v[i]);
@@ -1044,7 +1047,8 @@ static void job_run(struct sidecar *sc, struct sidecar_crs *k,
 
 	buf_init(&jr.out);
 	buf_init(&jr.err);
-	log_info("sidecar: %s asks %s%s%s", k->c->name, kind_names[rq->kind],
+	log_info("sidecar: %s asks %s%s%s", k->c->name,
+		 mailbox_kind_name(rq->kind),
 		 rq->harness[0] ? " " : "", rq->harness);
 	if (rq->kind == SIDECAR_POV) {
 		r = job_pov(k, rq, &jr);
@@ -1068,18 +1072,19 @@ static void job_run(struct sidecar *sc, struct sidecar_crs *k,
 	rs.rebuild_id = jr.rebuild_id;
 	resfd = open_in_mailbox(k->mailbox, "responses");
 	if (resfd < 0 || sidecar_response_write(resfd, id, &rs) != 0) {
+		const char *why = crs_error_last();
 		char q[1024];
 
 		log_warn("sidecar: %s: cannot answer: %s", k->c->name,
 			 resfd < 0 ? "no responses/ folder" :
-			 log_quote_line(q, sizeof(q), crs_error_last()));
+			 log_quote(q, sizeof(q), why, strlen(why)));
 		crs_error_clear();
 	} else {
 		pthread_mutex_lock(&sc->lock);
 		sc->answered++;
 		pthread_mutex_unlock(&sc->lock);
 		log_info("sidecar: %s's %s answered: retcode %d", k->c->name,
-			 kind_names[rq->kind], jr.retcode);
+			 mailbox_kind_name(rq->kind), jr.retcode);
 	}
 	if (resfd >= 0)
 		close(resfd);
@@ -1210,11 +1215,12 @@ static void refuse(struct sidecar_crs *k, int resfd, const char *id)
 	struct sidecar_response rs = { .retcode = 1, .rebuild_id = -1 };
 	char *err = xasprintf("crs-ci refused the request: %s\n",
 			      crs_error_last());
+	const char *why = crs_error_last();
 	char q[1024];
 
 	if (k->warned < SIDECAR_WARN_MAX)
 		log_warn("sidecar: %s: %s", k->c->name,
-			 log_quote_line(q, sizeof(q), crs_error_last()));
+			 log_quote(q, sizeof(q), why, strlen(why)));
 	else if (k->warned == SIDECAR_WARN_MAX)
 		log_warn("sidecar: %s: more requests refused; not logged",
 			 k->c->name);

@@ -101,22 +101,25 @@ struct sidecar;
 int sidecar_new(struct sidecar **out, struct scan *s);
 
 /*
- * Called by the run loop every tick: join the worker thread when its job
- * ended, then, when none runs, answer refused requests at once and start
- * the worker on the first valid new request (one job at a time). Each
- * call looks at most at SIDECAR_TICK_* entries of each mailbox, going on
- * where the last call stopped, so a flooded mailbox never holds the run
- * loop (its deadline and Ctrl-C checks) for long. The job
- * runs on a copy of the scan whose Ctrl-C flag is the sidecar's own, so
- * sidecar_stop() ends it. Returns 0, or CRS_EINTR when the scan was
- * interrupted, or CRS_ERR when no thread could be started.
+ * Called by the run loop every tick. Each CRS has its own worker thread:
+ * join a CRS's worker when its job ended, then, when that CRS has none
+ * running, answer its refused requests at once and start its worker on
+ * its first valid new request (one job at a time per CRS; different
+ * CRSs' jobs run side by side). Each call looks at most at
+ * SIDECAR_TICK_* entries of each mailbox, going on where the last call
+ * stopped, so a flooded mailbox never holds the run loop (its deadline
+ * and Ctrl-C checks) for long. Each worker runs on a copy of the scan
+ * whose Ctrl-C flag is its own, so sidecar_stop() ends it. Returns 0, or
+ * CRS_EINTR when the scan was interrupted, or CRS_ERR when no thread
+ * could be started.
  */
 int sidecar_poll(struct sidecar *sc);
 
 /*
- * Stop the running job, if any, and wait for its thread: its container is
- * killed and removed (container_run), the request answered with retcode
- * 1. Call it when the harness's run ends (time share, deadline, Ctrl-C).
+ * Stop every CRS's running job, if any, and join their threads: each
+ * job's container is killed and removed (container_run), its request
+ * answered with retcode 1. Call it when the harness's run ends (time
+ * share, deadline, Ctrl-C).
  */
 void sidecar_stop(struct sidecar *sc);
 

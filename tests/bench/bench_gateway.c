@@ -35,7 +35,7 @@
 #include "runner/gateway/gw_price.h"
 #include "runner/gateway/gw_server.h"
 
-#include "tests/fakes/fake_llm.c"
+#include "tests/helper/fake_llm.c"
 
 #define PROVIDER_KEY "sk-bench-provider"
 

@@ -52,11 +52,11 @@ static void compose(const char *buf, size_t len)
 
 static void manifest(const char *buf, size_t len)
 {
-	struct crs_manifest *m = NULL;
+	struct manifest *m = NULL;
 
-	if (crs_manifest_parse(&m, buf, len,
-			       "/fuzz/crs/oss-crs/crs.yaml") == 0)
-		crs_manifest_free(m);
+	if (manifest_parse(&m, buf, len,
+			   "/fuzz/crs/oss-crs/crs.yaml") == 0)
+		manifest_free(m);
 }
 
 static void project(const char *buf, size_t len)

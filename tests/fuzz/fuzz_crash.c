@@ -9,7 +9,7 @@
  * that every string of a report is clean UTF-8 is checked.
  */
 #include "sarif/crash.h"
-#include "sarif/utf8.h"
+#include "common/utf8.h"
 #include "common/error.h"
 
 #include <stdint.h>

@@ -135,7 +135,7 @@ sarif_validate() {
 }
 
 # The static crs-ci (`make static`: the LLM gateway's binary in a scan)
-# and the test fake of a model provider (tests/fakes/fake_llm.c) built
+# and the test fake of a model provider (tests/helper/fake_llm.c) built
 # static as DIR/fake-llm in the same deps image, so it runs in any base
 # image container. Sets STATIC_DEPS to that image's name.
 build_static_fake_llm() {
@@ -150,7 +150,7 @@ build_static_fake_llm() {
 		PATH=/opt/static/bin:$PATH
 		cc -std=c11 -D_GNU_SOURCE -DFAKE_LLM_MAIN -O2 -static -I/src \
 			$(pkg-config --cflags libmicrohttpd jansson) \
-			-o /out/fake-llm /src/tests/fakes/fake_llm.c \
+			-o /out/fake-llm /src/tests/helper/fake_llm.c \
 			$(pkg-config --libs libmicrohttpd jansson) -lpthread' \
 		>"$dir/fake-build.log" 2>&1 ||
 		{ cat "$dir/fake-build.log" >&2; fail "building fake-llm"; }

@@ -3,7 +3,7 @@
 # overspend or be starved by a hostile CRS.
 #
 # The gateway (the static crs-ci) joins two internal CRS networks and an
-# egress network where the fake provider (tests/fakes/fake_llm.c) bills
+# egress network where the fake provider (tests/helper/fake_llm.c) bills
 # ONE PROMPT TOKEN PER BYTE of every body it receives (no tokenizer bills
 # more) plus 20 completion tokens, and logs its bill.
 #  1. Budget: crsA ($0.05) runs 8 processes that send prompts of random

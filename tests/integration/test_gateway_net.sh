@@ -7,7 +7,7 @@
 # CRS) appears in any file under the work or output folder, and no
 # container or network of the scan is left.
 #
-# The fake provider is tests/fakes/fake_llm.c built static in the
+# The fake provider is tests/helper/fake_llm.c built static in the
 # `make static` deps image, run in the runner base image on a network of
 # this test, which the gateway joins for its way out (CRS_CI_LLM_NETWORK).
 set -euo pipefail

@@ -5,7 +5,7 @@
 # crs-libfuzzer finds the recparse example's bug; crs-llm-patcher asks
 # the fake (through crs-ci's LLM gateway) for a patch, checks it with the
 # builder sidecar and submits the first that passes; crs-ci validates
-# what was submitted. The fake (tests/fakes/fake_llm.c, built static once)
+# what was submitted. The fake (tests/helper/fake_llm.c, built static once)
 # answers from one reply set of tests/fixtures/llm-patcher/replies/ per
 # case and logs every request body:
 #   good      the known fix: validated (policy, apply, build, povs, tests

@@ -100,9 +100,9 @@ sarif_validate "$tmp/out/results.sarif" >/dev/null || fail "SARIF does not valid
 # in a GitLab merge-request job the same results give the SAST report the
 # validated patch, and only it, as the remediation of the finding's
 # vulnerability, and (with a token) one MR discussion suggesting its hunk,
-# posted to a fake of GitLab's API (tests/fakes/fake_gitlab.c)
+# posted to a fake of GitLab's API (tests/helper/fake_gitlab.c)
 cc -std=c11 -D_GNU_SOURCE -DFAKE_GITLAB_MAIN -I"$ROOT" -o "$tmp/fake-gitlab" \
-	"$ROOT/tests/fakes/fake_gitlab.c" \
+	"$ROOT/tests/helper/fake_gitlab.c" \
 	$(pkg-config --cflags --libs libmicrohttpd jansson) -lpthread ||
 	fail "building the fake GitLab"
 gl_token="glpat-test-$$"

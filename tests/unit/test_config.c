@@ -80,11 +80,11 @@ static void compose_err(const char *yaml, const char *msg)
 	assert_string_equal(crs_error_last(), msg);
 }
 
-static struct crs_manifest *manifest_ok(const char *yaml)
+static struct manifest *manifest_ok(const char *yaml)
 {
-	struct crs_manifest *m = NULL;
-	int r = crs_manifest_parse(&m, yaml, strlen(yaml),
-				   "crs/oss-crs/crs.yaml");
+	struct manifest *m = NULL;
+	int r = manifest_parse(&m, yaml, strlen(yaml),
+			       "crs/oss-crs/crs.yaml");
 
 	if (r != 0)
 		fail_msg("unexpected error: %s", crs_error_last());
@@ -93,10 +93,10 @@ static struct crs_manifest *manifest_ok(const char *yaml)
 
 static void manifest_err(const char *yaml, const char *msg)
 {
-	struct crs_manifest *m = (struct crs_manifest *)1;
+	struct manifest *m = (struct manifest *)1;
 
-	assert_int_equal(crs_manifest_parse(&m, yaml, strlen(yaml),
-					    "crs.yaml"), CRS_ECONFIG);
+	assert_int_equal(manifest_parse(&m, yaml, strlen(yaml),
+					"crs.yaml"), CRS_ECONFIG);
 	assert_null(m);
 	assert_string_equal(crs_error_last(), msg);
 }
@@ -579,7 +579,7 @@ static void test_yaml_errors(void **state)
 
 static void test_manifest_valid(void **state)
 {
-	struct crs_manifest *m;
+	struct manifest *m;
 	char cwd[PATH_MAX];
 	char *root;
 
@@ -621,7 +621,8 @@ static void test_manifest_valid(void **state)
 	assert_string_equal(m->root, root);
 	free(root);
 	assert_string_equal(m->name, "crs-x");
-	assert_int_equal(m->types, CRS_TYPE_BUG_FINDING | CRS_TYPE_BUG_FIXING);
+	assert_int_equal(m->types,
+			 MANIFEST_TYPE_BUG_FINDING | MANIFEST_TYPE_BUG_FIXING);
 	assert_string_equal(m->version, "1.0.0");
 	assert_string_equal(m->prepare_hcl, "oss-crs/docker-bake.hcl");
 	assert_int_equal(m->builds_nr, 2);
@@ -661,7 +662,7 @@ static void test_manifest_valid(void **state)
 	assert_int_equal(m->required_envs_pos[1].line, 30);
 	assert_int_equal(m->required_envs_pos[1].column, 20);
 	assert_int_equal(warnings.len, 0);
-	crs_manifest_free(m);
+	manifest_free(m);
 
 	/* {builds: [...]}, an empty run phase, unknown keys warned */
 	m = manifest_ok(MANIFEST_HEAD
@@ -681,7 +682,7 @@ static void test_manifest_valid(void **state)
 			    "\"cache\" ignored\n"
 			    "crs/oss-crs/crs.yaml:14:1: unknown key "
 			    "\"snapshot\" ignored\n");
-	crs_manifest_free(m);
+	manifest_free(m);
 }
 
 static void test_manifest_errors(void **state)
@@ -1416,8 +1417,8 @@ static void test_relative_paths(void **state)
 	assert_int_equal(project_config_load(&p, "compose.yaml"), CRS_ECONFIG);
 	assert_string_equal(crs_error_last(), "compose.yaml: not a folder");
 
-	assert_int_equal(crs_manifest_load(&(struct crs_manifest *){ NULL },
-					   "crs-b/oss-crs/none.yaml"),
+	assert_int_equal(manifest_load(&(struct manifest *){ NULL },
+				       "crs-b/oss-crs/none.yaml"),
 			 CRS_ECONFIG);
 	assert_string_equal(crs_error_last(), "crs-b/oss-crs/none.yaml: No "
 			    "such file or directory");

@@ -15,6 +15,7 @@
 
 #include "runner/scan/coverage.h"
 #include "diff/changeset.h"
+#include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"
 #include "common/xalloc.h"
@@ -322,6 +323,20 @@ static char *temp_dir(void)
 	return xstrdup(tmpl);
 }
 
+/* As the select phase reads a replay's coverage.lcov: fs_read_regular_at. */
+static int load_lcov(struct coverage **out, int dfd, const char *name,
+		     size_t max)
+{
+	struct buf b = BUF_INIT;
+	int r;
+
+	*out = NULL;
+	if ((r = fs_read_regular_at(&b, dfd, name, NULL, max, NULL)) == 0)
+		r = coverage_parse_lcov(out, b.ptr, b.len, name);
+	buf_release(&b);
+	return r;
+}
+
 static void test_load_file(void **state)
 {
 	char *dir = temp_dir();
@@ -329,27 +344,31 @@ static void test_load_file(void **state)
 	char *link = xasprintf("%s/link.lcov", dir);
 	char *missing = xasprintf("%s/missing.lcov", dir);
 	struct coverage *c = NULL;
+	int dfd = -1;
 
 	(void)state;
 	assert_int_equal(fs_write_file_atomic(file, REAL_LCOV,
 					      strlen(REAL_LCOV)), 0);
-	assert_int_equal(coverage_load_lcov(&c, file, COVERAGE_LCOV_MAX), 0);
+	assert_int_equal(fs_open_dir(&dfd, dir), 0);
+	assert_int_equal(load_lcov(&c, dfd, "coverage.lcov",
+				   COVERAGE_LCOV_MAX), 0);
 	assert_int_equal(c->nr, 2);
 	coverage_free(c);
 	/* a container could plant a symlink to a host file: not followed */
 	assert_int_equal(symlink(file, link), 0);
-	assert_int_equal(coverage_load_lcov(&c, link, COVERAGE_LCOV_MAX),
+	assert_int_equal(load_lcov(&c, dfd, "link.lcov", COVERAGE_LCOV_MAX),
 			 CRS_EINPUT);
 	assert_null(c);
 	/* the size cap */
-	assert_int_equal(coverage_load_lcov(&c, file, 100), CRS_EINPUT);
-	assert_non_null(strstr(crs_error_last(), "larger than 100 bytes"));
-	assert_int_equal(coverage_load_lcov(&c, missing, COVERAGE_LCOV_MAX),
+	assert_int_equal(load_lcov(&c, dfd, "coverage.lcov", 100), CRS_EINPUT);
+	assert_non_null(strstr(crs_error_last(), "at most 100 bytes"));
+	assert_int_equal(load_lcov(&c, dfd, "missing.lcov", COVERAGE_LCOV_MAX),
 			 CRS_ENOTFOUND);
-	assert_int_equal(coverage_load_lcov(&c, dir, COVERAGE_LCOV_MAX),
+	assert_int_equal(load_lcov(&c, dfd, ".", COVERAGE_LCOV_MAX),
 			 CRS_EINPUT);
 	assert_null(c);
 	crs_error_clear();
+	close(dfd);
 	assert_int_equal(fs_remove_tree(dir), 0);
 	free(dir);
 	free(file);

@@ -16,7 +16,7 @@
 
 #include "sarif/crash.h"
 #include "sarif/cwe.h"
-#include "sarif/utf8.h"
+#include "common/utf8.h"
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"

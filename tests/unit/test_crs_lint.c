@@ -2,7 +2,7 @@
 /*
  * test_crs_lint.c - the libCRS install check of `crs-ci crs check`
  *
- * Dockerfiles are fed as string literals to crs_lint_dockerfile(); each
+ * Dockerfiles are fed as string literals to crslint_dockerfile(); each
  * case asserts the exact problems, file:line:col first. The package-level
  * checks (crs.yaml, paths, links) run on tests/fixtures/crs-broken/ in
  * tests/integration/test_crs_tool.sh.
@@ -21,16 +21,16 @@
 /* Lint `text` as "df"; the problems joined by newlines into out. */
 static size_t lint(const char *text, char *out, size_t outsz)
 {
-	struct crs_lint l = CRS_LINT_INIT;
+	struct crslint l = CRS_LINT_INIT;
 	size_t o = 0, errors;
 
 	out[0] = '\0';
-	crs_lint_dockerfile(&l, text, strlen(text), "df");
+	crslint_dockerfile(&l, text, strlen(text), "df");
 	for (size_t i = 0; i < l.nr && o < outsz; i++)
 		o += (size_t)snprintf(out + o, outsz - o, "%s%s",
 				      i ? "\n" : "", l.items[i].text);
 	errors = l.errors;
-	crs_lint_release(&l);
+	crslint_release(&l);
 	return errors;
 }
 

@@ -5,8 +5,8 @@
  * Each test queues the engine's canned answers, calls one docker_*
  * function and asserts the exact requests it sent (method, path, JSON
  * body) and how it mapped the answers. Also covers DOCKER_HOST parsing,
- * the real libcurl transport against a dead socket, docker_parse_memory
- * and the reproducible tar writer (tar_context).
+ * the real libcurl transport against a dead socket and the reproducible
+ * tar writer (tar_context).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -953,47 +953,6 @@ static void test_remove_owned_continues(void **state)
 			    "engine unreachable at fake: gone");
 }
 
-/* --- units -------------------------------------------------------------- */
-
-static void test_parse_memory(void **state)
-{
-	static const struct {
-		const char *s;
-		int64_t want;
-	} ok[] = {
-		{ "512m", 512LL << 20 }, { "4G", 4LL << 30 },
-		{ "1.5GB", 3LL << 29 }, { "1.5 gb", 3LL << 29 },
-		{ "100B", 100 }, { "2k", 2048 }, { "2KB", 2048 },
-		{ "1T", 1LL << 40 }, { "2tb", 2LL << 40 }, { "0.5k", 512 },
-		{ "0.0001k", 0 }, { "1.999b", 1 }, { "10MB", 10LL << 20 },
-		{ "8388607T", 8388607LL << 40 },
-	};
-	static const char *const bad[] = {
-		"512", "", "m", "G4", "1.G", ".5G", "1,5G", "4 G B", "4GiB",
-		"-1G", "+1G", " 4G", "4G ", "4X", "4 ", "8388608T",
-		"99999999999999999999G",
-	};
-	int64_t v;
-
-	(void)state;
-	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
-		v = -1;
-		if (docker_parse_memory(ok[i].s, &v) != 0)
-			fail_msg("'%s': %s", ok[i].s, crs_error_last());
-		if (v != ok[i].want)
-			fail_msg("'%s': %lld, want %lld", ok[i].s,
-				 (long long)v, (long long)ok[i].want);
-	}
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		if (docker_parse_memory(bad[i], &v) != CRS_EINPUT)
-			fail_msg("'%s' was accepted", bad[i]);
-		assert_non_null(strstr(crs_error_last(), "memory '"));
-	}
-	assert_int_equal(docker_parse_memory("512", &v), CRS_EINPUT);
-	assert_string_equal(crs_error_last(), "memory '512' is not a number "
-			    "with a unit (B, K, KB, M, MB, G, GB, T, TB)");
-}
-
 /* --- tar_context -------------------------------------------------------- */
 
 struct tar_want {
@@ -1146,7 +1105,6 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_remove_owned_continues,
 						setup, teardown),
-		cmocka_unit_test(test_parse_memory),
 		cmocka_unit_test_setup_teardown(test_tar_context,
 						setup, teardown),
 	};

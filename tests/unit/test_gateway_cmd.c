@@ -27,7 +27,7 @@
 #include "common/log.h"
 #include "runner/cli/cmd.h"
 
-#include "tests/fakes/fake_llm.c"
+#include "tests/helper/fake_llm.h"
 
 /* declared in runner/cli/cmd.h once the command is in the table */
 int cmd_gateway(int argc, char **argv, struct runner_ctx *ctx);

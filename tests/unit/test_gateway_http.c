@@ -2,7 +2,7 @@
 /*
  * test_gateway_http.c - the gateway end to end over real HTTP
  *
- * A fake provider (tests/fakes/fake_llm.c) and the gateway both listen on
+ * A fake provider (tests/helper/fake_llm.c) and the gateway both listen on
  * 127.0.0.1 ephemeral ports in this process; clients are libcurl. Every
  * cost asserted is computed from the fake's configured usage and the
  * prices in the test config, to the picodollar. Each test uses its own
@@ -40,7 +40,7 @@
 #include <poll.h>
 #include <sys/socket.h>
 
-#include "tests/fakes/fake_llm.c"
+#include "tests/helper/fake_llm.h"
 #include "tests/unit/dense_text.h"
 
 #define PROVIDER_KEY "sk-provider-test-0123456789"

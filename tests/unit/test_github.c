@@ -4,7 +4,7 @@
  *
  * Drives runner/report/github.c with the recorded pull_request event in
  * tests/fixtures/github/ and the in-process fake of GitHub's API
- * (tests/fakes/fake_github.c): annotations and their caps and escaping,
+ * (tests/helper/fake_github.c): annotations and their caps and escaping,
  * the stop-commands guard, the job summary, the outputs file, the SARIF
  * upload body (decoded back to the file), polling, the review at the head
  * sha, and the fork behaviour.
@@ -17,7 +17,7 @@
 
 #include <git2.h>
 
-#include "tests/fakes/fake_github.c"
+#include "tests/helper/fake_github.h"
 #include "runner/report/github.h"
 #include "sarif/finding.h"
 #include "common/buf.h"

@@ -7,7 +7,7 @@
  * gl-sast-report.json and junit.xml; the tests check the fields GitLab
  * reads (ci-formats.md §4.1-4.3, checklist 18-19), stable fingerprints and
  * ids, remediations, hostile strings, and the MR discussion request
- * against a fake of GitLab's API (tests/fakes/fake_gitlab.c) over real
+ * against a fake of GitLab's API (tests/helper/fake_gitlab.c) over real
  * HTTP through libcurl.
  */
 #include <setjmp.h>
@@ -26,7 +26,7 @@
 #include "common/log.h"
 #include "common/xalloc.h"
 
-#include "tests/fakes/fake_gitlab.c"
+#include "tests/helper/fake_gitlab.h"
 
 #include <curl/curl.h>
 #include <git2.h>

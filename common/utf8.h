@@ -4,10 +4,10 @@
  *
  * jansson refuses strings that are not valid UTF-8, and crash reports,
  * paths and function names come from hostile output. These helpers make
- * such text safe to keep and to serialise. Internal to sarif/.
+ * such text safe to keep and to serialise (SARIF, JUnit, logs).
  */
-#ifndef CRS_SARIF_UTF8_H
-#define CRS_SARIF_UTF8_H
+#ifndef CRS_COMMON_UTF8_H
+#define CRS_COMMON_UTF8_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -8,7 +8,7 @@
  * be the MR's current diff_refs, old_path and new_path both present).
  * Not product code: plain malloc, no crs-ci headers.
  */
-#include "tests/fakes/fake_gitlab.h"
+#include "tests/helper/fake_gitlab.h"
 
 #include <jansson.h>
 #include <microhttpd.h>

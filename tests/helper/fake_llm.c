@@ -7,7 +7,7 @@
  * cost the gateway must book. Not product code: plain malloc, no crs-ci
  * headers, so it also builds as a standalone server (-DFAKE_LLM_MAIN).
  */
-#include "tests/fakes/fake_llm.h"
+#include "tests/helper/fake_llm.h"
 
 #include <errno.h>
 #include <jansson.h>

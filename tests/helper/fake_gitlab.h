@@ -9,7 +9,8 @@
  * "position" whose shas are the newest version's). Other project ids or
  * iids answer 404, a PRIVATE-TOKEN other than `token` answers 401 with
  * GitLab's {"message":"401 Unauthorized"}. It records every request.
- * Tests include fake_gitlab.c directly; the product never ships it.
+ * Built once into libtesthelper.a (tests/helper/), linked into the
+ * unit tests; the product never ships it.
  * Built alone with -DFAKE_GITLAB_MAIN it is a standalone server that
  * writes what it got to a file when it stops (integration tests).
  */

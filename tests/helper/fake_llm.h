@@ -10,8 +10,8 @@
  * picks a behaviour: "fake-500" answers HTTP 500, "fake-400" HTTP 400,
  * "fake-401" HTTP 401 quoting the key it got, "fake-hang" never answers
  * (until the fake stops), "fake-nousage" reports no usage; any other
- * name answers normally. Tests include fake_llm.c directly (the Makefile
- * builds only tests/unit/test_*.c); the product never ships it.
+ * name answers normally. Built once into libtesthelper.a (tests/helper/),
+ * linked into the unit tests; the product never ships it.
  * Built alone with -DFAKE_LLM_MAIN it is a standalone server.
  *
  * Scripted chat (replies_dir): the Nth chat completion (N from 1) is

@@ -6,7 +6,7 @@
  * GitHub's documented responses; every other path is 404 like GitHub's
  * {"message": "Not Found"}.
  */
-#include "tests/fakes/fake_github.h"
+#include "tests/helper/fake_github.h"
 
 #include <arpa/inet.h>
 #include <microhttpd.h>
@@ -14,8 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define FAKE_SARIF_ID "47177e22-5596-11eb-80a1-c1e54ef945c6"
 
 struct fake_github_conn {
 	char *body;

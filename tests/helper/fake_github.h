@@ -8,13 +8,16 @@
  * `pending_polls` polls, then "complete", or "failed" with errors) and
  * POST /repos/{o}/{r}/pulls/{n}/reviews (200), requiring
  * "Authorization: Bearer <token>" (401 "Bad credentials" otherwise), and
- * records what it was sent. Tests include fake_github.c directly (the
- * Makefile builds only tests/unit/test_*.c); the product never ships it.
+ * records what it was sent. Built once into libtesthelper.a
+ * (tests/helper/), linked into the unit tests; the product never ships it.
  */
 #ifndef CRS_TESTS_FAKES_FAKE_GITHUB_H
 #define CRS_TESTS_FAKES_FAKE_GITHUB_H
 
 #include <pthread.h>
+
+/* The id the fake gives every uploaded SARIF. */
+#define FAKE_SARIF_ID "47177e22-5596-11eb-80a1-c1e54ef945c6"
 
 struct MHD_Daemon;
 

@@ -6,7 +6,7 @@
  * U+10FFFF. Repairs are lossy on purpose ('?' and ' '): the text is for
  * humans and for JSON, never round-tripped back to the producer.
  */
-#include "sarif/utf8.h"
+#include "common/utf8.h"
 #include "common/xalloc.h"
 
 #include <string.h>
