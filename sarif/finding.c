@@ -170,6 +170,7 @@ void finding_set_release(struct finding_set *s)
 		finding_candidate_release(&s->candidates[i]);
 	free(s->candidates);
 	summary_release(&s->summary);
+	json_decref(s->timings);
 	finding_set_init(s);
 }
 
@@ -584,6 +585,8 @@ json_t *finding_set_to_json(const struct finding_set *s)
 	for (size_t i = 0; i < s->candidates_nr; i++)
 		json_array_append_new(a, candidate_to_json(&s->candidates[i]));
 	json_object_set_new(o, "candidates", a);
+	if (s->timings)
+		json_object_set(o, "timings", s->timings);
 	return o;
 }
 
@@ -1230,6 +1233,11 @@ int finding_set_from_json(struct finding_set *s, const json_t *j,
 	    (r = patches_from_json(&tmp, j, src)) != 0 ||
 	    (r = candidates_from_json(&tmp, j, src)) != 0)
 		goto out;
+	if ((v = member(j, "timings")) && !json_is_object(v)) {
+		r = bad(&c, "timings", "expected an object");
+		goto out;
+	}
+	tmp.timings = json_incref(v);
 	finding_set_release(s);
 	*s = tmp;
 	finding_set_init(&tmp); /* transferred */

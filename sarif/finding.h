@@ -176,12 +176,16 @@ struct finding_set {
 	size_t patches_nr, patches_alloc;
 	struct finding_candidate *candidates;	/* from --sarif files */
 	size_t candidates_nr, candidates_alloc;
+	/* results.json "timings" (runner/scan/timings.h), kept as read:
+	 * an object, or NULL when there is none */
+	json_t *timings;
 };
 
 /*
  * Every string and array in the set is owned by it (malloc'd, freed by
- * finding_set_release with free()); summary.harnesses and summary.crs are
- * arrays of harnesses_nr / crs_nr strings.
+ * finding_set_release with free(); `timings` with json_decref());
+ * summary.harnesses and summary.crs are arrays of harnesses_nr / crs_nr
+ * strings.
  */
 void finding_set_init(struct finding_set *s);
 /* Free everything and leave an empty, initialised set. Accepts NULL. */

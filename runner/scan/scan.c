@@ -9,6 +9,7 @@
 #include "runner/scan/scan.h"
 #include "runner/scan/ctx.h"
 #include "runner/scan/scan_opts.h"
+#include "runner/scan/timings_record.h"
 #include "runner/config/config.h"
 #include "runner/config/crs_registry.h"
 #include "runner/engine/docker.h"
@@ -231,6 +232,13 @@ int scan_open(struct scan **out, const struct scan_opts *o,
 	s->out_dir = resolve_root(fs_abspath(o->out_dir));
 	s->source_dir = fs_abspath(o->source);
 	s->owner = new_owner();
+	{
+		char *path = scan_work_path(s, "timings.json");
+
+		s->timings = timings_new(path, timings_wall_now(),
+					 (double)o->timeout_s);
+		free(path);
+	}
 	if ((needs & SCAN_NEED_COMPOSE) && !o->compose) {
 		r = crs_error_set(CRS_EINPUT, "--compose is required");
 		goto out;
@@ -316,6 +324,7 @@ void scan_close(struct scan *s)
 {
 	if (!s)
 		return;
+	timings_free(s->timings);	/* what is open ends here */
 	if (s->docker) {
 		int cleaned = docker_remove_owned(s->docker, s->owner) == 0;
 

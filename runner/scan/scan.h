@@ -23,6 +23,7 @@ struct project_config;
 struct docker_client;
 struct reaper_watchdog;
 struct diff_changeset;
+struct timings;
 
 struct scan_kv {
 	char *key;
@@ -60,6 +61,7 @@ struct scan {
 	struct docker_client *docker;
 	struct reaper_watchdog *watchdog;	/* runner/exec/reaper.h */
 	struct diff_changeset *change;	/* NULL in full mode */
+	struct timings *timings;	/* runner/scan/timings.h, or NULL */
 	struct scan_state state;
 	struct timespec started;	/* CLOCK_MONOTONIC */
 	time_t started_wall;

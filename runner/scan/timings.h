@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * timings.h - where a scan's seconds went: phases, builds, fuzzing
+ *
+ * Spans of kind "phase", "image", "compile", "crs-build", "replay",
+ * "fuzz", "triage", "validate" or "report", recorded by any thread into
+ * the scan's record (<work>/timings.json, timings_record.h) so that the
+ * phase commands run one by one (build-target, then run, then report)
+ * add to one record; results.json gets it as "timings" (docs/results.md).
+ * A non-phase span takes the lowest free lane, so builds that overlap are
+ * drawn side by side without their callers doing anything. Every call is
+ * a no-op for a scan without a record, and none can fail.
+ */
+#ifndef CRS_RUNNER_SCAN_TIMINGS_H
+#define CRS_RUNNER_SCAN_TIMINGS_H
+
+#include <jansson.h>
+
+struct scan;
+struct finding_set;
+
+/*
+ * Begin a span of `kind` named `name` now; its id for timing_end(), or -1
+ * (timing_end(s, -1) does nothing). Thread-safe.
+ */
+int timing_begin(struct scan *s, const char *kind, const char *name);
+/* The same with the harness it is about ("fuzz" and "replay" spans). */
+int timing_begin_harness(struct scan *s, const char *kind, const char *name,
+			 const char *harness);
+/* End span `id` now and write the record. Thread-safe. */
+void timing_end(struct scan *s, int id);
+
+/*
+ * Phase `name` begins now and the open phase span ends. A phase recorded
+ * before is being re-run: its earlier span and every span that began
+ * after it are dropped (and the clock restarts when nothing is left).
+ * "prepare", the first phase, starts a new record unless this process
+ * started one already (timing_restart). The span ends at the next phase
+ * or when the scan is closed.
+ */
+void timing_phase(struct scan *s, const char *name);
+/* A new scan (crs-ci scan, the pre-push hook): forget the old record. */
+void timing_restart(struct scan *s);
+/* A PoV reached crs-ci now; only the first of the record counts. */
+void timing_first_pov(struct scan *s);
+
+/* results.json's "timings" (new reference), or NULL when none. */
+json_t *timings_to_json(struct scan *s);
+/*
+ * Put the record into fs->timings, replacing what results.json had,
+ * unless it holds nothing but the report phase (`crs-ci report` on a
+ * results folder whose work folder is gone keeps the scan's timings).
+ * Cannot fail.
+ */
+void timings_into(struct scan *s, struct finding_set *fs);
+
+#endif
