@@ -16,6 +16,7 @@
 #include "runner/scan/ctx.h"
 #include "runner/config/config.h"
 #include "runner/engine/docker.h"
+#include "runner/scan/timings.h"
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"
@@ -178,7 +179,7 @@ int image_build_cached(struct scan *s, const struct docker_build_opts *o,
 {
 	struct docker_build_opts bo = *o;
 	struct buf dockerfile = BUF_INIT;
-	int r = docker_image_exists(s->docker, o->tag, NULL);
+	int r = docker_image_exists(s->docker, o->tag, NULL), span;
 
 	if (r == 0) {
 		log_info("%s: reusing image %s", what, o->tag);
@@ -195,7 +196,9 @@ int image_build_cached(struct scan *s, const struct docker_build_opts *o,
 	log_info("%s: building image %s%s", what, o->tag,
 		 bo.dockerfile_text ? " (FROM the stand-ins)" : "");
 	bo.interrupted = s->ctx->interrupted;
+	span = timing_begin(s, "image", what);
 	r = docker_image_build(s->docker, &bo);
+	timing_end(s, span);
 	buf_release(&dockerfile);
 	if (r != 0)
 		return crs_error_prefix("%s", what);

@@ -18,6 +18,7 @@
 #include "runner/exec/source_export.h"
 #include "runner/config/config.h"
 #include "runner/engine/docker.h"
+#include "runner/scan/timings.h"
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"
@@ -272,8 +273,9 @@ int target_compile(struct scan *s, const char *image, const char *sanitizer,
 	char *dir = scan_work_path(s, "builds/%s/%s", sanitizer, which);
 	char *out = xasprintf("%s/out", dir), *id = NULL, *marker = NULL;
 	char *log = scan_work_path(s, "logs/%s-%s-build.log", which, sanitizer);
+	char *span_name = NULL;
 	static const char *const cmd[] = { "compile", NULL };
-	int r, code = -1;
+	int r, code = -1, span;
 
 	if ((r = docker_image_exists(s->docker, image, &id)) != 0)
 		goto out;
@@ -300,8 +302,11 @@ int target_compile(struct scan *s, const char *image, const char *sanitizer,
 	log_info("%s build: compiling %s with SANITIZER=%s", which,
 		 s->state.project, sanitizer);
 	crs_error_clear();	/* a missing snapshot */
+	span_name = xasprintf("%s %s", which, sanitizer);
+	span = timing_begin(s, "compile", span_name);
 	r = container_run_commit(s, &ro, TARGET_BUILD_TIMEOUT_S, log,
 				 snapshot_ref, &code);
+	timing_end(s, span);
 	if (r != 0)
 		goto out;
 	if (code != 0) {
@@ -322,6 +327,7 @@ out:
 	free(id);
 	free(marker);
 	free(log);
+	free(span_name);
 	return r;
 }
 

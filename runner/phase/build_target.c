@@ -27,6 +27,7 @@
 #include "runner/exec/source_export.h"
 #include "runner/config/config.h"
 #include "runner/engine/docker.h"
+#include "runner/scan/timings.h"
 #include "diff/changeset.h"
 #include "common/buf.h"
 #include "common/error.h"
@@ -246,8 +247,8 @@ static int crs_build_step(struct scan *s, const struct compose_crs *c,
 	char fetch_hash[65] = "no-inputs";
 	char *outdir = NULL, *marker = NULL, *fetch = NULL, *src = NULL;
 	char *built = NULL;
-	char *snap = NULL;
-	int r, code = -1;
+	char *snap = NULL, *span_name = NULL;
+	int r, code = -1, span;
 
 	what = xasprintf("CRS %s build step %s", c->name, b->name);
 	log = scan_work_path(s, "logs/build-%s-%s.log", c->name, b->name);
@@ -311,8 +312,12 @@ static int crs_build_step(struct scan *s, const struct compose_crs *c,
 	ro.network = "none";
 	container_policy_apply(&ro, ROLE_CRS_BUILD);
 	log_info("%s: running", what);
-	if ((r = container_run_commit(s, &ro, TARGET_BUILD_TIMEOUT_S, log,
-				      snap, &code)) != 0)
+	span_name = xasprintf("%s/%s", c->name, b->name);
+	span = timing_begin(s, "crs-build", span_name);
+	r = container_run_commit(s, &ro, TARGET_BUILD_TIMEOUT_S, log, snap,
+				 &code);
+	timing_end(s, span);
+	if (r != 0)
 		goto out;
 	if (code != 0) {
 		char *tail = log_tail(log, 15);
@@ -329,6 +334,7 @@ static int crs_build_step(struct scan *s, const struct compose_crs *c,
 		snapshot_step_record(s, c->name, b->name, snap);
 out:
 	free(snap);
+	free(span_name);
 	strvec_release(&env);
 	strvec_release(&binds);
 	free(bid);
@@ -411,6 +417,7 @@ int phase_build_target(struct scan *s)
 	const char *head = s->opts->head;
 	int r;
 
+	timing_phase(s, "build-target");
 	free(s->state.project);
 	s->state.project = xstrdup(s->project->name);
 	free(s->state.sanitizer);

@@ -10,6 +10,7 @@
 #include "runner/phase/phase.h"
 #include "runner/scan/cache.h"
 #include "runner/scan/shard.h"
+#include "runner/scan/timings.h"
 
 int phase_scan_build(struct scan *s)
 {
@@ -34,6 +35,7 @@ int phase_scan_all(struct scan *s, int *exit_code_out)
 {
 	int r;
 
+	timing_restart(s);	/* a new scan, whatever the work folder held */
 	if ((r = phase_scan_build(s)) != 0 || (r = phase_scan_prove(s)) != 0 ||
 	    (r = phase_report(s, exit_code_out)) != 0)
 		return r;

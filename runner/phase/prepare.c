@@ -16,6 +16,7 @@
 #include "runner/scan/scan.h"
 #include "runner/config/config.h"
 #include "runner/engine/docker.h"
+#include "runner/scan/timings.h"
 #include "common/error.h"
 #include "common/fsutil.h"
 #include "common/log.h"
@@ -131,6 +132,7 @@ int phase_prepare(struct scan *s)
 	char *logs = scan_work_path(s, "logs");
 	int r;
 
+	timing_phase(s, "prepare");
 	log_info("prepare: CRS images");
 	if ((r = fs_mkdir_p(logs)) == 0 &&
 	    (r = build_libcrs_bundle(s)) == 0 &&

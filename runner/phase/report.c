@@ -18,6 +18,7 @@
 #include "runner/report/gitlab.h"
 #include "runner/report/html.h"
 #include "runner/report/terminal.h"
+#include "runner/scan/timings.h"
 #include "diff/changeset.h"
 #include "sarif/finding.h"
 #include "sarif/sarif_write.h"
@@ -61,9 +62,11 @@ int phase_report(struct scan *s, int *exit_code_out)
 	int r;
 
 	*exit_code_out = EXIT_OK;
+	timing_phase(s, "report");
 	finding_set_init(&fs);
 	if ((r = finding_set_load(&fs, results)) != 0)
 		goto out;
+	timings_into(s, &fs);	/* the report phase ends now in them */
 	free(fs.summary.fail_on);	/* this command's policy decides */
 	fs.summary.fail_on = xstrdup(s->opts->fail_on);
 	if (s->opts->sarif_category) {
@@ -71,8 +74,8 @@ int phase_report(struct scan *s, int *exit_code_out)
 		fs.summary.sarif_category = xstrdup(s->opts->sarif_category);
 	}
 	/* and its --report-timeouts/--report-ooms: results.json says so */
-	if (phase_suppress(s, &fs) &&
-	    (r = finding_set_save(&fs, results)) != 0)
+	phase_suppress(s, &fs);
+	if ((r = finding_set_save(&fs, results)) != 0)
 		goto out;
 	if ((r = sarif_write_file(&fs, fs.summary.source_root, sarif)) != 0)
 		goto out;
@@ -113,6 +116,9 @@ int phase_report(struct scan *s, int *exit_code_out)
 			 "in %s", s->out_dir);
 		gitlab_suggest(&fs, &env, s->change);
 	}
+	/* the whole report phase, in results.json */
+	timings_into(s, &fs);
+	r = finding_set_save(&fs, results);
 out:
 	finding_set_release(&fs);
 	free(results);

@@ -35,6 +35,7 @@
 #include "runner/sidecar/sidecar.h"
 #include "runner/config/config.h"
 #include "runner/engine/docker.h"
+#include "runner/scan/timings.h"
 #include "diff/changeset.h"
 #include "common/buf.h"
 #include "common/error.h"
@@ -275,6 +276,13 @@ static void wait_tick(struct exchange *x, struct sidecar *sc)
 		crs_error_clear();	/* the loop sees the interrupt */
 }
 
+/* The exchange has passed a PoV on: the first of the scan is timed. */
+static void note_pov(struct scan *s, const struct harness_run *hr)
+{
+	if (hr->exchange && exchange_copied(hr->exchange, 0))
+		timing_first_pov(s);
+}
+
 /* Name the first module that exited non-zero, for the verdict. */
 static void note_failed_module(struct scan *s, struct harness_run *hr)
 {
@@ -327,6 +335,7 @@ static int wait_modules(struct scan *s, struct harness_run *hr,
 			return 0;
 		}
 		wait_tick(hr->exchange, hr->sidecar);
+		note_pov(s, hr);
 	}
 }
 
@@ -352,6 +361,7 @@ static void stop_modules(struct scan *s, struct harness_run *hr)
 			if (!alive)
 				break;
 			wait_tick(hr->exchange, NULL);
+			note_pov(s, hr);
 		}
 	}
 	for (size_t i = 0; i < hr->nr; i++)
@@ -371,6 +381,7 @@ static void harness_run_end(struct scan *s, struct harness_run *hr)
 		       !scan_interrupted(s) && scan_remaining(s) > 0 &&
 		       scan_elapsed(s) < until)
 			;
+		note_pov(s, hr);
 		log_info("exchange: %u PoV(s), %u seed(s), %u patch(es) shared",
 			 exchange_copied(hr->exchange, 0),
 			 exchange_copied(hr->exchange, 1),
@@ -434,7 +445,7 @@ static int run_harness(struct scan *s, const struct run_infra *ri,
 	char *why;
 	char *logs = scan_work_path(s, "runs/%s/logs", s->state.run_id);
 	char *seeds;
-	int r;
+	int r, span;
 
 	seeds = scan_work_path(s, "runs/%s/EXCHANGE_DIR/%s/seeds",
 			       s->state.run_id, h);
@@ -458,8 +469,10 @@ static int run_harness(struct scan *s, const struct run_infra *ri,
 			r = start_module(s, &hr, ri, i, &m->modules[k], h);
 	}
 	started = hr.nr;
+	span = r == 0 && started ? timing_begin_harness(s, "fuzz", h, h) : -1;
 	if (r == 0)
 		r = wait_modules(s, &hr, share_s, reserve_s, h);
+	timing_end(s, span);
 	why = harness_run_shortfall(wanted_s, share_s, hr.ran_s, started,
 				    hr.exited_early, hr.failed);
 	if (why)
@@ -607,6 +620,7 @@ int phase_run(struct scan *s)
 	char *stamp = NULL, *path = NULL;
 	int r = 0;
 
+	timing_phase(s, "run");
 	if (!s->state.head_image)
 		return crs_error_set(CRS_ENOTFOUND, "no build to run against "
 				     "in %s: run build-target first",

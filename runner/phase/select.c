@@ -27,6 +27,7 @@
 #include "runner/exec/target_build.h"
 #include "runner/config/config.h"
 #include "runner/engine/docker.h"
+#include "runner/scan/timings.h"
 #include "diff/changeset.h"
 #include "common/buf.h"
 #include "common/error.h"
@@ -297,7 +298,7 @@ static int replay(struct scan *s, struct harness_sel *h, double timeout_s,
 	char *lcov = xasprintf("%s/coverage.lcov", io);
 	struct buf text = BUF_INIT;
 	struct coverage *cov = NULL;
-	int r, code = -1, iofd = -1;
+	int r, code = -1, iofd = -1, span;
 
 	if (!fs_exists(bin)) {
 		set_no_cov(h, xstrdup("the coverage build has no such "
@@ -322,8 +323,10 @@ static int replay(struct scan *s, struct harness_sel *h, double timeout_s,
 	strvec_push(&args, "select-replay");
 	strvec_push(&args, h->name);
 	strvec_pushf(&args, "%ld", infra_rss_limit_mb(s));
+	span = timing_begin_harness(s, "replay", h->name, h->name);
 	r = container_run_script(s, replay_script, strvec_list(&args),
 				 strvec_list(&binds), timeout_s, log, &code);
+	timing_end(s, span);
 	if (r == CRS_ETIMEOUT) {
 		crs_error_clear();
 		set_no_cov(h, xasprintf("replaying its corpus took longer "
@@ -802,6 +805,7 @@ int phase_select(struct scan *s)
 	double start = scan_elapsed(s);
 	int r = 0;
 
+	timing_phase(s, "select");
 	buf_init(&sel.summary);
 	if (!s->state.harnesses_nr || !s->state.head_image ||
 	    !s->state.repo_path) {

@@ -31,6 +31,7 @@
 #include "runner/scan/ctx.h"
 #include "runner/config/config.h"
 #include "runner/engine/docker.h"
+#include "runner/scan/timings.h"
 #include "diff/changeset.h"
 #include "sarif/bug_key.h"
 #include "sarif/crash.h"
@@ -551,6 +552,7 @@ int phase_triage(struct scan *s)
 	size_t folded;
 	int r = 0;
 
+	timing_phase(s, "triage");
 	finding_set_init(&fs);
 	if (!s->state.run_id) {
 		r = crs_error_set(CRS_ENOTFOUND, "no run in %s: run the run "
@@ -571,7 +573,14 @@ int phase_triage(struct scan *s)
 		qsort(l.items, l.nr, sizeof(*l.items), cmp_mtime);
 	log_info("triage: %zu distinct PoV(s) submitted", l.nr);
 	for (size_t i = 0; i < l.nr && r == 0; i++) {
+		char name[13];
+		int span;
+
+		snprintf(name, sizeof(name), "%.12s", l.items[i].sha);
+		span = timing_begin_harness(s, "triage", name,
+					    l.items[i].harness);
 		r = triage_pov(s, &l.items[i], run_start, &fs);
+		timing_end(s, span);
 		if (scan_interrupted(s) && r == 0)
 			r = crs_error_set(CRS_EINTR, "interrupted");
 	}
@@ -585,6 +594,7 @@ int phase_triage(struct scan *s)
 		r = fill_incomplete(s, &fs);
 	if (r == 0)
 		r = phase_triage_candidates(s, &fs);
+	timings_into(s, &fs);
 	if (r == 0)
 		r = finding_set_save(&fs, results);
 out:

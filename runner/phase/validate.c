@@ -35,6 +35,7 @@
 #include "runner/exec/target_build.h"
 #include "runner/config/config.h"
 #include "runner/engine/docker.h"
+#include "runner/scan/timings.h"
 #include "sarif/crash.h"
 #include "sarif/finding.h"
 #include "common/buf.h"
@@ -886,6 +887,7 @@ int phase_validate(struct scan *s)
 	char *head_src = NULL;
 	int r;
 
+	timing_phase(s, "validate");
 	finding_set_init(&fs);
 	if (!s->state.run_id || !s->state.head_commit) {
 		r = crs_error_set(CRS_ENOTFOUND, "no run in %s: run the run "
@@ -902,10 +904,17 @@ int phase_validate(struct scan *s)
 		goto out;
 	finding_set_clear_patches(&fs);	/* an earlier validation's */
 	for (size_t i = 0; i < l.nr && r == 0; i++) {
+		char name[13];
+		int span;
+
+		snprintf(name, sizeof(name), "%.12s", l.items[i].sha);
+		span = timing_begin(s, "validate", name);
 		r = validate_one(s, &fs, &l.items[i], head_src);
+		timing_end(s, span);
 		if (r == 0 && scan_interrupted(s))
 			r = crs_error_set(CRS_EINTR, "interrupted");
 	}
+	timings_into(s, &fs);
 	if (r == 0)
 		r = finding_set_save(&fs, results);
 out:

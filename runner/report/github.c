@@ -9,6 +9,7 @@
  * Authorization header only, never logged nor put in a URL.
  */
 #include "runner/report/github.h"
+#include "runner/report/timing_summary.h"
 #include "runner/report/markdown.h"
 #include "runner/http/http.h"
 #include "sarif/finding.h"
@@ -585,6 +586,18 @@ void github_summary(struct buf *b, const struct finding_set *fs,
 	}
 	md_list(b, "Harnesses", sm->harnesses, sm->harnesses_nr);
 	md_list(b, "CRSs", sm->crs, sm->crs_nr);
+	if (fs->timings) {
+		size_t before = b->len;
+
+		buf_adds(b, "**Timings**\n\n");
+		timing_summary(b, fs->timings, "- ", md_escape);
+		if (b->len == before + strlen("**Timings**\n\n")) {
+			b->len = before;	/* none to list */
+			b->ptr[before] = '\0';
+		} else {
+			buf_adds(b, "\n");
+		}
+	}
 	if (fs->nr && sm->head_build && sm->runner_image) {
 		buf_adds(b, "**Reproduce** a finding on the head build: ");
 		{

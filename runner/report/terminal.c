@@ -7,7 +7,9 @@
  * harness cannot put escape sequences or "::" workflow commands in a log.
  */
 #include "runner/report/terminal.h"
+#include "runner/report/timing_summary.h"
 #include "sarif/finding.h"
+#include "common/buf.h"
 #include "common/log.h"
 
 #include <string.h>
@@ -17,6 +19,14 @@ static const char *q(char *buf, size_t n, const char *s)
 	if (!s)
 		return "?";
 	return log_quote(buf, n, s, strlen(s));
+}
+
+/* A name in a timings line, as log lines quote it. */
+static void term_escape(struct buf *b, const char *s)
+{
+	char tmp[512];
+
+	buf_adds(b, q(tmp, sizeof(tmp), s));
 }
 
 /* Validated patches first, then the others with the step that failed. */
@@ -178,6 +188,14 @@ size_t terminal_report(FILE *f, const struct finding_set *fs,
 		fprintf(f, "  [incomplete] harness %s fuzzed %.0fs of %.0fs: "
 			"%s\n", q(a, sizeof(a), e->harness), e->fuzzed_s,
 			e->wanted_s, q(b, sizeof(b), e->reason));
+	}
+	{
+		struct buf t = BUF_INIT;
+
+		timing_summary(&t, fs->timings, "  ", term_escape);
+		if (t.len)
+			fputs(t.ptr, f);
+		buf_release(&t);
 	}
 	fprintf(f, "verdict: %s\n", finding_verdict_name(v));
 	if (v == VERDICT_INCOMPLETE)
