@@ -43,6 +43,33 @@ f = res_json["findings"][0]
 assert f["function"] == "parse_extended", f
 assert f["novelty"] == "new", f
 PY
+# where the seconds went: results.json's "timings" (docs/results.md)
+python3 - "$tmp/out/results.json" <<'PY'
+import json, sys
+t = json.load(open(sys.argv[1]))["timings"]
+spans = t["spans"]
+phases = [s["name"] for s in spans if s["kind"] == "phase"]
+assert phases == ["prepare", "build-target", "select", "run", "triage",
+                  "validate", "report"], phases
+starts = [s["start_s"] for s in spans]
+assert starts == sorted(starts), starts
+for s in spans:
+    assert 0 <= s["start_s"] <= s["end_s"] <= t["total_s"] + 1e-6, s
+    assert isinstance(s["lane"], int) and s["lane"] >= 0, s
+names = {(s["kind"], s["name"]) for s in spans}
+assert ("compile", "head address") in names, names
+assert ("compile", "base address") in names, names
+fuzz = [s for s in spans if s["kind"] == "fuzz"]
+assert [s["harness"] for s in fuzz] == ["fuzz_records"], fuzz
+assert abs(t["fuzz_s"] - sum(s["end_s"] - s["start_s"] for s in fuzz)) < 1e-6
+run = next(s for s in spans if s["kind"] == "phase" and s["name"] == "run")
+assert 0 <= t["first_pov_s"] <= run["end_s"] - run["start_s"], t
+assert t["cores"] >= 1 and t["deadline_s"] == 600, t
+PY
+grep -q "^  timings: .*fuzzed .* of the 600 s deadline" "$tmp/verdict.txt" || fail "the verdict lists no timings"
+grep -q "^  phases: prepare .*, report " "$tmp/verdict.txt" || fail "the verdict lists no phase times"
+grep -q "^  builds: .*compile head address" "$tmp/verdict.txt" || fail "the verdict lists no compile"
+note "timings: $(grep '^  timings:' "$tmp/verdict.txt")"
 pov=$(python3 -c "import json,sys;print(json.load(open('$tmp/out/results.json'))['findings'][0]['pov_path'])")
 [ -s "$tmp/out/$pov" ] || fail "PoV $pov missing"
 sarif_validate "$tmp/out/results.sarif" >"$tmp/validate.txt" 2>&1 || { cat "$tmp/validate.txt"; fail "SARIF does not validate"; }
@@ -93,5 +120,7 @@ set -e
 [ "$code" -eq 1 ] || { cat "$gh/stderr" >&2; fail "GitHub report: exit $code, want 1"; }
 grep -q "^::error file=src/recparse.c,line=39" "$gh/stdout" || { cat "$gh/stdout" >&2; fail "no error annotation at src/recparse.c:39"; }
 grep -q "overflow WRITE" "$gh/summary.md" || fail "job summary lacks the finding"
+grep -q "^- timings: .*fuzzed .* of the 600 s deadline .*first PoV" "$gh/summary.md" || fail "job summary lacks the timings"
+grep -qF -e "- fuzzing: fuzz\\_records " "$gh/summary.md" || { cat "$gh/summary.md" >&2; fail "job summary lacks the fuzzing seconds"; }
 grep -q "^verdict<<" "$gh/output" || fail "no verdict output"
 note "GitHub annotations, job summary and step outputs written"
