@@ -48,7 +48,12 @@ struct cmd {
 	/* words allowed as its first argument ("install uninstall"), or
 	 * NULL; the scan options it takes come from runner/cli/scan_opts.c */
 	const char *subcmds;
+	unsigned flags;		/* CMD_* */
 };
+
+/* main.c does not initialise libcurl, OpenSSL and libgit2 for it: it
+ * does not need them, or calls lib_init.h when it does */
+#define CMD_LAZY_LIBS (1u << 0)
 
 /* The sorted table (borrowed, static) and its size. Cannot fail. */
 const struct cmd *cmd_table(size_t *nr);

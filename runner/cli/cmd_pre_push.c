@@ -16,6 +16,7 @@
 #include "runner/cli/cmd.h"
 #include "runner/exec/base_images.h"
 #include "runner/cli/cli_usage.h"
+#include "runner/cli/lib_init.h"
 #include "runner/cli/phase_cmd.h"
 #include "runner/scan/scan.h"
 #include "runner/scan/scan_opts.h"
@@ -161,6 +162,31 @@ static const char pre_push_usage[] =
 "\nexit status: 0 push, 1 findings block the push, 2 usage or\n"
 "configuration error, 3 infrastructure error.\n";
 
+/* git's ref lines from stdin, at most STDIN_MAX bytes. */
+static int read_stdin(struct buf *in)
+{
+	char chunk[4096];
+	ssize_t n;
+
+	while ((n = read(STDIN_FILENO, chunk, sizeof(chunk))) > 0) {
+		if (in->len + (size_t)n > STDIN_MAX)
+			return crs_error_set(CRS_EINPUT, "pre-push: more than "
+					     "%u bytes on stdin", STDIN_MAX);
+		buf_add(in, chunk, (size_t)n);
+	}
+	return 0;
+}
+
+/* How many pushed refs are to be scanned (deletions are not). */
+static size_t to_scan(const struct diff_prepush *refs)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < refs->nr; i++)
+		n += !refs->v[i].is_delete;
+	return n;
+}
+
 int cmd_pre_push(int argc, char **argv, struct runner_ctx *ctx)
 {
 	struct push_cfg pc = { 0 };
@@ -182,13 +208,23 @@ int cmd_pre_push(int argc, char **argv, struct runner_ctx *ctx)
 	if (argc > 3)
 		return cli_usage_error(ctx->err, "pre-push", "unexpected "
 				       "argument '%s'", argv[3]);
+	if (!(from && to && *from && *to)) {
+		/* git's lines on stdin: with nothing to scan, done at once */
+		if ((r = read_stdin(&in)) != 0 ||
+		    (r = diff_prepush_parse(in.ptr, in.len, &refs)) != 0)
+			goto out;
+		if (!to_scan(refs))
+			goto out;
+	}
+	if ((r = lib_init_all()) != 0)
+		goto out;
 	if (git_repository_open_ext(&repo, ".", 0, NULL) != 0) {
 		r = git_fail(CRS_EINPUT, "not in a git repository");
 		goto out;
 	}
 	if ((r = read_cfg(&pc, repo)) != 0)
 		goto out;
-	if (from && to && *from && *to) {
+	if (!refs) {
 		/* the pre-commit framework: refs in the environment */
 		const char *path = git_repository_path(repo);
 		char *fhex = NULL, *thex = NULL;
@@ -198,24 +234,10 @@ int cmd_pre_push(int argc, char **argv, struct runner_ctx *ctx)
 			buf_printf(&in, "%s %s %s %s\n", to, thex, from, fhex);
 		free(fhex);
 		free(thex);
-		if (r != 0)
+		if (r != 0 ||
+		    (r = diff_prepush_parse(in.ptr, in.len, &refs)) != 0)
 			goto out;
-	} else {
-		char chunk[4096];
-		ssize_t n;
-
-		while ((n = read(STDIN_FILENO, chunk, sizeof(chunk))) > 0) {
-			if (in.len + (size_t)n > STDIN_MAX) {
-				r = crs_error_set(CRS_EINPUT, "pre-push: more "
-						  "than %u bytes on stdin",
-						  STDIN_MAX);
-				goto out;
-			}
-			buf_add(&in, chunk, (size_t)n);
-		}
 	}
-	if ((r = diff_prepush_parse(in.ptr, in.len, &refs)) != 0)
-		goto out;
 	for (size_t i = 0; i < refs->nr && r == 0; i++) {
 		const struct diff_prepush_ref *ref = &refs->v[i];
 		char *base = NULL;

@@ -4,22 +4,22 @@
  *
  * Thin by design (like curl's tool_main.c): make sure fds 0-2 are open,
  * ignore SIGPIPE, take the global options out of the line (they may
- * stand anywhere before "--"), initialise libcurl and libgit2 once,
- * dispatch to a cmd_* function from the sorted table (cmd_table.c), check
- * that stdout was written, clean up. Commands never run global
- * initialisation themselves. A bad command line is one line and exit 2.
+ * stand anywhere before "--"), initialise libcurl and libgit2 once
+ * unless the command needs neither (CMD_LAZY_LIBS: version, help, the
+ * pre-push hook with nothing to scan; lib_init.h), dispatch to a cmd_*
+ * function from the sorted table (cmd_table.c), check that stdout was
+ * written, clean up. A bad command line is one line and exit 2.
  */
 #include "runner/cli/cmd.h"
 #include "runner/cli/interrupt.h"
+#include "runner/cli/lib_init.h"
 #include "runner/scan/scan_opts.h"
 #include "common/error.h"
 #include "common/log.h"
 #include "common/xalloc.h"
 
-#include <curl/curl.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <git2.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -162,16 +162,14 @@ int main(int argc, char **argv)
 		args[1] = help_args[1];
 		nargs = 2;
 	}
-	if (curl_global_init(CURL_GLOBAL_DEFAULT) != 0) {
-		fprintf(stderr, "crs-ci: error: cannot initialise libcurl\n");
+	if (!(c->flags & CMD_LAZY_LIBS) && lib_init_all() != 0) {
+		fprintf(stderr, "crs-ci: error: %s\n", crs_error_last());
 		free(args);
 		return EXIT_INFRA;
 	}
-	git_libgit2_init();
 	ctx.interrupted = interrupt_install();
 	rc = c->fn(nargs, args, &ctx);
-	git_libgit2_shutdown();
-	curl_global_cleanup();
+	lib_init_cleanup();
 	free(args);
 	return finish_stdout(rc);
 }
