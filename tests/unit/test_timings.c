@@ -18,7 +18,11 @@
 #include "runner/scan/timings.h"
 #include "runner/scan/timings_record.h"
 #include "runner/scan/scan.h"
+#include "runner/report/markdown.h"
+#include "runner/report/terminal.h"
+#include "runner/report/timing_summary.h"
 #include "sarif/finding.h"
+#include "common/buf.h"
 #include "common/xalloc.h"
 
 #include <jansson.h>
@@ -351,6 +355,62 @@ static void test_scan_and_results(void **st)
 	timings_free(s.timings);
 }
 
+/* A hostile harness name (the PR names its binaries) in both sinks. */
+static const char hostile_timings[] =
+	"{\"total_s\": 20.5, \"cores\": 2, \"deadline_s\": 100, "
+	"\"fuzz_s\": 10, \"first_pov_s\": 1.25, \"spans\": ["
+	"{\"kind\": \"phase\", \"name\": \"build-target\", "
+	"\"start_s\": 0, \"end_s\": 8, \"lane\": 0},"
+	"{\"kind\": \"compile\", \"name\": \"head address\", "
+	"\"start_s\": 1, \"end_s\": 7.5, \"lane\": 0},"
+	"{\"kind\": \"phase\", \"name\": \"run\", "
+	"\"start_s\": 8, \"end_s\": 20, \"lane\": 0},"
+	"{\"kind\": \"fuzz\", \"name\": \"h\\n::error::x<b>\", "
+	"\"harness\": \"h\\n::error::x<b>\", "
+	"\"start_s\": 9, \"end_s\": 14, \"lane\": 0},"
+	"{\"kind\": \"fuzz\", \"name\": \"h\\n::error::x<b>\", "
+	"\"harness\": \"h\\n::error::x<b>\", "
+	"\"start_s\": 14, \"end_s\": 19, \"lane\": 0},"
+	"{\"kind\": 7}]}";
+
+static void test_summary_lines(void **st)
+{
+	struct finding_set fs;
+	struct buf md = BUF_INIT;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	(void)st;
+	finding_set_init(&fs);
+	fs.timings = json_loads(hostile_timings, 0, NULL);
+	assert_non_null(fs.timings);
+	assert_non_null(f);
+	terminal_report(f, &fs, "out");
+	fclose(f);
+	assert_non_null(strstr(text, "\n  timings: 20.5 s on 2 core(s); "
+			       "fuzzed 10.0 s of the 100 s deadline (10 %); "
+			       "first PoV 1.2 s after the run began\n"));
+	assert_non_null(strstr(text, "\n  phases: build-target 8.0 s, "
+			       "run 12.0 s\n"));
+	assert_non_null(strstr(text, "\n  builds: compile head address "
+			       "6.5 s; 6.5 s in all\n"));
+	/* one harness, both its runs, its name quoted on one line */
+	assert_non_null(strstr(text, "\n  fuzzing: h\\x0a::error::x<b> "
+			       "10.0 s\n"));
+	assert_null(strstr(text, "\n::"));
+	timing_summary(&md, fs.timings, "- ", md_escape);
+	assert_non_null(strstr(md.ptr, "- fuzzing: h \\:\\:error\\:\\:x"
+			       "&lt;b&gt; 10.0 s\n"));
+	assert_null(strstr(md.ptr, "<b>"));
+	buf_release(&md);
+	timing_summary(&md, NULL, "- ", md_escape);	/* none: nothing */
+	assert_int_equal(md.len, 0);
+	buf_release(&md);
+	free(text);
+	finding_set_release(&fs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -366,6 +426,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_scan_and_results, setup,
 						teardown),
+		cmocka_unit_test(test_summary_lines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
