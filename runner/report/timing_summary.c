@@ -40,6 +40,18 @@ static int span_of(const json_t *e, const char **kind, const char **name,
 	return 1;
 }
 
+/* Start the next item of a "label: a, b, c" line; *n counts them. */
+static void item(struct buf *b, size_t *n, const char *prefix,
+		 const char *label)
+{
+	if ((*n)++) {
+		buf_adds(b, ", ");
+		return;
+	}
+	buf_adds(b, prefix);
+	buf_adds(b, label);
+}
+
 static int is_build(const char *kind)
 {
 	return !strcmp(kind, "image") || !strcmp(kind, "compile") ||
@@ -58,9 +70,7 @@ static void line_phases(struct buf *b, const json_t *spans,
 
 		if (!span_of(e, &kind, &name, &secs) || strcmp(kind, "phase"))
 			continue;
-		buf_adds(b, n++ ? ", " : prefix);
-		if (n == 1)
-			buf_adds(b, "phases: ");
+		item(b, &n, prefix, "phases: ");
 		esc(b, name);
 		buf_printf(b, " %.1f s", secs);
 	}
@@ -87,9 +97,7 @@ static void line_builds(struct buf *b, const json_t *spans,
 			more_s += secs;
 			continue;
 		}
-		buf_adds(b, n++ ? ", " : prefix);
-		if (n == 1)
-			buf_adds(b, "builds: ");
+		item(b, &n, prefix, "builds: ");
 		buf_adds(b, kind);
 		buf_addch(b, ' ');
 		esc(b, name);
@@ -129,9 +137,7 @@ static void line_fuzzing(struct buf *b, const json_t *spans,
 		}
 		if (seen)
 			continue;
-		buf_adds(b, n++ ? ", " : prefix);
-		if (n == 1)
-			buf_adds(b, "fuzzing: ");
+		item(b, &n, prefix, "fuzzing: ");
 		esc(b, h);
 		buf_printf(b, " %.1f s", total);
 	}
