@@ -58,9 +58,9 @@ void timings_into(struct scan *s, struct finding_set *fs)
 {
 	json_t *o = NULL;
 
-	if (timings_beyond_report(rec(s)) || !fs->timings)
-		o = timings_json(rec(s));
-	if (!o)
+	/* the report phase alone: crs-ci report on results of a scan
+	 * whose work folder is elsewhere, or of crs-ci merge */
+	if (!timings_beyond_report(rec(s)) || !(o = timings_json(rec(s))))
 		return;
 	json_decref(fs->timings);
 	fs->timings = o;

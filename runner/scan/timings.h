@@ -48,9 +48,9 @@ void timing_first_pov(struct scan *s);
 json_t *timings_to_json(struct scan *s);
 /*
  * Put the record into fs->timings, replacing what results.json had,
- * unless it holds nothing but the report phase (`crs-ci report` on a
- * results folder whose work folder is gone keeps the scan's timings).
- * Cannot fail.
+ * unless it holds nothing but the report phase: `crs-ci report` on the
+ * results of a scan whose work folder is elsewhere keeps its timings,
+ * and on the results of `crs-ci merge` adds none. Cannot fail.
  */
 void timings_into(struct scan *s, struct finding_set *fs);
 

@@ -159,6 +159,29 @@ static void test_merge_incomplete(void **state)
 	finding_set_release(&b);
 }
 
+/* Each shard's timings are its own: the merged results have none. */
+static void test_merge_drops_timings(void **state)
+{
+	struct finding_set m, a, b;
+	json_t *j;
+
+	(void)state;
+	finding_set_init(&m);
+	shard1(&a);
+	shard2(&b);
+	a.timings = json_pack("{s:f,s:[]}", "total_s", 60.0, "spans");
+	b.timings = json_pack("{s:f,s:[]}", "total_s", 90.0, "spans");
+	assert_int_equal(merge_finding_sets(&m, &a, "a"), 0);
+	assert_int_equal(merge_finding_sets(&m, &b, "b"), 0);
+	assert_null(m.timings);
+	j = finding_set_to_json(&m);
+	assert_null(json_object_get(j, "timings"));
+	json_decref(j);
+	finding_set_release(&m);
+	finding_set_release(&a);	/* still theirs: no leak, no double free */
+	finding_set_release(&b);
+}
+
 static void test_merge_union(void **state)
 {
 	struct finding_set m, a, b;
@@ -502,6 +525,7 @@ static void test_cmd_merge_and_plan(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_merge_drops_timings),
 		cmocka_unit_test(test_merge_union),
 		cmocka_unit_test(test_merge_order_independent),
 		cmocka_unit_test(test_merge_same_pov_counts_once),

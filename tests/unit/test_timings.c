@@ -336,6 +336,8 @@ static void test_scan_and_results(void **st)
 	finding_set_init(&fs);
 	finding_set_init(&back);
 	timing_phase(&s, "report");
+	timings_into(&s, &fs);	/* the report phase alone: none added */
+	assert_null(fs.timings);
 	fs.timings = json_pack("{s:f}", "total_s", 9.0);
 	timings_into(&s, &fs);	/* the report phase alone: kept */
 	assert_true(num(fs.timings, "total_s") == 9.0);
