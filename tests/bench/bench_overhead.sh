@@ -89,15 +89,21 @@ bare() {
 			/tmp/corpus </dev/null >/tmp/log 2>&1
 		t1=$(date +%s.%N)
 		ls /tmp/povs | grep -q . || { tail -n 5 /tmp/log >&2; exit 1; }
-		echo "$t0 $t1" | awk "{printf \"%.2f\", \$2 - \$1}"
+		execs=$(grep -ao "^#[0-9]*" /tmp/log | tail -n 1)
+		echo "$t0 $t1 ${execs#\#}" |
+			awk "{printf \"%.2f %s\", \$2 - \$1, \$3}"
 		' bare "$h" "$SEED"
 }
 
-# report NAME HARNESS BARE_S: the numbers of the measured scan
+# report NAME HARNESS BARE_S BARE_EXECS: the numbers of the measured scan
 report() {
-	python3 - "$tmp/out-measured/results.json" "$1" "$2" "$3" <<'PY'
-import json, sys
-res, name, harness, bare = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
+	local run
+	run=$(ls -t "$work/runs" | head -n 1)
+	python3 - "$tmp/out-measured/results.json" "$1" "$2" "$3" "$4" \
+		"$work/runs/$run/crs/crs-libfuzzer/LOG_DIR/$2/fuzzer.log" <<'PY'
+import json, re, sys
+res, name, harness = sys.argv[1], sys.argv[2], sys.argv[3]
+bare, bare_execs, fuzzer_log = float(sys.argv[4]), sys.argv[5], sys.argv[6]
 t = json.load(open(res))["timings"]
 spans = t["spans"]
 print(f"== {name}: harness {harness}, warm images and base build, head compiled")
@@ -119,6 +125,18 @@ else:
     print(f"time to first PoV: crs-ci {pov:.2f} s (from the run phase's "
           f"start), bare libFuzzer {bare:.2f} s: +{pov - bare:.2f} s, "
           f"ratio {ratio} (target <= bare + 2 s: {verdict})")
+run = next(s for s in spans if s["kind"] == "phase" and s["name"] == "run")
+f0 = min((s["start_s"] for s in spans if s["kind"] == "fuzz"), default=None)
+if f0 is not None:
+    print(f"  the CRS's modules ran {f0 - run['start_s']:.2f} s after the run "
+          f"phase began (networks, sidecar, containers)")
+try:
+    execs = re.findall(r"^#(\d+)", open(fuzzer_log, errors="replace").read(),
+                       re.M)
+except OSError:
+    execs = []
+print(f"  libFuzzer executions to the crash: crs-ci "
+      f"{execs[-1] if execs else '?'}, bare {bare_execs or '?'}")
 head = sum(s["end_s"] - s["start_s"] for s in spans
            if s["kind"] == "compile" and s["name"].startswith("head "))
 rest = t["total_s"] - fuzz
@@ -141,8 +159,8 @@ bench() {
 	# a new PR on a known base: its head is compiled, the rest is warm
 	rm -rf "$work/builds/address/head"
 	scan measured "$project" "$h"
-	secs=$(bare "$h")
-	report "$name" "$h" "$secs"
+	read -r secs execs < <(bare "$h")
+	report "$name" "$h" "$secs" "${execs:-}"
 	rm -rf "$tmp/out-warmup" "$tmp/out-measured"
 }
 
