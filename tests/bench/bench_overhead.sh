@@ -91,7 +91,7 @@ bare() {
 		ls /tmp/povs | grep -q . || { tail -n 5 /tmp/log >&2; exit 1; }
 		execs=$(grep -ao "^#[0-9]*" /tmp/log | tail -n 1)
 		echo "$t0 $t1 ${execs#\#}" |
-			awk "{printf \"%.2f %s\", \$2 - \$1, \$3}"
+			awk "{printf \"%.2f %s\\n\", \$2 - \$1, \$3}"
 		' bare "$h" "$SEED"
 }
 
