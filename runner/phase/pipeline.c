@@ -35,7 +35,7 @@ int phase_scan_all(struct scan *s, int *exit_code_out)
 {
 	int r;
 
-	timing_restart(s);	/* a new scan, whatever the work folder held */
+	timing_restart(s);	/* a new scan, whatever the work dir held */
 	if ((r = phase_scan_build(s)) != 0 || (r = phase_scan_prove(s)) != 0 ||
 	    (r = phase_report(s, exit_code_out)) != 0)
 		return r;

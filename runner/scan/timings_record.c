@@ -469,8 +469,10 @@ static json_t *to_json_locked(const struct timings *t)
 	}
 	sort_spans(spans);
 	json_array_foreach(spans, i, e) {
-		const char *kind = json_string_value(json_object_get(e, "kind"));
-		const char *name = json_string_value(json_object_get(e, "name"));
+		const char *kind = json_string_value(json_object_get(e,
+								     "kind"));
+		const char *name = json_string_value(json_object_get(e,
+								     "name"));
 		double a = json_number_value(json_object_get(e, "start_s"));
 		double z = json_number_value(json_object_get(e, "end_s"));
 

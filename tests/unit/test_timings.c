@@ -70,10 +70,13 @@ static json_t *find_span(json_t *j, const char *kind, const char *name)
 	json_t *e;
 	size_t i;
 
-	json_array_foreach(json_object_get(j, "spans"), i, e)
-		if (!strcmp(json_string_value(json_object_get(e, "kind")), kind) &&
-		    !strcmp(json_string_value(json_object_get(e, "name")), name))
+	json_array_foreach(json_object_get(j, "spans"), i, e) {
+		const char *k = json_string_value(json_object_get(e, "kind"));
+		const char *n = json_string_value(json_object_get(e, "name"));
+
+		if (!strcmp(k, kind) && !strcmp(n, name))
 			return e;
+	}
 	return NULL;
 }
 
