@@ -9,14 +9,19 @@
  */
 #include "runner/phase/phase.h"
 #include "runner/scan/cache.h"
+#include "runner/scan/scan.h"
+#include "runner/scan/scan_opts.h"
 #include "runner/scan/shard.h"
 #include "runner/scan/timings.h"
 
 int phase_scan_build(struct scan *s)
 {
-	int r;
+	int r, span = s->opts->cache_dir ?
+		timing_begin(s, "image", "cache restore") : -1;
 
-	if ((r = cache_restore_images(s)) != 0 || (r = phase_prepare(s)) != 0)
+	r = cache_restore_images(s);
+	timing_end(s, span);
+	if (r != 0 || (r = phase_prepare(s)) != 0)
 		return r;
 	return phase_build_target(s);
 }

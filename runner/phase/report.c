@@ -90,11 +90,14 @@ int phase_report(struct scan *s, int *exit_code_out)
 		struct github_report_opts go = GITHUB_REPORT_OPTS_INIT;
 
 		if ((r = github_env_load(&env)) == 0) {
+			int span = timing_begin(s, "report", "github");
+
 			github_report_opts_env(&go);
 			go.sarif_path = sarif;
 			go.pr_diff = s->change ? s->change->patch : NULL;
 			r = github_report(&fs, s->out_dir, &env, s->ctx->out,
 					  &go);
+			timing_end(s, span);
 		} else {
 			/* the SARIF and the verdict still stand */
 			log_warn("GitHub reporting skipped: %s", crs_error_last());
@@ -108,13 +111,18 @@ int phase_report(struct scan *s, int *exit_code_out)
 	}
 	if (gitlab_detect()) {
 		struct gitlab_env env;
+		int span = timing_begin(s, "report", "gitlab");
 
 		gitlab_env_load(&env);
-		if ((r = gitlab_report(&fs, s->out_dir, &env)) != 0)
+		r = gitlab_report(&fs, s->out_dir, &env);
+		if (r == 0) {
+			log_info("report: GitLab Code Quality, SAST and JUnit "
+				 "reports in %s", s->out_dir);
+			gitlab_suggest(&fs, &env, s->change);
+		}
+		timing_end(s, span);
+		if (r != 0)
 			goto out;
-		log_info("report: GitLab Code Quality, SAST and JUnit reports "
-			 "in %s", s->out_dir);
-		gitlab_suggest(&fs, &env, s->change);
 	}
 	/* the whole report phase, in results.json */
 	timings_into(s, &fs);
