@@ -54,7 +54,8 @@ void timings_first_pov(struct timings *t);
  * spans ending now; NULL when the record holds no span.
  */
 json_t *timings_json(struct timings *t);
-/* 1 when the record holds a span other than the report phase. */
+/* 1 when the record holds a span other than the report phase and the
+ * "report" spans in it. */
 int timings_beyond_report(struct timings *t);
 
 #endif
