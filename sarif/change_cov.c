@@ -10,6 +10,7 @@
 #include "sarif/change_cov.h"
 #include "common/buf.h"
 #include "common/error.h"
+#include "common/utf8.h"
 #include "common/xalloc.h"
 
 #include <limits.h>
@@ -252,6 +253,21 @@ void change_cov_merge(struct change_cov *into, const struct change_cov *from)
 
 /* --- JSON ---------------------------------------------------------------- */
 
+/* Paths and harness names as valid UTF-8 (jansson refuses the rest). */
+static char *clean(const char *s)
+{
+	return utf8_clean(s, strlen(s), strlen(s));
+}
+
+static json_t *cstr(const char *s)
+{
+	char *c = clean(s);
+	json_t *j = json_string(c);
+
+	free(c);
+	return j;
+}
+
 /* [[start, end], ...] of the lines whose state is at least `min`. */
 static json_t *ranges_json(const struct change_cov_file *f, unsigned min)
 {
@@ -282,7 +298,7 @@ json_t *change_cov_to_json(const struct change_cov *c)
 
 	if (c->unknown) {
 		json_object_set_new(o, "status", json_string("unknown"));
-		json_object_set_new(o, "reason", json_string(c->unknown));
+		json_object_set_new(o, "reason", cstr(c->unknown));
 		return o;
 	}
 	json_object_set_new(o, "status", json_string("measured"));
@@ -292,20 +308,24 @@ json_t *change_cov_to_json(const struct change_cov *c)
 			    json_integer((json_int_t)c->lines_executed));
 	a = json_array();
 	for (size_t i = 0; i < c->not_reached_nr; i++)
-		json_array_append_new(a, json_pack("{s:s,s:i,s:i}", "file",
-			c->not_reached[i].file, "start",
+		json_array_append_new(a, json_pack("{s:o,s:i,s:i}", "file",
+			cstr(c->not_reached[i].file), "start",
 			c->not_reached[i].start, "end",
 			c->not_reached[i].end));
 	json_object_set_new(o, "not_reached", a);
 	h = json_object();
-	for (size_t i = 0; i < c->by_harness_nr; i++)
-		json_object_set_new(h, c->by_harness[i].name,
+	for (size_t i = 0; i < c->by_harness_nr; i++) {
+		char *k = clean(c->by_harness[i].name);
+
+		json_object_set_new(h, k,
 			json_integer((json_int_t)c->by_harness[i].lines));
+		free(k);
+	}
 	json_object_set_new(o, "by_harness", h);
 	a = json_array();
 	for (size_t i = 0; i < c->files_nr; i++)
-		json_array_append_new(a, json_pack("{s:s,s:o,s:o,s:o}",
-			"path", c->files[i].path,
+		json_array_append_new(a, json_pack("{s:o,s:o,s:o,s:o}",
+			"path", cstr(c->files[i].path),
 			"changed", ranges_json(&c->files[i], CHANGE_COV_NONE),
 			"executable", ranges_json(&c->files[i],
 						  CHANGE_COV_MISSED),

@@ -10,6 +10,7 @@
  * finding_json_save(), also writes the SARIF log.
  */
 #include "sarif/finding.h"
+#include "sarif/change_cov.h"
 #include "common/utf8.h"
 #include "common/buf.h"
 #include "common/error.h"
@@ -170,6 +171,7 @@ void finding_set_release(struct finding_set *s)
 		finding_candidate_release(&s->candidates[i]);
 	free(s->candidates);
 	summary_release(&s->summary);
+	change_cov_free(s->change_coverage);
 	finding_set_init(s);
 }
 
@@ -584,6 +586,9 @@ json_t *finding_set_to_json(const struct finding_set *s)
 	for (size_t i = 0; i < s->candidates_nr; i++)
 		json_array_append_new(a, candidate_to_json(&s->candidates[i]));
 	json_object_set_new(o, "candidates", a);
+	if (s->change_coverage)
+		json_object_set_new(o, "change_coverage",
+				    change_cov_to_json(s->change_coverage));
 	return o;
 }
 
@@ -1229,6 +1234,9 @@ int finding_set_from_json(struct finding_set *s, const json_t *j,
 	    (r = incomplete_from_json(&tmp, j, src)) != 0 ||
 	    (r = patches_from_json(&tmp, j, src)) != 0 ||
 	    (r = candidates_from_json(&tmp, j, src)) != 0)
+		goto out;
+	if ((v = member(j, "change_coverage")) &&
+	    (r = change_cov_from_json(&tmp.change_coverage, v, src)) != 0)
 		goto out;
 	finding_set_release(s);
 	*s = tmp;

@@ -7,9 +7,13 @@
  * harness cannot put escape sequences or "::" workflow commands in a log.
  */
 #include "runner/report/terminal.h"
+#include "sarif/change_cov.h"
 #include "sarif/finding.h"
+#include "common/buf.h"
 #include "common/log.h"
+#include "common/xalloc.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static const char *q(char *buf, size_t n, const char *s)
@@ -17,6 +21,22 @@ static const char *q(char *buf, size_t n, const char *s)
 	if (!s)
 		return "?";
 	return log_quote(buf, n, s, strlen(s));
+}
+
+/* "fuzzing executed N of M changed lines; ...", quoted: paths are the
+ * change's. Nothing in full mode. */
+static void terminal_change_cov(FILE *f, const struct finding_set *fs)
+{
+	struct buf b = BUF_INIT;
+	char *qb;
+
+	if (!fs->change_coverage)
+		return;
+	change_cov_line(&b, fs->change_coverage);
+	qb = xmalloc(st_add(st_mult(b.len, 4), 1));
+	fprintf(f, "  %s\n", log_quote(qb, b.len * 4 + 1, b.ptr, b.len));
+	free(qb);
+	buf_release(&b);
 }
 
 /* Validated patches first, then the others with the step that failed. */
@@ -179,6 +199,7 @@ size_t terminal_report(FILE *f, const struct finding_set *fs,
 			"%s\n", q(a, sizeof(a), e->harness), e->fuzzed_s,
 			e->wanted_s, q(b, sizeof(b), e->reason));
 	}
+	terminal_change_cov(f, fs);
 	fprintf(f, "verdict: %s\n", finding_verdict_name(v));
 	if (v == VERDICT_INCOMPLETE)
 		fprintf(f, "  no finding fails --fail-on %s, but %zu selected "
