@@ -184,7 +184,8 @@ int phase_change_coverage(struct scan *s)
 		r = 0;	/* full mode: no change to cover */
 		goto out;
 	}
-	if ((r = finding_set_load(&fs, results)) != 0)
+	if ((r = finding_set_load(&fs, results)) != 0 ||
+	    (r = phase_change_lines(s, &fs)) != 0)
 		goto out;
 	cc = change_cov_new();
 	coverage_targets_added(&t, s->change);
