@@ -11,10 +11,14 @@
  * build does not instrument (comments, declarations) are not counted.
  * The result goes into results.json's "change_coverage"
  * (sarif/change_cov.h); a replay that cannot measure, or no time left,
- * makes it "unknown" with the reason, and the scan goes on.
+ * makes it "unknown" with the reason, and the scan goes on. Before it,
+ * change-lines.json is written for report.html from crs-ci's export of
+ * the head commit (runner/report/change_lines.h).
  */
 #include "runner/phase/phase.h"
 #include "runner/exec/coverage_replay.h"
+#include "runner/report/change_lines.h"
+#include "runner/report/html.h"
 #include "runner/scan/coverage.h"
 #include "runner/scan/harness_runs.h"
 #include "runner/scan/scan.h"
@@ -27,8 +31,10 @@
 #include "common/strvec.h"
 #include "common/xalloc.h"
 
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define CHANGE_COV_MAX_S 180.0	/* the step's whole budget, at most */
 #define CHANGE_COV_MIN_S 15.0	/* below this, coverage stays unknown */
@@ -165,6 +171,28 @@ static int measure(struct scan *s, struct change_cov *cc,
 		 scan_elapsed(s) - start);
 out:
 	strvec_release(&hs);
+	return r;
+}
+
+int phase_change_lines(struct scan *s, const struct finding_set *fs)
+{
+	char *root = scan_work_path(s, "source/%s/src", s->state.head_commit);
+	char *path = xasprintf("%s/%s", s->out_dir, HTML_CHANGE_LINES_NAME);
+	json_t *doc = NULL;
+	int rootfd = -1, r = 0;
+
+	if (!s->change || !fs->nr || fs_open_dir(&rootfd, root) != 0) {
+		crs_error_clear();	/* no change, finding or source */
+		goto out;
+	}
+	doc = change_lines_build(rootfd, s->change, fs);
+	r = finding_json_save(doc, path, "changed lines");
+out:
+	if (rootfd >= 0)
+		close(rootfd);
+	json_decref(doc);
+	free(root);
+	free(path);
 	return r;
 }
 

@@ -62,8 +62,9 @@ int phase_scan_prove(struct scan *s);
 int phase_change_coverage(struct scan *s);
 /*
  * <out>/change-lines.json: a few head lines around each finding's frames
- * on changed lines, for report.html (change_lines.c). Nothing to do in
- * full mode or without findings. 0, or an I/O error writing the file.
+ * on changed lines, for report.html. Nothing to do in
+ * full mode or without findings. 0, or an I/O error writing the file
+ * (change_coverage.c).
  */
 int phase_change_lines(struct scan *s, const struct finding_set *fs);
 /* Seconds the run phase keeps for phase_change_coverage (0 in full

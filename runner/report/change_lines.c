@@ -4,15 +4,12 @@
  *
  * For every finding's stack frames on lines the change added, a few
  * lines of the head source around the frame's line, with the changed
- * ones listed, go into <out>/change-lines.json, which report.html shows
- * (runner/report/html.c). The source is crs-ci's export of the head
- * commit; the file names come from sanitizer output (hostile), so only
- * files the change touched are read, through folder descriptors, never
- * following a link, size-capped. docs/results.md has the format.
+ * ones listed: change-lines.json, which report.html shows. The file
+ * names come from sanitizer output (hostile), so only files the change
+ * touched are read, below the source folder's descriptor, never through
+ * a link, size-capped. docs/results.md has the format.
  */
-#include "runner/phase/phase.h"
-#include "runner/report/html.h"
-#include "runner/scan/scan.h"
+#include "runner/report/change_lines.h"
 #include "diff/changeset.h"
 #include "sarif/finding.h"
 #include "common/buf.h"
@@ -21,13 +18,10 @@
 #include "common/utf8.h"
 #include "common/xalloc.h"
 
-#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#define CHANGE_LINES_CONTEXT 3		/* lines before and after */
-#define CHANGE_LINES_PER_FINDING 4	/* excerpts per finding */
 #define CHANGE_LINES_FILE_MAX (16u << 20)	/* source file read */
 #define CHANGE_LINES_TEXT_MAX 240	/* bytes of a line kept */
 
@@ -110,18 +104,12 @@ static int seen(const struct finding *f, size_t upto)
 	return 0;
 }
 
-int phase_change_lines(struct scan *s, const struct finding_set *fs)
+json_t *change_lines_build(int rootfd, const struct diff_changeset *cs,
+			   const struct finding_set *fs)
 {
-	char *root = scan_work_path(s, "source/%s/src", s->state.head_commit);
-	char *path = xasprintf("%s/%s", s->out_dir, HTML_CHANGE_LINES_NAME);
-	json_t *all = json_object(), *doc = NULL;
-	int rootfd = -1, r = 0;
+	json_t *all = json_object();
 
-	if (!s->change || !fs->nr || fs_open_dir(&rootfd, root) != 0) {
-		crs_error_clear();	/* no change, finding or source */
-		goto out;
-	}
-	for (size_t i = 0; i < fs->nr; i++) {
+	for (size_t i = 0; cs && i < fs->nr; i++) {
 		const struct finding *f = &fs->items[i];
 		json_t *a = json_array();
 
@@ -132,11 +120,10 @@ int phase_change_lines(struct scan *s, const struct finding_set *fs)
 			json_t *e;
 
 			if (!fr->in_change || !fr->file || fr->line < 1 ||
-			    !diff_changeset_file(s->change, fr->file) ||
-			    seen(f, k))
+			    !diff_changeset_file(cs, fr->file) || seen(f, k))
 				continue;
 			if (read_source(&src, rootfd, fr->file) == 0 &&
-			    (e = excerpt(s->change, fr->file, fr->line, &src)))
+			    (e = excerpt(cs, fr->file, fr->line, &src)))
 				json_array_append_new(a, e);
 			crs_error_clear();	/* an unreadable file: no excerpt */
 			buf_release(&src);
@@ -146,14 +133,5 @@ int phase_change_lines(struct scan *s, const struct finding_set *fs)
 		else
 			json_decref(a);
 	}
-	doc = json_pack("{s:i,s:O}", "version", 1, "findings", all);
-	r = finding_json_save(doc, path, "changed lines");
-out:
-	if (rootfd >= 0)
-		close(rootfd);
-	json_decref(doc);
-	json_decref(all);
-	free(root);
-	free(path);
-	return r;
+	return json_pack("{s:i,s:o}", "version", 1, "findings", all);
 }
