@@ -100,7 +100,9 @@ static void add_reach(struct change_cov *cc, const char *harness,
 
 /*
  * Measure into cc; a reason to call it unknown goes to *unknown_out
- * (the caller's). Errors only for interrupts and the engine.
+ * (the caller's). The only error is CRS_EINTR: a failed build or
+ * replay, even the engine's, leaves the coverage unknown, since the
+ * findings are proved already.
  */
 static int measure(struct scan *s, struct change_cov *cc,
 		   const struct coverage_targets *t, char **unknown_out)
@@ -124,7 +126,15 @@ static int measure(struct scan *s, struct change_cov *cc,
 				       "replay the corpus");
 		goto out;
 	}
-	if ((r = coverage_replay_build(s, &ok)) != 0)
+	if ((r = coverage_replay_build(s, &ok)) != 0 && r != CRS_EINTR) {
+		/* the engine or the image failed us: a warning, not an end */
+		*unknown_out = xasprintf("no coverage build: %s",
+					 crs_error_last());
+		crs_error_clear();
+		r = 0;
+		goto out;
+	}
+	if (r != 0)
 		goto out;
 	if (!ok) {
 		*unknown_out = xstrdup("the head does not build with "
@@ -148,7 +158,13 @@ static int measure(struct scan *s, struct change_cov *cc,
 		else
 			r = coverage_replay_run(&rp, s, hs.v[i], dir, corpora,
 						left);
-		if (r == 0 && !*unknown_out && rp.failed)
+		if (r != 0 && r != CRS_EINTR) {
+			*unknown_out = xasprintf("the replay of %s's corpus "
+						 "failed: %s", hs.v[i],
+						 crs_error_last());
+			crs_error_clear();
+			r = 0;
+		} else if (r == 0 && !*unknown_out && rp.failed)
 			*unknown_out = xasprintf("the replay of %s's corpus "
 						 "failed: %s", hs.v[i],
 						 rp.failed);

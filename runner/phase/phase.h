@@ -56,8 +56,9 @@ int phase_scan_prove(struct scan *s);
 /*
  * After triage, in diff mode: the corpus of every fuzzed harness replayed
  * on the head's coverage build, and results.json's "change_coverage"
- * written (change_coverage.c). A replay that cannot measure makes it
- * "unknown" and is no error; CRS_EINTR, CRS_EENGINE and I/O errors are.
+ * written (change_coverage.c). A build or replay that fails (the engine's
+ * errors too) makes it "unknown" and is no error; CRS_EINTR and errors
+ * reading or writing results.json are.
  */
 int phase_change_coverage(struct scan *s);
 /*
