@@ -24,7 +24,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 /* The replay script's exit codes past its own `set -e` failures. */
@@ -103,13 +102,6 @@ static long read_count(int iofd, const char *name)
 	return v;
 }
 
-static int is_dir(const char *path)
-{
-	struct stat st;
-
-	return lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 static void set_failed(struct coverage_replay *out, char *why)
 {
 	free(out->failed);
@@ -142,7 +134,7 @@ int coverage_replay_run(struct coverage_replay *out, struct scan *s,
 	strvec_pushf(&binds, "%s:/out:ro", bout);
 	strvec_pushf(&binds, "%s:/replay", io);
 	for (size_t i = 0; corpora && corpora[i]; i++)
-		if (is_dir(corpora[i]))
+		if (fs_exists(corpora[i]))	/* a link: bind_source_check */
 			strvec_pushf(&binds, "%s:/corpus/%zu:ro", corpora[i],
 				     i);
 	strvec_push(&args, "coverage-replay");

@@ -162,6 +162,20 @@ static void test_merge_incomplete(void **state)
 
 /* Shards' coverage of the change: the union; a shard without it in diff
  * mode makes it unknown, whichever comes first. */
+/* Two diff-mode shards; a always measured its coverage, b when `both`. */
+static void delta_shards(struct finding_set *m, struct finding_set *a,
+			 struct finding_set *b, int both)
+{
+	finding_set_init(m);
+	shard1(a);
+	shard2(b);
+	a->summary.mode = xstrdup("delta");
+	b->summary.mode = xstrdup("delta");
+	a->change_coverage = change_cov_new();
+	if (both)
+		b->change_coverage = change_cov_new();
+}
+
 static void test_merge_change_cov(void **state)
 {
 	struct finding_set m, a, b;
@@ -169,13 +183,7 @@ static void test_merge_change_cov(void **state)
 
 	(void)state;
 	for (int order = 0; order < 2; order++) {
-		finding_set_init(&m);
-		shard1(&a);
-		shard2(&b);
-		a.summary.mode = xstrdup("delta");
-		b.summary.mode = xstrdup("delta");
-		a.change_coverage = change_cov_new();
-		b.change_coverage = change_cov_new();
+		delta_shards(&m, &a, &b, 1);
 		for (int l = 10; l <= 19; l++) {
 			change_cov_add(a.change_coverage, "src/x.c", l,
 				       l < 13 ? CHANGE_COV_HIT :
@@ -205,12 +213,7 @@ static void test_merge_change_cov(void **state)
 	}
 	/* a diff-mode shard that did not measure, first or last */
 	for (int order = 0; order < 2; order++) {
-		finding_set_init(&m);
-		shard1(&a);
-		shard2(&b);
-		a.summary.mode = xstrdup("delta");
-		b.summary.mode = xstrdup("delta");
-		a.change_coverage = change_cov_new();
+		delta_shards(&m, &a, &b, 0);
 		change_cov_add(a.change_coverage, "src/x.c", 5,
 			       CHANGE_COV_HIT);
 		change_cov_finish(a.change_coverage);
