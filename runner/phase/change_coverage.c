@@ -38,6 +38,7 @@
 
 #define CHANGE_COV_MAX_S 180.0	/* the step's whole budget, at most */
 #define CHANGE_COV_MIN_S 15.0	/* below this, coverage stays unknown */
+#define CHANGE_COV_BUILD_S 60.0	/* at least this, to compile it first */
 #define CHANGE_COV_REPORT_S 10.0	/* kept for the report after it */
 #define CHANGE_COV_RESERVE_S 60.0	/* what the run phase keeps for it */
 
@@ -78,6 +79,16 @@ static double budget(const struct scan *s)
 	double b = scan_remaining(s) - CHANGE_COV_REPORT_S;
 
 	return b > CHANGE_COV_MAX_S ? CHANGE_COV_MAX_S : b;
+}
+
+/* The head's coverage build is there (select made it), with `harness`. */
+static int coverage_built(const struct scan *s, const char *harness)
+{
+	char *bin = scan_work_path(s, "builds/coverage/head/out/%s", harness);
+	int yes = fs_exists(bin);
+
+	free(bin);
+	return yes;
 }
 
 /* Fold one harness's reach into cc: the higher state of each line. */
@@ -124,6 +135,11 @@ static int measure(struct scan *s, struct change_cov *cc,
 	if (budget(s) < CHANGE_COV_MIN_S) {
 		*unknown_out = xstrdup("no time left before the deadline to "
 				       "replay the corpus");
+		goto out;
+	}
+	if (!coverage_built(s, hs.v[0]) && budget(s) < CHANGE_COV_BUILD_S) {
+		*unknown_out = xstrdup("no time left before the deadline to "
+				       "build the head with coverage");
 		goto out;
 	}
 	if ((r = coverage_replay_build(s, &ok)) != 0 && r != CRS_EINTR) {
