@@ -38,18 +38,11 @@
 
 #define CHANGE_COV_MAX_S 180.0	/* the step's whole budget, at most */
 #define CHANGE_COV_MIN_S 15.0	/* below this, coverage stays unknown */
-#define CHANGE_COV_BUILD_S 60.0	/* at least this, to compile it first */
+#define CHANGE_COV_BUILD_S 30.0	/* at least this, to compile it first */
 #define CHANGE_COV_REPORT_S 10.0	/* kept for the report after it */
 #define CHANGE_COV_RESERVE_S 60.0	/* what the run phase keeps for it */
+#define CHANGE_COV_BUILD_RESERVE_S 120.0	/* and for a coverage build */
 
-double phase_change_coverage_reserve(const struct scan *s)
-{
-	double r = scan_remaining(s) * 0.1;
-
-	if (!s->change)
-		return 0;
-	return r > CHANGE_COV_RESERVE_S ? CHANGE_COV_RESERVE_S : r;
-}
 
 /*
  * The harnesses the run phase fuzzed (its harness_runs.json), else the
@@ -89,6 +82,22 @@ static int coverage_built(const struct scan *s, const char *harness)
 
 	free(bin);
 	return yes;
+}
+
+/* What the run phase keeps: replays, and a compile when select did not. */
+double phase_change_coverage_reserve(const struct scan *s)
+{
+	double left = scan_remaining(s), r = left * 0.1, b = left * 0.15;
+	char *out = scan_work_path(s, "builds/coverage/head/out");
+
+	if (r > CHANGE_COV_RESERVE_S)
+		r = CHANGE_COV_RESERVE_S;
+	if (b > CHANGE_COV_BUILD_RESERVE_S)
+		b = CHANGE_COV_BUILD_RESERVE_S;
+	if (fs_exists(out) || !s->state.harnesses_nr)
+		b = 0;
+	free(out);
+	return s->change ? r + b : 0;
 }
 
 /* Fold one harness's reach into cc: the higher state of each line. */
