@@ -10,6 +10,7 @@
  * finding_json_save(), also writes the SARIF log.
  */
 #include "sarif/finding.h"
+#include "sarif/change_cov.h"
 #include "common/utf8.h"
 #include "common/buf.h"
 #include "common/error.h"
@@ -171,6 +172,7 @@ void finding_set_release(struct finding_set *s)
 	free(s->candidates);
 	summary_release(&s->summary);
 	json_decref(s->timings);
+	change_cov_free(s->change_coverage);
 	finding_set_init(s);
 }
 
@@ -587,6 +589,9 @@ json_t *finding_set_to_json(const struct finding_set *s)
 	json_object_set_new(o, "candidates", a);
 	if (s->timings)
 		json_object_set(o, "timings", s->timings);
+	if (s->change_coverage)
+		json_object_set_new(o, "change_coverage",
+				    change_cov_to_json(s->change_coverage));
 	return o;
 }
 
@@ -1238,6 +1243,9 @@ int finding_set_from_json(struct finding_set *s, const json_t *j,
 		goto out;
 	}
 	tmp.timings = json_incref(v);
+	if ((v = member(j, "change_coverage")) &&
+	    (r = change_cov_from_json(&tmp.change_coverage, v, src)) != 0)
+		goto out;
 	finding_set_release(s);
 	*s = tmp;
 	finding_set_init(&tmp); /* transferred */

@@ -168,8 +168,13 @@ struct scan_summary {
 	size_t incomplete_nr;
 };
 
+struct change_cov;
+
 struct finding_set {
 	struct scan_summary summary;
+	/* results.json "change_coverage" (sarif/change_cov.h): NULL in full
+	 * mode or before it was measured */
+	struct change_cov *change_coverage;
 	struct finding *items;
 	size_t nr, alloc;
 	struct finding_patch *patches;	/* every submitted patch */

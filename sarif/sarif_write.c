@@ -13,6 +13,7 @@
  * (libgit2 parses the diff).
  */
 #include "sarif/sarif_write.h"
+#include "sarif/change_cov.h"
 #include "sarif/cwe.h"
 #include "sarif/finding.h"
 #include "common/safe_io.h"
@@ -1013,6 +1014,40 @@ static json_t *invocation(const struct scan_summary *m, size_t unlocated)
 	return inv;
 }
 
+/* The coverage of the change, in the run's properties (camelCase). */
+static json_t *change_cov_properties(const struct change_cov *c)
+{
+	json_t *p = json_object(), *a, *h;
+	struct buf line = BUF_INIT;
+
+	change_cov_line(&line, c);
+	json_object_set_new(p, "status", json_string(c->unknown ? "unknown" :
+						     "measured"));
+	json_object_set_new(p, "summary", jstr(line.ptr));
+	buf_release(&line);
+	if (c->unknown)
+		return p;
+	json_object_set_new(p, "linesTotal",
+			    json_integer((json_int_t)c->lines_total));
+	json_object_set_new(p, "linesExecuted",
+			    json_integer((json_int_t)c->lines_executed));
+	a = json_array();
+	for (size_t i = 0; i < c->not_reached_nr; i++)
+		json_array_append_new(a, json_pack("{s:o,s:i,s:i}", "file",
+			jstr(c->not_reached[i].file), "startLine",
+			c->not_reached[i].start, "endLine",
+			c->not_reached[i].end));
+	json_object_set_new(p, "notReached", a);
+	h = json_object();
+	for (size_t i = 0; i < c->by_harness_nr; i++)
+		if (utf8_is_clean(c->by_harness[i].name))
+			json_object_set_new(h, c->by_harness[i].name,
+				json_integer((json_int_t)
+					     c->by_harness[i].lines));
+	json_object_set_new(p, "byHarness", h);
+	return p;
+}
+
 static json_t *run_properties(const struct finding_set *s,
 			      size_t truncated, size_t unlocated,
 			      size_t suppressed)
@@ -1069,6 +1104,9 @@ static json_t *run_properties(const struct finding_set *s,
 	if (suppressed)
 		json_object_set_new(p, "resultsSuppressed",
 				    json_integer((json_int_t)suppressed));
+	if (s->change_coverage)
+		json_object_set_new(p, "changeCoverage", change_cov_properties(
+			s->change_coverage));
 	return p;
 }
 

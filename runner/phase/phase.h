@@ -7,6 +7,7 @@
  * select        harnesses whose seed corpus reaches the change (coverage)
  * run           CRS containers per harness until done or the deadline
  * triage        every PoV reproduced on the head build, parsed, deduplicated
+ * (change coverage: the final corpus replayed on the coverage build)
  * validate      every submitted patch applied, built, checked (validate.c)
  * report        results.json -> SARIF and the verdict
  * Each returns 0 or a CRS_E* code with the message set.
@@ -52,6 +53,24 @@ int phase_scan_all(struct scan *s, int *exit_code_out);
 int phase_scan_build(struct scan *s);
 /* The rest before the report: select, shard, run, triage, validate. */
 int phase_scan_prove(struct scan *s);
+/*
+ * After triage, in diff mode: the corpus of every fuzzed harness replayed
+ * on the head's coverage build, and results.json's "change_coverage"
+ * written (change_coverage.c). A build or replay that fails (the engine's
+ * errors too) makes it "unknown" and is no error; CRS_EINTR and errors
+ * reading or writing results.json are.
+ */
+int phase_change_coverage(struct scan *s);
+/*
+ * <out>/change-lines.json: a few head lines around each finding's frames
+ * on changed lines, for report.html. Nothing to do in
+ * full mode or without findings. 0, or an I/O error writing the file
+ * (change_coverage.c).
+ */
+int phase_change_lines(struct scan *s, const struct finding_set *fs);
+/* Seconds the run phase keeps for phase_change_coverage (0 in full
+ * mode). Cannot fail. */
+double phase_change_coverage_reserve(const struct scan *s);
 /* Writes SARIF and prints the verdict; *exit_code_out is 0 or 1. */
 int phase_report(struct scan *s, int *exit_code_out);
 

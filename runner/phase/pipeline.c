@@ -3,9 +3,10 @@
  * pipeline.c - the phases of one scan, in order
  *
  * prepare -> build-target -> select -> shard -> run -> triage ->
- * validate -> report, between restoring and saving the image cache. The
- * run phase keeps a reserve of the deadline for triage and the report,
- * so what was proved before the deadline is still reported.
+ * change coverage -> validate -> report, between restoring and saving
+ * the image cache. The run phase keeps a reserve of the deadline for
+ * triage, change coverage and the report, so what was proved before the
+ * deadline is still reported.
  */
 #include "runner/phase/phase.h"
 #include "runner/scan/cache.h"
@@ -31,7 +32,8 @@ int phase_scan_prove(struct scan *s)
 	int r;
 
 	if ((r = phase_select(s)) != 0 || (r = phase_shard(s)) != 0 ||
-	    (r = phase_run(s)) != 0 || (r = phase_triage(s)) != 0)
+	    (r = phase_run(s)) != 0 || (r = phase_triage(s)) != 0 ||
+	    (r = phase_change_coverage(s)) != 0)
 		return r;
 	return phase_validate(s);
 }

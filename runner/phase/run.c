@@ -95,7 +95,7 @@ static double triage_reserve(const struct scan *s)
 		r = 240;
 	if (r < MIN_TRIAGE_RESERVE_S)
 		r = MIN_TRIAGE_RESERVE_S;
-	return r;
+	return r + phase_change_coverage_reserve(s);
 }
 
 static int make_dirs(struct scan *s, const char *h)

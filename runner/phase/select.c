@@ -19,7 +19,7 @@
  * docs/select.md describes it all.
  */
 #include "runner/phase/phase.h"
-#include "runner/exec/container.h"
+#include "runner/exec/coverage_replay.h"
 #include "runner/scan/coverage.h"
 #include "runner/exec/images.h"
 #include "runner/scan/scan.h"
@@ -48,54 +48,6 @@
 #define REPLAY_MAX_S 900.0
 #define RANGES_SHOWN 16		/* line ranges per file, in a reason */
 #define FILES_SHOWN 5
-
-/* The replay script's exit codes past its own `set -e` failures. */
-enum {
-	REPLAY_OK = 0,
-	REPLAY_NO_INPUTS = 10,
-	REPLAY_NO_PROFILE = 11,
-	REPLAY_PROFDATA = 12,
-	REPLAY_EXPORT = 13,
-};
-
-/*
- * In the base runner image: unzip the seed corpus, replay it and the cached
- * corpus with libFuzzer's merge mode (each input runs once; a crashing
- * input restarts the child, so one bad seed does not lose the others'
- * coverage; the %1m profile pool merges the children's counters), then
- * llvm-profdata and llvm-cov export -format=lcov into /select. With no
- * input at all the harness still runs once (libFuzzer's empty-corpus
- * input) so the export says which lines its build instruments; the
- * script then exits REPLAY_NO_INPUTS.
- */
-static const char replay_script[] =
-	"h=\"$1\"; rss=\"$2\"; t=/tmp/select\n"
-	"mkdir -p \"$t/seeds\" \"$t/empty\" \"$t/prof\"\n"
-	"if [ -f \"/out/${h}_seed_corpus.zip\" ]; then\n"
-	"  unzip -qq -o \"/out/${h}_seed_corpus.zip\" -d \"$t/seeds\" "
-	">/select/unzip.log 2>&1 ||\n"
-	"    echo \"select: unzip of the seed corpus failed\" >&2\n"
-	"fi\n"
-	"set -- \"$t/seeds\"\n"
-	"for d in /corpus/work /corpus/cache; do\n"
-	"  [ -d \"$d\" ] && set -- \"$@\" \"$d\"\n"
-	"done\n"
-	"n=$(find \"$@\" -type f | wc -l)\n"
-	"echo \"$n\" >/select/inputs\n"
-	"export LLVM_PROFILE_FILE=\"$t/prof/%1m.profraw\"\n"
-	"if [ \"$n\" -gt 0 ]; then\n"
-	"  \"/out/$h\" -merge=1 -timeout=25 -rss_limit_mb=\"$rss\" "
-	"\"$t/empty\" \"$@\" >/select/replay.log 2>&1\n"
-	"else\n"
-	"  \"/out/$h\" -runs=0 \"$t/empty\" >/select/replay.log 2>&1\n"
-	"fi\n"
-	"echo $? >/select/replay.rc\n"
-	"ls \"$t\"/prof/*.profraw >/dev/null 2>&1 || exit 11\n"
-	"llvm-profdata merge -sparse \"$t\"/prof/*.profraw "
-	"-o \"$t/merged.profdata\" || exit 12\n"
-	"llvm-cov export -format=lcov -instr-profile=\"$t/merged.profdata\" "
-	"\"/out/$h\" >/select/coverage.lcov || exit 13\n"
-	"[ \"$n\" -gt 0 ] || exit 10\n";
 
 /* One harness's decision. */
 struct harness_sel {
@@ -231,28 +183,6 @@ static char *source_by_name(const struct diff_changeset *cs, const char *h)
 	return NULL;
 }
 
-/*
- * A small decimal file the container wrote (so not followed if it is a
- * symlink); -1 when it is not one.
- */
-/* A count the replay wrote to `name` in io/ (read by descriptor). */
-static long read_count(int iofd, const char *name)
-{
-	struct buf b = BUF_INIT;
-	char *end = NULL;
-	long v = -1;
-
-	if (fs_read_regular_at(&b, iofd, name, name, 31, NULL) == 0 &&
-	    b.len) {
-		v = strtol(b.ptr, &end, 10);
-		if (end == b.ptr || (*end != '\n' && *end) || v < 0)
-			v = -1;
-	}
-	crs_error_clear();
-	buf_release(&b);
-	return v;
-}
-
 static int is_dir(const char *path)
 {
 	struct stat st;
@@ -284,111 +214,50 @@ static void forget_hits(struct coverage_reach *r,
 static int replay(struct scan *s, struct harness_sel *h, double timeout_s,
 		  const struct coverage_targets *t)
 {
-	struct strvec binds = STRVEC_INIT, args = STRVEC_INIT;
+	struct coverage_replay rp = COVERAGE_REPLAY_INIT;
+	struct strvec corpora = STRVEC_INIT;
 	char *dir = scan_work_path(s, "select/%s", h->name);
-	char *out = scan_work_path(s, "builds/coverage/head/out");
-	char *bin = xasprintf("%s/%s", out, h->name);
 	char *corpus = scan_work_path(s, "corpus/%s", h->name);
 	char *cache = s->opts->cache_dir ? fs_abspath(s->opts->cache_dir) :
 		NULL;
 	char *cached = cache ? xasprintf("%s/corpus/%s/%s", cache,
 					 s->state.project, h->name) : NULL;
-	char *log = xasprintf("%s/container.log", dir);
-	char *io = xasprintf("%s/io", dir);
-	char *lcov = xasprintf("%s/coverage.lcov", io);
-	struct buf text = BUF_INIT;
-	struct coverage *cov = NULL;
-	int r, code = -1, iofd = -1, span;
+	int r, span;
 
-	if (!fs_exists(bin)) {
-		set_no_cov(h, xstrdup("the coverage build has no such "
-				      "harness"));
-		r = 0;
-		goto out;
-	}
-	/* only io/ is the container's; its log and our files sit beside it */
-	if ((r = fs_remove_tree(dir)) != 0 || (r = fs_mkdir_p(dir)) != 0 ||
-	    (r = fs_mkdir_new(io)) != 0)
-		goto out;
-	strvec_pushf(&binds, "%s:/out:ro", out);
-	strvec_pushf(&binds, "%s:/select", io);
 	if (is_dir(corpus)) {
-		strvec_pushf(&binds, "%s:/corpus/work:ro", corpus);
+		strvec_push(&corpora, corpus);
 		h->cached = 1;
 	}
 	if (cached && is_dir(cached)) {
-		strvec_pushf(&binds, "%s:/corpus/cache:ro", cached);
+		strvec_push(&corpora, cached);
 		h->cached = 1;
 	}
-	strvec_push(&args, "select-replay");
-	strvec_push(&args, h->name);
-	strvec_pushf(&args, "%ld", infra_rss_limit_mb(s));
 	span = timing_begin_harness(s, "replay", h->name, h->name);
-	r = container_run_script(s, replay_script, strvec_list(&args),
-				 strvec_list(&binds), timeout_s, log, &code);
+	r = coverage_replay_run(&rp, s, h->name, dir, strvec_list(&corpora),
+				timeout_s);
 	timing_end(s, span);
-	if (r == CRS_ETIMEOUT) {
-		crs_error_clear();
-		set_no_cov(h, xasprintf("replaying its corpus took longer "
-					"than %.0fs", timeout_s));
-		r = 0;
-		goto out;
-	}
 	if (r != 0)
 		goto out;
-	if ((r = fs_open_dir(&iofd, io)) != 0)
-		goto out;
-	h->inputs = read_count(iofd, "inputs");
-	switch (code) {
-	case REPLAY_OK:
-		break;
-	case REPLAY_NO_INPUTS:
+	h->inputs = rp.inputs;
+	if (rp.no_inputs)
 		set_no_cov(h, xstrdup("it has no corpus to replay"));
-		break;
-	case REPLAY_NO_PROFILE:
-		set_no_cov(h, xasprintf("the replay wrote no profile; see %s/"
-					"replay.log", io));
-		goto out;
-	case REPLAY_PROFDATA:
-	case REPLAY_EXPORT:
-		set_no_cov(h, xasprintf("%s failed; see %s",
-					code == REPLAY_PROFDATA ?
-					"llvm-profdata" : "llvm-cov export",
-					log));
-		goto out;
-	default:
-		set_no_cov(h, xasprintf("the replay exited %d; see %s", code,
-					log));
-		goto out;
+	if (rp.failed) {
+		set_no_cov(h, rp.failed);
+		rp.failed = NULL; /* transferred */
 	}
-	if (fs_read_regular_at(&text, iofd, "coverage.lcov", lcov,
-			       COVERAGE_LCOV_MAX, NULL) != 0 ||
-	    coverage_parse_lcov(&cov, text.ptr, text.len, lcov) != 0) {
-		set_no_cov(h, xasprintf("unusable coverage: %s",
-					crs_error_last()));
-		crs_error_clear();
+	if (!rp.cov)
 		goto out;
-	}
-	coverage_reach(&h->reach, cov, t, s->state.repo_path);
+	coverage_reach(&h->reach, rp.cov, t, s->state.repo_path);
 	h->replayed = 1;
-	if (code == REPLAY_NO_INPUTS)
+	if (rp.no_inputs)
 		forget_hits(&h->reach, t);
 out:
-	if (iofd >= 0)
-		close(iofd);
-	buf_release(&text);
-	coverage_free(cov);
-	strvec_release(&binds);
-	strvec_release(&args);
-	free(io);
+	coverage_replay_release(&rp);
+	strvec_release(&corpora);
 	free(dir);
-	free(out);
-	free(bin);
 	free(corpus);
 	free(cache);
 	free(cached);
-	free(log);
-	free(lcov);
 	return r;
 }
 
@@ -566,49 +435,6 @@ static double replay_timeout(const struct scan *s, size_t n)
 	return t;
 }
 
-/*
- * The head built with SANITIZER=coverage (target_compile caches a good
- * build by image); a failed one is remembered the same way, so later
- * scans of the same head do not pay for it again.
- */
-static int coverage_build(struct scan *s, int *ok)
-{
-	char *id = NULL, *failed = NULL;
-	char *dir = scan_work_path(s, "builds/coverage/head");
-	char *log = scan_work_path(s, "logs/head-coverage-build.log");
-	int r;
-
-	*ok = 0;
-	if ((r = docker_image_exists(s->docker, s->state.head_image,
-				     &id)) != 0)
-		goto out;
-	failed = xasprintf("%s/.failed-%.19s", dir, id);
-	if (fs_exists(failed)) {
-		log_warn("select: the head did not build with "
-			 "SANITIZER=coverage before (log %s)", log);
-		goto out;
-	}
-	r = target_compile(s, s->state.head_image, "coverage", "head",
-			   NULL);
-	if (r == CRS_EINTR || r == CRS_EENGINE)
-		goto out;
-	if (r != 0) {
-		log_warn("select: the head does not build with "
-			 "SANITIZER=coverage (log %s)", log);
-		crs_error_clear();
-		if ((r = fs_mkdir_p(dir)) == 0)
-			r = fs_write_file_atomic(failed, "", 0);
-		goto out;
-	}
-	*ok = 1;
-out:
-	free(dir);
-	free(id);
-	free(failed);
-	free(log);
-	return r;
-}
-
 static int measure(struct scan *s, struct selection *sel)
 {
 	char *base_out = s->state.base_image ?
@@ -621,7 +447,7 @@ static int measure(struct scan *s, struct selection *sel)
 	log_info("select: the change has %zu line(s) to reach in %zu "
 		 "file(s); building the head with coverage",
 		 sel->targets->lines_total, sel->targets->nr);
-	if ((r = coverage_build(s, &ok)) != 0)
+	if ((r = coverage_replay_build(s, &ok)) != 0)
 		goto out;
 	if (!ok) {
 		keep_all(sel, "no-coverage", "no-coverage", "no coverage (the "

@@ -561,6 +561,7 @@ void github_summary(struct buf *b, const struct finding_set *fs,
 			md(b, sm->mode);
 		buf_adds(b, sm->mode ? ")\n\n" : "\n\n");
 	}
+	md_change_cov(b, fs->change_coverage);
 	if (fs->nr) {
 		buf_adds(b, "| novelty | crash | location | reproduced | "
 			 "found by | harness | PoV |\n"

@@ -11,7 +11,9 @@
  * carries no script: the only raw-text element is the constant <style>.
  */
 #include "runner/report/html.h"
+#include "runner/report/html_timeline.h"
 #include "runner/report/junit.h"
+#include "sarif/change_cov.h"
 #include "sarif/finding.h"
 #include "common/buf.h"
 #include "common/error.h"
@@ -24,6 +26,7 @@
 #include <jansson.h>
 #include <libxml/HTMLtree.h>
 #include <libxml/tree.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +38,10 @@
 #define HTML_STACK_MAX 64		/* frames shown per finding */
 #define HTML_FAILURE_MAX (4u << 10)	/* rejected patch's failure text */
 #define HTML_SPEND_MAX (1u << 20)	/* llm-spend.json size limit */
+#define HTML_LINES_MAX (4u << 20)	/* change-lines.json size limit */
+#define HTML_RANGES_MAX 200		/* not-reached ranges listed */
+#define HTML_SNIPPETS_MAX 4		/* changed-line excerpts per finding */
+#define HTML_SNIPPET_LINES 15		/* lines per excerpt, at most */
 
 static const char html_css[] =
 	"body{font:14px/1.45 system-ui,sans-serif;margin:2em;color:#1f2328}"
@@ -55,7 +62,12 @@ static const char html_css[] =
 	".add{background:#e6ffec}.del{background:#ffebe9}"
 	".hunk{color:#0550ae}.meta{font-weight:bold}"
 	".finding{border:1px solid #d0d7de;border-radius:6px;padding:0 1em;"
-	"margin:1em 0}";
+	"margin:1em 0}"
+	"pre.snippet .changed{background:#e6ffec}"
+	"pre.snippet .crash{background:#ffebe9;font-weight:bold}"
+	".lineno{color:#6e7781}"
+	"svg.timeline{max-width:100%;height:auto;font-family:system-ui,"
+	"sans-serif}";
 
 static const char *html_str(const char *s, const char *dflt)
 {
@@ -162,15 +174,19 @@ out:
 	return r;
 }
 
-/* <out>/llm-spend.json, or NULL when missing or malformed. */
-static json_t *html_spend_load(const char *out_dir)
+/*
+ * A JSON file of the output folder (at most `max` bytes), or NULL when
+ * missing, too long or malformed.
+ */
+static json_t *html_json_load(const char *out_dir, const char *name,
+			      size_t max)
 {
 	struct buf b = BUF_INIT;
 	json_t *j = NULL;
 	int truncated = 0;
 
-	if (html_read_head(&b, out_dir, "llm-spend.json", HTML_SPEND_MAX,
-			   &truncated) == 0 && !truncated)
+	if (html_read_head(&b, out_dir, name, max, &truncated) == 0 &&
+	    !truncated)
 		j = json_loadb(b.ptr, b.len, JSON_REJECT_DUPLICATES, NULL);
 	buf_release(&b);
 	if (j && !json_is_object(j)) {
@@ -410,8 +426,103 @@ out:
 	buf_release(&b);
 }
 
+/* "Coverage of the change": the summary line and every range not
+ * reached. Nothing in full mode. */
+static void html_change_cov(xmlNodePtr body, const struct change_cov *c)
+{
+	struct buf b = BUF_INIT;
+	xmlNodePtr ul;
+	size_t n;
+
+	if (!c)
+		return;
+	html_el(body, "h2", NULL, "Coverage of the change");
+	change_cov_line(&b, c);
+	html_el(body, "p", "change-coverage", b.ptr);
+	buf_release(&b);
+	if (c->unknown || !c->not_reached_nr)
+		return;
+	html_el(body, "p", NULL, "Changed lines no fuzzing input executed:");
+	ul = html_el(body, "ul", "not-reached", NULL);
+	n = c->not_reached_nr < HTML_RANGES_MAX ? c->not_reached_nr :
+		HTML_RANGES_MAX;
+	for (size_t i = 0; i < n; i++) {
+		const struct change_cov_range *r = &c->not_reached[i];
+
+		html_el_own(html_el(ul, "li", NULL, NULL), "code", NULL,
+			    r->start == r->end ?
+			    xasprintf("%s:%d", r->file, r->start) :
+			    xasprintf("%s:%d-%d", r->file, r->start, r->end));
+	}
+	if (c->not_reached_nr > n)
+		html_el_own(body, "p", NULL, xasprintf("... and %zu more "
+			    "range(s) in results.json", c->not_reached_nr - n));
+}
+
+/*
+ * One excerpt of change-lines.json: {"file", "line", "first", "lines":
+ * [text...], "changed": [line numbers]}, as numbered lines, the changed
+ * ones marked "+", the crash line ">". A malformed excerpt is skipped.
+ */
+static void html_excerpt_lines(xmlNodePtr parent, const json_t *e)
+{
+	/* borrowed */
+	const char *file = json_string_value(json_object_get(e, "file"));
+	const json_t *text = json_object_get(e, "lines");
+	const json_t *changed = json_object_get(e, "changed");
+	json_int_t line = json_integer_value(json_object_get(e, "line"));
+	json_int_t first = json_integer_value(json_object_get(e, "first"));
+	xmlNodePtr pre;
+	size_t n = json_array_size(text);
+
+	if (!file || !json_is_array(text) || !n || first < 1 || line < 1 ||
+	    first > INT32_MAX - HTML_SNIPPET_LINES)
+		return;
+	if (n > HTML_SNIPPET_LINES)
+		n = HTML_SNIPPET_LINES;
+	html_el_own(parent, "p", NULL, xasprintf("%s:%lld", file,
+		    (long long)line));
+	pre = html_el(parent, "pre", "snippet", NULL);
+	for (size_t i = 0; i < n; i++) {
+		json_int_t no = first + (json_int_t)i;
+		const char *t = json_string_value(json_array_get(text, i));
+		int is_changed = 0;
+		size_t k;
+		json_t *c;
+
+		json_array_foreach(changed, k, c)
+			is_changed |= json_integer_value(c) == no;
+		html_el_own(pre, "span", no == line ? "crash" : is_changed ?
+			    "changed" : NULL, xasprintf("%c%5lld  %s",
+			    no == line ? '>' : is_changed ? '+' : ' ',
+			    (long long)no, t ? t : ""));
+		html_text(pre, "\n");
+	}
+}
+
+/* The changed lines around the finding's in-change frames. */
+static void html_change_lines(xmlNodePtr parent, const struct finding *f,
+			      const json_t *excerpts)
+{
+	/* borrowed */
+	const json_t *a = f->id ? json_object_get(excerpts, f->id) : NULL;
+	size_t i;
+	json_t *e;
+
+	if (!json_is_array(a) || !json_array_size(a))
+		return;
+	html_el(parent, "h4", NULL, "Changed lines around the crash ('>' "
+		"the frame's line, '+' lines this change added)");
+	json_array_foreach(a, i, e) {
+		if (i == HTML_SNIPPETS_MAX)
+			break;
+		html_excerpt_lines(parent, e);
+	}
+}
+
 static void html_finding(xmlNodePtr body, const struct finding_set *fs,
-			 size_t i, const char *out_dir)
+			 size_t i, const char *out_dir,
+			 const json_t *excerpts)
 {
 	const struct finding *f = &fs->items[i];
 	const struct scan_summary *sm = &fs->summary;
@@ -453,6 +564,7 @@ static void html_finding(xmlNodePtr body, const struct finding_set *fs,
 		buf_release(&b);
 	}
 	html_stack(div, f);
+	html_change_lines(div, f, excerpts);
 	html_excerpt(div, f, out_dir);
 }
 
@@ -578,7 +690,14 @@ struct _xmlDoc *html_build(const struct finding_set *fs, const char *out_dir)
 	htmlDocPtr doc = htmlNewDocNoDtD(NULL, NULL);
 	xmlNodePtr html = xmlNewNode(NULL, BAD_CAST "html");
 	xmlNodePtr head, body, meta;
-	json_t *spend = html_spend_load(out_dir);
+	json_t *spend = html_json_load(out_dir, "llm-spend.json",
+				       HTML_SPEND_MAX);
+	json_t *results = html_json_load(out_dir, "results.json",
+					 FINDING_RESULTS_MAX);
+	json_t *lines = html_json_load(out_dir, HTML_CHANGE_LINES_NAME,
+				       HTML_LINES_MAX);
+	/* borrowed */
+	const json_t *excerpts = json_object_get(lines, "findings");
 
 	/* libxml2 returns NULL only when out of memory; its functions
 	 * accept NULL nodes, and html_report_write() then fails cleanly */
@@ -597,11 +716,16 @@ struct _xmlDoc *html_build(const struct finding_set *fs, const char *out_dir)
 		    html_str(sm->project, "scan")));
 	html_verdict(body, fs, policy);
 	html_summary(body, fs, spend);
+	html_change_cov(body, fs->change_coverage);
+	/* borrowed */
+	html_timeline(body, json_object_get(results, "timings"));
 	html_findings_table(body, fs);
 	for (size_t i = 0; i < fs->nr; i++)
-		html_finding(body, fs, i, out_dir);
+		html_finding(body, fs, i, out_dir, excerpts);
 	html_patches(body, fs);
 	json_decref(spend);
+	json_decref(results);
+	json_decref(lines);
 	return doc;
 }
 

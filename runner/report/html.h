@@ -2,8 +2,10 @@
 /*
  * html.h - the scan as one self-contained HTML page (<out>/report.html)
  *
- * Verdict, scan summary (CRSs, PoVs, LLM spend), findings with their
- * stacks, sanitizer report excerpts and the patches as diffs. Built with
+ * Verdict, scan summary (CRSs, PoVs, LLM spend), the coverage of the
+ * change, a timeline of where the time went (results.json "timings"),
+ * findings with their stacks, the changed lines around them, sanitizer
+ * report excerpts and the patches as diffs. Built with
  * libxml2's HTML tree API: every string from the finding set becomes a
  * text node, never markup. Inline CSS only; no script, no external
  * resource, so the file can be attached as a CI artifact and opened
@@ -18,13 +20,17 @@ struct finding_set;
 struct _xmlDoc;
 
 #define HTML_REPORT_NAME "report.html"
+/* Beside results.json: the changed lines around each finding's in-change
+ * frames (written after triage; docs/results.md). */
+#define HTML_CHANGE_LINES_NAME "change-lines.json"
 #define HTML_EXCERPT_MAX (32u << 10)	/* sanitizer report bytes shown */
 #define HTML_DIFF_MAX (256u << 10)	/* patch bytes shown */
 
 /*
  * The page as a libxml2 HTML document (free with xmlFreeDoc). `out_dir`
  * (may be NULL) is where the sanitizer reports (report_path, relative;
- * only regular files, no symlink, no "..") and llm-spend.json are read;
+ * only regular files, no symlink, no ".."), llm-spend.json,
+ * change-lines.json and results.json's "timings" are read;
  * a missing or malformed file is left out. Every string is made valid
  * UTF-8 without control characters first. Cannot fail (out-of-memory
  * exits).

@@ -7,6 +7,7 @@
  * span or fence; knows nothing of either forge.
  */
 #include "runner/report/markdown.h"
+#include "sarif/change_cov.h"
 #include "common/buf.h"
 
 #include <string.h>
@@ -102,4 +103,17 @@ void md_code_block(struct buf *b, const char *info, const char *s)
 		buf_addch(b, '\n');
 	add_ticks(b, fence);
 	buf_addch(b, '\n');
+}
+
+void md_change_cov(struct buf *b, const struct change_cov *c)
+{
+	struct buf line = BUF_INIT;
+
+	if (!c)
+		return;
+	change_cov_line(&line, c);
+	buf_adds(b, "**Coverage of the change:** ");
+	md_escape(b, line.ptr);
+	buf_adds(b, "\n\n");
+	buf_release(&line);
 }

@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 struct buf;
+struct change_cov;
 
 /*
  * Append `s` escaped: HTML specials become entities, Markdown punctuation
@@ -32,5 +33,12 @@ void md_code_span(struct buf *b, const char *s);
  * newline added when missing), and the closing fence and a newline.
  */
 void md_code_block(struct buf *b, const char *info, const char *s);
+
+/*
+ * Append "**Coverage of the change:** fuzzing executed N of M changed
+ * lines; not reached: ..." (sarif/change_cov.h) as one escaped paragraph.
+ * NULL (full mode) appends nothing.
+ */
+void md_change_cov(struct buf *b, const struct change_cov *c);
 
 #endif

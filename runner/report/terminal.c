@@ -8,10 +8,13 @@
  */
 #include "runner/report/terminal.h"
 #include "runner/report/timing_summary.h"
+#include "sarif/change_cov.h"
 #include "sarif/finding.h"
 #include "common/buf.h"
 #include "common/log.h"
+#include "common/xalloc.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static const char *q(char *buf, size_t n, const char *s)
@@ -27,6 +30,22 @@ static void term_escape(struct buf *b, const char *s)
 	char tmp[512];
 
 	buf_adds(b, q(tmp, sizeof(tmp), s));
+}
+
+/* "fuzzing executed N of M changed lines; ...", quoted: paths are the
+ * change's. Nothing in full mode. */
+static void terminal_change_cov(FILE *f, const struct finding_set *fs)
+{
+	struct buf b = BUF_INIT;
+	char *qb;
+
+	if (!fs->change_coverage)
+		return;
+	change_cov_line(&b, fs->change_coverage);
+	qb = xmalloc(st_add(st_mult(b.len, 4), 1));
+	fprintf(f, "  %s\n", log_quote(qb, b.len * 4 + 1, b.ptr, b.len));
+	free(qb);
+	buf_release(&b);
 }
 
 /* Validated patches first, then the others with the step that failed. */
@@ -189,6 +208,7 @@ size_t terminal_report(FILE *f, const struct finding_set *fs,
 			"%s\n", q(a, sizeof(a), e->harness), e->fuzzed_s,
 			e->wanted_s, q(b, sizeof(b), e->reason));
 	}
+	terminal_change_cov(f, fs);
 	{
 		struct buf t = BUF_INIT;
 

@@ -454,8 +454,8 @@ static void add_removal_neighbours(struct coverage_targets *t,
 	git_diff_free(diff);
 }
 
-void coverage_targets_from_change(struct coverage_targets **out,
-				  const struct diff_changeset *cs)
+static void targets_build(struct coverage_targets **out,
+			  const struct diff_changeset *cs, int removals)
 {
 	struct coverage_targets *t = xcalloc(1, sizeof(*t));
 	size_t n = 0;
@@ -470,7 +470,7 @@ void coverage_targets_from_change(struct coverage_targets **out,
 		for (size_t k = 0; k < f->lines_nr; k++)
 			target_add(tf, f->lines[k]);
 	}
-	if (cs)
+	if (cs && removals)
 		add_removal_neighbours(t, cs);
 	for (size_t i = 0; i < t->nr; i++) {
 		struct coverage_target *f = &t->files[i];
@@ -494,6 +494,18 @@ void coverage_targets_from_change(struct coverage_targets **out,
 	if (t->nr > 1)
 		qsort(t->files, t->nr, sizeof(*t->files), cmp_target);
 	*out = t;
+}
+
+void coverage_targets_from_change(struct coverage_targets **out,
+				  const struct diff_changeset *cs)
+{
+	targets_build(out, cs, 1);
+}
+
+void coverage_targets_added(struct coverage_targets **out,
+			    const struct diff_changeset *cs)
+{
+	targets_build(out, cs, 0);
 }
 
 void coverage_targets_free(struct coverage_targets *t)

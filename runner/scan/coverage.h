@@ -80,6 +80,12 @@ struct coverage_targets {
  */
 void coverage_targets_from_change(struct coverage_targets **out,
 				  const struct diff_changeset *cs);
+/*
+ * Only the lines the change added or modified (no neighbours of
+ * removals): the lines change coverage counts. Cannot fail.
+ */
+void coverage_targets_added(struct coverage_targets **out,
+			    const struct diff_changeset *cs);
 void coverage_targets_free(struct coverage_targets *t);
 
 enum coverage_line_state {

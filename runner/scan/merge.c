@@ -8,6 +8,7 @@
  * fuzzed, so a bug two shards found is one finding.
  */
 #include "runner/scan/merge.h"
+#include "sarif/change_cov.h"
 #include "sarif/finding.h"
 #include "common/error.h"
 #include "common/xalloc.h"
@@ -256,6 +257,37 @@ static void merge_summary(struct scan_summary *into,
 	}
 }
 
+/*
+ * The coverage of the change: the union of the lines each shard executed.
+ * A diff-mode shard without it (measured by none) makes it unknown, in
+ * whichever order the shards come; `into` with no mode yet has no shard.
+ */
+static void merge_change_cov(struct finding_set *into,
+			     struct finding_set *from, const char *from_name)
+{
+	char *why;
+
+	if (from->change_coverage && into->change_coverage) {
+		change_cov_merge(into->change_coverage, from->change_coverage);
+		return;
+	}
+	if (from->change_coverage) {
+		into->change_coverage = from->change_coverage;
+		from->change_coverage = NULL;	/* transferred */
+		if (!into->summary.mode || strcmp(into->summary.mode, "delta"))
+			return;
+		change_cov_set_unknown(into->change_coverage, "an earlier "
+				       "shard has no coverage of the change");
+		return;
+	}
+	if (!into->change_coverage || !from->summary.mode ||
+	    strcmp(from->summary.mode, "delta"))
+		return;
+	why = xasprintf("%s has no coverage of the change", from_name);
+	change_cov_set_unknown(into->change_coverage, why);
+	free(why);
+}
+
 /* Different non-NULL values of the same field: not shards of one scan. */
 static int merge_conflict(const char *a, const char *b)
 {
@@ -305,6 +337,7 @@ int merge_finding_sets(struct finding_set *into, struct finding_set *from,
 		*q = *p;
 		memset(p, 0, sizeof(*p));	/* transferred */
 	}
+	merge_change_cov(into, from, from_name);
 	merge_summary(a, b);
 	return 0;
 }

@@ -27,7 +27,9 @@ struct finding_set;
  * started_at, latest finished_at, longest duration_s, timed_out or-ed,
  * PoV counts summed, harnesses united (sorted), CRSs united with their
  * PoVs summed and the earliest first PoV; other fields keep the first
- * known value.
+ * known value. change_coverage (sarif/change_cov.h) is the union of the
+ * lines the shards executed, unknown when one is or when a diff-mode
+ * shard has none.
  *
  * Returns 0, or CRS_EINPUT when the sets scanned different projects or
  * head commits (message names `from_name`; nothing is moved then).

@@ -8,7 +8,9 @@
 # finding, found_by crs-libfuzzer, the text "PoV" counted in
 # povs_not_reproduced); every escaping libCRS call failed with a non-zero
 # exit and a message in hostile.log; the exchange and the
-# output hold no symlink and none of the linked-to content; the sentinel
+# output hold no symlink and none of the linked-to content; the corpus
+# (crs-hostile's seeds too) is replayed for the coverage of the change
+# without either; the sentinel
 # files are unchanged and crs-libfuzzer's SUBMIT_DIR holds nothing from
 # crs-hostile; no container or network of the scan is left.
 set -euo pipefail
@@ -97,6 +99,11 @@ xdir = "%s/runs/%s/EXCHANGE_DIR" % (work, run)
 assert os.path.isdir(xdir + "/fuzz_records/povs"), xdir
 walk(xdir)
 walk(out)
+# the final corpus, crs-hostile's seeds included, was replayed for the
+# coverage of the change without a link or a linked-to file in its folder
+cc = res["change_coverage"]
+assert cc["status"] == "measured" and cc["lines_executed"] > 0, cc
+walk(work + "/change-coverage")
 assert not os.listdir(xdir + "/fuzz_records/bug-candidates"), "bug-candidates copied"
 # the text "PoV" reached the exchange (it is a regular file) ...
 txt = hashlib.md5(b"this is not a crash, just text\n").hexdigest() + ".txt"

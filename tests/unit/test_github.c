@@ -19,6 +19,7 @@
 
 #include "tests/helper/fake_github.h"
 #include "runner/report/github.h"
+#include "sarif/change_cov.h"
 #include "sarif/finding.h"
 #include "common/buf.h"
 #include "common/error.h"
@@ -384,6 +385,18 @@ static void test_summary(void **state)
 	github_summary(&md, &fs, "out", NULL, 0);
 	assert_non_null(strstr(md.ptr, "## crs-ci: PASS"));
 	assert_null(strstr(md.ptr, "| novelty"));
+	assert_null(strstr(md.ptr, "Coverage of the change"));	/* full */
+	buf_release(&md);
+	/* the coverage of the change, a hostile path escaped */
+	fs.change_coverage = change_cov_new();
+	change_cov_add(fs.change_coverage, "src/a.c", 3, CHANGE_COV_HIT);
+	change_cov_add(fs.change_coverage, "src/<img src=x>.c", 9,
+		       CHANGE_COV_MISSED);
+	change_cov_finish(fs.change_coverage);
+	github_summary(&md, &fs, "out", NULL, 0);
+	assert_non_null(strstr(md.ptr, "**Coverage of the change:** fuzzing "
+			       "executed 1 of 2 changed lines; not reached\\: "
+			       "src/&lt;img src=x&gt;\\.c\\:9\n\n"));
 	buf_release(&md);
 	finding_set_release(&fs);
 }

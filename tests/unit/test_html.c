@@ -16,11 +16,13 @@
 #include <cmocka.h>
 
 #include "runner/report/html.h"
+#include "sarif/change_cov.h"
 #include "sarif/finding.h"
 #include "common/buf.h"
 #include "common/fsutil.h"
 #include "common/xalloc.h"
 
+#include <jansson.h>
 #include <libxml/HTMLparser.h>
 #include <libxml/tree.h>
 #include <stdio.h>
@@ -301,6 +303,167 @@ static void test_symlink_and_bad_spend(void **state)
 	free(secret);
 }
 
+/* Valid UTF-8 (jansson's rule) but markup, quotes and an escape. */
+#define HOSTILE_J "<script>alert('x')</script> & \"q\" \x1b[31m end"
+
+static void write_json(const char *dir, const char *rel, json_t *j)
+{
+	char *text = json_dumps(j, 0);
+
+	assert_non_null(text);
+	write_file(dir, rel, text);
+	free(text);
+	json_decref(j);
+}
+
+/* How many <rect>s sit at y="<y>" (the row of a lane). */
+static size_t rects_at(xmlNodePtr n, const char *y)
+{
+	size_t k = 0;
+
+	for (; n; n = n->next) {
+		if (n->type == XML_ELEMENT_NODE &&
+		    !xmlStrcasecmp(n->name, BAD_CAST "rect")) {
+			xmlChar *v = xmlGetProp(n, BAD_CAST "y");
+
+			k += v && !strcmp((const char *)v, y);
+			xmlFree(v);
+		}
+		k += rects_at(n->children, y);
+	}
+	return k;
+}
+
+/*
+ * results.json's "timings" as an SVG: phases on top, spans in their
+ * lanes, hostile names as text only, bogus spans dropped.
+ */
+static void test_timeline(void **state)
+{
+	struct ctx *c = *state;
+	xmlNodePtr root;
+
+	write_json(c->dir, "results.json", json_pack(
+		"{s:{s:f,s:i,s:f,s:f,s:[{s:s,s:s,s:f,s:f,s:i},"
+		"{s:s,s:s,s:f,s:f,s:i},{s:s,s:s,s:f,s:f,s:i},"
+		"{s:s,s:s,s:f,s:f,s:i},{s:s,s:s,s:f,s:f,s:i},"
+		"{s:s,s:s,s:f,s:f,s:i},{s:s,s:s,s:f,s:f,s:i}]}}",
+		"timings", "total_s", 93.2, "cores", 2, "fuzz_s", 61.0,
+		"first_pov_s", 4.1, "spans",
+		"kind", "phase", "name", "build-target", "start_s", 1.2,
+		"end_s", 60.3, "lane", 0,
+		"kind", "compile", "name", "head address", "start_s", 2.0,
+		"end_s", 30.1, "lane", 0,
+		"kind", "compile", "name", "base address", "start_s", 2.5,
+		"end_s", 33.0, "lane", 1,
+		"kind", "fuzz", "name", "fuzz_" HOSTILE_J, "start_s", 61.0,
+		"end_s", 90.0, "lane", 2,
+		/* reversed, out-of-range lane, negative: not drawn */
+		"kind", "fuzz", "name", "backwards", "start_s", 50.0,
+		"end_s", 40.0, "lane", 0,
+		"kind", "fuzz", "name", "far", "start_s", 1.0,
+		"end_s", 2.0, "lane", 99,
+		"kind", "replay", "name", "neg", "start_s", -3.0,
+		"end_s", 2.0, "lane", 0));
+	render(c);
+	root = xmlDocGetRootElement(c->doc);
+	assert_int_equal(count_tag(root, "svg"), 1);
+	assert_int_equal(count_tag(root, "script"), 0);
+	assert_null(strstr(c->raw.ptr, "<script"));
+	assert_null(memchr(c->raw.ptr, 0x1b, c->raw.len));
+	assert_int_equal(count_tag(root, "rect"), 4);
+	/* the phase band, then one row per lane */
+	assert_int_equal(rects_at(root, "8.0"), 1);
+	assert_int_equal(rects_at(root, "36.0"), 1);
+	assert_int_equal(rects_at(root, "64.0"), 1);
+	assert_int_equal(rects_at(root, "92.0"), 1);
+	assert_true(text_has(c, "slot 3"));
+	assert_false(text_has(c, "slot 4"));
+	assert_true(text_has(c, "fuzz fuzz_<script>alert('x')</script> & "
+			     "\"q\""));
+	assert_true(has_class_text(root, "timeline-totals", "93.2 s in all "
+				   "on 2 core(s); 61.0 s of fuzzing; first PoV "
+				   "4.1 s after fuzzing began; 3 span(s) not "
+				   "drawn"));
+	assert_false(text_has(c, "backwards"));
+	assert_true(text_has(c, "90s"));	/* an axis tick */
+}
+
+/* No "timings" (or no results.json): no timeline. */
+static void test_no_timeline(void **state)
+{
+	struct ctx *c = *state;
+
+	render(c);
+	assert_int_equal(count_tag(xmlDocGetRootElement(c->doc), "svg"), 0);
+	xmlFreeDoc(c->doc);
+	buf_reset(&c->raw);
+	write_json(c->dir, "results.json", json_pack("{s:{s:[]}}", "timings",
+						     "spans"));
+	render(c);
+	assert_int_equal(count_tag(xmlDocGetRootElement(c->doc), "svg"), 0);
+	assert_false(text_has(c, "Timeline"));
+}
+
+/* change_coverage: the line, every range not reached, hostile paths. */
+static void test_change_coverage(void **state)
+{
+	struct ctx *c = *state;
+	xmlNodePtr root;
+
+	c->fs.change_coverage = change_cov_new();
+	change_cov_add(c->fs.change_coverage, "parse.c", 20, CHANGE_COV_HIT);
+	change_cov_add(c->fs.change_coverage, "parse.c", 21,
+		       CHANGE_COV_MISSED);
+	change_cov_add(c->fs.change_coverage, "parse.c", 22,
+		       CHANGE_COV_MISSED);
+	change_cov_add(c->fs.change_coverage, "x" HOSTILE_J ".c", 3,
+		       CHANGE_COV_MISSED);
+	change_cov_finish(c->fs.change_coverage);
+	render(c);
+	root = xmlDocGetRootElement(c->doc);
+	assert_int_equal(count_tag(root, "script"), 0);
+	assert_true(has_class_text(root, "change-coverage", "fuzzing executed "
+				   "1 of 4 changed lines; not reached: "
+				   "parse.c:21-22, x<script>"));
+	assert_true(has_class_text(root, "not-reached", "parse.c:21-22"));
+	assert_true(has_class_text(root, "not-reached", "</script> & "));
+}
+
+/*
+ * change-lines.json: numbered lines, the crash line and the changed
+ * ones marked, hostile source text as text; a malformed excerpt and
+ * another finding's id are not shown.
+ */
+static void test_change_lines(void **state)
+{
+	struct ctx *c = *state;
+	xmlNodePtr root;
+
+	write_json(c->dir, HTML_CHANGE_LINES_NAME, json_pack(
+		"{s:i,s:{s:[{s:s,s:i,s:i,s:[s,s,s],s:[i,i]},"
+		"{s:s,s:i,s:i,s:[s],s:[]}],s:[{s:s,s:i,s:i,s:[s],s:[]}]}}",
+		"version", 1, "findings", "07b256e0bc4a2f9f",
+		"file", "parse.c", "line", 20, "first", 19, "lines",
+		"int n = 0;", "memcpy(dst, src, n); /* " HOSTILE_J " */",
+		"return n;", "changed", 19, 20,
+		"file", "parse.c", "line", 5, "first", -4, "lines", "bogus",
+		"changed",
+		"ffffffffffffffff", "file", "other.c", "line", 1, "first", 1,
+		"lines", "NOT-THIS-ONE", "changed"));
+	render(c);
+	root = xmlDocGetRootElement(c->doc);
+	assert_int_equal(count_tag(root, "script"), 0);
+	assert_true(text_has(c, "Changed lines around the crash"));
+	assert_true(has_class_text(root, "crash", ">   20  memcpy(dst, src, "
+				   "n); /* <script>alert('x')</script>"));
+	assert_true(has_class_text(root, "changed", "+   19  int n = 0;"));
+	assert_true(has_class_text(root, "snippet", "    21  return n;"));
+	assert_false(has_class_text(root, "changed", "return n;"));
+	assert_false(text_has(c, "bogus"));
+	assert_false(text_has(c, "NOT-THIS-ONE"));
+}
+
 static void test_empty_set_passes(void **state)
 {
 	struct ctx *c = *state;
@@ -324,6 +487,14 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_empty_set_passes,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_timeline, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_no_timeline, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_change_coverage, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_change_lines, setup,
+						teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

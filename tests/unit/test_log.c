@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sarif/change_cov.h"
 #include "common/buf.h"
 #include "common/log.h"
 #include "runner/report/terminal.h"
@@ -138,9 +139,22 @@ static void test_terminal_report(void **state)
 		    5, 5, "new")->found_by = strdup("crs\n::warning::z");
 	terminal_report(f, &fs, "out");
 	fclose(f);
+	assert_null(strstr(text, "fuzzing executed"));	/* full mode */
+	free(text);
+	/* the coverage of the change names the change's (hostile) paths */
+	fs.change_coverage = change_cov_new();
+	change_cov_add(fs.change_coverage, "src/" HOSTILE ".c", 7,
+		       CHANGE_COV_MISSED);
+	change_cov_add(fs.change_coverage, "src/ok.c", 1, CHANGE_COV_HIT);
+	change_cov_finish(fs.change_coverage);
+	f = open_memstream(&text, &len);
+	terminal_report(f, &fs, "out");
+	fclose(f);
 	finding_set_release(&fs);
 	assert_clean_lines(text, 0);
 	assert_null(strstr(text, "\x1b"));
+	assert_non_null(strstr(text, "\n  fuzzing executed 1 of 2 changed "
+			       "lines; not reached: src/a"));
 	free(text);
 }
 

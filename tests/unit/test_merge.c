@@ -19,6 +19,7 @@
 #include "runner/cli/cmd.h"
 #include "runner/scan/merge.h"
 #include "runner/scan/shard.h"
+#include "sarif/change_cov.h"
 #include "sarif/finding.h"
 #include "common/buf.h"
 #include "common/error.h"
@@ -180,6 +181,76 @@ static void test_merge_drops_timings(void **state)
 	finding_set_release(&m);
 	finding_set_release(&a);	/* still theirs: no leak, no double free */
 	finding_set_release(&b);
+}
+
+/* Shards' coverage of the change: the union; a shard without it in diff
+ * mode makes it unknown, whichever comes first. */
+/* Two diff-mode shards; a always measured its coverage, b when `both`. */
+static void delta_shards(struct finding_set *m, struct finding_set *a,
+			 struct finding_set *b, int both)
+{
+	finding_set_init(m);
+	shard1(a);
+	shard2(b);
+	a->summary.mode = xstrdup("delta");
+	b->summary.mode = xstrdup("delta");
+	a->change_coverage = change_cov_new();
+	if (both)
+		b->change_coverage = change_cov_new();
+}
+
+static void test_merge_change_cov(void **state)
+{
+	struct finding_set m, a, b;
+	struct buf line = BUF_INIT;
+
+	(void)state;
+	for (int order = 0; order < 2; order++) {
+		delta_shards(&m, &a, &b, 1);
+		for (int l = 10; l <= 19; l++) {
+			change_cov_add(a.change_coverage, "src/x.c", l,
+				       l < 13 ? CHANGE_COV_HIT :
+				       CHANGE_COV_MISSED);
+			change_cov_add(b.change_coverage, "src/x.c", l,
+				       l >= 17 ? CHANGE_COV_HIT :
+				       CHANGE_COV_MISSED);
+		}
+		change_cov_add_harness(a.change_coverage, "fuzz_a", 3);
+		change_cov_add_harness(b.change_coverage, "fuzz_b", 3);
+		change_cov_finish(a.change_coverage);
+		change_cov_finish(b.change_coverage);
+		assert_int_equal(merge_finding_sets(&m, order ? &b : &a, "1"),
+				 0);
+		assert_int_equal(merge_finding_sets(&m, order ? &a : &b, "2"),
+				 0);
+		assert_non_null(m.change_coverage);
+		buf_reset(&line);
+		change_cov_line(&line, m.change_coverage);
+		assert_string_equal(line.ptr, "fuzzing executed 6 of 10 "
+				    "changed lines; not reached: "
+				    "src/x.c:13-16");
+		assert_int_equal(m.change_coverage->by_harness_nr, 2);
+		finding_set_release(&m);
+		finding_set_release(&a);
+		finding_set_release(&b);
+	}
+	/* a diff-mode shard that did not measure, first or last */
+	for (int order = 0; order < 2; order++) {
+		delta_shards(&m, &a, &b, 0);
+		change_cov_add(a.change_coverage, "src/x.c", 5,
+			       CHANGE_COV_HIT);
+		change_cov_finish(a.change_coverage);
+		assert_int_equal(merge_finding_sets(&m, order ? &b : &a,
+						    "s1"), 0);
+		assert_int_equal(merge_finding_sets(&m, order ? &a : &b,
+						    "s2"), 0);
+		assert_non_null(m.change_coverage);
+		assert_non_null(m.change_coverage->unknown);
+		finding_set_release(&m);
+		finding_set_release(&a);
+		finding_set_release(&b);
+	}
+	buf_release(&line);
 }
 
 static void test_merge_union(void **state)
@@ -527,6 +598,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_merge_drops_timings),
 		cmocka_unit_test(test_merge_union),
+		cmocka_unit_test(test_merge_change_cov),
 		cmocka_unit_test(test_merge_order_independent),
 		cmocka_unit_test(test_merge_same_pov_counts_once),
 		cmocka_unit_test(test_merge_refuses_other_head),

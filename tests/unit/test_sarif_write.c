@@ -18,6 +18,7 @@
 
 #include "sarif/crash.h"
 #include "sarif/cwe.h"
+#include "sarif/change_cov.h"
 #include "sarif/finding.h"
 #include "sarif/sarif_write.h"
 #include "common/buf.h"
@@ -628,6 +629,48 @@ static void test_sarif_empty_and_truncated(void **st)
 	finding_set_release(&s);
 }
 
+/* The coverage of the change in the run's properties; none in full mode. */
+static void test_sarif_change_coverage(void **st)
+{
+	struct finding_set s;
+	json_t *log = NULL;
+
+	(void)st;
+	finding_set_init(&s);
+	assert_int_equal(sarif_from_findings(&log, &s, NULL), 0);
+	assert_null(path_get(log, "runs.0.properties.changeCoverage"));
+	json_decref(log);
+	s.change_coverage = change_cov_new();
+	for (int l = 10; l <= 14; l++)
+		change_cov_add(s.change_coverage, "src/x.c", l, l < 12 ?
+			       CHANGE_COV_HIT : CHANGE_COV_MISSED);
+	change_cov_add_harness(s.change_coverage, "fuzz_x", 2);
+	change_cov_finish(s.change_coverage);
+	assert_int_equal(sarif_from_findings(&log, &s, NULL), 0);
+	assert_string_equal(str_at(log, "runs.0.properties.changeCoverage."
+				   "summary"), "fuzzing executed 2 of 5 "
+			    "changed lines; not reached: src/x.c:12-14");
+	assert_int_equal(int_at(log, "runs.0.properties.changeCoverage."
+				"linesTotal"), 5);
+	assert_int_equal(int_at(log, "runs.0.properties.changeCoverage."
+				"linesExecuted"), 2);
+	assert_string_equal(str_at(log, "runs.0.properties.changeCoverage."
+				   "notReached.0.file"), "src/x.c");
+	assert_int_equal(int_at(log, "runs.0.properties.changeCoverage."
+				"notReached.0.startLine"), 12);
+	assert_int_equal(int_at(log, "runs.0.properties.changeCoverage."
+				"byHarness.fuzz_x"), 2);
+	json_decref(log);
+	change_cov_set_unknown(s.change_coverage, "no time left");
+	assert_int_equal(sarif_from_findings(&log, &s, NULL), 0);
+	assert_string_equal(str_at(log, "runs.0.properties.changeCoverage."
+				   "status"), "unknown");
+	assert_null(path_get(log, "runs.0.properties.changeCoverage."
+			     "linesTotal"));
+	json_decref(log);
+	finding_set_release(&s);
+}
+
 /* --- CWE table --------------------------------------------------------- */
 
 static void test_cwe_rules(void **st)
@@ -1016,6 +1059,7 @@ int main(void)
 		cmocka_unit_test(test_sarif_source_confinement),
 		cmocka_unit_test(test_sarif_write_file),
 		cmocka_unit_test(test_sarif_empty_and_truncated),
+		cmocka_unit_test(test_sarif_change_coverage),
 		cmocka_unit_test(test_cwe_rules),
 		cmocka_unit_test(test_cwe_covers_fixtures),
 		cmocka_unit_test(test_fails_policy),

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * change_lines.h - the changed lines around each finding, for the report
+ *
+ * change-lines.json beside results.json: per finding id, a few head
+ * lines around each stack frame on a changed line, with the changed ones
+ * listed (docs/results.md). report.html shows them (html.c).
+ */
+#ifndef CRS_RUNNER_REPORT_CHANGE_LINES_H
+#define CRS_RUNNER_REPORT_CHANGE_LINES_H
+
+#include <jansson.h>
+
+struct diff_changeset;
+struct finding_set;
+
+#define CHANGE_LINES_CONTEXT 3		/* lines before and after */
+#define CHANGE_LINES_PER_FINDING 4	/* excerpts per finding */
+
+/*
+ * The document {"version": 1, "findings": {"<id>": [{"file", "line",
+ * "first", "lines", "changed"}]}} (new reference) for the frames of `fs`
+ * marked in_change whose file is in `cs`, read below the folder `rootfd`
+ * (the head source) without following a link; a file that cannot be read
+ * or is shorter than the frame's line gives no excerpt. Cannot fail.
+ */
+json_t *change_lines_build(int rootfd, const struct diff_changeset *cs,
+			   const struct finding_set *fs);
+
+#endif
