@@ -35,6 +35,7 @@
 #include "runner/gateway/llm_gateway.h"
 #include "runner/scan/scan.h"
 #include "runner/scan/scan_opts.h"
+#include "runner/scan/select_file.h"
 #include "runner/scan/time_shares.h"
 #include "runner/sidecar/sidecar.h"
 #include "runner/config/config.h"
@@ -47,7 +48,6 @@
 #include "common/strvec.h"
 #include "common/xalloc.h"
 
-#include <jansson.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,7 +56,6 @@
 
 #define POLL_MS 500
 #define MIN_SHARE_S TIME_SHARE_MIN_S	/* a harness due less: not run */
-#define SELECT_JSON_MAX (4u << 20)
 #define STOP_GRACE_S 10.0
 #define EXCHANGE_DRAIN_S 5.0	/* the exchange's last sync, at most */
 
@@ -590,22 +589,11 @@ static void warn_short(const struct scan *s, double left)
  */
 static void load_weights(struct scan *s, double *w)
 {
-	char *path = scan_work_path(s, "select.json");
-	struct buf b = BUF_INIT;
-	json_t *j = NULL, *v;
-	json_error_t jerr;
-	const char *head;
+	json_t *j = select_file_load(s), *v;
 	size_t k;
 
 	for (size_t i = 0; i < s->state.harnesses_nr; i++)
 		w[i] = 1;
-	if (!fs_exists(path) || fs_read_file(&b, path, SELECT_JSON_MAX) != 0 ||
-	    !(j = json_loadb(b.ptr, b.len, 0, &jerr)))
-		goto out;
-	/* borrowed */
-	head = json_string_value(json_object_get(j, "head_commit"));
-	if (!head || !s->state.head_commit || strcmp(head, s->state.head_commit))
-		goto out;
 	json_array_foreach(json_object_get(j, "harnesses"), k, v) {
 		const char *n = json_string_value(json_object_get(v, "name"));
 		json_t *wt = json_object_get(v, "weight");
@@ -616,11 +604,7 @@ static void load_weights(struct scan *s, double *w)
 			    json_number_value(wt) > 0)
 				w[i] = json_number_value(wt);
 	}
-out:
-	crs_error_clear();
 	json_decref(j);
-	buf_release(&b);
-	free(path);
 }
 
 /*

@@ -28,6 +28,7 @@
 #include "runner/exec/images.h"
 #include "runner/scan/scan.h"
 #include "runner/scan/scan_opts.h"
+#include "runner/scan/select_file.h"
 #include "runner/scan/time_shares.h"
 #include "runner/exec/target_build.h"
 #include "runner/config/config.h"
@@ -48,7 +49,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define SELECT_JSON_MAX (4u << 20)
 #define REPLAY_MIN_S 60.0
 #define REPLAY_MAX_S 900.0
 #define RANGES_SHOWN 16		/* line ranges per file, in a reason */
@@ -190,23 +190,13 @@ static int list_has(const struct strvec *v, const char *s)
  */
 static void load_candidates(struct scan *s, struct strvec *out)
 {
-	char *path = scan_work_path(s, "select.json");
-	struct buf b = BUF_INIT;
 	json_t *j = NULL, *v;
-	json_error_t jerr;
-	const char *head;
 	size_t i;
 
 	for (i = 0; i < s->state.harnesses_nr; i++)
 		if (!list_has(out, s->state.harnesses[i]))
 			strvec_push(out, s->state.harnesses[i]);
-	if (!fs_exists(path) || fs_read_file(&b, path, SELECT_JSON_MAX) != 0 ||
-	    !(j = json_loadb(b.ptr, b.len, 0, &jerr)))
-		goto out;
-	/* borrowed */
-	head = json_string_value(json_object_get(j, "head_commit"));
-	if (!head || !s->state.head_commit ||
-	    strcmp(head, s->state.head_commit))
+	if (!(j = select_file_load(s)))
 		goto out;
 	json_array_foreach(json_object_get(j, "candidates"), i, v) {
 		const char *n = json_string_value(v);
@@ -224,8 +214,6 @@ out:
 	crs_error_clear();
 	strvec_sort(out->v, out->nr);
 	json_decref(j);
-	buf_release(&b);
-	free(path);
 }
 
 /* The changed file whose name, less its extension, is the harness's. */
