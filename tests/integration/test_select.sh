@@ -10,7 +10,7 @@
 #
 # --timeout: fuzz_records finds the bug from its seeds within seconds and
 # its CRS stops at the first PoV; the time it leaves unused goes to
-# fuzz_text, so the scan runs to about its deadline: 80s leaves
+# fuzz_text, so the scan runs to about its deadline: 75s leaves
 # fuzz_records its share after the builds (about 25 s here).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -19,7 +19,7 @@ eval "$("$ROOT/examples/make-repo.sh" "$tmp/repo")"
 set +e
 "$CRS_CI" scan --compose "$ROOT/container/crs/libfuzzer/compose.yaml" \
 	--project "$ROOT/examples/projects/recparse" \
-	--source "$tmp/repo" --base "$base" --head "$head" --timeout 80s \
+	--source "$tmp/repo" --base "$base" --head "$head" --timeout 75s \
 	--work-dir "$tmp/work" --out "$tmp/out" \
 	>"$tmp/verdict.txt" 2>"$tmp/log.txt"
 code=$?
