@@ -40,7 +40,7 @@ FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzzers/%,$(FUZZ_SRC))
 
 .PHONY: all test unit unit-one unit-plain unit-asan unit-run integration demo setup clean \
 	static check-headers check-layers base-images bench bench-select install install-files \
-	bench-rebuild bench-cache bench-overhead fuzz fuzz-smoke fuzz-build fuzz-bin
+	bench-rebuild bench-cache bench-overhead bench-deadline fuzz fuzz-smoke fuzz-build fuzz-bin
 all: $(BUILD)/crs-ci $(BUILD)/libCRS $(BUILD)/libCRS-install.sh
 
 $(BUILD)/obj/%.o: %.c
@@ -158,6 +158,9 @@ bench-cache: all base-images
 # the base images built (make base-images) and a Docker CLI
 bench-overhead: all
 	bash tests/bench/bench_overhead.sh
+# a clean 15-minute scan of cJSON: the part of the deadline it fuzzes
+bench-deadline: all base-images
+	bash tests/bench/bench_deadline.sh
 
 # make install [PREFIX=/usr/local] [DESTDIR=...]: crs-ci, libCRS and its
 # install step in bin/ (crs-ci looks for libCRS beside itself), the CRS

@@ -41,7 +41,7 @@
 #define CHANGE_COV_MIN_S 15.0	/* below this, coverage stays unknown */
 #define CHANGE_COV_BUILD_S 30.0	/* at least this, to compile it first */
 #define CHANGE_COV_REPORT_S 10.0	/* kept for the report after it */
-#define CHANGE_COV_RESERVE_S 60.0	/* what the run phase keeps for it */
+#define CHANGE_COV_RESERVE_S 30.0	/* what the run phase keeps for it */
 #define CHANGE_COV_BUILD_RESERVE_S 120.0	/* and for a coverage build */
 
 

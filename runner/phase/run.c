@@ -2,9 +2,12 @@
 /*
  * run.c - the run phase: every CRS module against each harness
  *
- * Harnesses run one after another, each with an equal share of the time
- * left (minus a reserve for triage and the report); unused time carries
- * over. For one harness all CRS modules run at once, each CRS on its own
+ * Harnesses run one after another, the one the select phase weighed
+ * most first, each with its weighted share of the time left
+ * (runner/scan/time_shares.h) minus a reserve for triage and the report
+ * that grows with the PoVs and patches submitted; time a harness leaves
+ * unused goes to the ones after it. For one harness all CRS modules run
+ * at once, each CRS on its own
  * internal network with its compose cpuset and memory, and the mounts and
  * environment of oss-crs-contract.md §3.2. A harness's run ends when every
  * module has exited, at its time share, at the deadline, or on Ctrl-C; its
@@ -32,6 +35,8 @@
 #include "runner/gateway/llm_gateway.h"
 #include "runner/scan/scan.h"
 #include "runner/scan/scan_opts.h"
+#include "runner/scan/select_file.h"
+#include "runner/scan/time_shares.h"
 #include "runner/sidecar/sidecar.h"
 #include "runner/config/config.h"
 #include "runner/engine/docker.h"
@@ -51,8 +56,7 @@
 #include <unistd.h>
 
 #define POLL_MS 500
-#define MIN_SHARE_S 10.0	/* a harness due less is not started */
-#define MIN_TRIAGE_RESERVE_S 20.0
+#define MIN_SHARE_S TIME_SHARE_MIN_S	/* a harness due less: not run */
 #define STOP_GRACE_S 10.0
 #define EXCHANGE_DRAIN_S 5.0	/* the exchange's last sync, at most */
 
@@ -80,22 +84,32 @@ struct harness_run {
 	struct exchange *exchange;
 	struct sidecar *sidecar;	/* borrowed from run_infra */
 	long share_s;		/* seconds this harness's run may take */
+	struct run_budget *budget;	/* the run phase's, borrowed */
 	double ran_s;		/* seconds its modules ran */
 	int exited_early;	/* every module exited before its time */
 	char *failed;		/* "crs/module exited with status N", or NULL */
 };
 
-/* Seconds the triage and report phases keep for themselves. */
-static double triage_reserve(const struct scan *s)
-{
-	double left = scan_remaining(s);
-	double r = left * 0.2;
+/* What sizes the reserve: the window, and what earlier harnesses found. */
+struct run_budget {
+	double window_s;	/* seconds left when the run phase began */
+	size_t povs;		/* PoVs to triage from finished harnesses */
+	size_t patches;		/* patches to validate, likewise */
+	double coverage_s;	/* kept for the change's coverage replay */
+};
 
-	if (r > 240)
-		r = 240;
-	if (r < MIN_TRIAGE_RESERVE_S)
-		r = MIN_TRIAGE_RESERVE_S;
-	return r + phase_change_coverage_reserve(s);
+/*
+ * Seconds the triage and report phases keep for themselves now: small
+ * while nothing was found, grown by every PoV and patch submitted so
+ * far, the running harness's (exchange `x`, or NULL) included.
+ */
+static double run_reserve(const struct run_budget *b,
+			  const struct exchange *x)
+{
+	size_t povs = b->povs + (x ? exchange_copied(x, 0) : 0);
+	size_t patches = b->patches + (x ? exchange_copied(x, 4) : 0);
+
+	return time_reserve(povs, patches, b->window_s) + b->coverage_s;
 }
 
 static int make_dirs(struct scan *s, const char *h)
@@ -303,7 +317,7 @@ static void note_failed_module(struct scan *s, struct harness_run *hr)
 
 /* Wait until no module runs, `share_s` passes, or the scan must stop. */
 static int wait_modules(struct scan *s, struct harness_run *hr,
-			double share_s, double reserve_s, const char *h)
+			double share_s, const char *h)
 {
 	double start = scan_elapsed(s);
 
@@ -329,7 +343,8 @@ static int wait_modules(struct scan *s, struct harness_run *hr,
 		if (scan_interrupted(s))
 			return crs_error_set(CRS_EINTR, "interrupted");
 		if (scan_elapsed(s) - start >= share_s ||
-		    scan_remaining(s) <= reserve_s) {
+		    scan_remaining(s) <= run_reserve(hr->budget,
+						      hr->exchange)) {
 			log_info("run %s: time share of %.0fs used; stopping "
 				 "%zu module(s)", h, share_s, alive);
 			return 0;
@@ -386,6 +401,8 @@ static void harness_run_end(struct scan *s, struct harness_run *hr)
 			 exchange_copied(hr->exchange, 0),
 			 exchange_copied(hr->exchange, 1),
 			 exchange_copied(hr->exchange, 4));
+		hr->budget->povs += exchange_copied(hr->exchange, 0);
+		hr->budget->patches += exchange_copied(hr->exchange, 4);
 		exchange_free(hr->exchange);
 	}
 	for (size_t i = 0; i < hr->nr; i++) {
@@ -437,10 +454,10 @@ static int start_exchange(struct scan *s, struct harness_run *hr,
  */
 static int run_harness(struct scan *s, const struct run_infra *ri,
 		       const char *h, double share_s, double wanted_s,
-		       double reserve_s, struct harness_runs *rec)
+		       struct run_budget *budget, struct harness_runs *rec)
 {
 	struct harness_run hr = { .share_s = (long)share_s,
-				  .sidecar = ri->sidecar };
+				  .sidecar = ri->sidecar, .budget = budget };
 	size_t started = 0;
 	char *why;
 	char *logs = scan_work_path(s, "runs/%s/logs", s->state.run_id);
@@ -471,7 +488,7 @@ static int run_harness(struct scan *s, const struct run_infra *ri,
 	started = hr.nr;
 	span = r == 0 && started ? timing_begin_harness(s, "fuzz", h, h) : -1;
 	if (r == 0)
-		r = wait_modules(s, &hr, share_s, reserve_s, h);
+		r = wait_modules(s, &hr, share_s, h);
 	timing_end(s, span);
 	why = harness_run_shortfall(wanted_s, share_s, hr.ran_s, started,
 				    hr.exited_early, hr.failed);
@@ -580,20 +597,61 @@ static void warn_short(const struct scan *s, double left)
 }
 
 /*
- * Each harness is due its fair share of the time left, or --fuzz-seconds
- * when given; it may take more than the fair share (up to what is left)
- * to reach --fuzz-seconds, leaving less to the harnesses after it.
+ * The select phase's weight of each harness (select.json, a file of
+ * crs-ci's own, when it is of this head commit); 1 for a harness it does
+ * not weigh, so without it every share is equal. Fills w[0..n-1].
  */
-static int run_all(struct scan *s, struct run_infra *ri, double reserve,
-		   struct harness_runs *rec)
+static void load_weights(struct scan *s, double *w)
 {
+	json_t *j = select_file_load(s), *v;
+	size_t k;
+
+	for (size_t i = 0; i < s->state.harnesses_nr; i++)
+		w[i] = 1;
+	json_array_foreach(json_object_get(j, "harnesses"), k, v) {
+		const char *n = json_string_value(json_object_get(v, "name"));
+		json_t *wt = json_object_get(v, "weight");
+
+		for (size_t i = 0; n && json_is_number(wt) &&
+		     i < s->state.harnesses_nr; i++)
+			if (!strcmp(s->state.harnesses[i], n) &&
+			    json_number_value(wt) > 0)
+				w[i] = json_number_value(wt);
+	}
+	json_decref(j);
+}
+
+/*
+ * Harnesses by descending weight; each is due its weighted part of the
+ * time left among those not run yet (time_share_of), or --fuzz-seconds
+ * when given; it may take more than its part (up to what is left) to
+ * reach --fuzz-seconds, leaving less to the harnesses after it. The
+ * reserve is what run_reserve says at each turn.
+ */
+static int run_all(struct scan *s, struct run_infra *ri,
+		   struct run_budget *budget, struct harness_runs *rec)
+{
+	size_t n = s->state.harnesses_nr;
+	double *w = xcalloc(n ? n : 1, sizeof(*w));
+	double *wo = xcalloc(n ? n : 1, sizeof(*wo));
+	size_t *order = xcalloc(n ? n : 1, sizeof(*order));
+	struct buf line = BUF_INIT;
 	int r = 0;
 
-	warn_short(s, scan_remaining(s) - reserve);
-	for (size_t i = 0; i < s->state.harnesses_nr && r == 0; i++) {
-		const char *h = s->state.harnesses[i];
-		double left = scan_remaining(s) - reserve;
-		double share = left / (double)(s->state.harnesses_nr - i);
+	load_weights(s, w);
+	time_share_order(order, w, n);
+	for (size_t i = 0; i < n; i++) {
+		wo[i] = w[order[i]];
+		buf_printf(&line, "%s%s %.4g", i ? ", " : "",
+			   s->state.harnesses[order[i]], wo[i]);
+	}
+	if (n > 1)
+		log_info("run: harnesses by weight: %s", line.ptr);
+	warn_short(s, scan_remaining(s) - run_reserve(budget, NULL));
+	for (size_t i = 0; i < n && r == 0; i++) {
+		const char *h = s->state.harnesses[order[i]];
+		double left = scan_remaining(s) - run_reserve(budget, NULL);
+		double share = time_share_of(left, wo, i, n);
 		double wanted = s->opts->fuzz_seconds ?
 			(double)s->opts->fuzz_seconds : share;
 
@@ -607,8 +665,12 @@ static int run_all(struct scan *s, struct run_infra *ri, double reserve,
 					 "no time left before the deadline");
 			continue;
 		}
-		r = run_harness(s, ri, h, share, wanted, reserve, rec);
+		r = run_harness(s, ri, h, share, wanted, budget, rec);
 	}
+	buf_release(&line);
+	free(order);
+	free(wo);
+	free(w);
 	return r;
 }
 
@@ -616,7 +678,8 @@ int phase_run(struct scan *s)
 {
 	struct run_infra ri = { STRVEC_INIT, STRVEC_INIT, NULL, NULL };
 	struct harness_runs rec = HARNESS_RUNS_INIT;
-	double reserve = triage_reserve(s);
+	struct run_budget budget = { scan_remaining(s), s->opts->povs_nr, 0,
+				     phase_change_coverage_reserve(s) };
 	char *stamp = NULL, *path = NULL;
 	int r = 0;
 
@@ -641,7 +704,10 @@ int phase_run(struct scan *s)
 		goto out;
 	if (s->state.harnesses_nr && (r = run_infra_start(s, &ri)) != 0)
 		goto out;
-	r = run_all(s, &ri, reserve, &rec);
+	log_info("run: %.0fs left; %.0fs kept for triage and the report "
+		 "while nothing is found", budget.window_s,
+		 run_reserve(&budget, NULL));
+	r = run_all(s, &ri, &budget, &rec);
 	free(path);
 	path = scan_work_path(s, "runs/%s/harness_runs.json", s->state.run_id);
 	if (r == 0)

@@ -11,24 +11,31 @@
  * container without network. llvm-cov's lcov export of that replay is
  * intersected with the change's head lines (runner/scan/coverage.h). A
  * harness is selected when it executes a changed line, when its own
- * source changed, when it is new, or when its reach cannot be measured;
- * if no harness is selected, all are kept, since a bug may need inputs no
- * corpus has yet. Every harness gets one line saying which and why;
+ * source changed, when it is new, when its reach cannot be measured, or,
+ * with a smaller weight, when its binary holds a touched function (ELF
+ * symbols, runner/exec/elf_symbols.h) or its build instruments changed
+ * lines its corpus did not run; if no harness is selected, all are kept,
+ * since a bug may need inputs no corpus has yet. Every harness gets one
+ * line saying which and why, and a weight (runner/scan/time_shares.h);
  * <work>/select.json records the same, and scan.json's harness list
- * becomes the selection that the run phase splits its time across.
- * docs/select.md describes it all.
+ * becomes the selection that the run phase splits its time across by
+ * those weights. docs/select.md describes it all.
  */
 #include "runner/phase/phase.h"
 #include "runner/exec/coverage_replay.h"
+#include "runner/exec/elf_symbols.h"
 #include "runner/scan/coverage.h"
 #include "runner/exec/images.h"
 #include "runner/scan/scan.h"
 #include "runner/scan/scan_opts.h"
+#include "runner/scan/select_file.h"
+#include "runner/scan/time_shares.h"
 #include "runner/exec/target_build.h"
 #include "runner/config/config.h"
 #include "runner/engine/docker.h"
 #include "runner/scan/timings.h"
 #include "diff/changeset.h"
+#include "diff/func_spans.h"
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"
@@ -43,11 +50,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define SELECT_JSON_MAX (4u << 20)
 #define REPLAY_MIN_S 60.0
 #define REPLAY_MAX_S 900.0
 #define RANGES_SHOWN 16		/* line ranges per file, in a reason */
 #define FILES_SHOWN 5
+#define FUNCS_SHOWN 5		/* touched functions named, in a reason */
+#define FUNCS_LOOKED_UP 4096	/* touched functions sought in a binary */
 
 /* One harness's decision. */
 struct harness_sel {
@@ -62,6 +70,10 @@ struct harness_sel {
 	int is_new;		/* absent from the base build */
 	struct coverage_reach reach;
 	int replayed;		/* reach is valid */
+	struct strvec held;	/* touched functions its binary defines */
+	char *no_symbols;	/* why its symbols were not read, or NULL */
+	enum time_share_basis basis;
+	double weight;		/* its part of the fuzzing time */
 };
 
 struct selection {
@@ -71,6 +83,7 @@ struct selection {
 	struct buf summary;
 	struct coverage_targets *targets;
 	size_t mapped_nr;	/* target lines instrumented in any harness */
+	struct strvec touched;	/* C/C++ functions the change touched */
 };
 
 static void selection_release(struct selection *sel)
@@ -81,7 +94,10 @@ static void selection_release(struct selection *sel)
 		free(sel->h[i].no_cov);
 		free(sel->h[i].source);
 		coverage_reach_release(&sel->h[i].reach);
+		strvec_release(&sel->h[i].held);
+		free(sel->h[i].no_symbols);
 	}
+	strvec_release(&sel->touched);
 	free(sel->h);
 	buf_release(&sel->summary);
 	coverage_targets_free(sel->targets);
@@ -98,6 +114,7 @@ static void sel_add(struct selection *sel, const char *name)
 	h->name = xstrdup(name);
 	h->inputs = -1;
 	buf_init(&h->reason);
+	h->weight = 1;
 }
 
 static int name_ok(const char *n)
@@ -126,23 +143,13 @@ static int list_has(const struct strvec *v, const char *s)
  */
 static void load_candidates(struct scan *s, struct strvec *out)
 {
-	char *path = scan_work_path(s, "select.json");
-	struct buf b = BUF_INIT;
 	json_t *j = NULL, *v;
-	json_error_t jerr;
-	const char *head;
 	size_t i;
 
 	for (i = 0; i < s->state.harnesses_nr; i++)
 		if (!list_has(out, s->state.harnesses[i]))
 			strvec_push(out, s->state.harnesses[i]);
-	if (!fs_exists(path) || fs_read_file(&b, path, SELECT_JSON_MAX) != 0 ||
-	    !(j = json_loadb(b.ptr, b.len, 0, &jerr)))
-		goto out;
-	/* borrowed */
-	head = json_string_value(json_object_get(j, "head_commit"));
-	if (!head || !s->state.head_commit ||
-	    strcmp(head, s->state.head_commit))
+	if (!(j = select_file_load(s)))
 		goto out;
 	json_array_foreach(json_object_get(j, "candidates"), i, v) {
 		const char *n = json_string_value(v);
@@ -160,8 +167,6 @@ out:
 	crs_error_clear();
 	strvec_sort(out->v, out->nr);
 	json_decref(j);
-	buf_release(&b);
-	free(path);
 }
 
 /* The changed file whose name, less its extension, is the harness's. */
@@ -194,6 +199,12 @@ static void set_no_cov(struct harness_sel *h, char *why)
 {
 	free(h->no_cov);
 	h->no_cov = why;
+}
+
+static void set_no_symbols(struct harness_sel *h, char *why)
+{
+	free(h->no_symbols);
+	h->no_symbols = why;
 }
 
 /*
@@ -311,12 +322,63 @@ static const char *corpus_words(const struct harness_sel *h)
 	return h->cached ? "its seed and cached corpus" : "its seed corpus";
 }
 
+/* "rp_parse, parse_record": the touched functions its binary holds. */
+static void describe_held(struct buf *b, const struct harness_sel *h)
+{
+	for (size_t i = 0; i < h->held.nr; i++) {
+		if (i == FUNCS_SHOWN) {
+			buf_printf(b, " and %zu more", h->held.nr - i);
+			break;
+		}
+		buf_printf(b, "%s%s", i ? ", " : "", h->held.v[i]);
+	}
+}
+
+/*
+ * Its corpus executes no changed line: kept with a smaller weight when
+ * its binary can still run the change (it defines a touched function, or
+ * its build instruments changed lines), else skipped for that reason.
+ */
+static void decide_binary(struct selection *sel, struct harness_sel *h)
+{
+	struct buf *b = &h->reason;
+
+	if (h->inputs >= 0)
+		buf_printf(b, "%s (%ld input(s)) executes none of the %zu "
+			   "changed line(s)", corpus_words(h), h->inputs,
+			   sel->mapped_nr);
+	else
+		buf_printf(b, "%s executes none of the %zu changed line(s)",
+			   corpus_words(h), sel->mapped_nr);
+	if (h->held.nr || h->reach.mapped_nr) {
+		h->selected = 1;
+		h->why = "binary";
+		h->basis = TIME_SHARE_BINARY;
+		if (h->held.nr) {
+			buf_adds(b, ", but its binary holds the changed "
+				 "function(s) ");
+			describe_held(b, h);
+		} else {
+			buf_printf(b, ", but its build instruments %zu of "
+				   "them", h->reach.mapped_nr);
+		}
+		buf_adds(b, " (a smaller share)");
+		return;
+	}
+	h->why = "unreached";
+	buf_adds(b, "; its binary holds none of the changed functions");
+	if (h->no_symbols)
+		buf_printf(b, " (its build instruments none of the changed "
+			   "lines; symbols not read: %s)", h->no_symbols);
+}
+
 /* Decide one harness from what was measured; fills reason and why. */
 static void decide(struct selection *sel, struct harness_sel *h)
 {
 	struct buf *b = &h->reason;
 
 	buf_reset(b);
+	h->basis = TIME_SHARE_UNKNOWN;
 	if (h->source) {
 		h->selected = 1;
 		h->why = "source";
@@ -330,6 +392,8 @@ static void decide(struct selection *sel, struct harness_sel *h)
 	}
 	if (h->replayed && h->reach.hit_nr) {
 		h->why = h->selected ? h->why : "coverage";
+		if (!h->selected)
+			h->basis = TIME_SHARE_REACHED;
 		if (h->selected)
 			buf_adds(b, "; ");
 		describe_hits(b, h, sel->targets);
@@ -348,13 +412,20 @@ static void decide(struct selection *sel, struct harness_sel *h)
 		buf_printf(b, "none of the change's %zu line(s) is code the "
 			   "coverage build instruments",
 			   sel->targets->lines_total);
-	else if (h->inputs >= 0)
-		buf_printf(b, "%s (%ld input(s)) executes none of the %zu "
-			   "changed line(s)", corpus_words(h), h->inputs,
-			   sel->mapped_nr);
 	else
-		buf_printf(b, "%s executes none of the %zu changed line(s)",
-			   corpus_words(h), sel->mapped_nr);
+		decide_binary(sel, h);
+}
+
+/* Each harness's weight from its basis (runner/scan/time_shares.h). */
+static void weigh(struct selection *sel)
+{
+	for (size_t i = 0; i < sel->nr; i++) {
+		struct harness_sel *h = &sel->h[i];
+
+		h->weight = time_share_weight(h->basis, h->reach.hit_nr,
+					      h->reach.mapped_nr,
+					      sel->mapped_nr);
+	}
 }
 
 /* Every harness kept for one reason. */
@@ -365,6 +436,7 @@ static void keep_all(struct selection *sel, const char *mode,
 	for (size_t i = 0; i < sel->nr; i++) {
 		sel->h[i].selected = 1;
 		sel->h[i].why = why;
+		sel->h[i].basis = TIME_SHARE_EQUAL;
 		buf_reset(&sel->h[i].reason);
 		buf_adds(&sel->h[i].reason, reason);
 	}
@@ -420,6 +492,7 @@ static void by_coverage(struct selection *sel)
 		buf_release(&sel->h[i].reason);
 		sel->h[i].reason = b;
 		sel->h[i].selected = 1;
+		sel->h[i].basis = TIME_SHARE_EQUAL;
 	}
 }
 
@@ -435,13 +508,73 @@ static double replay_timeout(const struct scan *s, size_t n)
 	return t;
 }
 
+/*
+ * The change's touched C/C++ functions (diff/touched.c), by name, once.
+ * A change given as --diff has no head commit to read them from: then
+ * only the coverage build's instrumented lines speak for a binary.
+ */
+static void touched_names(struct scan *s, struct selection *sel)
+{
+	struct diff_touched *t = NULL;
+
+	if (!s->change->head_commit || !s->source_dir)
+		return;
+	if (diff_changeset_touched_functions(&t, s->change, s->source_dir,
+					     NULL, NULL) != 0) {
+		log_warn("select: the touched functions are unknown: %s",
+			 crs_error_last());
+		crs_error_clear();
+		return;
+	}
+	for (size_t i = 0; i < t->nr && sel->touched.nr < FUNCS_LOOKED_UP;
+	     i++) {
+		const char *n = t->v[i].name;
+
+		if (diff_lang_of_path(t->v[i].path) != DIFF_LANG_JAVA &&
+		    !list_has(&sel->touched, n))
+			strvec_push(&sel->touched, n);
+	}
+	diff_touched_free(t);
+}
+
+/*
+ * Which touched functions the head build's binary of h defines. The
+ * folder was written by the pull request's build: the binary is read
+ * through its descriptor, never followed if a link (elf_symbols.c).
+ */
+static void find_symbols(struct selection *sel, struct harness_sel *h,
+			 int outfd, const char *out)
+{
+	unsigned char *found;
+	size_t nr = 0;
+	char *shown;
+
+	if (!sel->touched.nr || outfd < 0)
+		return;
+	found = xcalloc(sel->touched.nr, 1);
+	shown = xasprintf("%s/%s", out, h->name);
+	if (elf_symbols_find(&nr, found, outfd, h->name, shown,
+			     strvec_list(&sel->touched),
+			     sel->touched.nr) != 0) {
+		set_no_symbols(h, xstrdup(crs_error_last()));
+		crs_error_clear();
+	}
+	for (size_t i = 0; i < sel->touched.nr; i++)
+		if (found[i])
+			strvec_push(&h->held, sel->touched.v[i]);
+	free(found);
+	free(shown);
+}
+
 static int measure(struct scan *s, struct selection *sel)
 {
 	char *base_out = s->state.base_image ?
 		scan_work_path(s, "builds/%s/base/out", s->state.sanitizer) :
 		NULL;
+	char *head_out = scan_work_path(s, "builds/%s/head/out",
+					s->state.sanitizer);
 	double timeout = replay_timeout(s, sel->nr);
-	int r, ok = 0;
+	int r, ok = 0, outfd = -1;
 
 	coverage_targets_from_change(&sel->targets, s->change);
 	log_info("select: the change has %zu line(s) to reach in %zu "
@@ -475,8 +608,19 @@ static int measure(struct scan *s, struct selection *sel)
 		    diff_changeset_file(s->change, h->reach.entry_file))
 			h->source = xstrdup(h->reach.entry_file);
 	}
+	touched_names(s, sel);
+	if (sel->touched.nr && fs_open_dir(&outfd, head_out) != 0) {
+		log_warn("select: %s", crs_error_last());
+		crs_error_clear();
+	}
+	for (size_t i = 0; i < sel->nr; i++)
+		if (sel->h[i].replayed && !sel->h[i].reach.hit_nr)
+			find_symbols(sel, &sel->h[i], outfd, head_out);
 	by_coverage(sel);
 out:
+	if (outfd >= 0)
+		close(outfd);
+	free(head_out);
 	free(base_out);
 	return r;
 }
@@ -500,6 +644,9 @@ static int write_json(struct scan *s, const struct selection *sel,
 		json_object_set_new(o, "name", json_string(h->name));
 		json_object_set_new(o, "selected", json_boolean(h->selected));
 		json_object_set_new(o, "why", json_string(h->why));
+		if (h->selected)
+			json_object_set_new(o, "weight",
+					    json_real(h->weight));
 		json_object_set_new(o, "reason", json_string(h->reason.ptr));
 		if (h->inputs >= 0)
 			json_object_set_new(o, "inputs",
@@ -513,6 +660,17 @@ static int write_json(struct scan *s, const struct selection *sel,
 		if (h->no_cov)
 			json_object_set_new(o, "no_coverage",
 					    json_string(h->no_cov));
+		if (h->held.nr) {
+			json_t *fa = json_array();
+
+			for (size_t k = 0; k < h->held.nr; k++)
+				json_array_append_new(fa, json_string(
+					h->held.v[k]));
+			json_object_set_new(o, "functions_in_binary", fa);
+		}
+		if (h->no_symbols)
+			json_object_set_new(o, "no_symbols",
+					    json_string(h->no_symbols));
 		for (size_t f = 0; h->replayed && f < sel->targets->nr; f++) {
 			const struct coverage_target *tf =
 				&sel->targets->files[f];
@@ -657,6 +815,7 @@ int phase_select(struct scan *s)
 		else if ((r = measure(s, &sel)) != 0)
 			goto out;
 	}
+	weigh(&sel);
 	narrow(s, &sel);
 	if (!sel.summary.len)
 		buf_printf(&sel.summary, "%zu of %zu harness(es) to fuzz",
