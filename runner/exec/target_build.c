@@ -12,6 +12,7 @@
  */
 #include "runner/exec/target_build.h"
 #include "runner/exec/base_images.h"
+#include "runner/exec/build_group.h"
 #include "runner/exec/container.h"
 #include "runner/exec/container_policy.h"
 #include "runner/scan/scan.h"
@@ -66,8 +67,12 @@ static int write_context(struct scan *s, const char *ctx, const char *label)
 				  s->project->dir, wd, s->project->name);
 		goto out;
 	}
-	free(s->state.repo_path);
-	s->state.repo_path = xstrdup(wd);
+	/* the base's context, built beside the head's build, finds the
+	 * same WORKDIR: only a new one is written (build_group.h) */
+	if (!s->state.repo_path || strcmp(s->state.repo_path, wd)) {
+		free(s->state.repo_path);
+		s->state.repo_path = xstrdup(wd);
+	}
 	if ((r = fs_remove_tree(proj)) != 0 ||
 	    (r = fs_copy_tree(s->project->dir, proj)) != 0)
 		goto out;
@@ -248,10 +253,15 @@ int target_source_image(struct scan *s, const char *commit,
 	*tag_out = NULL;
 	if ((r = target_source_dir(s, commit, &src)) == 0)
 		r = target_context_image(s, ctx, commit, which,
-					 &s->compose->infra, tag_out);
+					 target_build_res(s), tag_out);
 	free(ctx);
 	free(src);
 	return r;
+}
+
+const struct compose_resources *target_build_res(const struct scan *s)
+{
+	return s->build_res ? s->build_res : &s->compose->infra;
 }
 
 void target_build_env(struct strvec *env, const struct scan *s,
@@ -273,6 +283,7 @@ int target_compile(struct scan *s, const char *image, const char *sanitizer,
 	char *out = xasprintf("%s/out", dir), *id = NULL, *marker = NULL;
 	char *log = scan_work_path(s, "logs/%s-%s-build.log", which, sanitizer);
 	static const char *const cmd[] = { "compile", NULL };
+	const struct compose_resources *res = target_build_res(s);
 	int r, code = -1;
 
 	if ((r = docker_image_exists(s->docker, image, &id)) != 0)
@@ -287,6 +298,8 @@ int target_compile(struct scan *s, const char *image, const char *sanitizer,
 		goto out;
 	target_build_env(&env, s, sanitizer);
 	strvec_push(&env, "HELPER=True");
+	/* `compile` sets no -j; build.sh's $(nproc) follows the cpuset */
+	strvec_pushf(&env, "MAKEFLAGS=-j%u", build_group_cpus(res->cpuset));
 	strvec_pushf(&binds, "%s:/out", out);
 	ro.image = image;
 	ro.cmd = cmd;
@@ -294,8 +307,8 @@ int target_compile(struct scan *s, const char *image, const char *sanitizer,
 	ro.binds = strvec_list(&binds);
 	ro.network = "none";
 	ro.shm_size = 2LL << 30;
-	ro.cpuset = s->compose->infra.cpuset;	/* our own work is infra */
-	ro.memory = s->compose->infra.memory_bytes;
+	ro.cpuset = res->cpuset;	/* our own work: infra, or its share */
+	ro.memory = res->memory_bytes;
 	container_policy_apply(&ro, ROLE_TARGET_BUILD);
 	log_info("%s build: compiling %s with SANITIZER=%s", which,
 		 s->state.project, sanitizer);
