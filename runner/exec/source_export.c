@@ -49,6 +49,33 @@ out:
 	return r;
 }
 
+int source_tree_id(char **tree_out, const char *repo_path, const char *commit)
+{
+	git_repository *repo = NULL;
+	git_object *obj = NULL, *tree = NULL;
+	char hex[GIT_OID_HEXSZ + 1];
+	int r = CRS_EINPUT;
+
+	*tree_out = NULL;
+	if (git_repository_open_ext(&repo, repo_path, 0, NULL) != 0) {
+		r = git_fail(CRS_EINPUT, repo_path);
+		goto out;
+	}
+	if (git_revparse_single(&obj, repo, commit) != 0 ||
+	    git_object_peel(&tree, obj, GIT_OBJECT_TREE) != 0) {
+		r = git_fail(CRS_EINPUT, commit);
+		goto out;
+	}
+	git_oid_tostr(hex, sizeof(hex), git_object_id(tree));
+	*tree_out = xstrdup(hex);
+	r = 0;
+out:
+	git_object_free(tree);
+	git_object_free(obj);
+	git_repository_free(repo);
+	return r;
+}
+
 int source_export(const char *repo_path, const char *commit, const char *dest)
 {
 	git_repository *repo = NULL;

@@ -15,7 +15,9 @@
 #include "runner/exec/build_group.h"
 #include "runner/exec/container.h"
 #include "runner/exec/container_policy.h"
+#include "runner/scan/build_cache.h"
 #include "runner/scan/scan.h"
+#include "runner/scan/scan_opts.h"
 #include "runner/exec/source_export.h"
 #include "runner/config/config.h"
 #include "runner/engine/docker.h"
@@ -256,6 +258,47 @@ int target_source_image(struct scan *s, const char *commit,
 					 target_build_res(s), tag_out);
 	free(ctx);
 	free(src);
+	return r;
+}
+
+int target_compile_cached(struct scan *s, const char *image,
+			  const char *sanitizer, const char *which,
+			  const char *commit)
+{
+	char *dir = scan_work_path(s, "builds/%s/%s", sanitizer, which);
+	char *out = xasprintf("%s/out", dir), *id = NULL, *marker = NULL;
+	char key[65];
+	int r, hit = 0;
+
+	if ((r = docker_image_exists(s->docker, image, &id)) != 0)
+		goto out;
+	marker = xasprintf("%s/.built-%.19s", dir, id);
+	if (!s->opts->cache_dir || fs_exists(marker)) {
+		r = target_compile(s, image, sanitizer, which, NULL);
+		goto out;
+	}
+	if ((r = build_cache_key(key, s, image, sanitizer, commit)) != 0 ||
+	    (r = build_cache_restore(s, key, out, &hit)) != 0)
+		goto out;
+	if (hit) {
+		log_info("%s build: restored from the cache (build %.12s of "
+			 "%.12s), not compiled", which, key, commit);
+		r = fs_write_file_atomic(marker, "", 0);
+		goto out;
+	}
+	if ((r = target_compile(s, image, sanitizer, which, NULL)) != 0)
+		goto out;
+	/* its container is gone: no one writes out/ while it is archived */
+	if (build_cache_save(s, key, out) != 0) {
+		log_warn("cache: the %s build is not kept: %s", which,
+			 crs_error_last());
+		crs_error_clear();
+	}
+out:
+	free(dir);
+	free(out);
+	free(id);
+	free(marker);
 	return r;
 }
 

@@ -68,6 +68,18 @@ int target_context_image(struct scan *s, const char *ctx, const char *label,
 int target_compile(struct scan *s, const char *image, const char *sanitizer,
 		   const char *which, const char *snapshot_ref);
 
+/*
+ * target_compile of `commit` (its source image `image`), kept in and
+ * restored from --cache-dir (runner/scan/build_cache.h): a build the
+ * cache holds under the same key (commit's tree, images, sanitizer) is
+ * unpacked into out/ instead of compiled, and a build compiled here is
+ * kept for the next scan. Without --cache-dir, target_compile. Errors as
+ * target_compile; the cache's own trouble is a warning.
+ */
+int target_compile_cached(struct scan *s, const char *image,
+			  const char *sanitizer, const char *which,
+			  const char *commit);
+
 /* The cores and memory crs-ci's own builds get: the infra's, or their
  * share while builds run side by side (s->build_res). Cannot fail. */
 const struct compose_resources *target_build_res(const struct scan *s);

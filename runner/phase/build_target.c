@@ -202,8 +202,8 @@ static int build_base(struct scan *s, void *arg)
 
 	if ((r = target_source_image(s, s->state.base_commit, "base",
 				     &tag)) == 0 &&
-	    (r = target_compile(s, tag, s->state.sanitizer, "base",
-				NULL)) == 0) {
+	    (r = target_compile_cached(s, tag, s->state.sanitizer, "base",
+				       s->state.base_commit)) == 0) {
 		b->base_image = tag;
 		return 0;
 	}
