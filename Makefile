@@ -40,7 +40,7 @@ FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzzers/%,$(FUZZ_SRC))
 
 .PHONY: all test unit unit-one unit-plain unit-asan unit-run integration demo setup clean \
 	static check-headers check-layers base-images bench bench-select install install-files \
-	bench-rebuild bench-cache fuzz fuzz-smoke fuzz-build fuzz-bin
+	bench-rebuild bench-cache bench-parbuild fuzz fuzz-smoke fuzz-build fuzz-bin
 all: $(BUILD)/crs-ci $(BUILD)/libCRS $(BUILD)/libCRS-install.sh
 
 $(BUILD)/obj/%.o: %.c
@@ -147,13 +147,15 @@ static:
 	container/static/build.sh
 
 # benchmarks (numbers go into the issue notes, not into assertions)
-bench: bench-select bench-rebuild bench-cache
+bench: bench-select bench-rebuild bench-cache bench-parbuild
 bench-select: all
 	bash tests/bench/bench_select.sh
 bench-rebuild: all base-images
 	bash tests/bench/bench_rebuild.sh
 bench-cache: all base-images
 	bash tests/bench/bench_cache.sh
+bench-parbuild: all base-images
+	bash tests/bench/bench_parbuild.sh
 
 # make install [PREFIX=/usr/local] [DESTDIR=...]: crs-ci, libCRS and its
 # install step in bin/ (crs-ci looks for libCRS beside itself), the CRS

@@ -465,7 +465,8 @@ static int parallel_builds(struct scan *s)
 	jobs[nr++] = (struct build_job){ "head build", build_head, &b };
 	if (s->state.base_commit)
 		jobs[nr++] = (struct build_job){ "base build", build_base, &b };
-	if (s->change)
+	/* select measures coverage only for a change without --harness */
+	if (s->change && !s->opts->harnesses_nr)
 		jobs[nr++] = (struct build_job){ "coverage build",
 						 build_coverage, NULL };
 	for (size_t i = 0; i < s->compose->crs_nr; i++)
