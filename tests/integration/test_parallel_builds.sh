@@ -7,7 +7,8 @@
 # tail), not the sleeping builds'; the head build was started before the
 # step failed (so they ran side by side) and was stopped; no container
 # of the scan's builds is left (by crs-ci's owner label and the images
-# only this test uses). Run one after another, the builds would wait out
+# only this test uses). Then Ctrl-C while three builds run side by side:
+# exit 130, and none of their containers left. Run one after another, the builds would wait out
 # the 600 s sleep first, and the outer `timeout` fails the test.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -55,3 +56,26 @@ fi
 left=$(ours)
 [ -z "$left" ] || fail "containers of the builds left behind: $left"
 note "the failing step stopped the head, base and coverage builds"
+# Ctrl-C while the builds run side by side: every one is stopped, exit
+# 130, none of their containers left
+"$CRS_CI" scan --compose "$ROOT/container/crs/libfuzzer/compose.yaml" \
+	--project "$proj" --source "$tmp/repo" --base "$base" --head "$head" \
+	--timeout 10m --work-dir "$tmp/work2" --out "$tmp/out2" \
+	>/dev/null 2>"$tmp/log2.txt" &
+pid=$!
+running=0
+for _ in $(seq 1 120); do
+	running=$(ours | wc -l)
+	[ "$running" -ge 3 ] && break
+	sleep 0.5
+done
+[ "$running" -ge 3 ] || { kill -INT "$pid"; cat "$tmp/log2.txt" >&2; fail "the builds did not start side by side"; }
+kill -INT "$pid"
+set +e
+wait "$pid"
+code=$?
+set -e
+[ "$code" -eq 130 ] || { cat "$tmp/log2.txt" >&2; fail "Ctrl-C: exit $code, want 130"; }
+left=$(ours)
+[ -z "$left" ] || fail "containers of the builds left after Ctrl-C: $left"
+note "Ctrl-C with $running build container(s) running: exit 130, none left"
