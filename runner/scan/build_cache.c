@@ -24,6 +24,7 @@
 #include "common/error.h"
 #include "common/fsutil.h"
 #include "common/log.h"
+#include "common/safe_io.h"
 #include "common/xalloc.h"
 
 #include <archive.h>
@@ -88,25 +89,6 @@ static void index_read(struct scan *s, struct cache_index *ix, char **path)
 	}
 }
 
-/* A name from the archive that stays inside the folder it goes to. */
-static int name_ok(const char *name)
-{
-	const char *p = name;
-
-	if (!*name || *name == '/')
-		return 0;
-	while (*p) {
-		size_t n = strcspn(p, "/");
-
-		if ((n == 2 && !strncmp(p, "..", 2)))
-			return 0;
-		p += n;
-		while (*p == '/')
-			p++;
-	}
-	return 1;
-}
-
 /* Write entry `e` (a folder, or a regular file and its data) to `path`. */
 static int unpack_one(struct archive *a, struct archive *w,
 		      struct archive_entry *e, mode_t type, const char *path)
@@ -162,7 +144,7 @@ static int unpack(const char *tar, const char *dir, size_t *skipped)
 		char *path;
 
 		if ((type != AE_IFREG && type != AE_IFDIR) || !name ||
-		    !name_ok(name) || archive_entry_hardlink(e)) {
+		    !safe_relpath_ok(name) || archive_entry_hardlink(e)) {
 			++*skipped;
 			continue;
 		}

@@ -84,20 +84,33 @@ static void make_cache(int truncate_it)
 	fclose(f);
 }
 
+/* A scan whose --cache-dir is <dir>/cache, restoring into <dir>/WORK/out. */
+struct fixture {
+	struct scan_opts o;
+	struct scan s;
+	char cache[256], out[256];
+};
+
+static void fixture_init(struct fixture *f, const char *work)
+{
+	memset(f, 0, sizeof(*f));
+	f->s.opts = &f->o;
+	snprintf(f->cache, sizeof(f->cache), "%s/cache", dir);
+	snprintf(f->out, sizeof(f->out), "%s/%s/out", dir, work);
+	f->o.cache_dir = f->cache;
+}
+
 static void test_only_files_and_folders(void **st)
 {
-	struct scan_opts o = { 0 };
-	struct scan s = { .opts = &o };
-	char cache[256], out[256], p[300];
+	struct fixture f;
+	char *out = f.out, p[300];
 	struct stat sb;
 	int hit = -1;
 
 	(void)st;
 	make_cache(0);
-	snprintf(cache, sizeof(cache), "%s/cache", dir);
-	snprintf(out, sizeof(out), "%s/work/out", dir);
-	o.cache_dir = cache;
-	assert_int_equal(build_cache_restore(&s, "k", out, &hit), 0);
+	fixture_init(&f, "work");
+	assert_int_equal(build_cache_restore(&f.s, "k", out, &hit), 0);
 	assert_int_equal(hit, 1);
 	snprintf(p, sizeof(p), "%s/fuzz_x", out);
 	assert_int_equal(lstat(p, &sb), 0);
@@ -118,28 +131,25 @@ static void test_only_files_and_folders(void **st)
 	assert_int_not_equal(lstat("/abs", &sb), 0);
 	/* not in the index: a miss */
 	hit = -1;
-	assert_int_equal(build_cache_restore(&s, "other", out, &hit), 0);
+	assert_int_equal(build_cache_restore(&f.s, "other", out, &hit), 0);
 	assert_int_equal(hit, 0);
 	/* without --cache-dir: a miss */
-	o.cache_dir = NULL;
-	assert_int_equal(build_cache_restore(&s, "k", out, &hit), 0);
+	f.o.cache_dir = NULL;
+	assert_int_equal(build_cache_restore(&f.s, "k", out, &hit), 0);
 	assert_int_equal(hit, 0);
 }
 
 static void test_truncated_is_a_miss(void **st)
 {
-	struct scan_opts o = { 0 };
-	struct scan s = { .opts = &o };
-	char cache[256], out[256], p[300];
+	struct fixture f;
+	char *out = f.out, p[300];
 	struct stat sb;
 	int hit = -1;
 
 	(void)st;
 	make_cache(1);
-	snprintf(cache, sizeof(cache), "%s/cache", dir);
-	snprintf(out, sizeof(out), "%s/work2/out", dir);
-	o.cache_dir = cache;
-	assert_int_equal(build_cache_restore(&s, "k", out, &hit), 0);
+	fixture_init(&f, "work2");
+	assert_int_equal(build_cache_restore(&f.s, "k", out, &hit), 0);
 	assert_int_equal(hit, 0);
 	snprintf(p, sizeof(p), "%s/fuzz_x", out);
 	assert_int_not_equal(lstat(p, &sb), 0);	/* nothing half-restored */

@@ -61,11 +61,23 @@ static int succeed(struct scan *s, void *arg)
 	return 0;
 }
 
+/* A scan with its own interrupt flag (the user's Ctrl-C). */
+struct fixture {
+	volatile int user;
+	struct runner_ctx ctx;
+	struct scan s;
+};
+
+static void fixture_init(struct fixture *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->ctx.interrupted = &f->user;
+	f->s.ctx = &f->ctx;
+}
+
 static void test_first_failure_stops_others(void **st)
 {
-	volatile int user = 0;
-	struct runner_ctx ctx = { .interrupted = &user };
-	struct scan s = { .ctx = &ctx };
+	struct fixture f;
 	int saw1 = 0, saw2 = 0;
 	struct build_job jobs[] = {
 		{ "head build", wait_stop, &saw1 },
@@ -74,21 +86,20 @@ static void test_first_failure_stops_others(void **st)
 	};
 
 	(void)st;
-	assert_int_equal(build_group_run(&s, jobs, 3), CRS_EBUILD);
+	fixture_init(&f);
+	assert_int_equal(build_group_run(&f.s, jobs, 3), CRS_EBUILD);
 	assert_string_equal(crs_error_last(), "crs-x build step: planted "
 			    "failure");
 	assert_true(saw1);
 	assert_true(saw2);
-	assert_ptr_equal(s.ctx, &ctx);
-	assert_int_equal(user, 0);
+	assert_ptr_equal(f.s.ctx, &f.ctx);
+	assert_int_equal(f.user, 0);
 	crs_error_clear();
 }
 
 static void test_all_succeed_in_threads(void **st)
 {
-	volatile int user = 0;
-	struct runner_ctx ctx = { .interrupted = &user };
-	struct scan s = { .ctx = &ctx };
+	struct fixture f;
 	pthread_t t[3];
 	struct build_job jobs[] = {
 		{ "a", succeed, &t[0] }, { "b", succeed, &t[1] },
@@ -96,11 +107,12 @@ static void test_all_succeed_in_threads(void **st)
 	};
 
 	(void)st;
-	assert_int_equal(build_group_run(&s, jobs, 3), 0);
+	fixture_init(&f);
+	assert_int_equal(build_group_run(&f.s, jobs, 3), 0);
 	for (int i = 0; i < 3; i++)
 		assert_false(pthread_equal(t[i], pthread_self()));
 	assert_false(pthread_equal(t[0], t[1]));
-	assert_ptr_equal(s.ctx, &ctx);
+	assert_ptr_equal(f.s.ctx, &f.ctx);
 }
 
 static volatile int *ctrl_c_flag;
@@ -115,9 +127,7 @@ static void *press_ctrl_c(void *arg)
 
 static void test_ctrl_c_stops_every_job(void **st)
 {
-	volatile int user = 0;
-	struct runner_ctx ctx = { .interrupted = &user };
-	struct scan s = { .ctx = &ctx };
+	struct fixture f;
 	int saw1 = 0, saw2 = 0;
 	struct build_job jobs[] = {
 		{ "head build", wait_stop, &saw1 },
@@ -126,13 +136,14 @@ static void test_ctrl_c_stops_every_job(void **st)
 	pthread_t t;
 
 	(void)st;
-	ctrl_c_flag = &user;
+	fixture_init(&f);
+	ctrl_c_flag = &f.user;
 	assert_int_equal(pthread_create(&t, NULL, press_ctrl_c, NULL), 0);
-	assert_int_equal(build_group_run(&s, jobs, 2), CRS_EINTR);
+	assert_int_equal(build_group_run(&f.s, jobs, 2), CRS_EINTR);
 	pthread_join(t, NULL);
 	assert_true(saw1);
 	assert_true(saw2);
-	assert_ptr_equal(s.ctx, &ctx);
+	assert_ptr_equal(f.s.ctx, &f.ctx);
 	crs_error_clear();
 }
 
