@@ -261,6 +261,37 @@ int target_source_image(struct scan *s, const char *commit,
 	return r;
 }
 
+/* Keep the build in out/ in the cache as `key`; trouble is a warning.
+ * Its container is gone: no one writes out/ while it is archived. */
+static void keep(struct scan *s, const char *key, const char *out,
+		 const char *which)
+{
+	if (build_cache_save(s, key, out) != 0) {
+		log_warn("cache: the %s build is not kept: %s", which,
+			 crs_error_last());
+		crs_error_clear();
+	}
+}
+
+void target_build_keep(struct scan *s, const char *sanitizer,
+		       const char *which, const char *commit)
+{
+	char *out = scan_work_path(s, "builds/%s/%s/out", sanitizer, which);
+	char key[65];
+
+	if (!s->opts->cache_dir)
+		goto out;
+	if (build_cache_key(key, s, sanitizer, commit) != 0) {
+		log_warn("cache: the %s build is not kept: %s", which,
+			 crs_error_last());
+		crs_error_clear();
+	} else if (!build_cache_has(s, key)) {
+		keep(s, key, out, which);
+	}
+out:
+	free(out);
+}
+
 int target_compile_cached(struct scan *s, const char *image,
 			  const char *sanitizer, const char *which,
 			  const char *commit)
@@ -277,7 +308,7 @@ int target_compile_cached(struct scan *s, const char *image,
 		r = target_compile(s, image, sanitizer, which, NULL);
 		goto out;
 	}
-	if ((r = build_cache_key(key, s, image, sanitizer, commit)) != 0 ||
+	if ((r = build_cache_key(key, s, sanitizer, commit)) != 0 ||
 	    (r = build_cache_restore(s, key, out, &hit)) != 0)
 		goto out;
 	if (hit) {
@@ -286,14 +317,8 @@ int target_compile_cached(struct scan *s, const char *image,
 		r = fs_write_file_atomic(marker, "", 0);
 		goto out;
 	}
-	if ((r = target_compile(s, image, sanitizer, which, NULL)) != 0)
-		goto out;
-	/* its container is gone: no one writes out/ while it is archived */
-	if (build_cache_save(s, key, out) != 0) {
-		log_warn("cache: the %s build is not kept: %s", which,
-			 crs_error_last());
-		crs_error_clear();
-	}
+	if ((r = target_compile(s, image, sanitizer, which, NULL)) == 0)
+		keep(s, key, out, which);
 out:
 	free(dir);
 	free(out);

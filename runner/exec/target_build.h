@@ -80,6 +80,16 @@ int target_compile_cached(struct scan *s, const char *image,
 			  const char *sanitizer, const char *which,
 			  const char *commit);
 
+/*
+ * Keep the build of `commit` in <work>/builds/<sanitizer>/<which>/out
+ * (compiled by target_compile from the commit's source image) in --cache-dir
+ * under the key target_compile_cached looks for, unless the cache has
+ * it: the head of a pull request is often the base of the next one.
+ * Nothing without --cache-dir; trouble is a warning. Cannot fail.
+ */
+void target_build_keep(struct scan *s, const char *sanitizer,
+		       const char *which, const char *commit);
+
 /* The cores and memory crs-ci's own builds get: the infra's, or their
  * share while builds run side by side (s->build_res). Cannot fail. */
 const struct compose_resources *target_build_res(const struct scan *s);

@@ -184,9 +184,14 @@ struct builds {
 static int build_head(struct scan *s, void *arg)
 {
 	struct builds *b = arg;
+	int r = target_compile(s, s->state.head_image, s->state.sanitizer,
+			       "head", b->head_snap);
 
-	return target_compile(s, s->state.head_image, s->state.sanitizer,
-			      "head", b->head_snap);
+	/* once merged, this head is the next pull request's base */
+	if (r == 0)
+		target_build_keep(s, s->state.sanitizer, "head",
+				  s->state.head_commit);
+	return r;
 }
 
 /*

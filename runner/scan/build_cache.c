@@ -16,6 +16,7 @@
 #include "runner/scan/cache_index.h"
 #include "runner/scan/scan.h"
 #include "runner/scan/scan_opts.h"
+#include "runner/config/config.h"
 #include "runner/exec/base_images.h"
 #include "runner/exec/source_export.h"
 #include "runner/engine/docker.h"
@@ -32,6 +33,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,20 +45,21 @@
 /* deeper than any build output: a bound on the walk */
 #define BUILD_TREE_DEPTH_MAX 64
 
-int build_cache_key(char out[65], struct scan *s, const char *image,
-		    const char *sanitizer, const char *commit)
+int build_cache_key(char out[65], struct scan *s, const char *sanitizer,
+		    const char *commit)
 {
 	struct buf b = BUF_INIT;
-	char *tree = NULL, *target_id = NULL;
+	char *tree = NULL, *target_id = NULL, proj[65];
 	int r;
 
 	if ((r = source_tree_id(&tree, s->source_dir, commit)) != 0 ||
+	    (r = fs_sha256_tree(proj, s->project->dir)) != 0 ||
 	    (r = docker_image_exists(s->docker, s->state.target_image,
 				     &target_id)) != 0)
 		goto out;
-	buf_printf(&b, "%s\ntree %s\nsource-image %s\ntarget-image %s\n"
+	buf_printf(&b, "%s\ntree %s\nproject %s\ntarget-image %s\n"
 		   "sanitizer %s\nlanguage %s\nengine libfuzzer\n"
-		   "base-images %s\n", BUILD_CACHE_VERSION, tree, image,
+		   "base-images %s\n", BUILD_CACHE_VERSION, tree, proj,
 		   target_id, sanitizer, s->state.language,
 		   base_images_tag_seed(s));
 	sha256_hex(out, b.ptr, b.len);
@@ -76,6 +79,13 @@ static char *entry_rel(const char *key)
 {
 	return xasprintf("builds/%s.tar", key);
 }
+
+/*
+ * The head and base builds run side by side (build_group.h) and both
+ * update the index: one lock around each read-change-write of it (a
+ * process has one cache; static, as scan.c's image table lock).
+ */
+static pthread_mutex_t index_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Load the cache's index; a bad one is a warning and an empty cache. */
 static void index_read(struct scan *s, struct cache_index *ix, char **path)
@@ -173,11 +183,13 @@ int build_cache_restore(struct scan *s, const char *key, const char *out_dir,
 	char *name = entry_name(key), *index = NULL, *tar = NULL;
 	struct cache_entry *e;
 	size_t skipped = 0;
-	int r = 0;
+	int r = 0, locked = 0;
 
 	*hit = 0;
 	if (!s->opts->cache_dir)
 		goto out;
+	pthread_mutex_lock(&index_lock);
+	locked = 1;
 	index_read(s, &ix, &index);
 	if (!(e = cache_index_find(&ix, name)))
 		goto out;
@@ -205,11 +217,37 @@ int build_cache_restore(struct scan *s, const char *key, const char *out_dir,
 	}
 	*hit = 1;
 out:
+	if (locked)
+		pthread_mutex_unlock(&index_lock);
 	cache_index_release(&ix);
 	free(name);
 	free(index);
 	free(tar);
 	return r;
+}
+
+int build_cache_has(struct scan *s, const char *key)
+{
+	struct cache_index ix = CACHE_INDEX_INIT;
+	char *name = entry_name(key), *index = NULL, *tar = NULL;
+	struct cache_entry *e;
+	int yes = 0;
+
+	if (!s->opts->cache_dir)
+		goto out;
+	pthread_mutex_lock(&index_lock);
+	index_read(s, &ix, &index);
+	if ((e = cache_index_find(&ix, name))) {
+		tar = xasprintf("%s/%s", s->opts->cache_dir, e->path);
+		yes = fs_exists(tar);
+	}
+	pthread_mutex_unlock(&index_lock);
+out:
+	cache_index_release(&ix);
+	free(name);
+	free(index);
+	free(tar);
+	return yes;
 }
 
 /* Bytes of the regular files under folder `dfd`, links not followed;
@@ -288,6 +326,7 @@ int build_cache_save(struct scan *s, const char *key, const char *out_dir)
 		r = crs_error_set(CRS_ERR, "%s: %s", tar, strerror(errno));
 		goto out;
 	}
+	pthread_mutex_lock(&index_lock);
 	index_read(s, &ix, &index);
 	e = cache_index_put(&ix, name);
 	free(e->path);
@@ -297,6 +336,7 @@ int build_cache_save(struct scan *s, const char *key, const char *out_dir)
 	e->last_used = (int64_t)time(NULL);
 	ix.dirty = 1;
 	r = cache_index_save(&ix, index);
+	pthread_mutex_unlock(&index_lock);
 	if (r == 0)
 		log_info("cache: kept the build %.12s (%.1f MiB)", key,
 			 (double)e->size / (1 << 20));

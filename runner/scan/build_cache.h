@@ -13,15 +13,16 @@
 struct scan;
 
 /*
- * The key of building `commit` in source image `image` (its tag, a hash
- * of the commit's tree and the project folder) with `sanitizer`: SHA-256
- * of the commit's tree id, the source image's tag, the target image's id,
- * the sanitizer, the language, the fuzzing engine and the base images in
- * use, as 64 hex digits in out. CRS_EINPUT when the commit has no tree,
- * CRS_ENOTFOUND when the target image is missing.
+ * The key of building `commit` with `sanitizer`: SHA-256 of the commit's
+ * tree id, the project folder's content, the target image's id, the
+ * sanitizer, the language, the fuzzing engine and the base images in use
+ * (what the commit's source image and its `compile` are made of), as 64
+ * hex digits in out. A tree, not a commit: a merge that leaves a pull
+ * request's tree as it was keeps its key. CRS_EINPUT when the commit has
+ * no tree, CRS_ENOTFOUND when the target image is missing.
  */
-int build_cache_key(char out[65], struct scan *s, const char *image,
-		    const char *sanitizer, const char *commit);
+int build_cache_key(char out[65], struct scan *s, const char *sanitizer,
+		    const char *commit);
 
 /*
  * When the cache holds the build `key`, replace `out_dir` with it and set
@@ -33,6 +34,9 @@ int build_cache_key(char out[65], struct scan *s, const char *image,
  */
 int build_cache_restore(struct scan *s, const char *key, const char *out_dir,
 			int *hit);
+
+/* 1 when --cache-dir holds the build `key` (its archive exists). */
+int build_cache_has(struct scan *s, const char *key);
 
 /*
  * Keep `out_dir` (a build's output, written by the build's container: it

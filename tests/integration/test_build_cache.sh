@@ -7,7 +7,9 @@
 # coverage build) and restores the base build from the cache, which holds
 # the same harness binaries. The project's build.sh (hostile, as a pull
 # request's is) also plants in $OUT a link to a host file and a FIFO: the
-# restored build holds neither, only regular files and folders.
+# restored build holds neither, only regular files and folders. A third
+# pull request based on the first one's head (merged fast-forward)
+# restores that head's build, kept by the first scan, as its base.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 mktemp_dir; tmp=$TMP
@@ -26,9 +28,9 @@ rm -f "$OUT/planted_fifo" && mkfifo "$OUT/planted_fifo"
 SH
 cache=$tmp/cache
 build() {
-	local n=$1 h=$2
+	local n=$1 h=$2 b=${3:-$base}
 	"$CRS_CI" build-target --compose "$ROOT/container/crs/libfuzzer/compose.yaml" \
-		--project "$proj" --source "$tmp/repo" --base "$base" --head "$h" \
+		--project "$proj" --source "$tmp/repo" --base "$b" --head "$h" \
 		--cache-dir "$cache" --work-dir "$tmp/work$n" >/dev/null 2>"$tmp/log$n.txt" ||
 		{ cat "$tmp/log$n.txt" >&2; fail "build-target $n failed"; }
 }
@@ -59,9 +61,21 @@ done
 bad=$(find "$out2" ! -type f ! -type d)
 [ -z "$bad" ] || fail "restored non-regular files: $bad"
 grep -q 'left out' "$tmp/log2.txt" || fail "the skipped entries were not reported"
+# PR1 merged (fast-forward): its head is the base of PR3, and its head
+# build, kept by the first scan, is restored as PR3's base build
+git -C "$tmp/repo" checkout -q -b pr3 "$head"
+echo "/* a third change */" >>"$tmp/repo/src/recparse.h"
+git -C "$tmp/repo" -c user.name=t -c user.email=t@t commit -q -am "pr3"
+head3=$(git -C "$tmp/repo" rev-parse HEAD)
+build 3 "$head3" "$head"
+grep -q "base build: restored from the cache (build [0-9a-f]* of ${head:0:12})" "$tmp/log3.txt" ||
+	{ cat "$tmp/log3.txt" >&2; fail "PR3 did not restore PR1's head build as its base"; }
+cmp -s "$tmp/work1/builds/address/head/out/fuzz_records" \
+	"$tmp/work3/builds/address/base/out/fuzz_records" ||
+	fail "PR3's base build is not PR1's head build"
 python3 - "$cache/index.json" <<'PY' || fail "no build entry in the index"
 import json, sys
 e = json.load(open(sys.argv[1]))["entries"]
 b = [k for k in e if k.startswith("build:")]
-assert len(b) >= 1 and all(e[k]["path"].startswith("builds/") for k in b), e
+assert len(b) >= 3 and all(e[k]["path"].startswith("builds/") for k in b), e
 PY
