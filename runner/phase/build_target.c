@@ -38,9 +38,11 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static const char *pick_sanitizer(const struct project_config *p)
@@ -175,7 +177,20 @@ static int head_image(struct scan *s)
 struct builds {
 	char *head_snap;	/* the head build's snapshot ref */
 	char *base_image;	/* the base's source image, NULL if none */
+	/* the head build's end, which the coverage build waits for */
+	pthread_mutex_t lock;
+	pthread_cond_t head_cond;
+	int head_done;		/* 1 built, -1 failed */
 };
+
+/* The head build ended (ok or not): wake the coverage build. */
+static void head_ended(struct builds *b, int ok)
+{
+	pthread_mutex_lock(&b->lock);
+	b->head_done = ok ? 1 : -1;
+	pthread_cond_broadcast(&b->head_cond);
+	pthread_mutex_unlock(&b->lock);
+}
 
 /*
  * The head, built by crs-ci; the build's container is kept as the
@@ -184,13 +199,22 @@ struct builds {
 static int build_head(struct scan *s, void *arg)
 {
 	struct builds *b = arg;
+	char *out = NULL;
 	int r = target_compile(s, s->state.head_image, s->state.sanitizer,
 			       "head", b->head_snap);
 
+	if (r == 0) {
+		/* s->state.harnesses: this build's alone until it ends */
+		out = scan_work_path(s, "builds/%s/head/out",
+				     s->state.sanitizer);
+		r = find_harnesses(s, out);
+	}
+	head_ended(b, r == 0);
 	/* once merged, this head is the next pull request's base */
 	if (r == 0)
 		target_build_keep(s, s->state.sanitizer, "head",
 				  s->state.head_commit);
+	free(out);
 	return r;
 }
 
@@ -222,16 +246,29 @@ static int build_base(struct scan *s, void *arg)
 }
 
 /*
- * The head with SANITIZER=coverage, which select (and the change's
- * coverage after the run) replays seeds on: built here, beside the
- * others, select finds it done. Its failure is select's to report.
+ * The head with SANITIZER=coverage, which select replays seeds on to
+ * choose among several harnesses: built here, beside the others, select
+ * finds it done. It waits for the head build, which tells how many
+ * harnesses there are (one: nothing to choose, no build). Its failure is
+ * select's to report.
  */
 static int build_coverage(struct scan *s, void *arg)
 {
-	int r = target_compile(s, s->state.head_image, "coverage", "head",
-			       NULL);
+	struct builds *b = arg;
+	int done, r;
 
-	(void)arg;
+	pthread_mutex_lock(&b->lock);
+	while (!(done = b->head_done) && !scan_interrupted(s)) {
+		struct timespec t;
+
+		clock_gettime(CLOCK_REALTIME, &t);
+		t.tv_sec++;
+		pthread_cond_timedwait(&b->head_cond, &b->lock, &t);
+	}
+	pthread_mutex_unlock(&b->lock);
+	if (done != 1 || s->state.harnesses_nr < 2)
+		return 0;
+	r = target_compile(s, s->state.head_image, "coverage", "head", NULL);
 	if (r == 0 || r == CRS_EINTR || r == CRS_EENGINE)
 		return r;
 	log_warn("head build with SANITIZER=coverage failed: %s",
@@ -461,7 +498,8 @@ static int parallel_builds(struct scan *s)
 	struct build_job *jobs = xcalloc(s->compose->crs_nr + 3,
 					 sizeof(*jobs));
 	struct compose_resources res;
-	struct builds b = { 0 };
+	struct builds b = { .lock = PTHREAD_MUTEX_INITIALIZER,
+			    .head_cond = PTHREAD_COND_INITIALIZER };
 	size_t nr = 0;
 	int r;
 
@@ -473,7 +511,7 @@ static int parallel_builds(struct scan *s)
 	/* select measures coverage only for a change without --harness */
 	if (s->change && !s->opts->harnesses_nr)
 		jobs[nr++] = (struct build_job){ "coverage build",
-						 build_coverage, NULL };
+						 build_coverage, &b };
 	for (size_t i = 0; i < s->compose->crs_nr; i++)
 		jobs[nr++] = (struct build_job){ s->compose->crs[i].name,
 			crs_builds, &s->compose->crs[i] };
@@ -493,17 +531,11 @@ static int parallel_builds(struct scan *s)
 	free(s->state.base_image);
 	s->state.base_image = b.base_image;
 	b.base_image = NULL; /* transferred */
-	if (r != 0)
-		goto out;
-	snapshot_head_record(s, s->state.sanitizer, b.head_snap);
-	{
-		char *dir = scan_work_path(s, "builds/%s/head/out",
-					   s->state.sanitizer);
-
-		r = find_harnesses(s, dir);
-		free(dir);
-	}
+	if (r == 0)
+		snapshot_head_record(s, s->state.sanitizer, b.head_snap);
 out:
+	pthread_mutex_destroy(&b.lock);
+	pthread_cond_destroy(&b.head_cond);
 	free(b.head_snap);
 	free(b.base_image);
 	free(jobs);
