@@ -318,7 +318,9 @@ int build_cache_save(struct scan *s, const char *key, const char *out_dir)
 	}
 	dir = xasprintf("%s/builds", s->opts->cache_dir);
 	tar = xasprintf("%s/%s", s->opts->cache_dir, rel);
-	tmp = xasprintf("%s.tmp-%ld", tar, (long)getpid());
+	/* the head and base builds may keep the same tree at once */
+	tmp = xasprintf("%s.tmp-%ld-%lx", tar, (long)getpid(),
+			(unsigned long)pthread_self());
 	if ((r = fs_mkdir_p(dir)) != 0 ||
 	    (r = tar_context_write(out_dir, tmp)) != 0)
 		goto out;
