@@ -8,8 +8,9 @@
  * links; its size is counted first without following links, so a build
  * cannot fill the disk through the cache. A restore unpacks only regular
  * files and folders (libarchive; names with ".." refused) into a fresh
- * folder, so it never writes a link nor through one. The cache itself is written by crs-ci only; its
- * index is cache_index.h's, shared with the images and corpora.
+ * folder, so it never writes a link nor through one. The cache itself
+ * is written by crs-ci only; its index is cache_index.h's, shared with
+ * the images and corpora.
  */
 #include "runner/scan/build_cache.h"
 #include "runner/scan/cache.h"

@@ -152,7 +152,8 @@ static void test_truncated_is_a_miss(void **st)
 	assert_int_equal(build_cache_restore(&f.s, "k", out, &hit), 0);
 	assert_int_equal(hit, 0);
 	snprintf(p, sizeof(p), "%s/fuzz_x", out);
-	assert_int_not_equal(lstat(p, &sb), 0);	/* nothing half-restored */
+	/* nothing half-restored */
+	assert_int_not_equal(lstat(p, &sb), 0);
 	assert_int_equal(lstat(out, &sb), 0);
 	assert_true(S_ISDIR(sb.st_mode));
 }
