@@ -40,7 +40,7 @@ FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzzers/%,$(FUZZ_SRC))
 
 .PHONY: all test unit unit-one unit-plain unit-asan unit-run integration demo setup clean \
 	static check-headers check-layers base-images bench bench-select install install-files \
-	bench-rebuild bench-cache bench-overhead bench-deadline fuzz fuzz-smoke fuzz-build fuzz-bin
+	bench-rebuild bench-cache bench-overhead bench-deadline bench-parbuild fuzz fuzz-smoke fuzz-build fuzz-bin
 all: $(BUILD)/crs-ci $(BUILD)/libCRS $(BUILD)/libCRS-install.sh
 
 $(BUILD)/obj/%.o: %.c
@@ -147,7 +147,7 @@ static:
 	container/static/build.sh
 
 # benchmarks (numbers go into the issue notes, not into assertions)
-bench: bench-select bench-rebuild bench-cache
+bench: bench-select bench-rebuild bench-cache bench-parbuild
 bench-select: all
 	bash tests/bench/bench_select.sh
 bench-rebuild: all base-images
@@ -161,6 +161,8 @@ bench-overhead: all
 # a clean 15-minute scan of cJSON: the part of the deadline it fuzzes
 bench-deadline: all base-images
 	bash tests/bench/bench_deadline.sh
+bench-parbuild: all base-images
+	bash tests/bench/bench_parbuild.sh
 
 # make install [PREFIX=/usr/local] [DESTDIR=...]: crs-ci, libCRS and its
 # install step in bin/ (crs-ci looks for libCRS beside itself), the CRS

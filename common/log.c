@@ -79,7 +79,9 @@ void log_msg(enum log_level level, const char *file, const char *func,
 		log_handler(level, file, func, line, msg, log_handler_ctx);
 		return;
 	}
-	/* on a terminal, progress lines carry the elapsed time */
+	/* on a terminal, progress lines carry the elapsed time; one line
+	 * at a time while builds log side by side */
+	flockfile(stderr);
 	if (isatty(STDERR_FILENO))
 		fprintf(stderr, "[%s] ", elapsed(stamp, sizeof(stamp)));
 	if (log_level >= LOG_DEBUG)
@@ -89,6 +91,7 @@ void log_msg(enum log_level level, const char *file, const char *func,
 		fprintf(stderr, "crs-ci: %s\n", msg);
 	else
 		fprintf(stderr, "crs-ci: %s: %s\n", level_name(level), msg);
+	funlockfile(stderr);
 	(void)func;
 }
 

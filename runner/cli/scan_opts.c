@@ -89,8 +89,9 @@ static const struct scan_opt scan_opt_table[] = {
 	  PHASES | SCAN_CMD_REPORT | SCAN_CMD_CHECK,
 	  "builds, runs and logs (default crs-ci-work)" },
 	{ "cache-dir", "DIR", OPT_CACHE_DIR, PHASES | SCAN_CMD_CHECK,
-	  "saved images, corpora and git CRS checkouts carried\n"
-	  "between CI runs (git checkouts: in --work-dir without it)" },
+	  "saved images, base builds, corpora and git CRS\n"
+	  "checkouts carried between CI runs (git checkouts: in\n"
+	  "--work-dir without it)" },
 	{ "cache-max", "SIZE", OPT_CACHE_MAX, PHASES,
 	  "cap on the cache's images and corpora, least recently\n"
 	  "used evicted first: 512M, 2G (default 2G)" },

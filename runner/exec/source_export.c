@@ -22,31 +22,44 @@ static int git_fail(int code, const char *what)
 			     e && e->message ? e->message : "libgit2 error");
 }
 
-int source_resolve(char **commit_out, const char *repo_path, const char *rev)
+/* The id (hex) of `rev` peeled to `type` in the repository at `repo_path`. */
+static int peeled_id(char **out, const char *repo_path, const char *rev,
+		     git_object_t type)
 {
 	git_repository *repo = NULL;
-	git_object *obj = NULL, *commit = NULL;
+	git_object *obj = NULL, *peeled = NULL;
 	char hex[GIT_OID_HEXSZ + 1];
 	int r = CRS_EINPUT;
 
-	*commit_out = NULL;
+	*out = NULL;
 	if (git_repository_open_ext(&repo, repo_path, 0, NULL) != 0) {
 		r = git_fail(CRS_EINPUT, repo_path);
 		goto out;
 	}
-	if (git_revparse_single(&obj, repo, rev ? rev : "HEAD") != 0 ||
-	    git_object_peel(&commit, obj, GIT_OBJECT_COMMIT) != 0) {
-		r = git_fail(CRS_EINPUT, rev ? rev : "HEAD");
+	if (git_revparse_single(&obj, repo, rev) != 0 ||
+	    git_object_peel(&peeled, obj, type) != 0) {
+		r = git_fail(CRS_EINPUT, rev);
 		goto out;
 	}
-	git_oid_tostr(hex, sizeof(hex), git_object_id(commit));
-	*commit_out = xstrdup(hex);
+	git_oid_tostr(hex, sizeof(hex), git_object_id(peeled));
+	*out = xstrdup(hex);
 	r = 0;
 out:
-	git_object_free(commit);
+	git_object_free(peeled);
 	git_object_free(obj);
 	git_repository_free(repo);
 	return r;
+}
+
+int source_resolve(char **commit_out, const char *repo_path, const char *rev)
+{
+	return peeled_id(commit_out, repo_path, rev ? rev : "HEAD",
+			 GIT_OBJECT_COMMIT);
+}
+
+int source_tree_id(char **tree_out, const char *repo_path, const char *commit)
+{
+	return peeled_id(tree_out, repo_path, commit, GIT_OBJECT_TREE);
 }
 
 int source_export(const char *repo_path, const char *commit, const char *dest)

@@ -13,5 +13,9 @@
  */
 int source_resolve(char **commit_out, const char *repo_path, const char *rev);
 int source_export(const char *repo_path, const char *commit, const char *dest);
+/* The tree id (hex) of `commit` in the repository at `repo_path`; what a
+ * build of the commit is keyed by. *tree_out is the caller's. CRS_EINPUT
+ * as source_resolve. */
+int source_tree_id(char **tree_out, const char *repo_path, const char *commit);
 
 #endif

@@ -12,9 +12,12 @@
  */
 #include "runner/exec/target_build.h"
 #include "runner/exec/base_images.h"
+#include "runner/exec/build_group.h"
 #include "runner/exec/container.h"
 #include "runner/exec/container_policy.h"
+#include "runner/scan/build_cache.h"
 #include "runner/scan/scan.h"
+#include "runner/scan/scan_opts.h"
 #include "runner/exec/source_export.h"
 #include "runner/config/config.h"
 #include "runner/engine/docker.h"
@@ -67,8 +70,12 @@ static int write_context(struct scan *s, const char *ctx, const char *label)
 				  s->project->dir, wd, s->project->name);
 		goto out;
 	}
-	free(s->state.repo_path);
-	s->state.repo_path = xstrdup(wd);
+	/* the base's context, built beside the head's build, finds the
+	 * same WORKDIR: only a new one is written (build_group.h) */
+	if (!s->state.repo_path || strcmp(s->state.repo_path, wd)) {
+		free(s->state.repo_path);
+		s->state.repo_path = xstrdup(wd);
+	}
 	if ((r = fs_remove_tree(proj)) != 0 ||
 	    (r = fs_copy_tree(s->project->dir, proj)) != 0)
 		goto out;
@@ -249,10 +256,81 @@ int target_source_image(struct scan *s, const char *commit,
 	*tag_out = NULL;
 	if ((r = target_source_dir(s, commit, &src)) == 0)
 		r = target_context_image(s, ctx, commit, which,
-					 &s->compose->infra, tag_out);
+					 target_build_res(s), tag_out);
 	free(ctx);
 	free(src);
 	return r;
+}
+
+/* Keep the build in out/ in the cache as `key`; trouble is a warning.
+ * Its container is gone: no one writes out/ while it is archived. */
+static void keep(struct scan *s, const char *key, const char *out,
+		 const char *which)
+{
+	if (build_cache_save(s, key, out) != 0) {
+		log_warn("cache: the %s build is not kept: %s", which,
+			 crs_error_last());
+		crs_error_clear();
+	}
+}
+
+void target_build_keep(struct scan *s, const char *sanitizer,
+		       const char *which, const char *commit)
+{
+	char *out = scan_work_path(s, "builds/%s/%s/out", sanitizer, which);
+	char key[65];
+
+	if (!s->opts->cache_dir)
+		goto out;
+	if (build_cache_key(key, s, sanitizer, commit) != 0) {
+		log_warn("cache: the %s build is not kept: %s", which,
+			 crs_error_last());
+		crs_error_clear();
+	} else if (!build_cache_has(s, key)) {
+		keep(s, key, out, which);
+	}
+out:
+	free(out);
+}
+
+int target_compile_cached(struct scan *s, const char *image,
+			  const char *sanitizer, const char *which,
+			  const char *commit)
+{
+	char *dir = scan_work_path(s, "builds/%s/%s", sanitizer, which);
+	char *out = xasprintf("%s/out", dir), *id = NULL, *marker = NULL;
+	char key[65];
+	int r, hit = 0;
+
+	if ((r = docker_image_exists(s->docker, image, &id)) != 0)
+		goto out;
+	marker = xasprintf("%s/.built-%.19s", dir, id);
+	if (!s->opts->cache_dir || fs_exists(marker)) {
+		r = target_compile(s, image, sanitizer, which, NULL);
+		goto out;
+	}
+	if ((r = build_cache_key(key, s, sanitizer, commit)) != 0 ||
+	    (r = build_cache_restore(s, key, out, &hit)) != 0)
+		goto out;
+	if (hit) {
+		log_info("%s build: restored from the cache (build %.12s of "
+			 "%.12s), not compiled", which, key, commit);
+		r = fs_write_file_atomic(marker, "", 0);
+		goto out;
+	}
+	if ((r = target_compile(s, image, sanitizer, which, NULL)) == 0)
+		keep(s, key, out, which);
+out:
+	free(dir);
+	free(out);
+	free(id);
+	free(marker);
+	return r;
+}
+
+const struct compose_resources *target_build_res(const struct scan *s)
+{
+	return s->build_res ? s->build_res : &s->compose->infra;
 }
 
 void target_build_env(struct strvec *env, const struct scan *s,
@@ -275,6 +353,7 @@ int target_compile(struct scan *s, const char *image, const char *sanitizer,
 	char *log = scan_work_path(s, "logs/%s-%s-build.log", which, sanitizer);
 	char *span_name = NULL;
 	static const char *const cmd[] = { "compile", NULL };
+	const struct compose_resources *res = target_build_res(s);
 	int r, code = -1, span;
 
 	if ((r = docker_image_exists(s->docker, image, &id)) != 0)
@@ -289,6 +368,8 @@ int target_compile(struct scan *s, const char *image, const char *sanitizer,
 		goto out;
 	target_build_env(&env, s, sanitizer);
 	strvec_push(&env, "HELPER=True");
+	/* `compile` sets no -j; build.sh's $(nproc) follows the cpuset */
+	strvec_pushf(&env, "MAKEFLAGS=-j%u", build_group_cpus(res->cpuset));
 	strvec_pushf(&binds, "%s:/out", out);
 	ro.image = image;
 	ro.cmd = cmd;
@@ -296,8 +377,8 @@ int target_compile(struct scan *s, const char *image, const char *sanitizer,
 	ro.binds = strvec_list(&binds);
 	ro.network = "none";
 	ro.shm_size = 2LL << 30;
-	ro.cpuset = s->compose->infra.cpuset;	/* our own work is infra */
-	ro.memory = s->compose->infra.memory_bytes;
+	ro.cpuset = res->cpuset;	/* our own work: infra, or its share */
+	ro.memory = res->memory_bytes;
 	container_policy_apply(&ro, ROLE_TARGET_BUILD);
 	log_info("%s build: compiling %s with SANITIZER=%s", which,
 		 s->state.project, sanitizer);

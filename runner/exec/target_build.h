@@ -58,7 +58,8 @@ int target_context_image(struct scan *s, const char *ctx, const char *label,
 /*
  * Run `compile` in `image` with SANITIZER=sanitizer (address, undefined,
  * memory, coverage) into <work>/builds/<sanitizer>/<which>/out, on the
- * compose's infra cpuset and memory, without network. Skipped when this
+ * compose's infra cpuset and memory (target_build_res), without network,
+ * MAKEFLAGS=-j<CPUs of that cpuset>. Skipped when this
  * image was built there before. CRS_EBUILD with the log's tail when the
  * build fails. With `snapshot_ref` (may be NULL) the build's container
  * is committed as that image (runner/exec/snapshot.h), and the build is not
@@ -66,6 +67,32 @@ int target_context_image(struct scan *s, const char *ctx, const char *label,
  */
 int target_compile(struct scan *s, const char *image, const char *sanitizer,
 		   const char *which, const char *snapshot_ref);
+
+/*
+ * target_compile of `commit` (its source image `image`), kept in and
+ * restored from --cache-dir (runner/scan/build_cache.h): a build the
+ * cache holds under the same key (commit's tree, images, sanitizer) is
+ * unpacked into out/ instead of compiled, and a build compiled here is
+ * kept for the next scan. Without --cache-dir, target_compile. Errors as
+ * target_compile; the cache's own trouble is a warning.
+ */
+int target_compile_cached(struct scan *s, const char *image,
+			  const char *sanitizer, const char *which,
+			  const char *commit);
+
+/*
+ * Keep the build of `commit` in <work>/builds/<sanitizer>/<which>/out
+ * (compiled by target_compile from the commit's source image) in --cache-dir
+ * under the key target_compile_cached looks for, unless the cache has
+ * it: the head of a pull request is often the base of the next one.
+ * Nothing without --cache-dir; trouble is a warning. Cannot fail.
+ */
+void target_build_keep(struct scan *s, const char *sanitizer,
+		       const char *which, const char *commit);
+
+/* The cores and memory crs-ci's own builds get: the infra's, or their
+ * share while builds run side by side (s->build_res). Cannot fail. */
+const struct compose_resources *target_build_res(const struct scan *s);
 
 struct strvec;
 /* The OSS-Fuzz build variables (SANITIZER, FUZZING_ENGINE, ARCHITECTURE,

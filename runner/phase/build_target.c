@@ -15,6 +15,7 @@
  */
 #include "runner/phase/phase.h"
 #include "runner/exec/base_images.h"
+#include "runner/exec/build_group.h"
 #include "runner/exec/container.h"
 #include "runner/exec/container_policy.h"
 #include "runner/exec/crs_image.h"
@@ -38,9 +39,11 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static const char *pick_sanitizer(const struct project_config *p)
@@ -160,28 +163,59 @@ out:
 }
 
 /*
+ * The head's source image, before anything that builds on it; its build
+ * (build_head) runs beside the others.
+ */
+static int head_image(struct scan *s)
+{
+	free(s->state.head_image);
+	s->state.head_image = NULL;
+	return target_source_image(s, s->state.head_commit, "head",
+				   &s->state.head_image);
+}
+
+/* What the builds beside each other hand back to the phase. */
+struct builds {
+	char *head_snap;	/* the head build's snapshot ref */
+	char *base_image;	/* the base's source image, NULL if none */
+	/* the head build's end, which the coverage build waits for */
+	pthread_mutex_t lock;
+	pthread_cond_t head_cond;
+	int head_done;		/* 1 built, -1 failed */
+};
+
+/* The head build ended (ok or not): wake the coverage build. */
+static void head_ended(struct builds *b, int ok)
+{
+	pthread_mutex_lock(&b->lock);
+	b->head_done = ok ? 1 : -1;
+	pthread_cond_broadcast(&b->head_cond);
+	pthread_mutex_unlock(&b->lock);
+}
+
+/*
  * The head, built by crs-ci; the build's container is kept as the
  * snapshot that patched rebuilds start from (runner/exec/snapshot.h).
  */
-static int build_head(struct scan *s)
+static int build_head(struct scan *s, void *arg)
 {
-	char *out = NULL, *snap = NULL;
-	const char *san = s->state.sanitizer;
-	int r;
+	struct builds *b = arg;
+	char *out = NULL;
+	int r = target_compile(s, s->state.head_image, s->state.sanitizer,
+			       "head", b->head_snap);
 
-	free(s->state.head_image);
-	if ((r = target_source_image(s, s->state.head_commit, "head",
-				    &s->state.head_image)) != 0 ||
-	    (r = snapshot_head_ref(s, san, &snap)) != 0 ||
-	    (r = target_compile(s, s->state.head_image, san, "head",
-				snap)) != 0)
-		goto out;
-	snapshot_head_record(s, san, snap);
-	out = scan_work_path(s, "builds/%s/head/out", san);
-	r = find_harnesses(s, out);
-out:
+	if (r == 0) {
+		/* s->state.harnesses: this build's alone until it ends */
+		out = scan_work_path(s, "builds/%s/head/out",
+				     s->state.sanitizer);
+		r = find_harnesses(s, out);
+	}
+	head_ended(b, r == 0);
+	/* once merged, this head is the next pull request's base */
+	if (r == 0)
+		target_build_keep(s, s->state.sanitizer, "head",
+				  s->state.head_commit);
 	free(out);
-	free(snap);
 	return r;
 }
 
@@ -190,26 +224,57 @@ out:
  * A base that does not build is not an error of the scan: novelty is
  * then unknown, and the report says so.
  */
-static int build_base(struct scan *s)
+static int build_base(struct scan *s, void *arg)
 {
+	struct builds *b = arg;
+	char *tag = NULL;
 	int r;
 
-	free(s->state.base_image);
-	s->state.base_image = NULL;
-	if (!s->state.base_commit)
-		return 0;
 	if ((r = target_source_image(s, s->state.base_commit, "base",
-				    &s->state.base_image)) == 0 &&
-	    (r = target_compile(s, s->state.base_image, s->state.sanitizer,
-				"base", NULL)) == 0)
+				     &tag)) == 0 &&
+	    (r = target_compile_cached(s, tag, s->state.sanitizer, "base",
+				       s->state.base_commit)) == 0) {
+		b->base_image = tag;
 		return 0;
+	}
+	free(tag);
 	if (r == CRS_EINTR || r == CRS_EENGINE)
 		return r;
 	log_warn("base %.12s does not build, so no finding can be told new "
 		 "or pre-existing: %s", s->state.base_commit, crs_error_last());
 	crs_error_clear();
-	free(s->state.base_image);
-	s->state.base_image = NULL;
+	return 0;
+}
+
+/*
+ * The head with SANITIZER=coverage, which select replays seeds on to
+ * choose among harnesses and the coverage step replays the final corpus
+ * on (runner/phase/change_coverage.c): built here, beside the others, so
+ * both find it done. It waits for the head build (a head that does not
+ * build needs no coverage build). Its failure is theirs to report.
+ */
+static int build_coverage(struct scan *s, void *arg)
+{
+	struct builds *b = arg;
+	int done, r;
+
+	pthread_mutex_lock(&b->lock);
+	while (!(done = b->head_done) && !scan_interrupted(s)) {
+		struct timespec t;
+
+		clock_gettime(CLOCK_REALTIME, &t);
+		t.tv_sec++;
+		pthread_cond_timedwait(&b->head_cond, &b->lock, &t);
+	}
+	pthread_mutex_unlock(&b->lock);
+	if (done != 1)
+		return 0;
+	r = target_compile(s, s->state.head_image, "coverage", "head", NULL);
+	if (r == 0 || r == CRS_EINTR || r == CRS_EENGINE)
+		return r;
+	log_warn("head build with SANITIZER=coverage failed: %s",
+		 crs_error_last());
+	crs_error_clear();
 	return 0;
 }
 
@@ -306,8 +371,10 @@ static int crs_build_step(struct scan *s, const struct compose_crs *c,
 	ro.image = tag;
 	ro.env = strvec_list(&env);
 	ro.binds = strvec_list(&binds);
-	ro.cpuset = c->res.cpuset;
-	ro.memory = c->res.memory_bytes;
+	/* beside the other builds: their share of every core (build_group.h) */
+	ro.cpuset = s->build_res ? s->build_res->cpuset : c->res.cpuset;
+	ro.memory = s->build_res ? s->build_res->memory_bytes :
+		c->res.memory_bytes;
 	ro.shm_size = 2LL << 30;
 	ro.network = "none";
 	container_policy_apply(&ro, ROLE_CRS_BUILD);
@@ -412,6 +479,75 @@ static int stage_fetch_dir(struct scan *s)
 	return r;
 }
 
+/* One CRS's build steps and target-dependent runner images, in order. */
+static int crs_builds(struct scan *s, void *arg)
+{
+	const struct compose_crs *c = arg;
+	int r = 0;
+
+	for (size_t k = 0; k < c->manifest->builds_nr && r == 0; k++)
+		if (scan_interrupted(s))
+			r = crs_error_set(CRS_EINTR, "interrupted");
+		else
+			r = crs_build_step(s, c, &c->manifest->builds[k]);
+	return r ? r : crs_runner_images(s, c);
+}
+
+/*
+ * Everything after the head's source image, side by side (build_group.h):
+ * the head build, the base's image and build, the head's coverage build
+ * and each CRS's build steps, sharing every core and the memory the
+ * compose owns (no CRS runs yet).
+ */
+static int parallel_builds(struct scan *s)
+{
+	struct build_job *jobs = xcalloc(s->compose->crs_nr + 3,
+					 sizeof(*jobs));
+	struct compose_resources res;
+	struct builds b = { .lock = PTHREAD_MUTEX_INITIALIZER,
+			    .head_cond = PTHREAD_COND_INITIALIZER };
+	size_t nr = 0;
+	int r;
+
+	if ((r = snapshot_head_ref(s, s->state.sanitizer, &b.head_snap)) != 0)
+		goto out;
+	jobs[nr++] = (struct build_job){ "head build", build_head, &b };
+	if (s->state.base_commit)
+		jobs[nr++] = (struct build_job){ "base build", build_base, &b };
+	/* select and the coverage of the change measure it in diff mode */
+	if (s->change)
+		jobs[nr++] = (struct build_job){ "coverage build",
+						 build_coverage, &b };
+	for (size_t i = 0; i < s->compose->crs_nr; i++)
+		jobs[nr++] = (struct build_job){ s->compose->crs[i].name,
+			crs_builds, &s->compose->crs[i] };
+	if ((r = build_group_resources(&res, s->compose, nr)) != 0)
+		goto out;
+	if (res.memory_bytes)
+		log_info("build-target: %zu build(s) side by side on CPUs %s, "
+			 "%lld MiB each", nr, res.cpuset ? res.cpuset : "(any)",
+			 (long long)(res.memory_bytes >> 20));
+	else
+		log_info("build-target: %zu build(s) side by side on CPUs %s",
+			 nr, res.cpuset ? res.cpuset : "(any)");
+	s->build_res = &res;
+	r = build_group_run(s, jobs, nr);
+	s->build_res = NULL;
+	build_group_resources_release(&res);
+	free(s->state.base_image);
+	s->state.base_image = b.base_image;
+	b.base_image = NULL; /* transferred */
+	if (r == 0)
+		snapshot_head_record(s, s->state.sanitizer, b.head_snap);
+out:
+	pthread_mutex_destroy(&b.lock);
+	pthread_cond_destroy(&b.head_cond);
+	free(b.head_snap);
+	free(b.base_image);
+	free(jobs);
+	return r;
+}
+
 int phase_build_target(struct scan *s)
 {
 	const char *head = s->opts->head;
@@ -440,19 +576,8 @@ int phase_build_target(struct scan *s)
 		xstrdup(s->change->base_commit) : NULL;
 	log_info("build-target: %s at %.12s, sanitizer %s", s->project->name,
 		 s->state.head_commit, s->state.sanitizer);
-	if ((r = build_target_image(s)) != 0 || (r = build_head(s)) != 0 ||
-	    (r = build_base(s)) != 0 || (r = stage_fetch_dir(s)) != 0)
+	if ((r = build_target_image(s)) != 0 || (r = head_image(s)) != 0 ||
+	    (r = stage_fetch_dir(s)) != 0 || (r = parallel_builds(s)) != 0)
 		return r;
-	for (size_t i = 0; i < s->compose->crs_nr; i++) {
-		const struct compose_crs *c = &s->compose->crs[i];
-
-		for (size_t k = 0; k < c->manifest->builds_nr; k++)
-			if ((r = crs_build_step(s, c, &c->manifest->builds[k])) != 0)
-				return r;
-		if ((r = crs_runner_images(s, c)) != 0)
-			return r;
-		if (scan_interrupted(s))
-			return crs_error_set(CRS_EINTR, "interrupted");
-	}
 	return scan_state_save(s);
 }

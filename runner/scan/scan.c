@@ -27,6 +27,7 @@
 #include <errno.h>
 #include <jansson.h>
 #include <openssl/rand.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -438,27 +439,42 @@ out:
 	return r;
 }
 
+/*
+ * The image table is the one part of the state that builds running side
+ * by side (runner/exec/build_group.h) all write: one lock for every scan
+ * (a process has one scan at a time; a static lock needs no set-up in the
+ * tests that fill a struct scan by hand).
+ */
+static pthread_mutex_t images_lock = PTHREAD_MUTEX_INITIALIZER;
+
 const char *scan_image(const struct scan *s, const char *key)
 {
-	for (size_t i = 0; i < s->state.images_nr; i++)
+	const char *v = NULL;
+
+	pthread_mutex_lock(&images_lock);
+	for (size_t i = 0; i < s->state.images_nr && !v; i++)
 		if (!strcmp(s->state.images[i].key, key))
-			return s->state.images[i].value;
-	return NULL;
+			v = s->state.images[i].value;
+	pthread_mutex_unlock(&images_lock);
+	return v;
 }
 
 void scan_set_image(struct scan *s, const char *key, const char *tag)
 {
+	pthread_mutex_lock(&images_lock);
 	for (size_t i = 0; i < s->state.images_nr; i++)
 		if (!strcmp(s->state.images[i].key, key)) {
 			free(s->state.images[i].value);
 			s->state.images[i].value = xstrdup(tag);
-			return;
+			goto out;
 		}
 	s->state.images = xrealloc(s->state.images,
 		st_mult(s->state.images_nr + 1, sizeof(*s->state.images)));
 	s->state.images[s->state.images_nr].key = xstrdup(key);
 	s->state.images[s->state.images_nr].value = xstrdup(tag);
 	s->state.images_nr++;
+out:
+	pthread_mutex_unlock(&images_lock);
 }
 
 double scan_elapsed(const struct scan *s)

@@ -19,6 +19,7 @@
 struct scan_opts;
 struct runner_ctx;
 struct compose;
+struct compose_resources;
 struct project_config;
 struct docker_client;
 struct reaper_watchdog;
@@ -66,6 +67,9 @@ struct scan {
 	struct timespec started;	/* CLOCK_MONOTONIC */
 	time_t started_wall;
 	int base_runner_ready;		/* runner/exec/base_images.h */
+	/* while builds run side by side (runner/exec/build_group.h): the
+	 * cores and memory share they get instead of their own; NULL */
+	const struct compose_resources *build_res;
 };
 
 enum scan_need {

@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * build_group.c - builds run side by side, the first failure stops them
+ *
+ * One thread per build; they share the scan and its engine client (the
+ * client may be used from several threads). The group swaps the scan's
+ * interrupt flag for its own stop flag while it runs, so every wait the
+ * builds do (containers, image builds) ends when a sibling failed or the
+ * user pressed Ctrl-C, and their containers are removed as on Ctrl-C.
+ * Error messages are per thread (common/error.c): each job's is copied
+ * out before its thread ends.
+ */
+#include "runner/exec/build_group.h"
+#include "runner/config/config.h"
+#include "runner/scan/ctx.h"
+#include "runner/scan/scan.h"
+#include "common/buf.h"
+#include "common/error.h"
+#include "common/log.h"
+#include "common/xalloc.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct group {
+	pthread_mutex_t lock;
+	pthread_cond_t done_cond;
+	volatile int stop;	/* what s->ctx->interrupted points to */
+	size_t done;
+	int first_r;		/* the first failure */
+	char *first_msg;
+};
+
+struct worker {
+	struct group *g;
+	struct scan *s;
+	struct build_job *job;
+	pthread_t tid;
+	int started;
+};
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	int r = w->job->fn(w->s, w->job->arg);
+
+	pthread_mutex_lock(&w->g->lock);
+	if (r != 0 && !w->g->first_r) {
+		w->g->first_r = r;
+		w->g->first_msg = xstrdup(crs_error_last());
+		w->g->stop = 1;
+		if (r != CRS_EINTR)
+			log_info("%s failed: stopping the builds beside it",
+				 w->job->name);
+	}
+	w->g->done++;
+	pthread_cond_signal(&w->g->done_cond);
+	pthread_mutex_unlock(&w->g->lock);
+	crs_error_clear();
+	return NULL;
+}
+
+int build_group_run(struct scan *s, struct build_job *jobs, size_t nr)
+{
+	struct group g = { .lock = PTHREAD_MUTEX_INITIALIZER,
+			   .done_cond = PTHREAD_COND_INITIALIZER };
+	struct runner_ctx *user = s->ctx, mine = *s->ctx;
+	struct worker *w = xcalloc(nr ? nr : 1, sizeof(*w));
+	size_t started = 0;
+	int r = 0;
+
+	mine.interrupted = &g.stop;
+	if (user->interrupted && *user->interrupted)
+		g.stop = 1;
+	s->ctx = &mine;
+	pthread_mutex_lock(&g.lock);
+	for (size_t i = 0; i < nr; i++) {
+		w[i] = (struct worker){ .g = &g, .s = s, .job = &jobs[i] };
+		if (pthread_create(&w[i].tid, NULL, worker_main, &w[i]) != 0) {
+			/* the jobs so far are stopped and awaited */
+			g.first_r = crs_error_set(CRS_ERR, "%s: cannot start "
+						  "a thread: %s", jobs[i].name,
+						  strerror(errno));
+			g.first_msg = xstrdup(crs_error_last());
+			g.stop = 1;
+			break;
+		}
+		w[i].started = 1;
+		started++;
+	}
+	/* wait, passing a Ctrl-C on to the group */
+	while (g.done < started) {
+		struct timespec t;
+
+		if (user->interrupted && *user->interrupted)
+			g.stop = 1;
+		clock_gettime(CLOCK_REALTIME, &t);
+		t.tv_nsec += 100 * 1000 * 1000;
+		if (t.tv_nsec >= 1000000000) {
+			t.tv_sec++;
+			t.tv_nsec -= 1000000000;
+		}
+		pthread_cond_timedwait(&g.done_cond, &g.lock, &t);
+	}
+	pthread_mutex_unlock(&g.lock);
+	for (size_t i = 0; i < nr; i++)
+		if (w[i].started)
+			pthread_join(w[i].tid, NULL);
+	s->ctx = user;
+	if (g.first_r)
+		r = crs_error_set(g.first_r, "%s", g.first_msg);
+	else if (user->interrupted && *user->interrupted)
+		r = crs_error_set(CRS_EINTR, "interrupted");
+	free(g.first_msg);
+	free(w);
+	pthread_mutex_destroy(&g.lock);
+	pthread_cond_destroy(&g.done_cond);
+	return r;
+}
+
+/* Mark every CPU of list `cpus` in `set`. */
+static int cpus_mark(unsigned char *set, const char *cpus)
+{
+	struct config_cpu_range *rg = NULL;
+	size_t nr = 0;
+	int r;
+
+	if (!cpus || !*cpus)
+		return 0;
+	if ((r = config_cpuset_ranges(&rg, &nr, cpus)) != 0)
+		return crs_error_prefix("cpuset \"%s\"", cpus);
+	for (size_t i = 0; i < nr; i++)
+		for (unsigned c = rg[i].first; c <= rg[i].last; c++)
+			set[c] = 1;
+	free(rg);
+	return 0;
+}
+
+unsigned build_group_cpus(const char *cpuset)
+{
+	struct config_cpu_range *rg = NULL;
+	size_t nr = 0;
+	unsigned n = 0;
+
+	if (!cpuset || !*cpuset ||
+	    config_cpuset_ranges(&rg, &nr, cpuset) != 0) {
+		crs_error_clear();
+		return 1;
+	}
+	for (size_t i = 0; i < nr; i++)
+		n += rg[i].last - rg[i].first + 1;
+	free(rg);
+	return n ? n : 1;
+}
+
+int build_group_resources(struct compose_resources *out,
+			  const struct compose *c, size_t jobs)
+{
+	unsigned char *set = xcalloc(CONFIG_CPU_MAX + 1, 1);
+	struct buf list = BUF_INIT;
+	int64_t mem = c->infra.memory_bytes;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	out->llm_budget = -1;
+	if ((r = cpus_mark(set, c->infra.cpuset)) != 0)
+		goto out;
+	for (size_t i = 0; i < c->crs_nr; i++) {
+		if ((r = cpus_mark(set, c->crs[i].res.cpuset)) != 0)
+			goto out;
+		if (mem > 0 && c->crs[i].res.memory_bytes > 0)
+			mem += c->crs[i].res.memory_bytes;
+		else
+			mem = 0;
+	}
+	for (unsigned i = 0; i <= CONFIG_CPU_MAX; i++) {
+		unsigned k = i;
+
+		if (!set[i])
+			continue;
+		while (k < CONFIG_CPU_MAX && set[k + 1])
+			k++;
+		buf_printf(&list, "%s%u", list.len ? "," : "", i);
+		if (k > i)
+			buf_printf(&list, "-%u", k);
+		i = k;
+	}
+	out->cpuset = list.len ? buf_detach(&list, NULL) : NULL;
+	out->memory_bytes = mem > 0 && jobs ? mem / (int64_t)jobs : 0;
+	if (out->memory_bytes)
+		out->memory = xasprintf("%lld", (long long)out->memory_bytes);
+out:
+	buf_release(&list);
+	free(set);
+	return r;
+}
+
+void build_group_resources_release(struct compose_resources *r)
+{
+	if (!r)
+		return;
+	free(r->cpuset);
+	free(r->memory);
+	r->cpuset = r->memory = NULL;
+}

@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * test_build_group.c - builds side by side (runner/exec/build_group.c)
+ *
+ * The first failing job's code and message are the group's, and the
+ * others see the stop through scan_interrupted() (which is how their
+ * container waits end); a Ctrl-C on the process stops every job; the
+ * scan's own interrupt flag is back in place afterwards. The shared
+ * resources: the union of the compose's cpusets, its memory split.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "runner/exec/build_group.h"
+#include "runner/config/config.h"
+#include "runner/scan/ctx.h"
+#include "runner/scan/scan.h"
+#include "common/error.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static void nap_ms(long ms)
+{
+	struct timespec t = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&t, NULL);
+}
+
+/* Waits for the stop (at most 20 s); records that it saw it. */
+static int wait_stop(struct scan *s, void *arg)
+{
+	int *saw = arg;
+
+	for (int i = 0; i < 20000; i++) {
+		if (scan_interrupted(s)) {
+			*saw = 1;
+			return crs_error_set(CRS_EINTR, "interrupted");
+		}
+		nap_ms(1);
+	}
+	return 0;
+}
+
+static int fail_soon(struct scan *s, void *arg)
+{
+	(void)s;
+	nap_ms(20);
+	return crs_error_set(CRS_EBUILD, "%s: planted failure",
+			     (const char *)arg);
+}
+
+static int succeed(struct scan *s, void *arg)
+{
+	(void)s;
+	*(pthread_t *)arg = pthread_self();
+	return 0;
+}
+
+/* A scan with its own interrupt flag (the user's Ctrl-C). */
+struct fixture {
+	volatile int user;
+	struct runner_ctx ctx;
+	struct scan s;
+};
+
+static void fixture_init(struct fixture *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->ctx.interrupted = &f->user;
+	f->s.ctx = &f->ctx;
+}
+
+static void test_first_failure_stops_others(void **st)
+{
+	struct fixture f;
+	int saw1 = 0, saw2 = 0;
+	struct build_job jobs[] = {
+		{ "head build", wait_stop, &saw1 },
+		{ "crs-x", fail_soon, "crs-x build step" },
+		{ "base build", wait_stop, &saw2 },
+	};
+
+	(void)st;
+	fixture_init(&f);
+	assert_int_equal(build_group_run(&f.s, jobs, 3), CRS_EBUILD);
+	assert_string_equal(crs_error_last(), "crs-x build step: planted "
+			    "failure");
+	assert_true(saw1);
+	assert_true(saw2);
+	assert_ptr_equal(f.s.ctx, &f.ctx);
+	assert_int_equal(f.user, 0);
+	crs_error_clear();
+}
+
+static void test_all_succeed_in_threads(void **st)
+{
+	struct fixture f;
+	pthread_t t[3];
+	struct build_job jobs[] = {
+		{ "a", succeed, &t[0] }, { "b", succeed, &t[1] },
+		{ "c", succeed, &t[2] },
+	};
+
+	(void)st;
+	fixture_init(&f);
+	assert_int_equal(build_group_run(&f.s, jobs, 3), 0);
+	for (int i = 0; i < 3; i++)
+		assert_false(pthread_equal(t[i], pthread_self()));
+	assert_false(pthread_equal(t[0], t[1]));
+	assert_ptr_equal(f.s.ctx, &f.ctx);
+}
+
+static volatile int *ctrl_c_flag;
+
+static void *press_ctrl_c(void *arg)
+{
+	(void)arg;
+	nap_ms(30);
+	*ctrl_c_flag = 1;
+	return NULL;
+}
+
+static void test_ctrl_c_stops_every_job(void **st)
+{
+	struct fixture f;
+	int saw1 = 0, saw2 = 0;
+	struct build_job jobs[] = {
+		{ "head build", wait_stop, &saw1 },
+		{ "base build", wait_stop, &saw2 },
+	};
+	pthread_t t;
+
+	(void)st;
+	fixture_init(&f);
+	ctrl_c_flag = &f.user;
+	assert_int_equal(pthread_create(&t, NULL, press_ctrl_c, NULL), 0);
+	assert_int_equal(build_group_run(&f.s, jobs, 2), CRS_EINTR);
+	pthread_join(t, NULL);
+	assert_true(saw1);
+	assert_true(saw2);
+	assert_ptr_equal(f.s.ctx, &f.ctx);
+	crs_error_clear();
+}
+
+static void test_resources(void **st)
+{
+	struct compose_crs crs[2];
+	struct compose c;
+	struct compose_resources r;
+
+	(void)st;
+	memset(&c, 0, sizeof(c));
+	memset(crs, 0, sizeof(crs));
+	c.infra.cpuset = "0";
+	c.infra.memory_bytes = 2LL << 30;
+	crs[0].res.cpuset = "1";
+	crs[0].res.memory_bytes = 4LL << 30;
+	crs[1].res.cpuset = "3-4";
+	crs[1].res.memory_bytes = 4LL << 30;
+	c.crs = crs;
+	c.crs_nr = 2;
+	assert_int_equal(build_group_resources(&r, &c, 5), 0);
+	assert_string_equal(r.cpuset, "0-1,3-4");
+	assert_int_equal(r.memory_bytes, 2LL << 30);	/* 10G / 5 */
+	assert_int_equal(build_group_cpus(r.cpuset), 4);
+	build_group_resources_release(&r);
+	/* a CRS without a memory limit: no limit */
+	crs[1].res.memory_bytes = 0;
+	assert_int_equal(build_group_resources(&r, &c, 5), 0);
+	assert_int_equal(r.memory_bytes, 0);
+	assert_null(r.memory);
+	build_group_resources_release(&r);
+	crs[1].res.cpuset = "2-";
+	assert_int_equal(build_group_resources(&r, &c, 2), CRS_ECONFIG);
+	assert_non_null(strstr(crs_error_last(), "cpuset \"2-\""));
+	build_group_resources_release(&r);
+	crs_error_clear();
+	assert_int_equal(build_group_cpus(NULL), 1);
+	assert_int_equal(build_group_cpus("7"), 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_first_failure_stops_others),
+		cmocka_unit_test(test_all_succeed_in_threads),
+		cmocka_unit_test(test_ctrl_c_stops_every_job),
+		cmocka_unit_test(test_resources),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
