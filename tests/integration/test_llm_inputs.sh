@@ -30,7 +30,6 @@ set -euo pipefail
 t0=$(date +%s)
 mktemp_dir; tmp=$TMP
 fixture=$ROOT/tests/fixtures/llm-inputs
-base_runner=$BASE_RUNNER_STAND_IN
 fake_llm_names llmi
 
 build_static_fake_llm "$tmp/bin"
@@ -38,16 +37,7 @@ docker network create "$net" >/dev/null
 base='' head=''
 eval "$("$ROOT/tests/fixtures/delta/make-scenario.sh" magic "$tmp/repo")"
 
-mkdir -p "$tmp/fake"
-docker run -d --name "$fake" --network "$net" --network-alias fake-llm \
-	--user "$(id -u):$(id -g)" \
-	-v "$tmp/bin/fake-llm:/fake-llm:ro" \
-	-v "$fixture/replies/magic:/replies:ro" -v "$tmp/fake:/log" \
-	"$base_runner" /fake-llm --any --port "$port" --replies /replies \
-	--log-requests /log/requests.jsonl "$key" >/dev/null
-docker run --rm --network "$net" "$base_runner" timeout 10 bash -c \
-	"until exec 3<>/dev/tcp/fake-llm/$port; do sleep 0.2; done" 2>/dev/null ||
-	fail "fake-llm is not reachable on $net"
+fake_llm_start "$tmp/bin" "$fixture/replies/magic" "$tmp/fake"
 
 ts=$(date +%s)
 set +e
