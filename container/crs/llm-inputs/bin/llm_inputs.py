@@ -13,8 +13,9 @@ script, which runs in gen_sandbox.py as uid 65534 with rlimits, a time
 limit and caps on what it yields: model output never runs in this process.
 Each input runs on the harness from the build output (`libCRS
 download-build-output build`); every input is shared with `libCRS submit
-seed` (the fuzzers beside this CRS fetch it), every crash, timeout or
-out-of-memory with `libCRS submit pov` (one per DEDUP_TOKEN). The next
+seed` (the fuzzers beside this CRS fetch it; a crashing one only with
+STOP_ON_FIRST_POV=1), every crash, timeout or out-of-memory with `libCRS
+submit pov` (one per DEDUP_TOKEN). The next
 round tells the model what each input did (crash, edges it adds to the
 seed corpus, why one was refused); it stops after LLM_INPUTS_ROUNDS
 rounds, at the time limit, at the first PoV with STOP_ON_FIRST_POV=1, or
@@ -304,7 +305,7 @@ class Gateway:
         self._opener = urllib.request.build_opener(
             urllib.request.ProxyHandler({}))
 
-    def chat(self, messages):
+    def chat(self, messages, timeout):
         """The assistant's text (capped); LLMError on failure (429:
         the budget is spent)."""
         body = json.dumps({"model": self.cfg.model, "messages": messages,
@@ -314,7 +315,7 @@ class Gateway:
             headers={"Authorization": "Bearer " + self._key,
                      "Content-Type": "application/json"})
         try:
-            with self._opener.open(req, timeout=self.cfg.llm_timeout) as r:
+            with self._opener.open(req, timeout=timeout) as r:
                 raw = r.read(ANSWER_MAX + 1)
         except urllib.error.HTTPError as e:
             text = e.read(4096).decode("utf-8", "replace")
@@ -460,10 +461,10 @@ def kill_sandbox_user():
     return len(sandbox_pids())
 
 
-def run_generator(cfg, src, work):
+def run_generator(cfg, src):
     """Runs src in the sandbox: (list of bytes, status, stderr text)."""
     global _child
-    del work            # private (0700): the sandbox user gets its own
+    # not under the work folder (0700): the sandbox user gets its own
     gdir = tempfile.mkdtemp(prefix="llm-inputs-gen-")
     os.chmod(gdir, 0o755)
     path = os.path.join(gdir, "generator.py")
@@ -767,11 +768,16 @@ def try_inputs(cfg, st, hx, work, seeds_dir, base_cov, items):
         with open(path, "wb") as f:
             f.write(data)
         verdict, detail, token = hx.run(path)
-        code, err = libcrs("submit", "seed", path)
-        if code != 0:
-            raise RuntimeError("libCRS submit seed failed: %s" % err)
-        st.seeds += 1
-        if verdict in ("crash", "timeout", "oom"):
+        crashed = verdict in ("crash", "timeout", "oom")
+        # A crashing seed stops libFuzzer at every start; shared only when
+        # the run ends at the first PoV anyway (a fuzzer that takes it
+        # then stops too, and the scan need not wait for its time share).
+        if not crashed or cfg.stop_on_first:
+            code, err = libcrs("submit", "seed", path)
+            if code != 0:
+                raise RuntimeError("libCRS submit seed failed: %s" % err)
+            st.seeds += 1
+        if crashed:
             crashes += 1
             result = "%s: %s" % (verdict, detail)
             if token and token in st.tokens:
@@ -867,13 +873,14 @@ def main():
                     hsrc if hsrc[0] else None, examples)}]
     st = State()
     for n in range(1, cfg.rounds + 1):
-        if time.time() - start > cfg.time_limit - 5:
+        left = cfg.time_limit - (time.time() - start)
+        if left < 10:
             say("time limit reached")
             break
         t0 = time.time()
         rec = {"round": n, "model": cfg.model}
         try:
-            reply = gw.chat(messages)
+            reply = gw.chat(messages, min(cfg.llm_timeout, left - 5))
         except LLMError as e:
             rec.update(verdict="budget" if e.status == 429 else "failed",
                        detail=str(e)[:300],
@@ -908,7 +915,7 @@ def main():
                 if room <= 0:
                     gen_status = "not run: the inputs already fill the round"
                 else:
-                    got, gen_status, gen_err = run_generator(cfg, gen, work)
+                    got, gen_status, gen_err = run_generator(cfg, gen)
                     got = got[:room]
                     items += [("generated-%d" % (i + 1), d)
                               for i, d in enumerate(got)]
