@@ -203,5 +203,120 @@ class HostileFiles(unittest.TestCase):
         self.assertEqual(funcs, ["seal_key_hash", "unseal", "parse_record"])
 
 
+class FakeGateway:
+    """Answers from a list; an LLMError in the list is raised."""
+
+    def __init__(self, answers):
+        self.answers = list(answers)
+        self.calls = []
+
+    def chat(self, messages, timeout):
+        self.calls.append([dict(m) for m in messages])
+        a = self.answers.pop(0)
+        if isinstance(a, Exception):
+            raise a
+        return a
+
+
+class FakeHarness:
+    """Crashes on inputs that start with CRASH."""
+
+    def run(self, path):
+        with open(path, "rb") as f:
+            data = f.read()
+        if data.startswith(b"CRASH"):
+            return ("crash", "==1==ERROR: AddressSanitizer: boom",
+                    "boom--parse")
+        return "none", "", None
+
+    def coverage(self, dirs):
+        return (10, 20)
+
+
+class Rounds(unittest.TestCase):
+    """The round loop: what it shares, when it stops."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.d = self.tmp.name
+        os.makedirs(os.path.join(self.d, "inputs"))
+        os.makedirs(os.path.join(self.d, "seeds"))
+        self.shared = []
+        self.saved = M.libcrs
+        M.libcrs = lambda *args: (self.shared.append(args[:2]) or (0, ""))
+
+    def tearDown(self):
+        M.libcrs = self.saved
+        self.tmp.cleanup()
+
+    def loop(self, answers, stop_on_first, rounds=4):
+        cfg = M.Config()
+        cfg.rounds = rounds
+        cfg.stop_on_first = stop_on_first
+        cfg.log_dir = self.d
+        cfg.time_limit = 3600
+        gw = FakeGateway(answers)
+        code, st = M.run_rounds(cfg, gw, FakeHarness(), M.Rounds(self.d),
+                                [{"role": "user", "content": "go"}], self.d,
+                                os.path.join(self.d, "seeds"), (9, 18),
+                                M.time.time())
+        with open(os.path.join(self.d, "rounds.jsonl")) as f:
+            recs = [json.loads(line) for line in f]
+        return code, st, gw, recs
+
+    @staticmethod
+    def answer(*hexes):
+        return "```json\n%s\n```" % json.dumps(
+            {"inputs": [{"hex": h} for h in hexes]})
+
+    def test_budget_spent_stops(self):
+        code, st, gw, recs = self.loop([
+            self.answer("41"),
+            M.LLMError(429, "HTTP 429: budget of CRS 'x' exceeded"),
+            self.answer("42")], stop_on_first=True)
+        self.assertEqual(code, 0)
+        self.assertEqual([r["verdict"] for r in recs], ["no-crash", "budget"])
+        self.assertEqual(len(gw.calls), 2)
+        self.assertEqual(self.shared, [("submit", "seed")])
+        # the second request carried what the first input did
+        fb = gw.calls[1][-1]["content"]
+        self.assertIn("no crash; with the seed corpus it covers 10 edges",
+                      fb)
+        self.assertIn("it reaches code the seeds do not", fb)
+
+    def test_other_errors_go_on(self):
+        code, st, gw, recs = self.loop([
+            M.LLMError(502, "HTTP 502: upstream"), self.answer("41")],
+            stop_on_first=True, rounds=2)
+        self.assertEqual([r["verdict"] for r in recs], ["failed", "no-crash"])
+
+    def test_first_pov_stops(self):
+        crash = b"CRASH!".hex()
+        code, st, gw, recs = self.loop(
+            [self.answer("41", crash, crash + "00"), self.answer("42")],
+            stop_on_first=True)
+        self.assertEqual([r["verdict"] for r in recs], ["pov"])
+        self.assertEqual((recs[0]["povs"], recs[0]["crashes"]), (1, 2))
+        self.assertEqual(len(gw.calls), 1)
+        # one PoV per DEDUP_TOKEN; with STOP_ON_FIRST_POV the crashing
+        # inputs are seeds too (a fuzzer that takes one stops as well)
+        self.assertEqual(self.shared.count(("submit", "pov")), 1)
+        self.assertEqual(self.shared.count(("submit", "seed")), 3)
+
+    def test_crashing_input_no_seed_when_going_on(self):
+        crash = b"CRASH!".hex()
+        code, st, gw, recs = self.loop(
+            [self.answer("41", crash), self.answer("41", "43")],
+            stop_on_first=False, rounds=2)
+        self.assertEqual([r["verdict"] for r in recs], ["pov", "no-crash"])
+        self.assertEqual(self.shared, [("submit", "seed"), ("submit", "pov"),
+                                       ("submit", "seed")])
+        fb = gw.calls[1][-1]["content"]
+        self.assertIn("crash: ==1==ERROR: AddressSanitizer: boom", fb)
+        last = recs[1]
+        self.assertEqual(last["inputs"], 2)
+        self.assertEqual(st.povs, 1)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -813,6 +813,92 @@ def try_inputs(cfg, st, hx, work, seeds_dir, base_cov, items):
     return lines, new_povs, crashes
 
 
+def run_rounds(cfg, gw, hx, rounds, messages, work, seeds_dir, base_cov,
+               start):
+    """Ask, run, share and tell, round after round: (exit code, State).
+    Ends after cfg.rounds rounds, at the time limit, at HTTP 429 (the
+    budget is spent) or after the first PoV with STOP_ON_FIRST_POV=1."""
+    st = State()
+    for n in range(1, cfg.rounds + 1):
+        left = cfg.time_limit - (time.time() - start)
+        if left < 10:
+            say("time limit reached")
+            break
+        t0 = time.time()
+        rec = {"round": n, "model": cfg.model}
+        try:
+            reply = gw.chat(messages, min(cfg.llm_timeout, left - 5))
+        except LLMError as e:
+            rec.update(verdict="budget" if e.status == 429 else "failed",
+                       detail=str(e)[:300],
+                       seconds=round(time.time() - t0, 1))
+            rounds.record(rec)
+            if e.status == 429:
+                say("the gateway refused the request (HTTP 429): this "
+                    "CRS's LLM budget is spent; stopping")
+                break
+            continue
+        with open(os.path.join(cfg.log_dir, "round-%d.reply.txt" % n), "w",
+                  encoding="utf-8") as f:
+            f.write(reply)
+        messages.append({"role": "assistant", "content": reply})
+        raw, gen, problems = parse_reply(reply)
+        items, rejected = [], []
+        for item in raw[:cfg.max_count]:
+            name, data, *why = decode_input(item, cfg.max_input)
+            if data is None:
+                rejected.append("- %s: refused: %s" % (name, why[0]))
+            else:
+                items.append((name, data))
+        if len(raw) > cfg.max_count:
+            problems.append("%d inputs past the first %d were ignored" %
+                            (len(raw) - cfg.max_count, cfg.max_count))
+        gen_status = None
+        if gen is not None:
+            if len(gen) > GEN_SRC_MAX:
+                gen_status = "refused: over %d bytes" % GEN_SRC_MAX
+            else:
+                room = cfg.max_count - len(items)
+                if room <= 0:
+                    gen_status = "not run: the inputs already fill the round"
+                else:
+                    got, gen_status, gen_err = run_generator(cfg, gen)
+                    got = got[:room]
+                    items += [("generated-%d" % (i + 1), d)
+                              for i, d in enumerate(got)]
+                    if gen_err.strip():
+                        gen_status += "; its stderr ends: " + \
+                            gen_err.strip()[-1500:]
+        try:
+            lines, new_povs, crashes = try_inputs(cfg, st, hx, work,
+                                                  seeds_dir, base_cov, items)
+        except RuntimeError as e:
+            say(str(e))
+            return 1, st
+        rec.update(verdict="pov" if new_povs else
+                   ("crash" if crashes else "no-crash"),
+                   inputs=len(items), refused=len(rejected),
+                   problems=problems, generator=gen_status,
+                   povs=new_povs, crashes=crashes,
+                   seconds=round(time.time() - t0, 1))
+        rec["refusals"] = [r[2:300] for r in rejected[:10]]
+        rounds.record(rec)
+        if new_povs and cfg.stop_on_first:
+            say("STOP_ON_FIRST_POV=1: stopping after the first PoV")
+            break
+        feedback = ["Round %d: what your inputs did." % n]
+        feedback += lines or ["- no input ran"]
+        feedback += rejected
+        if gen_status:
+            feedback.append("- generator: " + gen_status)
+        feedback += ["- " + p for p in problems]
+        feedback.append("Crashes so far: %d. Write new inputs (or a "
+                        "corrected generator) that reach the changed code "
+                        "by another way or go further into it." % st.povs)
+        messages.append({"role": "user", "content": "\n".join(feedback)})
+    return 0, st
+
+
 def main():
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
@@ -871,87 +957,11 @@ def main():
                 {"role": "user", "content": first_prompt(
                     cfg, diff, texts, funcs, lits,
                     hsrc if hsrc[0] else None, examples)}]
-    st = State()
-    for n in range(1, cfg.rounds + 1):
-        left = cfg.time_limit - (time.time() - start)
-        if left < 10:
-            say("time limit reached")
-            break
-        t0 = time.time()
-        rec = {"round": n, "model": cfg.model}
-        try:
-            reply = gw.chat(messages, min(cfg.llm_timeout, left - 5))
-        except LLMError as e:
-            rec.update(verdict="budget" if e.status == 429 else "failed",
-                       detail=str(e)[:300],
-                       seconds=round(time.time() - t0, 1))
-            rounds.record(rec)
-            if e.status == 429:
-                say("the gateway refused the request (HTTP 429): this "
-                    "CRS's LLM budget is spent; stopping")
-                break
-            continue
-        with open(os.path.join(cfg.log_dir, "round-%d.reply.txt" % n), "w",
-                  encoding="utf-8") as f:
-            f.write(reply)
-        messages.append({"role": "assistant", "content": reply})
-        raw, gen, problems = parse_reply(reply)
-        items, rejected = [], []
-        for item in raw[:cfg.max_count]:
-            name, data, *why = decode_input(item, cfg.max_input)
-            if data is None:
-                rejected.append("- %s: refused: %s" % (name, why[0]))
-            else:
-                items.append((name, data))
-        if len(raw) > cfg.max_count:
-            problems.append("%d inputs past the first %d were ignored" %
-                            (len(raw) - cfg.max_count, cfg.max_count))
-        gen_status = None
-        if gen is not None:
-            if len(gen) > GEN_SRC_MAX:
-                gen_status = "refused: over %d bytes" % GEN_SRC_MAX
-            else:
-                room = cfg.max_count - len(items)
-                if room <= 0:
-                    gen_status = "not run: the inputs already fill the round"
-                else:
-                    got, gen_status, gen_err = run_generator(cfg, gen)
-                    got = got[:room]
-                    items += [("generated-%d" % (i + 1), d)
-                              for i, d in enumerate(got)]
-                    if gen_err.strip():
-                        gen_status += "; its stderr ends: " + \
-                            gen_err.strip()[-1500:]
-        try:
-            lines, new_povs, crashes = try_inputs(cfg, st, hx, work,
-                                                  seeds_dir, base_cov, items)
-        except RuntimeError as e:
-            say(str(e))
-            return 1
-        rec.update(verdict="pov" if new_povs else
-                   ("crash" if crashes else "no-crash"),
-                   inputs=len(items), refused=len(rejected),
-                   problems=problems, generator=gen_status,
-                   povs=new_povs, crashes=crashes,
-                   seconds=round(time.time() - t0, 1))
-        rec["refusals"] = [r[2:300] for r in rejected[:10]]
-        rounds.record(rec)
-        if new_povs and cfg.stop_on_first:
-            say("STOP_ON_FIRST_POV=1: stopping after the first PoV")
-            break
-        feedback = ["Round %d: what your inputs did." % n]
-        feedback += lines or ["- no input ran"]
-        feedback += rejected
-        if gen_status:
-            feedback.append("- generator: " + gen_status)
-        feedback += ["- " + p for p in problems]
-        feedback.append("Crashes so far: %d. Write new inputs (or a "
-                        "corrected generator) that reach the changed code "
-                        "by another way or go further into it." % st.povs)
-        messages.append({"role": "user", "content": "\n".join(feedback)})
+    code, st = run_rounds(cfg, gw, hx, rounds, messages, work, seeds_dir,
+                          base_cov, start)
     say("done after %d s: %d input(s) shared as seeds, %d PoV(s)" %
         (time.time() - start, st.seeds, st.povs))
-    return 0
+    return code
 
 
 if __name__ == "__main__":
