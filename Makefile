@@ -38,7 +38,7 @@ ITEST_BIN := $(patsubst tests/integration/%.c,$(BUILD)/itests/%,$(ITEST_SRC))
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzzers/%,$(FUZZ_SRC))
 
-.PHONY: all test unit unit-one unit-plain unit-asan unit-run integration demo setup clean \
+.PHONY: all test unit unit-one unit-plain unit-asan unit-run crs-unit integration demo setup clean \
 	static check-headers check-layers base-images bench bench-select install install-files \
 	bench-rebuild bench-cache bench-overhead bench-deadline bench-parbuild fuzz fuzz-smoke fuzz-build fuzz-bin
 all: $(BUILD)/crs-ci $(BUILD)/libCRS $(BUILD)/libCRS-install.sh
@@ -129,7 +129,11 @@ fuzz: fuzz-build
 fuzz-smoke: fuzz-build
 	tests/fuzz/run.sh build/fuzz $(FUZZ_SMOKE_SECONDS) $(FUZZ_TARGETS)
 
-test: check-layers unit fuzz-smoke integration
+# unit tests of the Python in crs-ci's own CRSs (container/crs/*/bin)
+crs-unit:
+	python3 -m unittest discover -s tests/crs
+
+test: check-layers unit crs-unit fuzz-smoke integration
 
 # --- set-up and demo -------------------------------------------------------
 setup:

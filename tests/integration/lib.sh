@@ -172,6 +172,24 @@ fake_llm_cleanup() {
 	rm -rf "$tmp"
 }
 
+# fake_llm_start BIN REPLIES LOGDIR: (re)start the fake provider BIN/fake-llm
+# (build_static_fake_llm BIN) as $fake on $net, alias fake-llm, port $port,
+# key $key, answering from the reply set REPLIES and logging every request
+# body to LOGDIR/requests.jsonl; returns once it is reachable on $net.
+fake_llm_start() {
+	docker rm -f "$fake" >/dev/null 2>&1 || true
+	mkdir -p "$3"
+	docker run -d --name "$fake" --network "$net" --network-alias fake-llm \
+		--user "$(id -u):$(id -g)" \
+		-v "$1/fake-llm:/fake-llm:ro" -v "$2:/replies:ro" -v "$3:/log" \
+		"$BASE_RUNNER_STAND_IN" /fake-llm --any --port "$port" \
+		--replies /replies --log-requests /log/requests.jsonl "$key" \
+		>/dev/null
+	docker run --rm --network "$net" "$BASE_RUNNER_STAND_IN" timeout 10 \
+		bash -c "until exec 3<>/dev/tcp/fake-llm/$port; do sleep 0.2; done" \
+		2>/dev/null || fail "fake-llm ($2) is not reachable on $net"
+}
+
 # scan_expect WANT ARGS...: `crs-ci scan ARGS --work-dir $tmp/work --out
 # $tmp/out`; the verdict goes to $tmp/verdict.txt (and stderr), the log
 # to $tmp/log.txt (shown when the exit status is not WANT, which fails).

@@ -34,7 +34,6 @@ set -euo pipefail
 t0=$(date +%s)
 mktemp_dir; tmp=$TMP
 fixture=$ROOT/tests/fixtures/llm-patcher
-base_runner=$BASE_RUNNER_STAND_IN
 fake_llm_names llmp
 
 # --- the static crs-ci (the gateway) and the static fake provider -------
@@ -45,17 +44,7 @@ eval "$("$ROOT/examples/make-repo.sh" "$tmp/repo")"
 # start_fake CASE: the provider, answering from replies/CASE, logging
 # every request body to $tmp/fake-CASE/requests.jsonl.
 start_fake() {
-	docker rm -f "$fake" >/dev/null 2>&1 || true
-	mkdir -p "$tmp/fake-$1"
-	docker run -d --name "$fake" --network "$net" --network-alias fake-llm \
-		--user "$(id -u):$(id -g)" \
-		-v "$tmp/bin/fake-llm:/fake-llm:ro" \
-		-v "$fixture/replies/$1:/replies:ro" -v "$tmp/fake-$1:/log" \
-		"$base_runner" /fake-llm --any --port "$port" --replies /replies \
-		--log-requests /log/requests.jsonl "$key" >/dev/null
-	docker run --rm --network "$net" "$base_runner" timeout 10 bash -c \
-		"until exec 3<>/dev/tcp/fake-llm/$port; do sleep 0.2; done" 2>/dev/null ||
-		fail "fake-llm ($1) is not reachable on $net"
+	fake_llm_start "$tmp/bin" "$fixture/replies/$1" "$tmp/fake-$1"
 }
 
 # run_case CASE COMPOSE: the scan (first case) or the run and report
