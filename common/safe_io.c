@@ -10,7 +10,9 @@
 #include "common/safe_io.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/buf.h"
@@ -107,4 +109,12 @@ int safe_relpath_ok(const char *p)
 			p++;
 	}
 	return 1;
+}
+
+int safe_mkdirat_open(int dirfd, const char *name)
+{
+	if (mkdirat(dirfd, name, 0755) != 0)
+		return -1;
+	return openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+		      O_CLOEXEC);
 }

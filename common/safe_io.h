@@ -5,8 +5,9 @@
  * The two primitives every trust-boundary reader shares (DESIGN.md
  * decision 10): a read that never takes more than a cap, retries EINTR
  * and reports short files, and the test that a path a container or a
- * report named stays below the folder it is joined to. Opening (O_NOFOLLOW,
- * fstatat) stays with the callers in fsutil.c; this file only reads.
+ * report named stays below the folder it is joined to; and the one way a
+ * new folder is made inside a folder someone else can write. Opening
+ * existing files (O_NOFOLLOW, fstatat) stays with the callers in fsutil.c.
  */
 #ifndef CRS_COMMON_SAFE_IO_H
 #define CRS_COMMON_SAFE_IO_H
@@ -50,5 +51,13 @@ int safe_write_all(int fd, const void *data, size_t len, const char *what);
  * Cannot fail.
  */
 int safe_relpath_ok(const char *p);
+
+/*
+ * Make the new folder `name` (one component, mode 0755) in the folder
+ * `dirfd` and open it (O_DIRECTORY|O_NOFOLLOW, so whatever replaced it
+ * in between is not followed): the descriptor, the caller's to close, or
+ * -1 with errno set (EEXIST when `name` already exists).
+ */
+int safe_mkdirat_open(int dirfd, const char *name);
 
 #endif

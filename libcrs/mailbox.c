@@ -61,11 +61,7 @@ static int write_request(int reqfd, const char *tmp, const char *id,
 	char text[512];
 	int dfd = -1, r;
 
-	if (mkdirat(reqfd, tmp, 0755) != 0)
-		return crs_error_set(CRS_ERR, "mailbox requests/%s: %s", tmp,
-				     strerror(errno));
-	dfd = openat(reqfd, tmp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-		     O_CLOEXEC);
+	dfd = safe_mkdirat_open(reqfd, tmp);
 	if (dfd < 0)
 		return crs_error_set(CRS_ERR, "mailbox requests/%s: %s", tmp,
 				     strerror(errno));

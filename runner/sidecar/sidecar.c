@@ -53,6 +53,7 @@
 #include "runner/engine/docker.h"
 #include "common/error.h"
 #include "common/fsutil.h"
+#include "common/safe_io.h"
 #include "common/log.h"
 #include "common/mailbox_proto.h"
 #include "common/strset.h"
@@ -298,11 +299,7 @@ int sidecar_response_write(int resfd, const char *id,
 	snprintf(tmp, sizeof(tmp), ".answer-%s-", id);
 	for (size_t i = 0; i < sizeof(rnd); i++)
 		snprintf(tmp + strlen(tmp), 3, "%02x", rnd[i]);
-	if (mkdirat(resfd, tmp, 0755) != 0)
-		return crs_error_set(CRS_ERR, "responses/%s: %s", tmp,
-				     strerror(errno));
-	dfd = openat(resfd, tmp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-		     O_CLOEXEC);
+	dfd = safe_mkdirat_open(resfd, tmp);
 	if (dfd < 0)
 		return crs_error_set(CRS_ERR, "responses/%s: %s", tmp,
 				     strerror(errno));

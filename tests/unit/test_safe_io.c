@@ -16,7 +16,12 @@
 #include "common/error.h"
 #include "common/safe_io.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* A pipe holding `text`, its write end closed: reads come in pieces. */
@@ -116,6 +121,37 @@ static void test_relpath(void **st)
 	assert_false(safe_relpath_ok(NULL));
 }
 
+/* a new folder is made and opened; a name already there (a folder or a
+ * link a container planted) is refused, never followed */
+static void test_mkdirat_open(void **st)
+{
+	char tmpl[] = "/tmp/crs-ci-safe-io.XXXXXX", path[64];
+	struct stat sb;
+	int root, fd;
+
+	(void)st;
+	assert_non_null(mkdtemp(tmpl));
+	root = open(tmpl, O_RDONLY | O_DIRECTORY);
+	assert_true(root >= 0);
+	fd = safe_mkdirat_open(root, "new");
+	assert_true(fd >= 0);
+	assert_int_equal(fstat(fd, &sb), 0);
+	assert_true(S_ISDIR(sb.st_mode));
+	close(fd);
+	errno = 0;
+	assert_int_equal(safe_mkdirat_open(root, "new"), -1);
+	assert_int_equal(errno, EEXIST);
+	assert_int_equal(symlinkat("/", root, "planted"), 0);
+	errno = 0;
+	assert_int_equal(safe_mkdirat_open(root, "planted"), -1);
+	assert_int_equal(errno, EEXIST);
+	unlinkat(root, "planted", 0);
+	unlinkat(root, "new", AT_REMOVEDIR);
+	close(root);
+	snprintf(path, sizeof(path), "%s", tmpl);
+	assert_int_equal(rmdir(path), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -123,6 +159,7 @@ int main(void)
 		cmocka_unit_test(test_read_buf_cap),
 		cmocka_unit_test(test_write_all),
 		cmocka_unit_test(test_relpath),
+		cmocka_unit_test(test_mkdirat_open),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
