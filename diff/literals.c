@@ -427,6 +427,15 @@ static void dict_number(struct buf *b, struct strset *seen,
 	dict_entry(b, seen, lit->bytes, lit->len);
 	snprintf(dec, sizeof(dec), "%lld", (long long)lit->value);
 	dict_entry(b, seen, dec, strlen(dec));
+	if (lit->value > 0 && lit->len > 2 && lit->bytes[0] == '0' &&
+	    (lit->bytes[1] == 'x' || lit->bytes[1] == 'X')) {
+		/* the hex digits alone, as text formats spell them (\uFEFF,
+		 * %7F, &#x41;), in both cases */
+		snprintf(dec, sizeof(dec), "%llX", (unsigned long long)u);
+		dict_entry(b, seen, dec, strlen(dec));
+		snprintf(dec, sizeof(dec), "%llx", (unsigned long long)u);
+		dict_entry(b, seen, dec, strlen(dec));
+	}
 	if (lit->value >= -128 && lit->value <= 255)
 		w = 1;
 	else if (lit->value >= -32768 && lit->value <= 65535)

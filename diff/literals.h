@@ -64,7 +64,8 @@ int diff_changeset_literals(struct diff_literals *out,
 /*
  * The literals as a libFuzzer / AFL++ dictionary: one `"..."` line per
  * entry, every byte outside printable ASCII and every quote or backslash
- * written as \xNN. A number gives its text, its decimal text, and its
+ * written as \xNN. A number gives its text, its decimal text, its hex
+ * digits (upper and lower case) when it is written in hex, and its
  * little- and big-endian bytes in the smallest width that holds it.
  * NULL when there is no entry. Caller frees.
  */

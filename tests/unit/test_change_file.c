@@ -233,6 +233,7 @@ static void test_change_json(void **state)
 			 3);
 	dict = diff_literals_dict(&lit);
 	assert_string_equal(dict, "\"EXT\\x0A\"\n\"0x7f\"\n\"127\"\n"
+			    "\"7F\"\n\"7f\"\n"
 			    "\"\\x7F\"\n\"1000\"\n\"\\xE8\\x03\"\n"
 			    "\"\\x03\\xE8\"\n");
 	free(dict);
@@ -361,7 +362,7 @@ static void test_dict_numbers(void **state)
 	assert_string_equal(dict,
 		"\"-2\"\n\"\\xFE\"\n"
 		"\"70000\"\n\"p\\x11\\x01\\x00\"\n\"\\x00\\x01\\x11p\"\n"
-		"\"0x100000000\"\n\"4294967296\"\n"
+		"\"0x100000000\"\n\"4294967296\"\n\"100000000\"\n"
 		"\"\\x00\\x00\\x00\\x00\\x01\\x00\\x00\\x00\"\n"
 		"\"\\x00\\x00\\x00\\x01\\x00\\x00\\x00\\x00\"\n");
 	free(dict);
