@@ -40,13 +40,16 @@
 # 2 for usage errors. SIGTERM/SIGINT stop libFuzzer, submit, and exit 0.
 set -u
 
-t0=${EPOCHREALTIME:-0}
-# Elapsed seconds since the script started (~ the container's start).
-elapsed() {
-	local now=${EPOCHREALTIME:-0}
-	awk -v a="$t0" -v b="$now" 'BEGIN { printf "%.2f", b - a }'
+# Log lines carry the seconds since the script started (~ the container's
+# start), from bash's clock in microseconds: no process per line.
+t0=${EPOCHREALTIME:-0.0}
+t0=${t0/[.,]/}
+say() {
+	local now=${EPOCHREALTIME:-0.0} cs
+	now=${now/[.,]/}
+	cs=$(((10#$now - 10#$t0) / 10000))
+	printf 'run_fuzzer.sh: [%d.%02d s] %s\n' $((cs / 100)) $((cs % 100)) "$*" >&2
 }
-say() { echo "run_fuzzer.sh: [$(elapsed) s] $*" >&2; }
 
 harness=${1:-${OSS_CRS_TARGET_HARNESS:-}}
 if [ -z "$harness" ]; then
@@ -176,18 +179,16 @@ if [ "${DIRECTED:-1}" != 0 ] && [ -f "$change/change.json" ]; then
 		direct+=(-use_value_profile=1)
 		notes+=("use_value_profile=1 (the change adds comparisons)")
 	fi
-	# Touched functions by changed lines (jansson's indented layout:
-	# "name" and "changed_lines" keys, one number per line in ranges).
-	symbols=$(llvm-nm --defined-only "$out/$harness" 2>/dev/null |
-		awk '{ print $NF }')
-	while read -r fn; do
-		if [ -n "$symbols" ]; then
-			grep -qxF -- "$fn" <<<"$symbols" || continue
-		else
-			grep -qaF -- "$fn" "$out/$harness" || continue
-		fi
-		focus+=("$fn")
-	done < <(awk '
+	# Touched functions the binary defines (llvm-nm; without it, any
+	# mention of the name in the binary), most changed lines first, from
+	# jansson's indented layout: "name" and "changed_lines" keys, one
+	# number per line in the ranges.
+	mapfile -t focus < <(
+		{ llvm-nm --defined-only -j "$out/$harness" 2>/dev/null ||
+		  echo "-"; echo "--- change.json"; cat "$change/change.json"; } |
+		awk -v bin="$out/$harness" '
+		!json && $0 == "--- change.json" { json = 1; next }
+		!json { if ($0 == "-") nosym = 1; else sym[$0] = 1; next }
 		/^ *"path": / { cur = ""; inl = 0 }
 		/^ *"name": "[A-Za-z_][A-Za-z0-9_]*",?$/ {
 			cur = $0; sub(/^ *"name": "/, "", cur); sub(/",?$/, "", cur)
@@ -200,8 +201,11 @@ if [ "${DIRECTED:-1}" != 0 ] && [ -f "$change/change.json" ]; then
 			if (first < 0) first = v
 			else { n[cur] += v - first + 1; first = -1 }
 		}
-		END { for (i = 1; i <= k; i++) print n[order[i]], order[i] }
-		' "$change/change.json" | sort -s -k1,1nr | cut -d' ' -f2 | head -n 32)
+		END {
+			for (i = 1; i <= k; i++)
+				if (nosym || (order[i] in sym))
+					print n[order[i]], order[i]
+		}' | sort -s -k1,1nr | cut -d' ' -f2 | head -n 32)
 	[ ${#focus[@]} -gt 0 ] &&
 		notes+=("focus_function among ${#focus[@]} touched function(s) in the binary: ${focus[*]}")
 	say "direction: ${notes[*]:-none (the change file gives nothing to aim at)}"
