@@ -371,11 +371,38 @@ static void test_dict_numbers(void **state)
 	assert_null(diff_literals_dict(&lit));
 }
 
+/* A path that is not UTF-8 is repaired, never passed through raw. */
+static void test_hostile_path(void **state)
+{
+	struct diff_literals lit = DIFF_LITERALS_INIT;
+	const char *patch =
+		"diff --git \"a/src/\\377\\033.c\" \"b/src/\\377\\033.c\"\n"
+		"new file mode 100644\nindex 0000000..1111111\n"
+		"--- /dev/null\n+++ \"b/src/\\377\\033.c\"\n@@ -0,0 +1 @@\n"
+		"+int f(void) { return g(\"hi\"); }\n";
+	struct diff_changeset *cs = parse(patch);
+	json_t *doc, *f;
+
+	(void)state;
+	assert_string_equal(cs->files[0].path, "src/\377\033.c");
+	doc = render(cs, "", &lit);
+	f = json_array_get(json_object_get(doc, "files"), 0);
+	assert_string_equal(json_string_value(json_object_get(f, "path")),
+			    "src/? .c");
+	assert_string_equal(json_string_value(json_object_get(f, "language")),
+			    "c");
+	assert_string_equal(str_at(json_object_get(doc, "literals"), 0), "hi");
+	json_decref(doc);
+	diff_literals_release(&lit);
+	diff_changeset_free(cs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_change_json),
 		cmocka_unit_test(test_hostile_literals),
+		cmocka_unit_test(test_hostile_path),
 		cmocka_unit_test(test_comparisons),
 		cmocka_unit_test(test_dict_numbers),
 	};
