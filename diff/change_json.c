@@ -30,7 +30,7 @@ static json_t *text(const char *s)
 		return json_null();
 	if ((j = json_string(s)) != NULL)
 		return j;
-	clean = utf8_clean(s, strlen(s), PATH_MAX_SHOWN);	/* not UTF-8 */
+	clean = utf8_clean(s, strlen(s), PATH_MAX_SHOWN); /* not UTF-8 */
 	j = json_string(clean);
 	free(clean);
 	return j ? j : json_null();
@@ -67,10 +67,14 @@ static json_t *ranges(const struct diff_file *f, int lo, int hi)
 static const char *lang_name(enum diff_lang l)
 {
 	switch (l) {
-	case DIFF_LANG_C: return "c";
-	case DIFF_LANG_CPP: return "c++";
-	case DIFF_LANG_JAVA: return "java";
-	case DIFF_LANG_NONE: break;
+	case DIFF_LANG_C:
+		return "c";
+	case DIFF_LANG_CPP:
+		return "c++";
+	case DIFF_LANG_JAVA:
+		return "java";
+	case DIFF_LANG_NONE:
+		break;
 	}
 	return NULL;
 }
@@ -85,16 +89,16 @@ static json_t *functions(const struct diff_file *f,
 
 		if (strcmp(fn->path, f->path))
 			continue;
-		json_array_append_new(a, json_pack("{s:o,s:i,s:i,s:o}",
-			"name", text(fn->name), "start", fn->start,
-			"end", fn->end,
-			"changed_lines", ranges(f, fn->start, fn->end)));
+		json_array_append_new(
+			a, json_pack("{s:o,s:i,s:i,s:o}", "name",
+				     text(fn->name), "start", fn->start, "end",
+				     fn->end, "changed_lines",
+				     ranges(f, fn->start, fn->end)));
 	}
 	return a;
 }
 
-static json_t *file_obj(const struct diff_file *f,
-			const struct diff_touched *t)
+static json_t *file_obj(const struct diff_file *f, const struct diff_touched *t)
 {
 	const char *lang = lang_name(diff_lang_of_path(f->path));
 	json_t *o = json_object();
@@ -104,11 +108,12 @@ static json_t *file_obj(const struct diff_file *f,
 		json_object_set_new(o, "old_path", text(f->old_path));
 	json_object_set_new(o, "status",
 			    json_string(diff_status_name(f->status)));
-	json_object_set_new(o, "language", lang ? json_string(lang) :
-			    json_null());
+	json_object_set_new(o, "language",
+			    lang ? json_string(lang) : json_null());
 	json_object_set_new(o, "binary", json_boolean(f->binary));
-	json_object_set_new(o, "added_lines", ranges(f, 1, f->lines_nr ?
-				f->lines[f->lines_nr - 1] : 0));
+	json_object_set_new(
+		o, "added_lines",
+		ranges(f, 1, f->lines_nr ? f->lines[f->lines_nr - 1] : 0));
 	json_object_set_new(o, "functions", functions(f, t));
 	return o;
 }
@@ -132,7 +137,7 @@ static json_t *literals(const struct diff_literals *l)
 
 		if (!json_safe(lit->bytes, lit->len) ||
 		    !(s = json_stringn(lit->bytes, lit->len)))
-			continue;	/* bytes only: change.dict has it */
+			continue; /* bytes only: change.dict has it */
 		json_array_append_new(a, s);
 	}
 	return a;
@@ -150,7 +155,7 @@ int diff_change_json(char **out, size_t *len_out,
 	*out = NULL;
 	for (size_t i = 0; i < cs->nr; i++) {
 		if (cs->files[i].status == DIFF_DELETED)
-			continue;	/* no head side: nothing to aim at */
+			continue; /* no head side: nothing to aim at */
 		json_array_append_new(files, file_obj(&cs->files[i], touched));
 	}
 	json_object_set_new(doc, "version",
@@ -162,7 +167,8 @@ int diff_change_json(char **out, size_t *len_out,
 	json_object_set_new(doc, "literals_dropped",
 			    json_integer(lit ? (json_int_t)lit->dropped : 0));
 	json_object_set_new(doc, "comparisons",
-			    json_integer(lit ? (json_int_t)lit->comparisons : 0));
+			    json_integer(lit ? (json_int_t)lit->comparisons :
+					       0));
 	s = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	json_decref(doc);
 	if (!s)

@@ -57,7 +57,7 @@ static void add_literal(struct diff_literals *l, enum diff_literal_kind kind,
 		buf_release(&key);
 		return;
 	}
-	if (l->nr >= DIFF_LITERALS_MAX) {	/* the set stops growing too */
+	if (l->nr >= DIFF_LITERALS_MAX) { /* the set stops growing too */
 		l->dropped++;
 		buf_release(&key);
 		return;
@@ -93,12 +93,12 @@ static int cmp_before(const char *s, size_t i)
 		return 0;
 	a = s[i - 1];
 	b = i >= 2 ? s[i - 2] : '\0';
-	if (a == '=') {		/* == != <= >=, not = += <<= >>= */
+	if (a == '=') { /* == != <= >=, not = += <<= >>= */
 		if (b == '=' || b == '!')
 			return 1;
 		return (b == '<' || b == '>') && !(i >= 3 && s[i - 3] == b);
 	}
-	if (a == '<' || a == '>')	/* not << >> -> */
+	if (a == '<' || a == '>') /* not << >> -> */
 		return b != a && !(a == '>' && b == '-');
 	return i >= 4 && !memcmp(s + i - 4, "case", 4) &&
 	       (i == 4 || !is_ident((unsigned char)s[i - 5]));
@@ -126,9 +126,11 @@ static size_t hex_digits(const char *s, size_t len, size_t i, size_t max,
 	*v = 0;
 	while (i + n < len && n < max && isxdigit((unsigned char)s[i + n])) {
 		char c = s[i + n];
+		int d = isdigit((unsigned char)c) ?
+				c - '0' :
+				tolower((unsigned char)c) - 'a' + 10;
 
-		*v = *v * 16 + (unsigned long)(isdigit((unsigned char)c) ? c - '0' :
-					       tolower((unsigned char)c) - 'a' + 10);
+		*v = *v * 16 + (unsigned long)d;
 		n++;
 	}
 	return n;
@@ -174,19 +176,34 @@ static size_t decode(struct buf *out, const char *s, size_t len, size_t i)
 		if (c == '\\' && i < len) {
 			c = s[i++];
 			switch (c) {
-			case 'n': c = '\n'; break;
-			case 't': c = '\t'; break;
-			case 'r': c = '\r'; break;
-			case 'a': c = '\a'; break;
-			case 'b': c = '\b'; break;
-			case 'f': c = '\f'; break;
-			case 'v': c = '\v'; break;
+			case 'n':
+				c = '\n';
+				break;
+			case 't':
+				c = '\t';
+				break;
+			case 'r':
+				c = '\r';
+				break;
+			case 'a':
+				c = '\a';
+				break;
+			case 'b':
+				c = '\b';
+				break;
+			case 'f':
+				c = '\f';
+				break;
+			case 'v':
+				c = '\v';
+				break;
 			case 'x':
 				n = hex_digits(s, len, i, 2, &v);
 				i += n;
 				c = n ? (char)v : 'x';
 				break;
-			case 'u': case 'U':
+			case 'u':
+			case 'U':
 				n = hex_digits(s, len, i, c == 'u' ? 4 : 8, &v);
 				i += n;
 				if (out->len <= DIFF_LITERAL_LEN_MAX)
@@ -196,8 +213,11 @@ static size_t decode(struct buf *out, const char *s, size_t len, size_t i)
 				if (c >= '0' && c <= '7') {
 					v = (unsigned long)(c - '0');
 					for (n = 0; n < 2 && i < len &&
-					     s[i] >= '0' && s[i] <= '7'; n++)
-						v = v * 8 + (unsigned long)(s[i++] - '0');
+						    s[i] >= '0' && s[i] <= '7';
+					     n++)
+						v = v * 8 +
+						    (unsigned long)(s[i++] -
+								    '0');
 					c = (char)v;
 				}
 			}
@@ -220,7 +240,8 @@ static int parse_int(const char *tok, size_t len, int neg, int64_t *out)
 	for (size_t i = 0; i < len; i++) {
 		if (tok[i] == '\'' || tok[i] == '_')
 			continue;
-		if (tok[i] == '.' || (!hex && (tok[i] == 'e' || tok[i] == 'E')) ||
+		if (tok[i] == '.' ||
+		    (!hex && (tok[i] == 'e' || tok[i] == 'E')) ||
 		    (hex && (tok[i] == 'p' || tok[i] == 'P')) ||
 		    n + 1 >= sizeof(clean))
 			return -1;
@@ -233,8 +254,8 @@ static int parse_int(const char *tok, size_t len, int neg, int64_t *out)
 		return -1;
 	errno = 0;
 	if (n > 2 && clean[0] == '0' && (clean[1] == 'b' || clean[1] == 'B')) {
-		for (k = 2, v = 0; k < n && (clean[k] == '0' || clean[k] == '1');
-		     k++)
+		for (k = 2, v = 0;
+		     k < n && (clean[k] == '0' || clean[k] == '1'); k++)
 			v = v << 1 | (unsigned long long)(clean[k] - '0');
 		if (k != n || n > 66)
 			return -1;
@@ -255,11 +276,11 @@ static size_t number(struct diff_literals *l, const char *s, size_t len,
 	int neg = 0, cmp;
 	int64_t v;
 
-	while (i < len && (is_ident((unsigned char)s[i]) || s[i] == '.' ||
-			   (s[i] == '\'' && i + 1 < len &&
-			    isxdigit((unsigned char)s[i + 1])) ||
-			   ((s[i] == '+' || s[i] == '-') &&
-			    strchr("eEpP", s[i - 1]))))
+	while (i < len &&
+	       (is_ident((unsigned char)s[i]) || s[i] == '.' ||
+		(s[i] == '\'' && i + 1 < len &&
+		 isxdigit((unsigned char)s[i + 1])) ||
+		((s[i] == '+' || s[i] == '-') && strchr("eEpP", s[i - 1]))))
 		i++;
 	j = skip_back(s, start, " \t");
 	if (j > 0 && s[j - 1] == '-') {
@@ -282,8 +303,8 @@ static size_t number(struct diff_literals *l, const char *s, size_t len,
 	return i;
 }
 
-void diff_literals_scan_line(struct diff_literals *l, const char *s,
-			     size_t len, int *in_comment)
+void diff_literals_scan_line(struct diff_literals *l, const char *s, size_t len,
+			     int *in_comment)
 {
 	struct buf lit = BUF_INIT;
 	size_t i = 0, end;
@@ -313,16 +334,18 @@ void diff_literals_scan_line(struct diff_literals *l, const char *s,
 			i = k;
 		} else if (c == '"' || c == '\'') {
 			if ((end = decode(&lit, s, len, i)) == 0)
-				break;	/* unterminated: not a literal */
-			if (c == '\'' && (cmp_before(s, i) ||
-					  cmp_after(s, len, end)))
+				break; /* unterminated: not a literal */
+			if (c == '\'' &&
+			    (cmp_before(s, i) || cmp_after(s, len, end)))
 				l->comparisons++;
 			if (lit.len)
-				add_literal(l, c == '"' ? DIFF_LIT_STRING :
-					    DIFF_LIT_CHAR, lit.ptr, lit.len, 0);
+				add_literal(l,
+					    c == '"' ? DIFF_LIT_STRING :
+						       DIFF_LIT_CHAR,
+					    lit.ptr, lit.len, 0);
 			i = end;
 		} else if (isdigit(c) || (c == '.' && i + 1 < len &&
-					   isdigit((unsigned char)s[i + 1]))) {
+					  isdigit((unsigned char)s[i + 1]))) {
 			i = number(l, s, len, i);
 		} else if (is_ident(c)) {
 			while (i < len && is_ident((unsigned char)s[i]))

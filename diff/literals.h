@@ -18,31 +18,34 @@
 
 struct diff_changeset;
 
-#define DIFF_LITERAL_LEN_MAX 64		/* longer literals are dropped */
-#define DIFF_LITERALS_MAX 256		/* the rest are counted, not kept */
+#define DIFF_LITERAL_LEN_MAX 64	 /* longer literals are dropped */
+#define DIFF_LITERALS_MAX    256 /* the rest are counted, not kept */
 
 enum diff_literal_kind {
-	DIFF_LIT_STRING,	/* "..." decoded: escapes turned into bytes */
-	DIFF_LIT_CHAR,		/* '...' decoded */
-	DIFF_LIT_NUMBER,	/* a comparison constant as written: "0x7f" */
+	DIFF_LIT_STRING, /* "..." decoded: escapes turned into bytes */
+	DIFF_LIT_CHAR,	 /* '...' decoded */
+	DIFF_LIT_NUMBER, /* a comparison constant as written: "0x7f" */
 };
 
 struct diff_literal {
 	enum diff_literal_kind kind;
-	char *bytes;		/* len bytes, NUL-terminated (may hold NULs) */
+	char *bytes; /* len bytes, NUL-terminated (may hold NULs) */
 	size_t len;
-	int64_t value;		/* DIFF_LIT_NUMBER: its value */
+	int64_t value; /* DIFF_LIT_NUMBER: its value */
 };
 
 struct diff_literals {
-	struct diff_literal *v;		/* in the order first seen */
+	struct diff_literal *v; /* in the order first seen */
 	size_t nr, alloc;
-	size_t dropped;		/* occurrences not kept: too long, or new
+	size_t dropped;	    /* occurrences not kept: too long, or new
 				   ones over DIFF_LITERALS_MAX */
-	size_t comparisons;	/* comparisons against a constant */
-	struct strset seen;	/* de-duplication keys */
+	size_t comparisons; /* comparisons against a constant */
+	struct strset seen; /* de-duplication keys */
 };
-#define DIFF_LITERALS_INIT { NULL, 0, 0, 0, 0, STRSET_INIT }
+#define DIFF_LITERALS_INIT                    \
+	{                                     \
+		NULL, 0, 0, 0, 0, STRSET_INIT \
+	}
 
 /*
  * Scan one added line of C, C++ or Java source (`len` bytes, need not be

@@ -31,8 +31,8 @@ int change_file_write(struct scan *s, const char *dir)
 
 	if (!s->change)
 		return 0;
-	head_cs = *s->change;		/* borrowed fields, never freed */
-	if (!head_cs.head_commit)	/* --diff: the tree that is built */
+	head_cs = *s->change;	  /* borrowed fields, never freed */
+	if (!head_cs.head_commit) /* --diff: the tree that is built */
 		head_cs.head_commit = s->state.head_commit;
 	if ((r = diff_changeset_touched_functions(&t, &head_cs, s->source_dir,
 						  NULL, NULL)) != 0 ||
@@ -49,7 +49,8 @@ int change_file_write(struct scan *s, const char *dir)
 		   fs_remove_tree(path);
 	if (r == 0)
 		log_debug("change file: %zu function(s), %zu literal(s), "
-			  "%zu comparison(s)", t->nr, lit.nr, lit.comparisons);
+			  "%zu comparison(s)",
+			  t->nr, lit.nr, lit.comparisons);
 out:
 	free(path);
 	free(dict);
