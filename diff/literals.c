@@ -274,7 +274,8 @@ static size_t number(struct diff_literals *l, const char *s, size_t len,
 {
 	size_t start = i, j;
 	int neg = 0, cmp;
-	int64_t v;
+	int64_t v = 0;
+	char *text;
 
 	while (i < len &&
 	       (is_ident((unsigned char)s[i]) || s[i] == '.' ||
@@ -290,16 +291,14 @@ static size_t number(struct diff_literals *l, const char *s, size_t len,
 				  s[k - 1] == ')' || s[k - 1] == ']');
 	}
 	cmp = cmp_before(s, neg ? j - 1 : start) || cmp_after(s, len, i);
-	if (!cmp)
+	/* x == 0, n < 1: every change has them, and they are no magic */
+	if (!cmp || parse_int(s + start, i - start, neg, &v) != 0 || v == 0 ||
+	    v == 1)
 		return i;
 	l->comparisons++;
-	if (parse_int(s + start, i - start, neg, &v) == 0 && v != 0 && v != 1) {
-		char *text = xasprintf("%s%.*s", neg ? "-" : "",
-				       (int)(i - start), s + start);
-
-		add_literal(l, DIFF_LIT_NUMBER, text, strlen(text), v);
-		free(text);
-	}
+	text = xasprintf("%s%.*s", neg ? "-" : "", (int)(i - start), s + start);
+	add_literal(l, DIFF_LIT_NUMBER, text, strlen(text), v);
+	free(text);
 	return i;
 }
 
@@ -335,9 +334,9 @@ void diff_literals_scan_line(struct diff_literals *l, const char *s, size_t len,
 		} else if (c == '"' || c == '\'') {
 			if ((end = decode(&lit, s, len, i)) == 0)
 				break; /* unterminated: not a literal */
-			if (c == '\'' &&
+			if (c == '\'' && lit.len && lit.ptr[0] &&
 			    (cmp_before(s, i) || cmp_after(s, len, end)))
-				l->comparisons++;
+				l->comparisons++; /* not c != '\0' */
 			if (lit.len)
 				add_literal(l,
 					    c == '"' ? DIFF_LIT_STRING :

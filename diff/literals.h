@@ -39,7 +39,7 @@ struct diff_literals {
 	size_t nr, alloc;
 	size_t dropped;	    /* occurrences not kept: too long, or new
 				   ones over DIFF_LITERALS_MAX */
-	size_t comparisons; /* comparisons against a constant */
+	size_t comparisons; /* against a constant but 0, 1 and '\0' */
 	struct strset seen; /* de-duplication keys */
 };
 #define DIFF_LITERALS_INIT                    \
