@@ -40,7 +40,7 @@ FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzzers/%,$(FUZZ_SRC))
 
 .PHONY: all test unit unit-one unit-plain unit-asan unit-run crs-unit integration demo setup clean \
 	static check-headers check-layers base-images bench bench-select install install-files \
-	bench-rebuild bench-cache bench-overhead bench-deadline bench-parbuild fuzz fuzz-smoke fuzz-build fuzz-bin
+	bench-rebuild bench-cache bench-overhead bench-deadline bench-parbuild bench-directed fuzz fuzz-smoke fuzz-build fuzz-bin
 all: $(BUILD)/crs-ci $(BUILD)/libCRS $(BUILD)/libCRS-install.sh
 
 $(BUILD)/obj/%.o: %.c
@@ -167,6 +167,10 @@ bench-deadline: all base-images
 	bash tests/bench/bench_deadline.sh
 bench-parbuild: all base-images
 	bash tests/bench/bench_parbuild.sh
+# time to first PoV with and without direction at the change (~20 min;
+# not in `bench`: run it once, BENCH_DIRECTED_ARGS="--cap 60 sentinel-number")
+bench-directed: all
+	bash tests/bench/bench_directed.sh $(BENCH_DIRECTED_ARGS)
 
 # make install [PREFIX=/usr/local] [DESTDIR=...]: crs-ci, libCRS and its
 # install step in bin/ (crs-ci looks for libCRS beside itself), the CRS

@@ -26,6 +26,7 @@
 #include "runner/scan/scan.h"
 #include "runner/scan/scan_opts.h"
 #include "runner/exec/source_export.h"
+#include "runner/scan/change_file.h"
 #include "runner/config/config.h"
 #include "runner/engine/docker.h"
 #include "runner/scan/timings.h"
@@ -442,7 +443,8 @@ static int crs_runner_images(struct scan *s, const struct compose_crs *c)
 
 /*
  * diffs/ref.diff and bug-candidates/<name> (each --sarif file) for build
- * steps, as OSS-CRS stages them (§7.1).
+ * steps, as OSS-CRS stages them (§7.1), and diffs/change.json and
+ * change.dict (runner/scan/change_file.h).
  */
 static int stage_fetch_dir(struct scan *s)
 {
@@ -471,9 +473,10 @@ static int stage_fetch_dir(struct scan *s)
 	path = xasprintf("%s/ref.diff", dir);
 	if (!s->change)		/* a full scan: no last scan's diff either */
 		r = fs_remove_tree(dir);
-	else if ((r = fs_mkdir_p(dir)) == 0)
-		r = fs_write_file_atomic(path, s->change->patch,
-					 s->change->patch_len);
+	else if ((r = fs_mkdir_p(dir)) == 0 &&
+		 (r = fs_write_file_atomic(path, s->change->patch,
+					   s->change->patch_len)) == 0)
+		r = change_file_write(s, dir);
 	free(dir);
 	free(path);
 	return r;

@@ -31,6 +31,7 @@
 #include "runner/scan/cache.h"
 #include "runner/exec/crs_env.h"
 #include "runner/sidecar/exchange.h"
+#include "runner/scan/change_file.h"
 #include "runner/scan/harness_runs.h"
 #include "runner/gateway/llm_gateway.h"
 #include "runner/scan/scan.h"
@@ -173,6 +174,11 @@ static int make_dirs(struct scan *s, const char *h)
 				   s->state.run_id, h);
 		r = fs_write_file_atomic(p, s->change->patch,
 					 s->change->patch_len);
+		free(p);
+		p = scan_work_path(s, "runs/%s/EXCHANGE_DIR/%s/diffs",
+				   s->state.run_id, h);
+		if (r == 0)
+			r = change_file_write(s, p);
 		free(p);
 	}
 	return r;

@@ -4,7 +4,8 @@
 # the line the change added; the report says how many changed lines
 # fuzzing executed (the change's out-of-memory return, line 28, can never
 # run, so it is listed); the SARIF validates (GitHub's rules too); a
-# second scan rebuilds no image.
+# second scan rebuilds no image; the CRS gets the change file and the
+# libFuzzer CRS aims at it (dictionary, value profile, focus function).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 mktemp_dir; tmp=$TMP
@@ -90,6 +91,28 @@ sarif_validate "$tmp/out/results.sarif" >"$tmp/validate.txt" 2>&1 || { cat "$tmp
 grep -q "Analysis completed successfully" "$tmp/validate.txt" || fail "validator: $(cat "$tmp/validate.txt")"
 [ "$(engine_snapshot)" = "$before" ] || fail "containers or networks left behind"
 note "first scan: $(grep -c 'building image' "$tmp/log1.txt" || true) image(s) built"
+# the change reached the CRS as change.json/change.dict (its fetch folder
+# and the build steps'), and run_fuzzer.sh aimed at it
+run_dir=$(ls -d "$tmp"/work/runs/*/ | head -n 1)
+python3 - "$run_dir/EXCHANGE_DIR/fuzz_records/diffs/change.json" \
+	"$tmp/work/builds/address/FETCH_DIR/diffs/change.json" <<'PY'
+import json, sys
+for path in sys.argv[1:]:
+    c = json.load(open(path))
+    assert c["version"] == 1 and c["head_commit"], c
+    f = [f for f in c["files"] if f["path"] == "src/recparse.c"][0]
+    fn = [g for g in f["functions"] if g["name"] == "parse_extended"][0]
+    assert any(a <= 39 <= b for a, b in fn["changed_lines"]), fn
+    assert "RP" in c["literals"] and c["comparisons"] > 0, c
+PY
+grep -qx '"RP"' "$run_dir/EXCHANGE_DIR/fuzz_records/diffs/change.dict" ||
+	fail "change.dict lacks the change's \"RP\""
+crs_log=$run_dir/logs/crs-libfuzzer-fuzzer-fuzz_records.log
+grep -q "direction: dict=change.dict.*use_value_profile=1.*focus_function" \
+	"$crs_log" || { cat "$crs_log" >&2; fail "run_fuzzer.sh did not aim at the change"; }
+grep -q "with focus_function=" "$crs_log" || fail "no -focus_function run"
+grep -q "first execution" "$crs_log" || fail "no first-execution mark"
+note "CRS got change.json (parse_extended) and used $(grep -o 'direction: .*' "$crs_log" | cut -c1-60)..."
 # second scan: every image and build is reused
 set +e
 scan >/dev/null 2>"$tmp/log2.txt"

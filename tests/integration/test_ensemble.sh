@@ -8,7 +8,8 @@
 #       the seeds of one CRS reach the other through its libCRS fetch daemon;
 #   (b) their PoVs for the same bug collapse into one finding with
 #       duplicates >= 1, credited to the CRS whose PoV came first;
-#   (c) crs-libfuzzer's early exit does not end crs-aflpp's run.
+#   (c) crs-libfuzzer's early exit does not end crs-aflpp's run;
+#   (d) crs-aflpp fuzzes with the change's dictionary and CmpLog.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 tmp=$(mktemp_dir)
@@ -31,6 +32,14 @@ run_id=$(python3 -c "import json,sys;print(json.load(open(sys.argv[1]))['run_id'
 	"$tmp/work/scan.json")
 run=$tmp/work/runs/$run_id
 [ -d "$run" ] || fail "no run folder $run"
+# crs-aflpp aimed at the change: the change's dictionary and CmpLog from
+# the build step's second, CmpLog build
+afl_log=$run/logs/crs-aflpp-fuzzer-fuzz_records.log
+grep -q "direction: -x change.dict (.* entries) CmpLog (-c cmplog/fuzz_records)" \
+	"$afl_log" || { cat "$afl_log" >&2; fail "run_afl.sh did not use change.dict and CmpLog"; }
+[ -x "$tmp/work/builds/address/crs/crs-aflpp/BUILD_OUT_DIR/build/cmplog/fuzz_records" ] ||
+	fail "no CmpLog build of fuzz_records"
+note "crs-aflpp: $(grep -o 'direction: .*' "$afl_log")"
 # Nothing of the scan is left on the engine.
 owner=crs-ci-${run_id#*-}
 [ -z "$(docker ps -aq --filter "name=$owner")" ] || fail "containers of $owner left behind"

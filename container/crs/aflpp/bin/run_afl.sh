@@ -16,7 +16,10 @@
 #      here, its minimum; AFL_IMPORT_FIRST=1 reads it at start). afl-fuzz
 #      finds new foreign files by mtime in whole seconds, so each batch gets
 #      an mtime later than the one before (libCRS keeps the submitter's);
-#   3. afl-fuzz -M main -F FOREIGN -V FUZZ_TIME [-x HARNESS.dict];
+#   3. afl-fuzz -M main -F FOREIGN -V FUZZ_TIME [-x HARNESS.dict]
+#      [-x FETCH_DIR/diffs/change.dict: the change's literals, in a change
+#      scan; DIRECTED=0 leaves it out] [-c cmplog/HARNESS: CmpLog, when the
+#      build step made that binary];
 #      `libCRS register-submit-dir seed` submits every queue entry at once;
 #      every second each new crash is run once on the build for its ASan
 #      DEDUP_TOKEN and submitted with `libCRS submit pov` unless a crash
@@ -221,6 +224,20 @@ dict=()
 if [ -f "$out/$harness.dict" ]; then
 	dict=(-x "$out/$harness.dict")
 fi
+# Direction at the change (docs/change-file.md): its literals as a second
+# dictionary; CmpLog (-c) whenever the build made a CmpLog binary.
+notes=()
+change=${OSS_CRS_FETCH_DIR:-/nonexistent}/diffs
+if [ "${DIRECTED:-1}" != 0 ] && [ -f "$change/change.dict" ]; then
+	dict+=(-x "$change/change.dict")
+	notes+=("-x change.dict ($(grep -c '^"' "$change/change.dict") entries)")
+fi
+cmplog=()
+if [ -x "$out/cmplog/$harness" ]; then
+	cmplog=(-c "$out/cmplog/$harness")
+	notes+=("CmpLog (-c cmplog/$harness)")
+fi
+say "direction: ${notes[*]:-none}"
 # shellcheck disable=SC2206
 extra=(${AFL_EXTRA_ARGS:-})
 import_seeds	# what was shared before we started: imported first
@@ -234,7 +251,7 @@ AFL_NO_UI=1 AFL_NO_CRASH_README=1 AFL_FAST_CAL=1 AFL_IGNORE_UNKNOWN_ENVS=1 \
 AFL_IMPORT_FIRST=1 AFL_NO_COLOR=1 \
 AFL_SYNC_TIME=${AFL_SYNC_TIME:-1} \
 	afl-fuzz -i "$in" -o "$sync" -M main -F "$foreign" -V "$fuzz_time" \
-	"${dict[@]}" "${extra[@]}" -- "$out/$harness" \
+	"${dict[@]}" "${cmplog[@]}" "${extra[@]}" -- "$out/$harness" \
 	< /dev/null >> "$afl_log" 2>&1 &
 afl_pid=$!
 

@@ -6,28 +6,50 @@
 #
 # HARNESS defaults to $OSS_CRS_TARGET_HARNESS (exit 2 when neither is set).
 # Steps:
-#   1. libCRS download-build-output build /out (the build step's $OUT);
-#   2. corpus = /out/HARNESS_seed_corpus.zip, plus `libCRS fetch seed` from
-#      OSS_CRS_FETCH_DIR before every run, plus a `libCRS register-fetch-dir
-#      seed` daemon that copies every seed another CRS shares into the
-#      corpus as it arrives, where libFuzzer (-reload=1, its default) picks
-#      it up within a second; shared seeds are never submitted back;
+#   1. the build output: /OSS_CRS_BUILD_OUT_DIR/build read in place when
+#      it holds the harness (no copy before the first execution), else
+#      `libCRS download-build-output build /out` (e.g. for a rebuild);
+#   2. corpus = HARNESS_seed_corpus.zip, plus `libCRS fetch seed` from
+#      OSS_CRS_FETCH_DIR before every run, plus (once libFuzzer runs) a
+#      `libCRS register-fetch-dir seed` daemon that copies every seed another
+#      CRS shares into the corpus as it arrives, where libFuzzer (-reload=1,
+#      its default) picks it up within a second; shared seeds are never
+#      submitted back;
+#   2b. direction, in a change scan (FETCH_DIR/diffs/change.json, see
+#      docs/change-file.md): the change's literals (diffs/change.dict,
+#      merged with the harness's own dictionary: HARNESS.dict or the dict
+#      of HARNESS.options) as -dict, -use_value_profile=1 when the change
+#      adds comparisons, and -focus_function on the touched functions the
+#      binary defines (most changed lines first, one per run, rotating;
+#      dropped when libFuzzer cannot set it). The log says what was used;
 #   3. libFuzzer runs one after another until FUZZ_TIME seconds have passed;
 #      each stops at its first crash, timeout or out-of-memory, whose artifact
 #      is submitted at once (`libCRS submit pov`) unless its DEDUP_TOKEN was
 #      already submitted; new corpus files are submitted as seeds after each
 #      run (`libCRS submit seed`);
 #   4. with STOP_ON_FIRST_POV=1, exit 0 right after the first submitted PoV.
+# Log lines carry the seconds since the script started; "first execution"
+# marks libFuzzer's INITED (the start-up cost).
 # Environment: FUZZ_TIME (seconds, default 3600), STOP_ON_FIRST_POV (0),
 # OSS_CRS_LOG_DIR (libFuzzer output goes to fuzzer.log there, else stderr;
 # the fetch daemon's log to fetch-seeds.log there),
-# FUZZER_EXTRA_ARGS (more libFuzzer flags, split on spaces).
+# FUZZER_EXTRA_ARGS (more libFuzzer flags, split on spaces), DIRECTED (0:
+# ignore the change file).
 # Exit: 0 when the time ran out or after the first PoV (STOP_ON_FIRST_POV),
 # 1 when the harness keeps failing without an artifact or libCRS fails,
 # 2 for usage errors. SIGTERM/SIGINT stop libFuzzer, submit, and exit 0.
 set -u
 
-say() { echo "run_fuzzer.sh: $*" >&2; }
+# Log lines carry the seconds since the script started (~ the container's
+# start), from bash's clock in microseconds: no process per line.
+t0=${EPOCHREALTIME:-0.0}
+t0=${t0/[.,]/}
+say() {
+	local now=${EPOCHREALTIME:-0.0} cs
+	now=${now/[.,]/}
+	cs=$(((10#$now - 10#$t0) / 10000))
+	printf 'run_fuzzer.sh: [%d.%02d s] %s\n' $((cs / 100)) $((cs % 100)) "$*" >&2
+}
 
 harness=${1:-${OSS_CRS_TARGET_HARNESS:-}}
 if [ -z "$harness" ]; then
@@ -65,8 +87,14 @@ stop=0
 child=
 trap 'stop=1; [ -n "$child" ] && kill -TERM "$child" 2>/dev/null' TERM INT
 
-# 1. The build output.
-if ! libCRS download-build-output build "$out"; then
+# 1. The build output: read in place when crs-ci mounted it (a copy of a
+# large build costs seconds before the first execution), else downloaded.
+if [ -z "${OSS_CRS_REBUILD_ID:-}" ] && [ -n "${OSS_CRS_BUILD_OUT_DIR:-}" ] &&
+    [ -x "$OSS_CRS_BUILD_OUT_DIR/build/$harness" ] &&
+    [ ! -L "$OSS_CRS_BUILD_OUT_DIR/build" ]; then
+	out=$OSS_CRS_BUILD_OUT_DIR/build
+	say "build output: in place ($out)"
+elif ! libCRS download-build-output build "$out"; then
 	say "libCRS download-build-output build $out failed"
 	exit 1
 fi
@@ -93,27 +121,100 @@ mark_corpus_known() {
 		[ -f "$f" ] && touch "$known/${f##*/}"
 	done
 }
-fetch_seeds
 
-# Seeds other CRSs share from now on reach the corpus as they arrive.
+# Seeds other CRSs share from now on reach the corpus as they arrive; the
+# daemon starts once libFuzzer runs (what was shared before is fetched
+# before each run).
 fetch_daemon=
 # shellcheck disable=SC2317  # run by the EXIT trap
 stop_fetch_daemon() {
 	[ -n "$fetch_daemon" ] && kill -TERM "$fetch_daemon" 2>/dev/null
 	fetch_daemon=
 }
-if [ -n "${OSS_CRS_FETCH_DIR:-}" ]; then
+start_fetch_daemon() {
+	local line
+	[ -n "${OSS_CRS_FETCH_DIR:-}" ] && [ -z "$fetch_daemon" ] || return 0
 	if line=$(libCRS register-fetch-dir --log "$fetch_log" seed "$corpus"); then
 		fetch_daemon=${line##* }
 		trap stop_fetch_daemon EXIT
 	else
 		say "warning: libCRS register-fetch-dir seed failed"
 	fi
-fi
+}
 
-dict=()
+# The harness's own dictionary: HARNESS.dict, or the dict of the
+# [libfuzzer] section of HARNESS.options (OSS-Fuzz's two ways).
+harness_dict=
 if [ -f "$out/$harness.dict" ]; then
-	dict=("-dict=$out/$harness.dict")
+	harness_dict=$out/$harness.dict
+elif [ -f "$out/$harness.options" ]; then
+	d=$(awk -F '=' '/^\[/ { sec = $0 } sec == "[libfuzzer]" &&
+		$1 ~ /^[ \t]*dict[ \t]*$/ { gsub(/^[ \t]+|[ \t]+$/, "", $2);
+		print $2; exit }' "$out/$harness.options")
+	case $d in
+	''|*/*|.*) ;;
+	*) [ -f "$out/$d" ] && harness_dict=$out/$d ;;
+	esac
+fi
+dict=()
+[ -n "$harness_dict" ] && dict=("-dict=$harness_dict")
+
+# 2b. Direction at the change (docs/change-file.md): crs-ci stages
+# diffs/change.json and diffs/change.dict in a change scan; DIRECTED=0 or
+# a full scan (no change file) fuzzes as before.
+change=${OSS_CRS_FETCH_DIR:-/nonexistent}/diffs
+focus=()		# candidate focus functions, most changed lines first
+direct=()		# value profiling
+if [ "${DIRECTED:-1}" != 0 ] && [ -f "$change/change.json" ]; then
+	notes=()
+	if [ -f "$change/change.dict" ]; then
+		cat ${harness_dict:+"$harness_dict"} "$change/change.dict" \
+			> "$work/direct.dict" 2>/dev/null
+		dict=("-dict=$work/direct.dict")
+		notes+=("dict=change.dict ($(grep -c '^"' "$change/change.dict")" \
+			"entries${harness_dict:+, + ${harness_dict##*/}})")
+	fi
+	if [ "$(sed -n 's/^ *"comparisons": \([0-9]*\).*/\1/p' \
+	    "$change/change.json" | head -n 1)" -gt 0 ] 2>/dev/null; then
+		direct+=(-use_value_profile=1)
+		notes+=("use_value_profile=1 (the change adds comparisons)")
+	fi
+	# Touched functions the binary defines (llvm-nm; without it, any
+	# mention of the name in the binary), most changed lines first, from
+	# jansson's indented layout: "name" and "changed_lines" keys, one
+	# number per line in the ranges.
+	mapfile -t focus < <(
+		{ llvm-nm --defined-only -j "$out/$harness" 2>/dev/null ||
+		  echo "-"; echo "--- change.json"; cat "$change/change.json"; } |
+		awk -v bin="$out/$harness" '
+		!json && $0 == "--- change.json" { json = 1; next }
+		!json { if ($0 == "-") nosym = 1; else sym[$0] = 1; next }
+		/^ *"path": / { cur = ""; inl = 0 }
+		/^ *"name": "[A-Za-z_][A-Za-z0-9_]*",?$/ {
+			cur = $0; sub(/^ *"name": "/, "", cur); sub(/",?$/, "", cur)
+			if (!(cur in n)) { order[++k] = cur; n[cur] = 0 }
+			inl = 0
+		}
+		/^ *"changed_lines": \[/ { inl = cur != ""; first = -1 }
+		inl && /^ *[0-9]+,?$/ {
+			v = $1 + 0
+			if (first < 0) first = v
+			else { n[cur] += v - first + 1; first = -1 }
+		}
+		END {
+			for (i = 1; i <= k; i++)
+				if (nosym || (order[i] in sym))
+					print n[order[i]], order[i]
+		}' | sort -s -k1,1nr | cut -d' ' -f2 | head -n 32)
+	[ ${#focus[@]} -gt 0 ] &&
+		notes+=("focus_function among ${#focus[@]} touched function(s) in the binary: ${focus[*]}")
+	say "direction: ${notes[*]:-none (the change file gives nothing to aim at)}"
+else
+	if [ "${DIRECTED:-1}" = 0 ]; then
+		say "direction: none (DIRECTED=0)"
+	else
+		say "direction: none (no change file: a full scan)"
+	fi
 fi
 # shellcheck disable=SC2206
 extra=(${FUZZER_EXTRA_ARGS:-})
@@ -169,6 +270,20 @@ submit_seeds() {
 	return 0
 }
 
+# Logs when libFuzzer first ran an input (INITED, or a crash before it):
+# the start-up cost, from the container's start to fuzzing.
+first_exec() {
+	local _
+	for _ in $(seq 200); do
+		if grep -qa 'INITED\|^==[0-9]*==ERROR\|DEDUP_TOKEN' "$1" 2>/dev/null; then
+			say "first execution (libFuzzer INITED)"
+			return 0
+		fi
+		kill -0 "$child" 2>/dev/null || return 0
+		sleep 0.05
+	done
+}
+
 # 3. Fuzz until the time is up.
 failures=0
 run=0
@@ -178,11 +293,20 @@ while [ "$stop" = 0 ]; do
 	run=$((run + 1))
 	fetch_seeds
 	runlog=$work/run-$run.log
-	say "run $run: $harness for at most $remaining s"
+	focus_arg=()	# one function per run, rotating over the candidates
+	[ ${#focus[@]} -gt 0 ] &&
+		focus_arg=("-focus_function=${focus[$(((run - 1) % ${#focus[@]}))]}")
+	say "run $run: $harness for at most $remaining s" \
+		"${focus_arg[@]/#-/with }"
 	"$out/$harness" -artifact_prefix="$povs/" -max_total_time="$remaining" \
 		-timeout=25 -rss_limit_mb=2560 -detect_leaks=0 -close_fd_mask=3 \
-		"${dict[@]}" "${extra[@]}" "$corpus" < /dev/null > "$runlog" 2>&1 &
+		"${dict[@]}" "${direct[@]}" "${focus_arg[@]}" "${extra[@]}" \
+		"$corpus" < /dev/null > "$runlog" 2>&1 &
 	child=$!
+	if [ "$run" = 1 ]; then
+		first_exec "$runlog"
+		start_fetch_daemon
+	fi
 	wait "$child"
 	rc=$?
 	if [ "$stop" = 1 ]; then
@@ -191,6 +315,13 @@ while [ "$stop" = 0 ]; do
 	fi
 	child=
 	cat "$runlog" >> "$log"
+	if [ ${#focus_arg[@]} -gt 0 ] &&
+	    grep -qa 'ERROR: Failed to set focus function' "$runlog"; then
+		say "libFuzzer could not set ${focus_arg[0]#-}: no focus from now on"
+		focus=()
+		rm -f "$runlog"
+		continue
+	fi
 	if submit_povs "$runlog"; then
 		failures=0
 		if [ "$stop_on_first" = 1 ]; then
