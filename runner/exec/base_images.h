@@ -13,8 +13,8 @@
  * of the Dockerfile sent to the engine for builds. No real name is ever
  * tagged.
  */
-#ifndef CRS_RUNNER_BASE_IMAGES_H
-#define CRS_RUNNER_BASE_IMAGES_H
+#ifndef CRS_RUNNER_EXEC_BASE_IMAGES_H
+#define CRS_RUNNER_EXEC_BASE_IMAGES_H
 
 struct scan;
 struct buf;

@@ -12,8 +12,8 @@
  * chain, so such an archive loads when the base image is present; crs-ci
  * makes the base ready first.
  */
-#ifndef CRS_RUNNER_IMAGE_STRIP_H
-#define CRS_RUNNER_IMAGE_STRIP_H
+#ifndef CRS_RUNNER_EXEC_IMAGE_STRIP_H
+#define CRS_RUNNER_EXEC_IMAGE_STRIP_H
 
 #include <stddef.h>
 

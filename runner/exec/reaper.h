@@ -19,8 +19,8 @@
  *    pid namespace, or a crs-ci too old to label its pid) is never
  *    touched, and neither is a live one.
  */
-#ifndef CRS_RUNNER_REAPER_H
-#define CRS_RUNNER_REAPER_H
+#ifndef CRS_RUNNER_EXEC_REAPER_H
+#define CRS_RUNNER_EXEC_REAPER_H
 
 #include <time.h>
 

@@ -12,8 +12,8 @@
  * What the container wrote is read back through a directory descriptor,
  * never by path, and nothing under <tdir>/io is ever bound again.
  */
-#ifndef CRS_RUNNER_REPRODUCE_H
-#define CRS_RUNNER_REPRODUCE_H
+#ifndef CRS_RUNNER_EXEC_REPRODUCE_H
+#define CRS_RUNNER_EXEC_REPRODUCE_H
 
 #include <stddef.h>
 

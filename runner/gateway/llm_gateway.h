@@ -14,8 +14,8 @@
  * where a self-hosted model server answers, say); crs-ci neither creates
  * nor removes it.
  */
-#ifndef CRS_RUNNER_LLM_GATEWAY_H
-#define CRS_RUNNER_LLM_GATEWAY_H
+#ifndef CRS_RUNNER_GATEWAY_LLM_GATEWAY_H
+#define CRS_RUNNER_GATEWAY_LLM_GATEWAY_H
 
 struct scan;
 struct llm_gateway;

@@ -10,8 +10,8 @@
  * verdict). Stored as runs/<run-id>/harness_runs.json, a file of crs-ci's
  * own (no container can write runs/<run-id>/ itself).
  */
-#ifndef CRS_RUNNER_HARNESS_RUNS_H
-#define CRS_RUNNER_HARNESS_RUNS_H
+#ifndef CRS_RUNNER_SCAN_HARNESS_RUNS_H
+#define CRS_RUNNER_SCAN_HARNESS_RUNS_H
 
 #include <stddef.h>
 

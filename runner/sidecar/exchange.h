@@ -10,8 +10,8 @@
  * The submit folders are written by CRS containers (hostile): see
  * exchange.c for what is read and the caps below for how much.
  */
-#ifndef CRS_RUNNER_EXCHANGE_H
-#define CRS_RUNNER_EXCHANGE_H
+#ifndef CRS_RUNNER_SIDECAR_EXCHANGE_H
+#define CRS_RUNNER_SIDECAR_EXCHANGE_H
 
 /* What one exchange_sync() call does at most for each CRS. */
 #define EXCHANGE_TICK_FILES 1000		/* files read */

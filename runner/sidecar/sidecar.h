@@ -18,8 +18,8 @@
  * following symlinks, must be regular files within a size cap, and ids
  * are names from readdir of [A-Za-z0-9._-] not starting with '.'.
  */
-#ifndef CRS_RUNNER_SIDECAR_H
-#define CRS_RUNNER_SIDECAR_H
+#ifndef CRS_RUNNER_SIDECAR_SIDECAR_H
+#define CRS_RUNNER_SIDECAR_SIDECAR_H
 
 #include "common/buf.h"
 

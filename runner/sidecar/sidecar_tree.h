@@ -13,8 +13,8 @@
  * symlink (changing one is refused), names must not hold control
  * characters, and the caps below hold. File modes are not compared.
  */
-#ifndef CRS_RUNNER_SIDECAR_TREE_H
-#define CRS_RUNNER_SIDECAR_TREE_H
+#ifndef CRS_RUNNER_SIDECAR_SIDECAR_TREE_H
+#define CRS_RUNNER_SIDECAR_SIDECAR_TREE_H
 
 #include <stddef.h>
 
