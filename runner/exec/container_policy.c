@@ -4,9 +4,9 @@
  *
  * Every container starts with no capabilities and no-new-privileges;
  * each role gets back only what it was seen to need, plus pids and log
- * caps. The table and its reasons are in docs/internals.md.
+ * caps.
  *
- * Details: docs/internals.md.
+ * Details: docs/crs-authors.md; design notes: docs/internals.md.
  */
 #include "runner/exec/container_policy.h"
 #include "runner/engine/docker.h"

@@ -5,7 +5,8 @@
  * An owner is dead only when provably so (/proc, same pid namespace);
  * the watchdog is a double-forked child in its own session.
  *
- * Details: docs/internals.md.
+ * Details: docs/crs-authors.md ("When crs-ci dies"); design notes:
+ * docs/internals.md.
  */
 #include "runner/exec/reaper.h"
 #include "runner/engine/docker.h"

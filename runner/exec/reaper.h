@@ -6,7 +6,8 @@
  * and the reaper remove what a killed crs-ci left, never a live
  * owner's or one they cannot check.
  *
- * Details: docs/internals.md.
+ * Details: docs/crs-authors.md ("When crs-ci dies"); design notes:
+ * docs/internals.md.
  */
 #ifndef CRS_RUNNER_EXEC_REAPER_H
 #define CRS_RUNNER_EXEC_REAPER_H

@@ -6,7 +6,7 @@
  * own head build (and base build), then deduplicated by signature
  * and by bug.
  *
- * Details: docs/internals.md.
+ * Details: docs/results.md; design notes: docs/internals.md.
  */
 #include "runner/phase/phase.h"
 #include "runner/exec/container.h"
