@@ -133,7 +133,7 @@ fuzz-smoke: fuzz-build
 crs-unit:
 	python3 -m unittest discover -s tests/crs
 
-test: check-layers unit crs-unit fuzz-smoke integration
+test: check-layers check-headers unit crs-unit fuzz-smoke integration
 
 # --- set-up and demo -------------------------------------------------------
 setup:
@@ -198,7 +198,11 @@ install-files:
 check-layers:
 	python3 tests/check_layers.py
 
+# Short top comments and CRS_<PATH>_H guards (tests/check_headers.py, its
+# own test first), then every header compiled on its own.
 check-headers:
+	python3 -m unittest -q tests/test_check_headers.py
+	python3 tests/check_headers.py
 	@set -e; for h in $$(git ls-files '*.h'); do \
 	  echo "#include \"$$h\"" | $(CC) $(CFLAGS) -x c -fsyntax-only -; done
 

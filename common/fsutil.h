@@ -2,14 +2,11 @@
 /*
  * fsutil.h - small file-system helpers shared by every layer
  *
- * All return 0 or a negative CRS_E* code with a message naming the path.
+ * Return 0 or a negative CRS_E* code naming the path. Paths inside a
+ * folder a container could write are reached only through directory
+ * descriptors with O_NOFOLLOW (DESIGN.md decision 10).
  *
- * Trust (DESIGN.md decision 10): a path the caller names is trusted up to
- * its last component. Whatever lies inside a folder a container could
- * write is not: the *_at functions and the tree walkers go through
- * directory descriptors, open with O_NOFOLLOW, check the type with fstat
- * before reading, never descend a link and write only to new, randomly
- * named files (O_CREAT|O_EXCL|O_NOFOLLOW) renamed into place.
+ * Details: docs/internals.md.
  */
 #ifndef CRS_COMMON_FSUTIL_H
 #define CRS_COMMON_FSUTIL_H

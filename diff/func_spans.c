@@ -2,16 +2,10 @@
 /*
  * func_spans.c - function definitions of C, C++ and Java by shape
  *
- * A lexer drops comments, literals, preprocessor lines and #else/#elif
- * branches (and #if 0 bodies), then a brace scanner keeps a stack of
- * scopes: declaration scopes (the file, namespaces, classes, extern "C")
- * where definitions may start, function bodies and other blocks. At a
- * '{' in a declaration scope, the tokens since the last ';' '{' or '}'
- * decide: a name followed by a parameter list makes a function (last
- * such name wins, so a macro call before it does not), '=' before it
- * makes an initializer. K&R headers are recognised by the identifier-only
- * parameter list followed by declarations. Source is untrusted text:
- * nothing here trusts nesting or lengths.
+ * A lexer and a brace scanner find where functions start and end;
+ * source is untrusted text, so nothing trusts nesting or lengths.
+ *
+ * Details: docs/internals.md.
  */
 #include "diff/func_spans.h"
 #include "common/buf.h"

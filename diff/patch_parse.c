@@ -2,14 +2,10 @@
 /*
  * patch_parse.c - line-numbered checking and splitting of unified diffs
  *
- * libgit2 parses git-style diffs but cannot say which input line is
- * wrong, and it knows neither mail boxes nor plain `diff -u` output. This
- * pass walks the input once (states: outside a file, file header, hunk,
- * after a hunk, binary data, mail signature), rejects the first malformed
- * line by number, drops mail headers, commit messages and signatures,
- * gives plain diffs `diff --git` headers, and cuts an mbox into one
- * section per mail. Input is untrusted: numbers are range-checked and
- * quoted text is cut short and made printable.
+ * One pass that rejects the first malformed line by number, drops mail
+ * parts and splits an mbox; libgit2 then parses each section.
+ *
+ * Details: docs/internals.md.
  */
 #include "diff/patch_parse.h"
 #include "common/error.h"

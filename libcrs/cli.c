@@ -2,22 +2,11 @@
 /*
  * cli.c - the libCRS command line, compatible with OSS-CRS's libCRS
  *
- * A thin client of libcrs.h, linked statically and bind-mounted into
- * every CRS container. Command names, arguments, the daemon's
- * "Started daemon with PID: <n>" line and the response-dir files follow
- * reference/oss-crs-contract.md section 4. Differences, all deliberate:
- * OSS_CRS_RUN_ENV_TYPE may be unset (taken as local); paths below a root
- * are confined (absolute paths and ".." refused); fetch copies nested files;
- * the daemons react to inotify at once instead of batching; no DNS lookup
- * in get-service-domain; apply-patch-build, build-project, run-pov and
- * apply-patch-test go to crs-ci's builder sidecar through the mailbox
- * folder $OSS_CRS_MAILBOX_DIR instead of HTTP (--builder is ignored;
- * --builder-name picks the CRS build step to rebuild from), and fail at once without one (as with an
- * unreachable sidecar); build-project sends copies of its folders, which
- * crs-ci diffs, instead of diffing them here with git.
+ * A thin client of libcrs.h, bind-mounted into every CRS container and
+ * compatible with OSS-CRS's libCRS; its deliberate differences are listed
+ * in docs/crs-authors.md. Exit status: 0 ok, 1 failure, 2 usage.
  *
- * Exit status: 0 success, 1 runtime failure ("libCRS: <command>: <why>"
- * on stderr), 2 usage error (usage on stderr).
+ * Details: docs/crs-authors.md; design notes: docs/internals.md.
  */
 #include "libcrs/libcrs.h"
 #include "common/error.h"

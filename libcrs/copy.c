@@ -2,16 +2,10 @@
 /*
  * copy.c - rsync -a style copies without rsync
  *
- * OSS-CRS's libCRS shells out to `rsync -a`; CRS images need not have
- * rsync, so this does the part of it libCRS relies on: a directory's
- * contents are merged into the destination, files are replaced via a
- * temporary file and rename, and modes, modification times, symlinks (as
- * symlinks) and, as root, owners are kept. The source tree is walked with
- * O_NOFOLLOW below its top, so a symlink inside it is copied, never
- * followed; the destination tree is walked the same way, and a symlink
- * where a directory is wanted is replaced by the directory.
- * build-project's copies (lcrs_copy_tree) add its rules: ".git" skipped,
- * special files and symlinks leading out of the tree refused, caps.
+ * The part of `rsync -a` libCRS relies on, so CRS images need no
+ * rsync; links inside the source are copied, never followed.
+ *
+ * Details: docs/internals.md.
  */
 #include "libcrs/libcrs.h"
 #include "libcrs/internal.h"

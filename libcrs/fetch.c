@@ -2,13 +2,10 @@
 /*
  * fetch.c - `libCRS fetch`: copy shared artifacts from FETCH_DIR
  *
- * OSS-CRS copies only top-level files, so files nested in a recursive
- * host input (a --bug-candidate-dir, say) never reach the CRS (contract
- * 6.4). Here nested directories are walked and their relative paths kept.
- * A file already present in the destination (by relative path) is left
- * alone, dot names are skipped at every level, and symlinks are neither
- * followed nor copied: FETCH_DIR holds other parties' files. The event
- * hand-off, lcrs_emit(), is here too: the watchers use it as well.
+ * Nested files are copied too (OSS-CRS copies only the top level);
+ * links are neither followed nor copied. lcrs_emit() lives here.
+ *
+ * Details: docs/crs-authors.md; design notes: docs/internals.md.
  */
 #include "libcrs/libcrs.h"
 #include "libcrs/internal.h"

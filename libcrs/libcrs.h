@@ -2,32 +2,11 @@
 /*
  * libcrs.h - the libCRS C API: what a CRS container does with its mounts
  *
- * A CRS container finds its inputs and outputs under fixed directories
- * named by OSS_CRS_* environment variables (reference/oss-crs-contract.md
- * section 3). This API copies build outputs in and out, submits artifacts
- * (PoVs, seeds, patches, ...) under content-addressed names, fetches what
- * other CRSs shared, and runs the directory watchers behind the daemons of
- * the libCRS command line (libcrs/cli.c). It links only libc and
- * libcrypto, so the CLI can be linked statically.
+ * Copies build outputs in and out, submits artifacts, fetches what
+ * other CRSs shared and runs the watchers behind the CLI's daemons.
+ * Links only libc and libcrypto; returns 0 or CRS_E*, never prints.
  *
- * Conventions: every function returns 0 or a negative CRS_E* code
- * (common/error.h) and records a message with crs_error_set(); nothing
- * here prints or exits. CRS_EINPUT means a bad argument (a path with a
- * ".." component, an unknown type name, ...), CRS_ECONFIG a missing
- * environment variable, CRS_ENOMEM an allocation failure, CRS_ENOTFOUND a
- * missing source, CRS_ERR a failed system call.
- *
- * Paths below a root (the build output dir, the shared dir, ...) are
- * confined: absolute paths and ".." components are refused (OSS-CRS
- * joins them and writes outside the root), "." and empty components are
- * dropped. Inside the root
- * no symlink is followed while walking or creating directories.
- *
- * Copies follow rsync -a: a directory's contents are merged into the
- * destination directory (created), a file is written via a temporary file
- * and rename(2) so readers never see a partial file; modes, modification
- * times and symlinks (copied as symlinks, never followed) are kept, owners
- * too when running as root. Sockets, FIFOs and devices are skipped.
+ * Details: docs/crs-authors.md; design notes: docs/internals.md.
  */
 #ifndef CRS_LIBCRS_LIBCRS_H
 #define CRS_LIBCRS_LIBCRS_H

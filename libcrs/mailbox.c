@@ -2,13 +2,10 @@
 /*
  * mailbox.c - the client side of crs-ci's builder sidecar
  *
- * A CRS container has no route to the orchestrator: sidecar requests
- * travel as files through its own mailbox folder (DESIGN.md decision 4).
- * The request folder appears whole (written under a hidden name, then
- * renamed); the orchestrator answers in responses/<id>/, also renamed
- * into place, whose "done" file says it is complete. build-project's
- * request holds copies of the CRS's trees instead of a file; they are
- * removed again once answered.
+ * Requests travel as folders renamed into the CRS's own mailbox
+ * (DESIGN.md decision 4); the answer appears in responses/<id>/.
+ *
+ * Details: docs/sidecar.md; design notes: docs/internals.md.
  */
 #include "libcrs/internal.h"
 #include "common/error.h"

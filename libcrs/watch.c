@@ -3,12 +3,10 @@
  * watch.c - the directory watchers behind register-submit-dir and
  * register-fetch-dir
  *
- * OSS-CRS batches submissions for up to 10 s and polls FETCH_DIR every
- * 5 s, so sharing a PoV between CRSs takes up to ~17 s (contract 11.2).
- * Here inotify reports each file as it is closed or moved in, and it is
- * handled at once. Where inotify is unavailable the directories are
- * scanned every second; the submit scan then remembers (name, inode,
- * size, mtime) so an unchanged file is not hashed again.
+ * inotify handles each file at once (OSS-CRS batches and polls);
+ * without inotify the folders are scanned every second.
+ *
+ * Details: docs/exchange.md; design notes: docs/internals.md.
  */
 #include "libcrs/libcrs.h"
 #include "libcrs/internal.h"

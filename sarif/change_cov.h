@@ -2,14 +2,10 @@
 /*
  * change_cov.h - how many of a change's lines fuzzing executed
  *
- * results.json's "change_coverage": the change's added and modified head
- * lines that are executable (the coverage build instruments them), which
- * of them the final corpus of every fuzzed harness executed, the ones
- * never reached as merged ranges, and a count per harness. Knows nothing
- * of containers or llvm-cov: the runner fills it (runner/phase/
- * change_coverage.c); the reporters print change_cov_line(); `crs-ci
- * merge` folds shards with change_cov_merge(). docs/results.md has the
- * format.
+ * results.json's "change_coverage"; knows nothing of containers or
+ * llvm-cov.
+ *
+ * Details: docs/results.md; design notes: docs/internals.md.
  */
 #ifndef CRS_SARIF_CHANGE_COV_H
 #define CRS_SARIF_CHANGE_COV_H

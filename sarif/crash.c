@@ -3,14 +3,10 @@
  * crash.c - sanitizer, libFuzzer and Jazzer crash reports: parse, state,
  * signature
  *
- * Turns the text a fuzz target printed into a crash kind, a ClusterFuzz-
- * like crash type and state, and the crashing stack; Jazzer's Java
- * exceptions take the same shapes (frames "pkg.Class.method" in
- * "File.java"). Knows nothing of Docker or CI. The text is hostile:
- * input, lines, fields and frames are capped, ANSI escapes are dropped
- * and every kept string is printable UTF-8. Design note: the location
- * never comes from the SUMMARY line, which Debian's runtime fills with
- * "__asan_memcpy" and no file.
+ * Crash kind, type, state and stack from the text a fuzz target
+ * printed; that text is hostile, so everything is capped and cleaned.
+ *
+ * Details: docs/internals.md.
  */
 #include "sarif/crash.h"
 #include "sarif/cwe.h"

@@ -2,13 +2,10 @@
 /*
  * cwe.c - the rule table: crash class -> rule id, CWE, security-severity
  *
- * Two tables: rules[] holds what SARIF shows for a class, keys[] maps a
- * crash type's first word (lower-cased) and access to a rule. CWE picks
- * follow CodeQL's habit of the most specific base weakness; severities
- * follow GitHub's bands (>= 9.0 critical, 7.0-8.9 high, 4.0-6.9 medium).
- * Writes and use-after-free are critical, reads high, DoS classes low.
- * Jazzer's JVM sanitizers (injection, RCE, SSRF...) count as security
- * classes; a plain uncaught Java exception does not.
+ * Rule id, CWE and security-severity per crash class, following
+ * CodeQL's CWE picks and GitHub's severity bands.
+ *
+ * Details: docs/internals.md.
  */
 #include "sarif/cwe.h"
 

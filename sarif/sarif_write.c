@@ -2,15 +2,10 @@
 /*
  * sarif_write.c - SARIF 2.1.0 for GitHub code scanning from a finding set
  *
- * Owns the SARIF shape (ci-formats.md §1): rules only for the kinds that
- * occur, one result per finding located at its top in-project frame, the
- * stack as a codeFlow and as result.stacks, and fingerprints. Knows
- * nothing of Docker or of how the file is uploaded. Source files are read
- * (bounded, confined to the source root) only to compute GitHub's line
- * hash and UTF-16 columns; their text is never copied into the log.
- * A validated patch that fixes a finding becomes the result's `fixes`:
- * replacements against the unmodified head file, from the patch's hunks
- * (libgit2 parses the diff).
+ * Rules, results, code flows, fingerprints and fixes; source files
+ * are read only to hash lines, never copied into the log.
+ *
+ * Details: docs/results.md; design notes: docs/internals.md.
  */
 #include "sarif/sarif_write.h"
 #include "sarif/change_cov.h"

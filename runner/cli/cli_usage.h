@@ -6,8 +6,8 @@
  * says what was wrong and where the help is, then exit 2; never the
  * whole usage text.
  */
-#ifndef CRS_RUNNER_CLI_USAGE_H
-#define CRS_RUNNER_CLI_USAGE_H
+#ifndef CRS_RUNNER_CLI_CLI_USAGE_H
+#define CRS_RUNNER_CLI_CLI_USAGE_H
 
 #include <stdio.h>
 

@@ -8,8 +8,8 @@
  * the environment does not: the config, engine, gateway and reporters
  * read their variables with getenv(3) where they use them.
  */
-#ifndef CRS_RUNNER_CMD_H
-#define CRS_RUNNER_CMD_H
+#ifndef CRS_RUNNER_CLI_CMD_H
+#define CRS_RUNNER_CLI_CMD_H
 
 #include <getopt.h>
 #include <stddef.h>

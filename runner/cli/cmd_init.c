@@ -2,15 +2,10 @@
 /*
  * cmd_init.c - crs-ci init: a starter compose and CI files for a repository
  *
- * Finds the project with project_locate() (a .clusterfuzzlite/ folder, or
- * --project), writes the compose (bundled CRSs by registry name, cpusets
- * from runner/init/init_plan.c), the GitHub workflow and/or the GitLab
- * include (runner/init/init_render.c), then prints what it did and the
- * scan command to try locally. Idempotent: a file with the same content
- * is "up to date", a different one is kept unless --force. Every file is
- * checked before any is written, and nothing is written through a link:
- * the repository is walked with fs_walk_beneath (O_NOFOLLOW), files are
- * replaced atomically. A user's own .gitlab-ci.yml is never edited.
+ * Idempotent, checks every file before writing any, and writes
+ * nothing through a link.
+ *
+ * Details: docs/cmd/init.md; design notes: docs/internals.md.
  */
 #include "runner/cli/cmd.h"
 #include "runner/cli/cli_usage.h"

@@ -2,13 +2,10 @@
 /*
  * cmd_merge.c - crs-ci merge: one result from the shards of a scan
  *
- * Loads each shard's results.json, folds them together (runner/scan/merge.c),
- * copies each shard's evidence (PoVs, sanitizer reports, patches and
- * their step logs; content-addressed names, so equal names are equal
- * files) into --out, and writes results.json, results.sarif and
- * report.html there before printing the verdict. Shard folders are CI
- * artifacts: paths in them are taken only when relative and inside the
- * folder, and only regular files (not symlinks) are copied.
+ * Shard folders are CI artifacts: only relative paths inside them
+ * and regular files are taken.
+ *
+ * Details: docs/cmd/merge.md; design notes: docs/internals.md.
  */
 #include "runner/cli/cmd.h"
 #include "runner/cli/cli_usage.h"

@@ -2,16 +2,10 @@
 /*
  * cmd_pre_push.c - crs-ci pre-push REMOTE [URL]: what the git hook runs
  *
- * git feeds the hook one line per pushed ref on stdin:
- *   <local ref> <local oid> <remote ref> <remote oid>
- * (the pre-commit framework passes PRE_COMMIT_FROM_REF/PRE_COMMIT_TO_REF
- * instead). Each update is scanned as remote oid..local oid; a new
- * branch is scanned against its merge-base with the remote's default
- * branch; deletions are skipped. Options come from git config (crs-ci.*,
- * written by `crs-ci hook install`); without crs-ci.compose the compose is
- * the work tree's .crs-ci/crs-compose.yaml (what `crs-ci init` writes). The push is blocked (exit 1) only
- * by findings that fail the policy; work and results go under
- * <gitdir>/crs-ci/, never into the work tree.
+ * Scans each pushed ref's update; blocks the push (exit 1) only on
+ * findings that fail the policy. Work goes under <gitdir>/crs-ci/.
+ *
+ * Details: docs/cmd/pre-push.md; design notes: docs/internals.md.
  */
 #include "runner/cli/cmd.h"
 #include "runner/exec/base_images.h"

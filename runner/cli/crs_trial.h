@@ -7,8 +7,8 @@
  * then the scan pipeline (runner/phase/) as `crs-ci scan` runs it, and
  * a report of what the CRS submitted and whether it kept the contract.
  */
-#ifndef CRS_RUNNER_CRS_TRIAL_H
-#define CRS_RUNNER_CRS_TRIAL_H
+#ifndef CRS_RUNNER_CLI_CRS_TRIAL_H
+#define CRS_RUNNER_CLI_CRS_TRIAL_H
 
 struct crslint;
 struct runner_ctx;

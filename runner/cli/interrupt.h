@@ -6,8 +6,8 @@
  * phase) checks it and unwinds through its normal cleanup, which removes
  * the containers and networks the scan created.
  */
-#ifndef CRS_RUNNER_INTERRUPT_H
-#define CRS_RUNNER_INTERRUPT_H
+#ifndef CRS_RUNNER_CLI_INTERRUPT_H
+#define CRS_RUNNER_CLI_INTERRUPT_H
 
 /* Install handlers; returns the flag (non-zero once a signal arrived). */
 volatile int *interrupt_install(void);

@@ -2,13 +2,10 @@
 /*
  * main.c - crs-ci entry point and subcommand table
  *
- * Thin by design (like curl's tool_main.c): make sure fds 0-2 are open,
- * ignore SIGPIPE, take the global options out of the line (they may
- * stand anywhere before "--"), initialise libcurl and libgit2 once
- * unless the command needs neither (CMD_LAZY_LIBS: version, help, the
- * pre-push hook with nothing to scan; lib_init.h), dispatch to a cmd_*
- * function from the sorted table (cmd_table.c), check that stdout was
- * written, clean up. A bad command line is one line and exit 2.
+ * Thin by design (like curl's tool_main.c): set up, dispatch from the
+ * table in cmd_table.c, check stdout, clean up.
+ *
+ * Details: docs/internals.md.
  */
 #include "runner/cli/cmd.h"
 #include "runner/cli/interrupt.h"

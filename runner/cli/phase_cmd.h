@@ -6,8 +6,8 @@
  * the phase, print the error if any, close the scan (removing its
  * containers and networks) and map the result to an exit code.
  */
-#ifndef CRS_RUNNER_PHASE_CMD_H
-#define CRS_RUNNER_PHASE_CMD_H
+#ifndef CRS_RUNNER_CLI_PHASE_CMD_H
+#define CRS_RUNNER_CLI_PHASE_CMD_H
 
 struct runner_ctx;
 struct scan;

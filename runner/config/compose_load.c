@@ -2,15 +2,10 @@
 /*
  * compose_load.c - crs-compose.yaml into struct compose (contract §1)
  *
- * Parses run_env, docker_registry, oss_crs_infra, llm_config and one CRS
- * entry per other top-level key, then (compose_load only) finds each CRS
- * (its local folder, its registry entry, its git checkout: crs_source.c,
- * crs_registry.c, runner/exec/crs_git.c) and reads its oss-crs/crs.yaml
- * without following a link below the CRS root, since a cloned CRS is
- * content, not configuration. Syntax and field rules live here; checks
- * that need the machine or the target (CPUs, Dockerfiles, languages) are
- * in config_check.c. Relative paths are resolved against the compose file's
- * folder, never the current directory.
+ * Syntax and field rules; checks that need the machine or the target
+ * are in config_check.c. A cloned CRS is content: no link is followed.
+ *
+ * Details: docs/internals.md.
  */
 #include "runner/config/config.h"
 #include "runner/config/crs_registry.h"

@@ -9,8 +9,8 @@
  * build steps with outputs, run modules. The package is the author's
  * (trusted) code; nothing here starts a container.
  */
-#ifndef CRS_RUNNER_CRS_LINT_H
-#define CRS_RUNNER_CRS_LINT_H
+#ifndef CRS_RUNNER_CONFIG_CRS_LINT_H
+#define CRS_RUNNER_CONFIG_CRS_LINT_H
 
 #include <stddef.h>
 

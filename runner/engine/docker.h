@@ -2,19 +2,11 @@
 /*
  * docker.h - Docker Engine API client
  *
- * The only module that knows the Engine's HTTP paths. It speaks to
- * DOCKER_HOST (unix socket by default, or tcp:// with TLS client
- * certificates from DOCKER_CERT_PATH when DOCKER_TLS_VERIFY is set) through
- * the http transport seam (http.h). Every object crs-ci creates carries the
- * label CRS_CI_LABEL=<owner> so an interrupted scan can remove exactly what
- * it made. Errors carry the engine's own "message".
+ * The only module that knows the Engine's HTTP paths; usable from
+ * several threads. Return codes: 0, CRS_ENOTFOUND (404), CRS_ECONFLICT
+ * (409), CRS_EENGINE, CRS_ETIMEOUT; messages carry the engine's own.
  *
- * Common return codes: 0; CRS_ENOTFOUND (HTTP 404: "container
- * 'abc123456789' not found", ids shown as 12 characters); CRS_ECONFLICT
- * (HTTP 409, with the engine's message); CRS_EENGINE (any other status:
- * "<what>: HTTP <n>: <message>", or the transport failed: "engine
- * unreachable at <host>: <reason>"); CRS_ETIMEOUT (the request's own time
- * limit passed). A client may be used from several threads at once.
+ * Details: docs/internals.md.
  */
 #ifndef CRS_RUNNER_ENGINE_DOCKER_H
 #define CRS_RUNNER_ENGINE_DOCKER_H

@@ -2,16 +2,10 @@
 /*
  * registry_auth.h - registry credentials from the Docker client's config
  *
- * A pull through the Engine API carries the registry credentials in the
- * X-Registry-Auth header (base64url of a JSON object), as the docker CLI
- * sends them. They come from the usual config file: $DOCKER_CONFIG/
- * config.json, else ~/.docker/config.json, `auths.<registry>.auth`
- * (base64 of user:password) or `identitytoken`, or the credential helper
- * it names (credHelpers, credsStore).
+ * Trust: the values are secrets, never logged, put in a message, a
+ * command line or a file, and wiped before they are freed.
  *
- * Trust: the values are secrets. They are never logged, never put into an
- * error message, a command line or a file, and the buffers this module
- * owns are wiped before they are freed (registry_auth_free).
+ * Details: docs/internals.md.
  */
 #ifndef CRS_RUNNER_ENGINE_REGISTRY_AUTH_H
 #define CRS_RUNNER_ENGINE_REGISTRY_AUTH_H

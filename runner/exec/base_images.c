@@ -2,13 +2,10 @@
 /*
  * base_images.c - pull missing base images, or map them to the stand-ins
  *
- * Owns the choice between the real base images (pulled when missing) and
- * the offline Debian stand-ins (--base-images stand-in), and applies it
- * to every build and to crs-ci's own containers. The Dockerfiles read
- * here may be the pull request's: they are read without following links,
- * bounded, and only their FROM lines are interpreted (dockerfile_from.c).
- * Registry credentials go from the Docker config straight into the
- * engine request (registry_auth.c) and are never logged.
+ * Dockerfiles read here may be the pull request's: read without
+ * following links, bounded, FROM lines only. Credentials are never logged.
+ *
+ * Details: docs/base-images.md; design notes: docs/internals.md.
  */
 #include "runner/exec/base_images.h"
 #include "runner/scan/ctx.h"

@@ -2,19 +2,13 @@
 /*
  * base_images.h - the base images builds and containers start from
  *
- * Before crs-ci builds a Dockerfile (the project's, a CRS build step's or
- * run module's) and before its first container from the base runner,
- * every base image they name that is missing locally is pulled through
- * the engine (registry credentials from the Docker config, retries with
- * backoff within the scan's deadline). An image that is present is used
- * as it is. With --base-images stand-in (CRS_CI_BASE_IMAGES=stand-in) the
- * known OSS-Fuzz and AIxCC base names are mapped to the offline Debian
- * stand-ins instead: by name for containers, by rewriting the FROM lines
- * of the Dockerfile sent to the engine for builds. No real name is ever
- * tagged.
+ * Missing base images are pulled before a build or container needs
+ * them; --base-images stand-in maps them to the offline stand-ins.
+ *
+ * Details: docs/base-images.md; design notes: docs/internals.md.
  */
-#ifndef CRS_RUNNER_BASE_IMAGES_H
-#define CRS_RUNNER_BASE_IMAGES_H
+#ifndef CRS_RUNNER_EXEC_BASE_IMAGES_H
+#define CRS_RUNNER_EXEC_BASE_IMAGES_H
 
 struct scan;
 struct buf;

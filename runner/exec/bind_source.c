@@ -2,13 +2,10 @@
 /*
  * bind_source.c - refusing bind sources reached through a link
  *
- * The engine follows links in a bind source as root on the host, so a
- * link that a container planted in a folder it could write would become
- * a host folder mounted into the next container (DESIGN.md decision 10).
- * crs-ci lays its work folders out so that no bind source lies inside a
- * container-writable tree; this check, made right before every container
- * is created (runner/exec/container.c, the run phase), is the one place that
- * proves it for each source under crs-ci's own folders.
+ * The one check, right before every container is created, that no
+ * bind source is reached through a link (DESIGN.md decision 10).
+ *
+ * Details: docs/work-folder.md; design notes: docs/internals.md.
  */
 #include "runner/exec/bind_source.h"
 #include "runner/scan/scan.h"

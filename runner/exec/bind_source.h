@@ -2,8 +2,8 @@
 /*
  * bind_source.h - the one check every bind source passes before use
  */
-#ifndef CRS_RUNNER_BIND_SOURCE_H
-#define CRS_RUNNER_BIND_SOURCE_H
+#ifndef CRS_RUNNER_EXEC_BIND_SOURCE_H
+#define CRS_RUNNER_EXEC_BIND_SOURCE_H
 
 struct scan;
 

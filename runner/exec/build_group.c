@@ -2,13 +2,10 @@
 /*
  * build_group.c - builds run side by side, the first failure stops them
  *
- * One thread per build; they share the scan and its engine client (the
- * client may be used from several threads). The group swaps the scan's
- * interrupt flag for its own stop flag while it runs, so every wait the
- * builds do (containers, image builds) ends when a sibling failed or the
- * user pressed Ctrl-C, and their containers are removed as on Ctrl-C.
- * Error messages are per thread (common/error.c): each job's is copied
- * out before its thread ends.
+ * One thread per build sharing the scan's engine client; a failure
+ * or Ctrl-C stops the siblings and removes their containers.
+ *
+ * Details: docs/internals.md.
  */
 #include "runner/exec/build_group.h"
 #include "runner/config/config.h"

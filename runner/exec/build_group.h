@@ -6,8 +6,8 @@
  * each other (head, base, coverage, CRS build steps) share every core
  * and byte of memory the compose owns.
  */
-#ifndef CRS_RUNNER_BUILD_GROUP_H
-#define CRS_RUNNER_BUILD_GROUP_H
+#ifndef CRS_RUNNER_EXEC_BUILD_GROUP_H
+#define CRS_RUNNER_EXEC_BUILD_GROUP_H
 
 #include <stddef.h>
 

@@ -5,8 +5,8 @@
  * Labels it with the scan's owner, starts it, waits within a time limit
  * (honouring Ctrl-C), saves its output to a log file, removes it.
  */
-#ifndef CRS_RUNNER_CONTAINER_H
-#define CRS_RUNNER_CONTAINER_H
+#ifndef CRS_RUNNER_EXEC_CONTAINER_H
+#define CRS_RUNNER_EXEC_CONTAINER_H
 
 struct scan;
 struct docker_run_opts;

@@ -2,31 +2,11 @@
 /*
  * container_policy.c - the one table of what each container may do
  *
- * Every container starts from nothing: docker.c sends CapDrop ["ALL"],
- * SecurityOpt ["no-new-privileges"] and Privileged false for all of them.
- * A role gets back only the capabilities it was seen to need:
+ * Every container starts with no capabilities and no-new-privileges;
+ * each role gets back only what it was seen to need, plus pids and log
+ * caps.
  *
- *  - builds (the target's compile, CRS build steps, the sidecar's rebuild,
- *    test and PoV containers and validation, which start from a build
- *    snapshot) run
- *    build.sh, apt-style install steps and test suites as root over
- *    folders owned by the scan's user: CHOWN, DAC_OVERRIDE, FOWNER and
- *    FSETID to write, chown and chmod there; SETUID and SETGID so a build
- *    or test may drop to another user (su, setpriv, make install -o); KILL
- *    to stop what it started as that user.
- *  - CRS run modules: the same file access (their folders belong to the
- *    scan's user), SETUID/SETGID/KILL for fuzzers that drop privileges.
- *  - crs-ci's own scripts (select, triage, validate, PoV reproduction)
- *    only read and write their bind mounts: DAC_OVERRIDE and FOWNER.
- *  - the gateway runs as the scan's user and only serves HTTP on :4000.
- *
- * Never granted: MKNOD, NET_RAW, NET_BIND_SERVICE, SETFCAP, SETPCAP,
- * SYS_CHROOT, AUDIT_WRITE (Docker's other defaults). LeakSanitizer's
- * stop-the-world ptrace()s its own threads, which needs no capability
- * (same user, same process). Pids: a build runs make -j and compilers
- * (4096); a runner runs fuzzers and agents (1024); crs-ci's own scripts
- * and the gateway far fewer. The log cap keeps the engine's json-file log
- * of a container under 2 x 16 MiB however much it prints.
+ * Details: docs/crs-authors.md; design notes: docs/internals.md.
  */
 #include "runner/exec/container_policy.h"
 #include "runner/engine/docker.h"

@@ -7,8 +7,8 @@
  * (CapDrop ALL, no-new-privileges, never privileged). docs/crs-authors.md
  * tells CRS authors what they may rely on.
  */
-#ifndef CRS_RUNNER_CONTAINER_POLICY_H
-#define CRS_RUNNER_CONTAINER_POLICY_H
+#ifndef CRS_RUNNER_EXEC_CONTAINER_POLICY_H
+#define CRS_RUNNER_EXEC_CONTAINER_POLICY_H
 
 struct docker_run_opts;
 

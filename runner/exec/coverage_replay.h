@@ -2,13 +2,10 @@
 /*
  * coverage_replay.h - run a harness's corpus on the coverage build
  *
- * The head built with SANITIZER=coverage, and one harness's inputs (its
- * seed corpus plus folders of corpus files) replayed on it in a base
- * runner container without network, on the infra cpuset, within a
- * timeout; llvm-cov's lcov export of that run, parsed. The select phase
- * measures seed corpora with it, the change-coverage step the corpus
- * fuzzing left behind. What the container writes is read through a
- * folder descriptor, regular files only, size-capped.
+ * Used by select (seed corpora) and change coverage (the final
+ * corpus); the container's output is read through a folder descriptor.
+ *
+ * Details: docs/select.md; design notes: docs/internals.md.
  */
 #ifndef CRS_RUNNER_EXEC_COVERAGE_REPLAY_H
 #define CRS_RUNNER_EXEC_COVERAGE_REPLAY_H

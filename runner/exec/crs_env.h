@@ -7,8 +7,8 @@
  * base values < build step / module additional_env < compose entry
  * additional_env < framework-owned OSS_CRS_* values.
  */
-#ifndef CRS_RUNNER_CRS_ENV_H
-#define CRS_RUNNER_CRS_ENV_H
+#ifndef CRS_RUNNER_EXEC_CRS_ENV_H
+#define CRS_RUNNER_EXEC_CRS_ENV_H
 
 struct scan;
 struct strvec;

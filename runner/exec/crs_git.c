@@ -2,15 +2,10 @@
 /*
  * crs_git.c - check out a CRS's git source into the source cache
  *
- * Layout: <cache>/<commit id>/ is a checkout without .git (so the CRS
- * image hash depends on the files only); <cache>/refs/<sha256(url, ref)>
- * records the commit a branch or tag last resolved to, used only when the
- * remote cannot be reached. The repository's content is CRS content, not
- * configuration: libgit2 refuses paths into .git or outside the work
- * tree, links are written as links and never followed by crs-ci, and
- * submodules are refused rather than fetched from URLs the CRS chooses.
- * The URL is configuration but may carry user:password@; no message or
- * log line shows that part.
+ * A CRS repository is content, not configuration: no link followed,
+ * no submodules, and credentials in the URL are never shown.
+ *
+ * Details: docs/crs-sources.md; design notes: docs/internals.md.
  */
 #include "runner/exec/crs_git.h"
 #include "common/buf.h"

@@ -8,8 +8,8 @@
  * commit id for a name is always a complete checkout. See
  * docs/crs-sources.md for when the network is used.
  */
-#ifndef CRS_RUNNER_CRS_GIT_H
-#define CRS_RUNNER_CRS_GIT_H
+#ifndef CRS_RUNNER_EXEC_CRS_GIT_H
+#define CRS_RUNNER_EXEC_CRS_GIT_H
 
 struct crsgit_checkout {
 	char *tree;		/* <cache>/<commit id>, absolute */

@@ -2,8 +2,8 @@
 /*
  * crs_image.h - building a CRS's images, tagged by content hash
  */
-#ifndef CRS_RUNNER_CRS_IMAGE_H
-#define CRS_RUNNER_CRS_IMAGE_H
+#ifndef CRS_RUNNER_EXEC_CRS_IMAGE_H
+#define CRS_RUNNER_EXEC_CRS_IMAGE_H
 
 struct scan;
 struct compose_crs;

@@ -9,8 +9,8 @@
  * apart. The Dockerfile may come from the pull request: it is parsed from
  * memory, bounded by the caller, and nothing in it is executed.
  */
-#ifndef CRS_RUNNER_DOCKERFILE_FROM_H
-#define CRS_RUNNER_DOCKERFILE_FROM_H
+#ifndef CRS_RUNNER_EXEC_DOCKERFILE_FROM_H
+#define CRS_RUNNER_EXEC_DOCKERFILE_FROM_H
 
 #include <stddef.h>
 

@@ -8,8 +8,8 @@
  * following a link, and its .symtab/.dynsym are read with pread, every
  * offset, size and count checked against the file and a read budget.
  */
-#ifndef CRS_RUNNER_ELF_SYMBOLS_H
-#define CRS_RUNNER_ELF_SYMBOLS_H
+#ifndef CRS_RUNNER_EXEC_ELF_SYMBOLS_H
+#define CRS_RUNNER_EXEC_ELF_SYMBOLS_H
 
 #include <stddef.h>
 

@@ -3,14 +3,10 @@
  * image_strip.c - per-image archives from one `docker save`, without the
  * base images' layers
  *
- * Three passes over the archive with libarchive: read manifest.json (and
- * note the links docker save writes for a layer it holds twice), read the
- * image configs (their rootfs.diff_ids line up with the manifest's
- * Layers), then copy each entry to the archives of the images that keep
- * it, and end each with a manifest.json of its one image. In the classic
- * layout a layer is a folder "<id>/" (VERSION, json, layer.tar); a layer
- * named otherwise (the OCI layout's blobs) is kept by its exact name. The
- * archive comes from the engine (trusted) but is bounded anyway.
+ * Three libarchive passes over the archive; bounded even though the
+ * engine is trusted.
+ *
+ * Details: docs/cache.md; design notes: docs/internals.md.
  */
 #include "runner/exec/image_strip.h"
 #include "common/buf.h"

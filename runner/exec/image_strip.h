@@ -3,17 +3,13 @@
  * image_strip.h - per-image archives from one `docker save`, without the
  * base images' layers
  *
- * A derived image's archive carries every layer down to the base image's
- * (hundreds of MB for the OSS-Fuzz builder) though the base can be pulled
- * again. One `docker save` of several images writes the shared base once;
- * this splits it into one archive per image holding its manifest entry,
- * its config and its layers above the base. `docker load` (the classic
- * image store) reads a layer's file only when the engine lacks that layer
- * chain, so such an archive loads when the base image is present; crs-ci
- * makes the base ready first.
+ * One `docker save` of several images, split into one archive per
+ * image holding only its layers above the base.
+ *
+ * Details: docs/cache.md; design notes: docs/internals.md.
  */
-#ifndef CRS_RUNNER_IMAGE_STRIP_H
-#define CRS_RUNNER_IMAGE_STRIP_H
+#ifndef CRS_RUNNER_EXEC_IMAGE_STRIP_H
+#define CRS_RUNNER_EXEC_IMAGE_STRIP_H
 
 #include <stddef.h>
 

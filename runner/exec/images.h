@@ -8,8 +8,8 @@
  * crs-ci's own names, and are used only when asked (--base-images
  * stand-in), never tagged over a real name.
  */
-#ifndef CRS_RUNNER_IMAGES_H
-#define CRS_RUNNER_IMAGES_H
+#ifndef CRS_RUNNER_EXEC_IMAGES_H
+#define CRS_RUNNER_EXEC_IMAGES_H
 
 /* The runner that reproduces PoVs and that CRS run modules build FROM. */
 #define BASE_RUNNER_IMAGE "gcr.io/oss-fuzz-base/base-runner:latest"

@@ -2,13 +2,11 @@
 /*
  * reaper.c - remove what a dead crs-ci left on the engine (reaper.h)
  *
- * Liveness is decided from /proc: an owner is dead only when its pid
- * namespace is ours and /proc/<pid>/stat is gone or shows another start
- * time (the pid was reused). The watchdog is forked once per command,
- * double-forked so it is nobody's zombie, in its own session so a Ctrl-C
- * or a process-group kill of crs-ci does not reach it, and it holds the
- * read end of a pipe whose write end only crs-ci has: end of file without
- * a goodbye means crs-ci is gone.
+ * An owner is dead only when provably so (/proc, same pid namespace);
+ * the watchdog is a double-forked child in its own session.
+ *
+ * Details: docs/crs-authors.md ("When crs-ci dies"); design notes:
+ * docs/internals.md.
  */
 #include "runner/exec/reaper.h"
 #include "runner/engine/docker.h"

@@ -2,25 +2,15 @@
 /*
  * reaper.h - what is left when crs-ci dies, and who removes it
  *
- * Every container and network crs-ci creates carries, besides its owner
- * label, who owns it: the pid namespace (boot id and namespace inode),
- * the pid and the process's start time, and a deadline. Two things
- * remove what a crs-ci that died (SIGKILL, the OOM killer) left:
+ * Every container and network carries its owner process; a watchdog
+ * and the reaper remove what a killed crs-ci left, never a live
+ * owner's or one they cannot check.
  *
- *  - a watchdog: a small child of every engine-using command, in its own
- *    session, that outlives it. When the command ends without saying
- *    goodbye it removes the scan's containers, networks and LLM key
- *    files; while the command lives it kills any container of the scan
- *    whose deadline label has passed (a container's own deadline);
- *  - the reaper, at the start of every engine-using command: it removes
- *    the containers (and their LLM key files) and networks whose owner
- *    process is provably gone: same pid namespace, and no process with
- *    that pid and start time. An owner it cannot check (another host or
- *    pid namespace, or a crs-ci too old to label its pid) is never
- *    touched, and neither is a live one.
+ * Details: docs/crs-authors.md ("When crs-ci dies"); design notes:
+ * docs/internals.md.
  */
-#ifndef CRS_RUNNER_REAPER_H
-#define CRS_RUNNER_REAPER_H
+#ifndef CRS_RUNNER_EXEC_REAPER_H
+#define CRS_RUNNER_EXEC_REAPER_H
 
 #include <time.h>
 

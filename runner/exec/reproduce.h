@@ -2,18 +2,13 @@
 /*
  * reproduce.h - run one input N times on one of crs-ci's own builds
  *
- * Shared by triage (is a PoV a bug?) and patch validation (does a PoV
- * still crash the patched build?): the runs happen in a fresh base-runner
- * container without network, on the compose's infra cpuset and memory.
+ * Shared by triage and patch validation; fresh base-runner container
+ * without network. Only <tdir>/io is bound, and never bound again.
  *
- * Layout of a run folder <tdir> (crs-ci's own): <tdir>/io is the only
- * part bound into the container (read-write, at /triage), created anew
- * with mode 0700 for each run; <tdir>/container.log is written by crs-ci.
- * What the container wrote is read back through a directory descriptor,
- * never by path, and nothing under <tdir>/io is ever bound again.
+ * Details: docs/work-folder.md; design notes: docs/internals.md.
  */
-#ifndef CRS_RUNNER_REPRODUCE_H
-#define CRS_RUNNER_REPRODUCE_H
+#ifndef CRS_RUNNER_EXEC_REPRODUCE_H
+#define CRS_RUNNER_EXEC_REPRODUCE_H
 
 #include <stddef.h>
 

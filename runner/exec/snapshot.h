@@ -9,8 +9,8 @@
  * the tests) again, so an incremental build recompiles only what the
  * patch touched instead of the whole project.
  */
-#ifndef CRS_RUNNER_SNAPSHOT_H
-#define CRS_RUNNER_SNAPSHOT_H
+#ifndef CRS_RUNNER_EXEC_SNAPSHOT_H
+#define CRS_RUNNER_EXEC_SNAPSHOT_H
 
 struct scan;
 

@@ -2,8 +2,8 @@
 /*
  * source_export.h - write a commit's tree of the target repo to a folder
  */
-#ifndef CRS_RUNNER_SOURCE_EXPORT_H
-#define CRS_RUNNER_SOURCE_EXPORT_H
+#ifndef CRS_RUNNER_EXEC_SOURCE_EXPORT_H
+#define CRS_RUNNER_EXEC_SOURCE_EXPORT_H
 
 /*
  * Resolve `rev` (default "HEAD") in the repository at `repo_path` and

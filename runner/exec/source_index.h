@@ -7,8 +7,8 @@
  * found it (src/main/java/... in Maven). Triage looks such a path up as
  * a suffix of the head tree's files to place the finding in the change.
  */
-#ifndef CRS_RUNNER_SOURCE_INDEX_H
-#define CRS_RUNNER_SOURCE_INDEX_H
+#ifndef CRS_RUNNER_EXEC_SOURCE_INDEX_H
+#define CRS_RUNNER_EXEC_SOURCE_INDEX_H
 
 #include <stddef.h>
 

@@ -2,13 +2,10 @@
 /*
  * target_build.c - the target at a commit, built by crs-ci itself
  *
- * The project image is built from the project folder (OSS-Fuzz) or from
- * the head commit's tree (ClusterFuzzLite, docs/layouts.md). A commit's
- * tree is checked out into the work dir and laid over the project
- * image's WORKDIR (as OSS-CRS lays its source), then compiled with
- * the OSS-Fuzz `compile` entry point. Triage reproduces every PoV on these
- * builds, never on a CRS's own; the base build tells new bugs from old
- * ones; the coverage build tells which harnesses reach the change.
+ * The project image with a commit's tree laid over its WORKDIR, then
+ * `compile`. Triage reproduces PoVs on these builds, never a CRS's.
+ *
+ * Details: docs/layouts.md; design notes: docs/internals.md.
  */
 #include "runner/exec/target_build.h"
 #include "runner/exec/base_images.h"

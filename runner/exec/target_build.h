@@ -2,8 +2,8 @@
 /*
  * target_build.h - crs-ci's own builds of the target at a commit
  */
-#ifndef CRS_RUNNER_TARGET_BUILD_H
-#define CRS_RUNNER_TARGET_BUILD_H
+#ifndef CRS_RUNNER_EXEC_TARGET_BUILD_H
+#define CRS_RUNNER_EXEC_TARGET_BUILD_H
 
 struct scan;
 struct compose_resources;

@@ -2,17 +2,10 @@
 /*
  * gw_forward.c - check, reserve, forward and settle one CRS request
  *
- * Trust boundary: the body comes from a CRS container and is parsed
- * bounded (the server capped its size) with jansson; gw_policy.c refuses
- * or strips every field that could make the provider bill input the
- * gateway cannot see, and here "model", "stream", "stream_options" and
- * the output limit are read or changed. The worst case is reserved
- * before the provider is called and is a bound, not an estimate: one
- * prompt token per byte of the forwarded body plus a fixed overhead per
- * message (gw_policy_input_tokens), and the output limit the gateway
- * writes into the body (the CRS's, or max_tokens_cap when it names
- * none). A request whose outcome is unknown (usage missing, stream cut,
- * timeout after sending) is charged that worst case.
+ * Trust boundary: the body is a CRS's. The worst case is reserved before
+ * the provider is called, and charged when the outcome is unknown.
+ *
+ * Details: docs/gateway.md; design notes: docs/internals.md.
  */
 #include "runner/gateway/gw_forward.h"
 #include "runner/gateway/gw_config.h"

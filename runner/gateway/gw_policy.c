@@ -2,13 +2,10 @@
 /*
  * gw_policy.c - refuse or strip what a provider could bill unseen
  *
- * Trust boundary: the body is a CRS's, already parsed by jansson. Each
- * route has an allowlist of top-level fields; a field not in it is
- * refused (400), so a provider feature added tomorrow cannot be used to
- * spend past a budget. Content is allowed only as text: message parts,
- * Anthropic blocks and Responses input items are checked by type, and
- * every tool must be a plain function the CRS runs itself. Stripping is
- * kept for fields that change only price or storage, never the answer.
+ * Trust boundary: the body is a CRS's. Per-route allowlists refuse
+ * unknown fields; content is allowed only as text.
+ *
+ * Details: docs/gateway.md; design notes: docs/internals.md.
  */
 #include "runner/gateway/gw_policy.h"
 #include "common/error.h"

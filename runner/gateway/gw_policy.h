@@ -2,15 +2,10 @@
 /*
  * gw_policy.h - what a forwarded request may carry, and its token bound
  *
- * A budget holds only if the gateway can bound, before forwarding, what
- * the provider will bill. That is true when the provider bills tokens of
- * the text the gateway forwards and nothing else: a byte-level tokenizer
- * emits at most one token per byte, so the forwarded body's length bounds
- * the prompt, plus a fixed overhead per message (chat templates) and per
- * request. Whatever makes the provider add input the gateway cannot see
- * (stored responses, file ids, URLs, images, audio, server-side tools,
- * prompt templates, long-context or priority tiers) is refused or
- * stripped here, per route, by allowlist: an unknown field is refused.
+ * A budget holds only if the prompt is bounded before forwarding, so
+ * whatever a provider could bill unseen is refused or stripped.
+ *
+ * Details: docs/gateway.md; design notes: docs/internals.md.
  */
 #ifndef CRS_RUNNER_GATEWAY_GW_POLICY_H
 #define CRS_RUNNER_GATEWAY_GW_POLICY_H

@@ -2,17 +2,12 @@
 /*
  * gw_server.c - libmicrohttpd front: routes, keys, request bodies
  *
- * Trust boundary: everything that arrives here comes from CRS containers.
- * The route table is fixed and each route says whether it needs a key
- * and a body; a body is capped at max_request_bytes while it arrives
- * (413 beyond), and the key is checked before the body is looked at, so
- * a CRS without a valid key learns nothing but 401. No CRS can take the
- * gateway from the others: each address holds at most
- * max_connections_per_address connections, each key max_in_flight
- * requests (429 beyond), and a connection silent for idle_timeout_s
- * (headers never finished, or idle between requests) is closed. This
- * file alone knows libmicrohttpd; what a request means is
- * gw_forward.c's business.
+ * Trust boundary: everything here comes from CRS containers. Bodies
+ * are capped as they arrive, the key is checked before the body, and
+ * per-address and per-key limits keep one CRS from starving others.
+ * This file alone knows libmicrohttpd.
+ *
+ * Details: docs/gateway.md; design notes: docs/internals.md.
  */
 #include "runner/gateway/gw_server.h"
 #include "runner/gateway/gw_config.h"

@@ -2,14 +2,10 @@
 /*
  * gw_server.h - the gateway's HTTP server (libmicrohttpd)
  *
- * Serves a fixed route table: POST /v1/chat/completions,
- * /v1/completions, /v1/embeddings, /v1/responses (each also without the
- * /v1 prefix, as LiteLLM does), /v1/messages (Anthropic's), GET
- * /v1/models (and /models), GET /key/info (the calling CRS's own spend)
- * and GET /health (no key). Every route but /health needs a CRS key, as
- * "Authorization: Bearer <key>" or "x-api-key: <key>". One thread per
- * connection, so a request waiting on a slow provider holds only its own
- * thread.
+ * A fixed route table (LiteLLM's and Anthropic's paths); every route
+ * but /health needs a CRS key. One thread per connection.
+ *
+ * Details: docs/gateway.md; design notes: docs/internals.md.
  */
 #ifndef CRS_RUNNER_GATEWAY_GW_SERVER_H
 #define CRS_RUNNER_GATEWAY_GW_SERVER_H

@@ -2,14 +2,10 @@
 /*
  * gw_upstream.c - libcurl client for provider calls, one handle a request
  *
- * Each exchange owns an easy handle inside its own multi handle, so the
- * thread serving a CRS request pulls the provider's bytes as fast as the
- * CRS takes them. curl_multi_poll() sleeps in slices of 200 ms so a
- * cancel flag (server shutdown) is noticed. The header list may carry a
- * provider key: it is wiped before it is freed, and no message built here
- * ever quotes a header or a URL beyond scheme://host:port. The share
- * handle, the options every request has and the wiping of header lists
- * come from the one HTTP client's plumbing (runner/http/http_easy.c).
+ * One easy handle in its own multi handle per exchange; provider keys
+ * are wiped and never quoted in a message.
+ *
+ * Details: docs/gateway.md; design notes: docs/internals.md.
  */
 #include "runner/gateway/gw_upstream.h"
 #include "runner/http/http_easy.h"

@@ -2,20 +2,13 @@
 /*
  * llm_gateway.h - the run phase's LLM gateway container
  *
- * When the compose has an llm_config (mode internal or external), the run
- * phase starts `crs-ci gateway` in a container (DESIGN.md decisions 3 and
- * 5): a static crs-ci bind-mounted into BASE_RUNNER_IMAGE, on one egress
- * network, connected to every CRS's internal network under the alias
- * litellm.oss-crs. Each CRS gets its own key file and budget; provider keys
- * go into the gateway container's environment only.
+ * `crs-ci gateway` in a container on every CRS network plus one egress
+ * network (DESIGN.md decisions 3 and 5); one key and budget per CRS.
  *
- * Environment: CRS_CI_LLM_NETWORK=NAME makes the gateway use the existing
- * network NAME for its way out instead of a network of its own (a network
- * where a self-hosted model server answers, say); crs-ci neither creates
- * nor removes it.
+ * Details: docs/gateway.md; design notes: docs/internals.md.
  */
-#ifndef CRS_RUNNER_LLM_GATEWAY_H
-#define CRS_RUNNER_LLM_GATEWAY_H
+#ifndef CRS_RUNNER_GATEWAY_LLM_GATEWAY_H
+#define CRS_RUNNER_GATEWAY_LLM_GATEWAY_H
 
 struct scan;
 struct llm_gateway;

@@ -2,16 +2,10 @@
 /*
  * http.c - the libcurl transport behind http.h, the one HTTP client
  *
- * Speaks HTTP/1.1 to the engine over its unix socket (unix:///path) or
- * over TCP, with TLS client certificates when asked (tcp://host:port plus
- * ca.pem, cert.pem and key.pem), or to a REST API (GitHub, GitLab) at an
- * http(s) base URL, where `label` names it in messages. It never logs:
- * header lines (tokens) stay out of every message. Each request uses its
- * own easy handle;
- * connections, TLS sessions and DNS answers are shared between them
- * through a locked CURLSH, so the transport may be used from several
- * threads. HTTP error statuses are not transport errors: the body (the
- * engine's JSON "message") is handed back with the status, capped.
+ * Engine over unix socket or TCP+TLS, or a REST API; never logs, so
+ * tokens stay out of messages. Safe across threads (shared CURLSH).
+ *
+ * Details: docs/internals.md.
  */
 #include "runner/http/http.h"
 #include "runner/http/http_easy.h"

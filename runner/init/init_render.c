@@ -2,13 +2,10 @@
 /*
  * init_render.c - templates of the compose, workflow and GitLab include
  *
- * Every file opens with a comment saying what it is, that `crs-ci init`
- * wrote it (INIT_RENDER_MARK, which is also how init recognises a
- * .gitlab-ci.yml of its own) and the command that regenerates it. The
- * output depends only on the options, never on the time, so a second
- * init finds every file up to date. The workflow follows
- * actions/examples/pr-scan.yml, the include gitlab/README.md and
- * gitlab/examples/.
+ * Output depends only on the options, so a second init finds every
+ * file up to date.
+ *
+ * Details: docs/cmd/init.md; design notes: docs/internals.md.
  */
 #include "runner/init/init_render.h"
 #include "runner/init/init_plan.h"

@@ -2,16 +2,10 @@
 /*
  * build_target.c - the build-target phase
  *
- * 1. the target image from the project's Dockerfile (context: project dir)
- * 2. the head image: the change's head tree laid over the target image's
- *    WORKDIR (as OSS-CRS does), the project dir baked in at
- *    /OSS_CRS_PROJ_PATH; and the same for the change's base (merge-base)
- * 3. the head and base builds: `compile` into our own out dirs; triage
- *    reproduces PoVs on these builds, never on a CRS's own
- * 4. each CRS build step: its builder image FROM the head image, run once
- *    with BUILD_OUT_DIR mounted; outputs checked
- * 5. target-dependent run module images
- * Every step is keyed by a content hash and skipped when already done.
+ * Target image, head and base images and builds, CRS build steps and
+ * run module images; each step keyed by a content hash.
+ *
+ * Details: docs/cmd/build-target.md; design notes: docs/internals.md.
  */
 #include "runner/phase/phase.h"
 #include "runner/exec/base_images.h"

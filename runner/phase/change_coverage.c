@@ -2,18 +2,10 @@
 /*
  * change_coverage.c - which of the change's lines fuzzing executed
  *
- * A step after triage, in diff mode only: the corpus each fuzzed harness
- * ends with (the exchange's seeds/ folder, which holds every CRS's shared
- * seeds and the cached corpus handed in, plus the build's seed corpus)
- * is replayed on the head's coverage build (runner/exec/coverage_replay.h,
- * built here when select did not), and the lcov export is intersected
- * with the change's added and modified head lines. Lines the coverage
- * build does not instrument (comments, declarations) are not counted.
- * The result goes into results.json's "change_coverage"
- * (sarif/change_cov.h); a replay that cannot measure, or no time left,
- * makes it "unknown" with the reason, and the scan goes on. Before it,
- * change-lines.json is written for report.html from crs-ci's export of
- * the head commit (runner/report/change_lines.h).
+ * Diff mode only: the final corpus replayed on the coverage build and
+ * intersected with the change's lines (results.json "change_coverage").
+ *
+ * Details: docs/results.md; design notes: docs/internals.md.
  */
 #include "runner/phase/phase.h"
 #include "runner/exec/coverage_replay.h"

@@ -2,15 +2,10 @@
 /*
  * phase.h - the phases of a scan, each reading the previous one's output
  *
- * prepare       libCRS bundle image, target-independent CRS images
- * build-target  target image, head source laid in, head build, CRS builds
- * select        harnesses whose seed corpus reaches the change (coverage)
- * run           CRS containers per harness until done or the deadline
- * triage        every PoV reproduced on the head build, parsed, deduplicated
- * (change coverage: the final corpus replayed on the coverage build)
- * validate      every submitted patch applied, built, checked (validate.c)
- * report        results.json -> SARIF and the verdict
- * Each returns 0 or a CRS_E* code with the message set.
+ * prepare, build-target, select, run, triage (then change coverage),
+ * validate, report. Each returns 0 or a CRS_E* code with the message set.
+ *
+ * Details: docs/cmd/phases.md; design notes: docs/internals.md.
  */
 #ifndef CRS_RUNNER_PHASE_PHASE_H
 #define CRS_RUNNER_PHASE_PHASE_H

@@ -3,12 +3,10 @@
  * prepare.c - the prepare phase: the libCRS bundle and CRS images that do
  * not depend on the target
  *
- * OSS-CRS build files install libCRS with `COPY --from=libcrs . /opt/libCRS`
- * followed by `/opt/libCRS/install.sh`. With the engine's classic builder
- * that resolves to a local image tagged libcrs:latest, so prepare builds
- * one from our static libCRS and its install.sh (found beside the crs-ci
- * executable, or in $CRS_CI_LIBCRS_DIR) and tags it so. Every image is
- * tagged by a hash of what produced it; an existing tag is not rebuilt.
+ * Builds the libcrs:latest bundle image OSS-CRS build files copy from;
+ * every image is tagged by a hash of what produced it.
+ *
+ * Details: docs/cmd/prepare.md; design notes: docs/internals.md.
  */
 #include "runner/phase/phase.h"
 #include "runner/exec/container.h"

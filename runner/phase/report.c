@@ -3,12 +3,10 @@
  * report.c - the report phase: results.json -> SARIF, report.html and
  * the verdict
  *
- * Reads only results.json, so it can be re-run alone (crs-ci report).
- * In a GitHub Actions job (GITHUB_ACTIONS=true) it also writes
- * annotations, the job summary and the step outputs (github.c); in a
- * GitLab job (GITLAB_CI=true) the merge request's Code Quality, SAST and
- * JUnit reports beside results.sarif, and, given a token, the validated
- * patches as suggestions on the merge request (gitlab.c).
+ * Reads only results.json, so it can be re-run alone; in a GitHub or
+ * GitLab job it also writes that system's reports.
+ *
+ * Details: docs/cmd/report.md; design notes: docs/internals.md.
  */
 #include "runner/phase/phase.h"
 #include "runner/scan/ctx.h"

@@ -2,27 +2,11 @@
 /*
  * run.c - the run phase: every CRS module against each harness
  *
- * Harnesses run one after another, the one the select phase weighed
- * most first, each with its weighted share of the time left
- * (runner/scan/time_shares.h) minus a reserve for triage and the report
- * that grows with the PoVs and patches submitted; time a harness leaves
- * unused goes to the ones after it. For one harness all CRS modules run
- * at once, each CRS on its own
- * internal network with its compose cpuset and memory, and the mounts and
- * environment of oss-crs-contract.md §3.2. A harness's run ends when every
- * module has exited, at its time share, at the deadline, or on Ctrl-C; its
- * containers are removed on every one of those paths.
+ * Harnesses one after another, each with its weighted time share; all
+ * CRS modules of a harness at once, each on its own network, with its
+ * mailbox answered by the sidecar. Containers go on every exit path.
  *
- * Each CRS also gets its own mailbox (/OSS_CRS_MAILBOX, rw) for libCRS's
- * apply-patch-build, run-pov and apply-patch-test, answered by the
- * builder sidecar (sidecar.c) from this loop, and sees only its own
- * rebuilds under /OSS_CRS_REBUILD_OUT_DIR/<crs> (ro).
- *
- * The CRS networks, the sidecar, and the LLM gateway when the compose
- * has an llm_config, live for the whole phase: created before the first
- * harness, removed after the last one (or on the error or Ctrl-C that
- * ends the phase early; scan_close's docker_remove_owned is the safety
- * net).
+ * Details: docs/cmd/run.md; design notes: docs/internals.md.
  */
 #include "runner/phase/phase.h"
 #include "runner/exec/bind_source.h"

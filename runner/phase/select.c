@@ -2,24 +2,10 @@
 /*
  * select.c - the select phase: fuzz only the harnesses that reach the change
  *
- * Between build-target and run. With --harness, or without a change (full
- * mode), every harness is kept. Otherwise the head is built once more
- * with SANITIZER=coverage (head, not base: a function the change adds
- * exists only there), and each harness replays its seed corpus (plus the
- * cached corpora <work>/corpus/<harness>/ and --cache-dir's
- * corpus/<project>/<harness>/, when they exist) in a fresh base-runner
- * container without network. llvm-cov's lcov export of that replay is
- * intersected with the change's head lines (runner/scan/coverage.h). A
- * harness is selected when it executes a changed line, when its own
- * source changed, when it is new, when its reach cannot be measured, or,
- * with a smaller weight, when its binary holds a touched function (ELF
- * symbols, runner/exec/elf_symbols.h) or its build instruments changed
- * lines its corpus did not run; if no harness is selected, all are kept,
- * since a bug may need inputs no corpus has yet. Every harness gets one
- * line saying which and why, and a weight (runner/scan/time_shares.h);
- * <work>/select.json records the same, and scan.json's harness list
- * becomes the selection that the run phase splits its time across by
- * those weights. docs/select.md describes it all.
+ * Keeps the harnesses whose corpus reaches the change (coverage
+ * replay), gives each a weight and one line saying why.
+ *
+ * Details: docs/select.md; design notes: docs/internals.md.
  */
 #include "runner/phase/phase.h"
 #include "runner/exec/coverage_replay.h"

@@ -2,22 +2,11 @@
 /*
  * triage.c - every submitted PoV reproduced, parsed and deduplicated
  *
- * A CRS's word is not evidence. Each PoV file a CRS submitted (read
- * through runner/scan/submissions.c: the submit dirs were writable by the
- * container) is written out by content hash and run N times against
- * crs-ci's own head
- * build in a fresh base-runner container with no network. Runs whose
- * output parses to the same crash signature count as reproductions; a PoV
- * that never crashes is dropped and counted. A reproduced PoV is run on
- * the base build too, which labels it new, pre-existing or changed.
- * Findings with the same signature collapse into one that credits the
- * earliest finder; then findings of the same bug (sarif/bug_key.h: crash
- * type and top in-project frame, whichever harness reached it) fold into
- * one that lists every harness and PoV.
+ * A CRS's word is not evidence: each PoV is run N times on crs-ci's
+ * own head build (and base build), then deduplicated by signature
+ * and by bug.
  *
- * Work layout: <work>/triage/<harness>-<sha>/ is crs-ci's; its head/ and
- * base/ are sibling run folders (runner/exec/reproduce.h), so no folder that a
- * harness could write is ever bound again.
+ * Details: docs/results.md; design notes: docs/internals.md.
  */
 #include "runner/phase/phase.h"
 #include "runner/exec/container.h"

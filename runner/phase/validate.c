@@ -2,26 +2,10 @@
 /*
  * validate.c - every patch a CRS submitted, validated by crs-ci itself
  *
- * A CRS's patch is a claim, like its PoV. Each distinct patch file in a
- * SUBMIT_DIR/<harness>/patches/ (read by runner/scan/submissions.c) goes
- * through these steps, stopping at the first failure:
- *   policy  a -p1, repo-relative unified diff of source files only (no
- *           harness, build script, test or project file), at most
- *           VALIDATE_MAX_LINES changed lines;
- *   apply   applies to the head commit's tree (libgit2);
- *   build   the head build's snapshot (runner/exec/snapshot.h) with the patch
- *           applied by plain `git apply`, compiled again, incrementally,
- *           once for every sanitizer the run's PoVs were found with;
- *   povs    the PoV of every finding of the run no longer crashes the
- *           patched build of its sanitizer;
- *   tests   the project's run_tests.sh or test.sh passes ("no tests"
- *           when it has none: never "passed");
- *   refuzz  a short libFuzzer run of each harness with a finding, from
- *           the run's seeds, its seed corpus and the PoVs, finds nothing.
- * Every step's verdict and log are recorded in results.json; a patch
- * that passed them all is written as <out>/patches/<sha12>.patch and
- * credited on the findings it fixes. Steps that the deadline leaves no
- * time for are "skipped", and the patch is then not validated.
+ * A patch is a claim: policy, apply, build, povs, tests and refuzz
+ * steps, stopping at the first failure; each verdict is recorded.
+ *
+ * Details: docs/results.md; design notes: docs/internals.md.
  */
 #include "runner/phase/phase.h"
 #include "runner/exec/container.h"

@@ -2,13 +2,10 @@
 /*
  * html.c - report.html from a finding set, with libxml2's HTML tree API
  *
- * Knows the page's layout and nothing about how a scan ran. Every string
- * in results.json, the sanitizer reports and llm-spend.json came from or
- * passed through containers and is hostile: it is cleaned to valid UTF-8
- * without control characters (junit_text_clean) and only ever placed in
- * text nodes and attribute values, which libxml2 escapes when it
- * serialises. No string is ever concatenated into markup, and the page
- * carries no script: the only raw-text element is the constant <style>.
+ * Every string is hostile and only ever placed in text nodes and
+ * attribute values, which libxml2 escapes; the page has no script.
+ *
+ * Details: docs/internals.md.
  */
 #include "runner/report/html.h"
 #include "runner/report/html_timeline.h"

@@ -2,14 +2,10 @@
 /*
  * html.h - the scan as one self-contained HTML page (<out>/report.html)
  *
- * Verdict, scan summary (CRSs, PoVs, LLM spend), the coverage of the
- * change, a timeline of where the time went (results.json "timings"),
- * findings with their stacks, the changed lines around them, sanitizer
- * report excerpts and the patches as diffs. Built with
- * libxml2's HTML tree API: every string from the finding set becomes a
- * text node, never markup. Inline CSS only; no script, no external
- * resource, so the file can be attached as a CI artifact and opened
- * anywhere.
+ * Self-contained: inline CSS, no script, no external resource, so it
+ * opens anywhere as a CI artifact.
+ *
+ * Details: docs/results.md; design notes: docs/internals.md.
  */
 #ifndef CRS_RUNNER_REPORT_HTML_H
 #define CRS_RUNNER_REPORT_HTML_H

@@ -2,15 +2,10 @@
 /*
  * build_cache.c - a revision's build output kept in --cache-dir
  *
- * An out/ folder is what the pull request's build.sh wrote: hostile. It
- * is archived after its container is gone (no one writes it any more)
- * with tar_context_write, which follows no link and stores links as
- * links; its size is counted first without following links, so a build
- * cannot fill the disk through the cache. A restore unpacks only regular
- * files and folders (libarchive; names with ".." refused) into a fresh
- * folder, so it never writes a link nor through one. The cache itself
- * is written by crs-ci only; its index is cache_index.h's, shared with
- * the images and corpora.
+ * An out/ folder is hostile: archived without following links, size
+ * counted first, restored as regular files and folders only.
+ *
+ * Details: docs/cache.md; design notes: docs/internals.md.
  */
 #include "runner/scan/build_cache.h"
 #include "runner/scan/cache.h"

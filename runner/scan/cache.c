@@ -2,22 +2,10 @@
 /*
  * cache.c - images and corpora kept in --cache-dir between CI runs
  *
- * Layout:
- *   <cache>/index.json                  entries, sizes, last use
- *                                       (runner/scan/cache_index.h)
- *   <cache>/images/<sha256(tag)>.tar    one image crs-ci built, without
- *                                       its base image's layers
- *   <cache>/corpus/<project>/<harness>/<file>
- * Only what cannot be pulled again is kept: the images crs-ci builds
- * (crs-ci-target/, crs-ci-builder/, crs-ci-runner/) and the corpora; base
- * images (the OSS-Fuzz and AIxCC ones, the stand-ins) never, and their
- * layers are cut out of the derived images' archives (runner/
- * image_strip.h: one `docker save` of the new images, split per image),
- * so an entry is a few MB instead of a GB. Images are
- * content-addressed by tag, so an entry whose tag and id match the engine
- * is only marked used. After saving, least recently used entries go
- * until the cache fits --cache-max. Corpus files come from CRSs: regular
- * files only, named by libCRS (md5), capped in number and size.
+ * Only what cannot be pulled again is kept, without base layers;
+ * least recently used entries go until the cache fits --cache-max.
+ *
+ * Details: docs/cache.md; design notes: docs/internals.md.
  */
 #include "runner/scan/cache.h"
 #include "runner/exec/base_images.h"

@@ -9,8 +9,8 @@
  * Eviction drops the least recently used entries until the total fits
  * the cap.
  */
-#ifndef CRS_RUNNER_CACHE_INDEX_H
-#define CRS_RUNNER_CACHE_INDEX_H
+#ifndef CRS_RUNNER_SCAN_CACHE_INDEX_H
+#define CRS_RUNNER_SCAN_CACHE_INDEX_H
 
 #include <stddef.h>
 #include <stdint.h>

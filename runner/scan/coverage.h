@@ -8,8 +8,8 @@
  * strictly checked), maps its file names to repo-relative paths and
  * intersects the lines a run executed with the lines a change touched.
  */
-#ifndef CRS_RUNNER_COVERAGE_H
-#define CRS_RUNNER_COVERAGE_H
+#ifndef CRS_RUNNER_SCAN_COVERAGE_H
+#define CRS_RUNNER_SCAN_COVERAGE_H
 
 #include <stddef.h>
 

@@ -7,8 +7,8 @@
  * of an installation) holds recparse/ (the library and its pull request)
  * and projects/recparse (the OSS-Fuzz project).
  */
-#ifndef CRS_RUNNER_EXAMPLE_REPO_H
-#define CRS_RUNNER_EXAMPLE_REPO_H
+#ifndef CRS_RUNNER_SCAN_EXAMPLE_REPO_H
+#define CRS_RUNNER_SCAN_EXAMPLE_REPO_H
 
 /*
  * The examples folder: `opt` when given (--example), else

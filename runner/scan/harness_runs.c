@@ -3,13 +3,10 @@
  * harness_runs.c - the run phase's per-harness fuzzing record
  * (harness_runs.json) and the rule that calls a harness's run short
  *
- * The rule (docs/results.md, "Verdicts"): a harness is short when it got
- * no CRS at all, when the deadline gave it less than it was due, or when
- * a CRS module failed (non-zero exit) before its time was up. A CRS that
- * exits 0 well before its time has decided it is done (STOP_ON_FIRST_POV
- * after a PoV, or nothing left to try): not short; one that exits 0 at
- * the time limit it was given stopped for the deadline. Triage then
- * forgives a short harness that proved a finding.
+ * The rule is in docs/results.md, "Verdicts"; triage forgives a
+ * short harness that proved a finding.
+ *
+ * Details: docs/results.md; design notes: docs/internals.md.
  */
 #include "runner/scan/harness_runs.h"
 #include "common/buf.h"

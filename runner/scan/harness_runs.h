@@ -3,15 +3,13 @@
  * harness_runs.h - what fuzzing each selected harness got, from the run
  * phase to triage
  *
- * The run phase records, per selected harness, the seconds it was due
- * (its time share, or --fuzz-seconds when given), the seconds its CRSs
- * ran, and why the run was short when it was. Triage turns the short ones
- * that proved no finding into results.json's "incomplete" (the INCOMPLETE
- * verdict). Stored as runs/<run-id>/harness_runs.json, a file of crs-ci's
- * own (no container can write runs/<run-id>/ itself).
+ * Per selected harness: seconds due, seconds run, and why it was
+ * short; stored as runs/<run-id>/harness_runs.json.
+ *
+ * Details: docs/results.md; design notes: docs/internals.md.
  */
-#ifndef CRS_RUNNER_HARNESS_RUNS_H
-#define CRS_RUNNER_HARNESS_RUNS_H
+#ifndef CRS_RUNNER_SCAN_HARNESS_RUNS_H
+#define CRS_RUNNER_SCAN_HARNESS_RUNS_H
 
 #include <stddef.h>
 

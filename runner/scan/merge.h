@@ -6,8 +6,8 @@
  * set, which then gives one SARIF log and one verdict. Findings are the
  * same bug when their ids (signature hashes) are equal.
  */
-#ifndef CRS_RUNNER_MERGE_H
-#define CRS_RUNNER_MERGE_H
+#ifndef CRS_RUNNER_SCAN_MERGE_H
+#define CRS_RUNNER_SCAN_MERGE_H
 
 struct finding_set;
 

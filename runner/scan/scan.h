@@ -8,8 +8,8 @@
  * build, the harness list). So `crs-ci run` after `crs-ci build-target`
  * needs nothing but the same options, and a failed scan can be inspected.
  */
-#ifndef CRS_RUNNER_SCAN_H
-#define CRS_RUNNER_SCAN_H
+#ifndef CRS_RUNNER_SCAN_SCAN_H
+#define CRS_RUNNER_SCAN_SCAN_H
 
 #include "runner/config/project_layout.h"
 

@@ -7,8 +7,8 @@
  * same command line. Parsing fills a caller-owned struct; nothing static.
  * Each option says which commands' help lists it.
  */
-#ifndef CRS_RUNNER_SCAN_OPTS_H
-#define CRS_RUNNER_SCAN_OPTS_H
+#ifndef CRS_RUNNER_SCAN_SCAN_OPTS_H
+#define CRS_RUNNER_SCAN_SCAN_OPTS_H
 
 #include <stddef.h>
 #include <stdint.h>

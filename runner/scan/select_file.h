@@ -6,8 +6,8 @@
  * it). Select reads its candidates back when it runs again on the same
  * head; the run phase reads each harness's weight from it.
  */
-#ifndef CRS_RUNNER_SELECT_FILE_H
-#define CRS_RUNNER_SELECT_FILE_H
+#ifndef CRS_RUNNER_SCAN_SELECT_FILE_H
+#define CRS_RUNNER_SCAN_SELECT_FILE_H
 
 #include <jansson.h>
 

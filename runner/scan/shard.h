@@ -9,8 +9,8 @@
  * list satisfies idx % N == i - 1, so counts differ by at most one and
  * every job computes its share alone, with nothing to coordinate.
  */
-#ifndef CRS_RUNNER_SHARD_H
-#define CRS_RUNNER_SHARD_H
+#ifndef CRS_RUNNER_SCAN_SHARD_H
+#define CRS_RUNNER_SCAN_SHARD_H
 
 #include <stddef.h>
 #include <jansson.h>

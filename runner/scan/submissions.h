@@ -2,8 +2,8 @@
 /*
  * submissions.h - what the CRSs of a run submitted, walked safely
  */
-#ifndef CRS_RUNNER_SUBMISSIONS_H
-#define CRS_RUNNER_SUBMISSIONS_H
+#ifndef CRS_RUNNER_SCAN_SUBMISSIONS_H
+#define CRS_RUNNER_SCAN_SUBMISSIONS_H
 
 #include <stddef.h>
 #include <sys/stat.h>

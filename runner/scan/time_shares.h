@@ -8,8 +8,8 @@
  * and the run phase turns weights and the time left into shares.
  * docs/select.md ("Time shares") states the rules.
  */
-#ifndef CRS_RUNNER_TIME_SHARES_H
-#define CRS_RUNNER_TIME_SHARES_H
+#ifndef CRS_RUNNER_SCAN_TIME_SHARES_H
+#define CRS_RUNNER_SCAN_TIME_SHARES_H
 
 #include <stddef.h>
 

@@ -2,14 +2,10 @@
 /*
  * timings.h - where a scan's seconds went: phases, builds, fuzzing
  *
- * Spans of kind "phase", "image", "compile", "crs-build", "replay",
- * "fuzz", "triage", "validate" or "report", recorded by any thread into
- * the scan's record (<work>/timings.json, timings_record.h) so that the
- * phase commands run one by one (build-target, then run, then report)
- * add to one record; results.json gets it as "timings" (docs/results.md).
- * A non-phase span takes the lowest free lane, so builds that overlap are
- * drawn side by side without their callers doing anything. Every call is
- * a no-op for a scan without a record, and none can fail.
+ * Spans recorded by any thread into <work>/timings.json; results.json
+ * gets them as "timings". No call can fail.
+ *
+ * Details: docs/results.md; design notes: docs/internals.md.
  */
 #ifndef CRS_RUNNER_SCAN_TIMINGS_H
 #define CRS_RUNNER_SCAN_TIMINGS_H

@@ -2,15 +2,10 @@
 /*
  * timings_record.c - a record of spans, kept in <work>/timings.json
  *
- * One mutex guards a recorder: build threads, the run loop and the
- * sidecar may begin and end spans at once. Ids index the span array and
- * stay valid; a re-run phase marks spans dropped instead of moving them.
- * The clock is the wall clock (seconds since the epoch, as a double) so
- * that the phase commands of one scan, separate processes, share it;
- * "origin" in the file is the scan's start. The file is crs-ci's own,
- * in the work folder's root (no container writes there), and is still
- * read bounded and checked field by field. Knows nothing of scans:
- * timings.c ties a record to one.
+ * One mutex guards the recorder; wall-clock times so separate phase
+ * commands share one record. Read back bounded and checked.
+ *
+ * Details: docs/internals.md.
  */
 #include "runner/scan/timings_record.h"
 #include "common/buf.h"

@@ -2,24 +2,11 @@
 /*
  * exchange.c - the artifact exchange between the CRSs of a run
  *
- * Trust boundary: submit folders are written by CRS containers, which
- * may swap any folder for a link at any moment. So each watched folder
- * is held open (openat O_DIRECTORY|O_NOFOLLOW from the submit root crs-ci
- * created) and inotify watches that descriptor through /proc/self/fd;
- * files are read relative to it with fs_read_regular_at (links, FIFOs
- * and devices are never opened), each at most EXCHANGE_FILE_MAX bytes,
- * at most EXCHANGE_DEPTH_MAX folders deep, names taken from readdir or
- * inotify (so never "..") and dot files skipped. A watch is dropped when
- * its folder moves or goes (the parent's listing finds it again), and
- * the queue-overflow rescan lists the held descriptors.
- * Floods: names handled and contents shared are hash sets; one sync call
- * does at most EXCHANGE_TICK_* work per CRS, resuming its listings on the
- * next call, so the run loop keeps checking the deadline and Ctrl-C; past
- * EXCHANGE_FILES_MAX / EXCHANGE_BYTES_MAX a CRS's watches are dropped
- * with one warning. Copies go to the exchange folder (crs-ci's; CRSs
- * mount it read-only) under a temp name and are renamed, so a CRS never
- * fetches half a file. Content is deduplicated by SHA-256 across all
- * CRSs; nested folders are kept.
+ * Trust boundary: submit folders are the CRSs'. Each is held open and
+ * read through descriptors without following links, with caps on
+ * depth, size, count and work per call.
+ *
+ * Details: docs/exchange.md; design notes: docs/internals.md.
  */
 #include "runner/sidecar/exchange.h"
 #include "common/buf.h"

@@ -2,16 +2,13 @@
 /*
  * exchange.h - what one CRS submits, every CRS can fetch
  *
- * During a harness's run, files that appear in any CRS's
- * SUBMIT_DIR/<harness>/<type>/ (povs, seeds, bug-candidates, reports,
- * patches) are copied into EXCHANGE_DIR/<harness>/<type>/, which every
- * CRS has mounted read-only as /OSS_CRS_FETCH_DIR/<type>. inotify drives
- * it (not OSS-CRS's 2-second polling); identical content is kept once.
- * The submit folders are written by CRS containers (hostile): see
- * exchange.c for what is read and the caps below for how much.
+ * Files in any CRS's SUBMIT_DIR are copied once into the exchange
+ * folder every CRS mounts read-only.
+ *
+ * Details: docs/exchange.md; design notes: docs/internals.md.
  */
-#ifndef CRS_RUNNER_EXCHANGE_H
-#define CRS_RUNNER_EXCHANGE_H
+#ifndef CRS_RUNNER_SIDECAR_EXCHANGE_H
+#define CRS_RUNNER_SIDECAR_EXCHANGE_H
 
 /* What one exchange_sync() call does at most for each CRS. */
 #define EXCHANGE_TICK_FILES 1000		/* files read */

@@ -4,8 +4,8 @@
  *
  * Shared by patch validation and the builder sidecar.
  */
-#ifndef CRS_RUNNER_PATCH_TREE_H
-#define CRS_RUNNER_PATCH_TREE_H
+#ifndef CRS_RUNNER_SIDECAR_PATCH_TREE_H
+#define CRS_RUNNER_SIDECAR_PATCH_TREE_H
 
 #include <git2.h>
 

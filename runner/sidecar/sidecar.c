@@ -2,40 +2,10 @@
 /*
  * sidecar.c - crs-ci's builder sidecar: requests that travel as files
  *
- * The run loop calls sidecar_poll() every tick; each new request in a
- * CRS's mailbox is read with the hostile-input rules of sidecar.h and
- * executed on that CRS's cpuset and memory (never the infra's):
- *   apply-patch-build  the head build's snapshot with the patch applied
- *                      (git apply, git apply -C1, patch -p1 --fuzz=3)
- *                      and compiled again into
- *                      builds/<san>/rebuild-<crs>-<n>/out,
- *                      copied to REBUILD_OUT_DIR/<crs>/<n>/build/ with
- *                      patch.diff, stdout.log, stderr.log and exit_code;
- *   run-pov            the PoV run on the head build, or on one of this
- *                      CRS's rebuilds: retcode 0 no crash, 1 crash (the
- *                      sanitizer report in stderr.log), 124 timed out;
- *   apply-patch-test   the patched build, then the project's run_tests.sh
- *                      or test.sh: its exit status, or 0 with "no tests"
- *                      in stdout.log when the project has none;
- *   build-project      the CRS's copies of the target source and the
- *                      project folder diffed against ours (sidecar_tree.c)
- *                      and built as apply-patch-build builds; a project
- *                      change rebuilds the target image from a patched
- *                      copy of the project folder first.
- * Floods: each poll lists at most SIDECAR_TICK_* entries of a mailbox,
- * resuming its listing on the next poll; the entries refused are a hash
- * set; past SIDECAR_REFUSED_MAX refusals a CRS's mailbox is no longer
- * read; refusals reach the log escaped and at most SIDECAR_WARN_MAX
- * times per CRS.
- * Jobs are keyed by (CRS, patch SHA-256, with build-project's project
- * patch): a CRS that sends the same patch again gets its earlier
- * successful rebuild; another CRS never does.
- * Rebuild ids are per CRS, from 1, and a test also takes one.
- * Each CRS has its own worker thread: its jobs run one at a time, on its
- * own cpuset, while other CRSs' run beside them and the run loop keeps
- * polling; at the end of a harness's run (time share, deadline, Ctrl-C)
- * sidecar_stop() raises every worker's own interrupt flag, container_run
- * kills and removes the jobs' containers, and the threads are joined.
+ * Polled by the run loop; each CRS's requests run one at a time on its
+ * own worker thread and cpuset, with caps against floods.
+ *
+ * Details: docs/sidecar.md; design notes: docs/internals.md.
  */
 #include "runner/sidecar/sidecar.h"
 #include "runner/sidecar/sidecar_read.h"

@@ -2,24 +2,13 @@
 /*
  * sidecar.h - crs-ci's builder sidecar: requests that travel as files
  *
- * Each CRS gets <work>/runs/<rid>/crs/<crs>/MAILBOX, mounted rw at
- * /OSS_CRS_MAILBOX. libCRS writes requests/<id>/ (renamed into place):
- *   request.txt  "kind=apply-patch-build|run-pov|apply-patch-test|
- *                build-project", "harness=<name>", "rebuild_id=<n>",
- *                "builder_name=<CRS build step>"
- *                lines (values may be empty; unknown keys refused)
- *   patch | pov  the patch (build, test) or the PoV (run-pov)
- *   target-source/, fuzz-proj/  build-project's trees, at least one
- *                (read by the worker: sidecar_tree.h)
- * The orchestrator answers in responses/<id>/ (written under a hidden
- * name, then renamed): retcode, stdout.log, stderr.log, rebuild_id (only
- * when retcode is 0 and a rebuild was made) and an empty "done".
- * The folder was writable by the CRS: entries are opened without
- * following symlinks, must be regular files within a size cap, and ids
- * are names from readdir of [A-Za-z0-9._-] not starting with '.'.
+ * The mailbox layout; entries are hostile: no links followed,
+ * regular files within caps, ids of [A-Za-z0-9._-].
+ *
+ * Details: docs/sidecar.md; design notes: docs/internals.md.
  */
-#ifndef CRS_RUNNER_SIDECAR_H
-#define CRS_RUNNER_SIDECAR_H
+#ifndef CRS_RUNNER_SIDECAR_SIDECAR_H
+#define CRS_RUNNER_SIDECAR_SIDECAR_H
 
 #include "common/buf.h"
 

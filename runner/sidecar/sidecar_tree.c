@@ -2,13 +2,10 @@
 /*
  * sidecar_tree.c - build-project's trees, diffed against crs-ci's own
  *
- * The request tree is walked first, each folder's names sorted so the
- * same trees give the same diff: a file the original lacks is added, one
- * whose bytes differ is changed (libgit2's git_patch_from_buffers, binary
- * files as GIT binary patches). The paths seen are kept; the original is
- * walked next and each file the request lacks is deleted. Every request
- * entry is opened below its folder's descriptor without following
- * symlinks, so a CRS that swaps a file for a link mid-walk gains nothing.
+ * Sorted walks so the same trees give the same diff; every entry is
+ * opened below its folder's descriptor without following links.
+ *
+ * Details: docs/sidecar.md; design notes: docs/internals.md.
  */
 #include "runner/sidecar/sidecar_tree.h"
 #include "runner/sidecar/sidecar_read.h"

@@ -2,19 +2,13 @@
 /*
  * sidecar_tree.h - build-project's trees, diffed against crs-ci's own
  *
- * libCRS build-project copies the CRS's trees into its request folder
- * (requests/<id>/target-source/, fuzz-proj/). Each is diffed here against
- * the tree crs-ci gave the CRS (the head source, the project folder) into
- * a -p1 unified diff with a/ and b/ prefixes and binary patches, as
- * `git diff --binary` writes it, so the rest is apply-patch-build.
- * The request tree was writable by the CRS: it is walked with openat and
- * O_NOFOLLOW, `.git` entries are skipped, FIFOs, sockets and devices are
- * refused, a symlink is accepted only where the original has the same
- * symlink (changing one is refused), names must not hold control
- * characters, and the caps below hold. File modes are not compared.
+ * A -p1 diff as `git diff --binary` writes it. The request tree is
+ * hostile: walked with O_NOFOLLOW, caps hold.
+ *
+ * Details: docs/sidecar.md; design notes: docs/internals.md.
  */
-#ifndef CRS_RUNNER_SIDECAR_TREE_H
-#define CRS_RUNNER_SIDECAR_TREE_H
+#ifndef CRS_RUNNER_SIDECAR_SIDECAR_TREE_H
+#define CRS_RUNNER_SIDECAR_SIDECAR_TREE_H
 
 #include <stddef.h>
 
