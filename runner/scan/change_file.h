@@ -8,8 +8,8 @@
  * docs/change-file.md) and diffs/change.dict (the literals as a
  * libFuzzer/AFL++ dictionary).
  */
-#ifndef CRS_RUNNER_CHANGE_FILE_H
-#define CRS_RUNNER_CHANGE_FILE_H
+#ifndef CRS_RUNNER_SCAN_CHANGE_FILE_H
+#define CRS_RUNNER_SCAN_CHANGE_FILE_H
 
 struct scan;
 
