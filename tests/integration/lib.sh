@@ -42,6 +42,23 @@ engine_snapshot() {
 	}
 }
 
+# Fail naming what is on the engine now and was not in the snapshot $1
+# (engine_snapshot's output): a leftover's name, image and crs-ci labels.
+engine_unchanged() {
+	local now id
+	now=$(engine_snapshot)
+	[ "$now" = "$1" ] && return 0
+	for id in $(comm -13 <(printf '%s\n' "$1" | sort) \
+	    <(printf '%s\n' "$now" | sort)); do
+		[ "$id" = -- ] && continue
+		docker inspect -f '{{.Name}} {{.Config.Image}} {{json .Config.Labels}}' \
+			"$id" 2>/dev/null || docker network inspect -f \
+			'network {{.Name}} {{json .Labels}}' "$id" 2>/dev/null ||
+			echo "$id (gone since)"
+	done >&2
+	fail "containers or networks left behind"
+}
+
 # Is object $2 (container or network, $1) made by a crs-ci that still
 # runs (its io.crs-ci.pid label names a live process)? Other scans on a
 # shared engine are then not taken for this test's leftovers: every crs-ci

@@ -89,7 +89,7 @@ pov=$(python3 -c "import json,sys;print(json.load(open('$tmp/out/results.json'))
 [ -s "$tmp/out/$pov" ] || fail "PoV $pov missing"
 sarif_validate "$tmp/out/results.sarif" >"$tmp/validate.txt" 2>&1 || { cat "$tmp/validate.txt"; fail "SARIF does not validate"; }
 grep -q "Analysis completed successfully" "$tmp/validate.txt" || fail "validator: $(cat "$tmp/validate.txt")"
-[ "$(engine_snapshot)" = "$before" ] || fail "containers or networks left behind"
+engine_unchanged "$before"
 note "first scan: $(grep -c 'building image' "$tmp/log1.txt" || true) image(s) built"
 # the change reached the CRS as change.json/change.dict (its fetch folder
 # and the build steps'), and run_fuzzer.sh aimed at it

@@ -64,7 +64,7 @@ code=$?
 set -e
 cat "$tmp/verdict.txt" >&2
 [ "$code" -eq 1 ] || { cat "$tmp/log.txt" >&2; fail "exit $code, want 1"; }
-[ "$(engine_snapshot)" = "$before" ] || fail "containers or networks left behind"
+engine_unchanged "$before"
 # the CRSs were given the file, under its own name
 ls "$tmp"/work/builds/*/FETCH_DIR/bug-candidates/codeql.sarif >/dev/null 2>&1 ||
 	fail "codeql.sarif not staged in the build steps' FETCH_DIR"

@@ -82,5 +82,5 @@ PY
 sarif_validate "$tmp/merged/results.sarif" >"$tmp/validate.txt" 2>&1 || { cat "$tmp/validate.txt"; fail "merged SARIF does not validate"; }
 grep -q "Analysis completed successfully" "$tmp/validate.txt" || fail "validator: $(cat "$tmp/validate.txt")"
 [ -s "$tmp/whole/report.html" ] || fail "the report phase wrote no report.html"
-[ "$(engine_snapshot)" = "$before" ] || fail "containers or networks left behind"
+engine_unchanged "$before"
 note "shards 1/2 and 2/2 merged; SARIF validates; report.html written"
