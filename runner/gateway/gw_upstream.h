@@ -50,8 +50,8 @@ void gw_upstream_free(struct gw_upstream *u);
 /*
  * Run until the final response's headers are in. 0, or CRS_ETIMEOUT
  * ("upstream <host> did not answer within N s"), CRS_EINTR, or
- * CRS_EENGINE for a transport failure (message names the host and
- * libcurl's reason, never a header).
+ * CRS_EENGINE for a transport failure (runner/http's message
+ * "upstream: <METHOD> <host>: <reason>", never a header).
  */
 int gw_upstream_wait_headers(struct gw_upstream *u);
 /* The HTTP status (0 before headers). */

@@ -24,6 +24,7 @@ struct http_request {
 	size_t body_len;
 	const char *body_file;		/* stream this file as body instead */
 	long timeout_ms;		/* 0: none */
+	long connect_timeout_ms;	/* 0: 10 s */
 	/* More header lines ("Name: value"), NULL-terminated, or NULL. They
 	 * may carry secrets (X-Registry-Auth): never logged or echoed. */
 	const char *const *headers;
@@ -92,5 +93,13 @@ int http_api_new(struct http_transport **out, const char *base_url,
 
 /* `s` percent-encoded for a URL path segment; the caller frees it. */
 char *http_escape(const char *s);
+
+/* libcurl (and through it OpenSSL), once per process: 0, or CRS_ERR
+ * when it cannot start. The command line calls it, nothing else. */
+int http_global_init(void);
+/* Undo http_global_init. Cannot fail. */
+void http_global_cleanup(void);
+/* The libcurl version, for `crs-ci version`. Borrowed, static. */
+const char *http_lib_version(void);
 
 #endif
