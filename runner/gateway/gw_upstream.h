@@ -17,8 +17,8 @@
 
 /*
  * DNS answers and TLS sessions shared by every exchange of a server
- * (libcurl's share interface, locked per data kind). Connections are not
- * shared: libcurl does not support that across threads.
+ * (runner/http/http_share.h). Connections are not shared: each exchange
+ * runs on its own multi handle, in its own thread.
  */
 struct gw_upstream_share;
 
