@@ -8,6 +8,10 @@
 #   - diff/, sarif/, libcrs/ or common/ include a runner/ header;
 #   - a service (runner/ outside runner/cli/) includes a runner/cli/ header;
 #   - a .c or .h sits at the top of runner/ instead of in a role folder;
+#   - product code (common/, diff/, sarif/, libcrs/, runner/) outside
+#     runner/http/ includes <curl/curl.h> or runner/http/http_easy.h:
+#     runner/http/ is the one HTTP client, the only code that speaks
+#     libcurl (tests and the static build's smoke test may use it);
 #   - the include graph has a cycle. A node is a module, a .c with its .h
 #     (runner/sidecar/sidecar.{c,h}), so "sidecar.c includes
 #     sidecar_tree.h and sidecar_tree.c includes sidecar.h" is a cycle.
@@ -19,6 +23,9 @@ import sys
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 LOWER = ("diff/", "sarif/", "libcrs/", "common/")
+PRODUCT = LOWER + ("runner/",)
+CURL = re.compile(r'^\s*#\s*include\s+[<"](curl/curl\.h|'
+                  r'runner/http/http_easy\.h)[>"]', re.M)
 
 
 def tracked(root):
@@ -48,6 +55,11 @@ def main():
         if re.fullmatch(r"runner/[^/]+\.[ch]", src):
             problems.append(f"{src}: at the top of runner/; put it in a "
                             "role folder (docs/CodingGuidelines.md)")
+        if src.startswith(PRODUCT) and not src.startswith("runner/http/"):
+            for m in CURL.finditer(text):
+                line = text.count("\n", 0, m.start()) + 1
+                problems.append(f"{src}:{line}: includes {m.group(1)}: "
+                                "only runner/http/ speaks libcurl")
         node = os.path.splitext(src)[0]
         for m in INCLUDE.finditer(text):
             inc = m.group(1)

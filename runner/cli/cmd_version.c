@@ -4,8 +4,8 @@
  */
 #include "runner/cli/cmd.h"
 #include "runner/cli/cli_usage.h"
+#include "runner/http/http.h"
 
-#include <curl/curl.h>
 #include <git2.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -28,7 +28,7 @@ int cmd_version(int argc, char **argv, struct runner_ctx *ctx)
 	git_libgit2_version(&maj, &min, &rev);
 	fprintf(ctx->out, "crs-ci %s\n", CRS_CI_VERSION);
 	fprintf(ctx->out, "libcurl %s, libgit2 %d.%d.%d, jansson %s, "
-		"libyaml %s\n", curl_version_info(CURLVERSION_NOW)->version,
+		"libyaml %s\n", http_lib_version(),
 		maj, min, rev, JANSSON_VERSION, yaml_get_version_string());
 	return EXIT_OK;
 }

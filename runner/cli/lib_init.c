@@ -9,8 +9,8 @@
 #include "runner/cli/lib_init.h"
 #include "common/error.h"
 #include "common/log.h"
+#include "runner/http/http.h"
 
-#include <curl/curl.h>
 #include <git2.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -22,7 +22,7 @@ static atomic_uint runs;
 
 static void curl_start(void)
 {
-	curl_ok = curl_global_init(CURL_GLOBAL_DEFAULT) == 0;
+	curl_ok = http_global_init() == 0;
 	atomic_fetch_add(&runs, 1);
 	log_debug("libcurl and OpenSSL initialised");
 }
@@ -57,7 +57,7 @@ void lib_init_cleanup(void)
 	if (git_ok)
 		git_libgit2_shutdown();
 	if (curl_ok)
-		curl_global_cleanup();
+		http_global_cleanup();
 	git_ok = curl_ok = 0;
 }
 

@@ -1,41 +1,32 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * gw_upstream.c - libcurl client for provider calls, one handle a request
+ * gw_upstream.c - provider calls over the one HTTP client's pulled mode
  *
- * One easy handle in its own multi handle per exchange; provider keys
- * are wiped and never quoted in a message.
+ * The transfer is runner/http/http_stream.c's; this file words timeouts
+ * for the CRS, a stopping gateway, and names a provider by
+ * scheme://host:port only (the header list may carry its key).
  *
  * Details: docs/gateway.md; design notes: docs/internals.md.
  */
 #include "runner/gateway/gw_upstream.h"
-#include "runner/http/http_easy.h"
+#include "runner/http/http.h"
+#include "runner/http/http_share.h"
+#include "runner/http/http_stream.h"
 #include "common/error.h"
 #include "common/xalloc.h"
 
+#include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
-#include <strings.h>
-
-#define POLL_SLICE_MS 200
 
 struct gw_upstream_share {
 	struct http_share *sh;	/* NULL: share nothing */
 };
 
 struct gw_upstream {
-	CURL *easy;
-	CURLM *multi;
-	struct curl_slist *hdrs;
-	char *body;
-	struct buf pending;	/* body bytes not yet handed out */
-	long status;
-	int headers_done, finished, added;
-	CURLcode result;
+	struct http_stream *s;
 	long timeout_ms;
-	volatile int *cancel;
-	char content_type[128];
-	char host[128];
-	char errbuf[CURL_ERROR_SIZE];
+	const char *host;	/* scheme://host:port; the stream's */
 };
 
 struct gw_upstream_share *gw_upstream_share_new(void)
@@ -54,107 +45,25 @@ void gw_upstream_share_free(struct gw_upstream_share *s)
 	free(s);
 }
 
-static size_t on_body(char *data, size_t size, size_t nmemb, void *ctx)
-{
-	struct gw_upstream *u = ctx;
-
-	buf_add(&u->pending, data, size * nmemb);
-	return size * nmemb;
-}
-
-static size_t on_header(char *data, size_t size, size_t nmemb, void *ctx)
-{
-	struct gw_upstream *u = ctx;
-	size_t n = size * nmemb;
-
-	if (n >= 5 && !memcmp(data, "HTTP/", 5)) {
-		const char *sp = memchr(data, ' ', n);
-
-		u->status = sp ? strtol(sp + 1, NULL, 10) : 0;
-		u->content_type[0] = '\0';
-		u->headers_done = 0;
-	} else if ((n == 2 && data[0] == '\r') || (n == 1 && data[0] == '\n')) {
-		if (u->status >= 200)
-			u->headers_done = 1;
-	} else if (n > 13 && !strncasecmp(data, "Content-Type:", 13)) {
-		size_t a = 13, b = n;
-
-		while (a < b && (data[a] == ' ' || data[a] == '\t'))
-			a++;
-		while (b > a && (data[b - 1] == '\r' || data[b - 1] == '\n' ||
-				 data[b - 1] == ' '))
-			b--;
-		if (b - a >= sizeof(u->content_type))
-			b = a + sizeof(u->content_type) - 1;
-		memcpy(u->content_type, data + a, b - a);
-		u->content_type[b - a] = '\0';
-	}
-	return n;
-}
-
-/* scheme://host[:port] of url, for messages. */
-static void host_of(char *out, size_t outsz, const char *url)
-{
-	const char *p = strstr(url, "://");
-	size_t n;
-
-	p = p ? p + 3 : url;
-	n = strcspn(p, "/?#");
-	n += (size_t)(p - url);
-	if (n >= outsz)
-		n = outsz - 1;
-	memcpy(out, url, n);
-	out[n] = '\0';
-}
-
 struct gw_upstream *gw_upstream_new(const struct gw_upstream_req *req)
 {
 	struct gw_upstream *u = xcalloc(1, sizeof(*u));
+	struct http_request hr = {
+		.method = req->method,
+		.path = req->url,
+		.body = req->body,
+		.body_len = req->body_len,
+		.headers = req->headers,
+		.timeout_ms = req->timeout_ms,
+		.connect_timeout_ms = req->connect_timeout_ms,
+		.max_response = SIZE_MAX,	/* callers cap what they keep */
+		.interrupted = req->cancel,
+	};
 
-	buf_init(&u->pending);
 	u->timeout_ms = req->timeout_ms;
-	u->cancel = req->cancel;
-	host_of(u->host, sizeof(u->host), req->url);
-	u->easy = curl_easy_init();
-	u->multi = curl_multi_init();
-	if (!u->easy || !u->multi) {
-		u->finished = 1;
-		u->result = CURLE_OUT_OF_MEMORY;
-		return u;
-	}
-	for (const char *const *h = req->headers; h && *h; h++)
-		u->hdrs = curl_slist_append(u->hdrs, *h);
-	u->hdrs = curl_slist_append(u->hdrs, "Expect:");
-	curl_easy_setopt(u->easy, CURLOPT_URL, req->url);
-	curl_easy_setopt(u->easy, CURLOPT_HTTPHEADER, u->hdrs);
-	http_easy_base(u->easy, u->errbuf, req->share ? req->share->sh : NULL);
-	curl_easy_setopt(u->easy, CURLOPT_WRITEFUNCTION, on_body);
-	curl_easy_setopt(u->easy, CURLOPT_WRITEDATA, u);
-	curl_easy_setopt(u->easy, CURLOPT_HEADERFUNCTION, on_header);
-	curl_easy_setopt(u->easy, CURLOPT_HEADERDATA, u);
-	curl_easy_setopt(u->easy, CURLOPT_TCP_NODELAY, 1L);
-	if (req->connect_timeout_ms > 0)
-		curl_easy_setopt(u->easy, CURLOPT_CONNECTTIMEOUT_MS,
-				 req->connect_timeout_ms);
-	if (req->timeout_ms > 0)
-		curl_easy_setopt(u->easy, CURLOPT_TIMEOUT_MS, req->timeout_ms);
-	if (!strcmp(req->method, "POST")) {
-		u->body = xmalloc(req->body_len ? req->body_len : 1);
-		if (req->body_len)
-			memcpy(u->body, req->body, req->body_len);
-		curl_easy_setopt(u->easy, CURLOPT_POST, 1L);
-		curl_easy_setopt(u->easy, CURLOPT_POSTFIELDS, u->body);
-		curl_easy_setopt(u->easy, CURLOPT_POSTFIELDSIZE_LARGE,
-				 (curl_off_t)req->body_len);
-	} else {
-		curl_easy_setopt(u->easy, CURLOPT_HTTPGET, 1L);
-	}
-	if (curl_multi_add_handle(u->multi, u->easy) == CURLM_OK)
-		u->added = 1;
-	else {
-		u->finished = 1;
-		u->result = CURLE_FAILED_INIT;
-	}
+	u->s = http_stream_new(&hr, "upstream",
+			       req->share ? req->share->sh : NULL);
+	u->host = http_stream_what(u->s);
 	return u;
 }
 
@@ -162,105 +71,52 @@ void gw_upstream_free(struct gw_upstream *u)
 {
 	if (!u)
 		return;
-	if (u->added)
-		curl_multi_remove_handle(u->multi, u->easy);
-	if (u->easy)
-		curl_easy_cleanup(u->easy);
-	if (u->multi)
-		curl_multi_cleanup(u->multi);
-	http_headers_free(u->hdrs);
-	free(u->body);
-	buf_release(&u->pending);
+	http_stream_free(u->s);
 	free(u);
 }
 
-static int failure(struct gw_upstream *u)
+/* The gateway's wording of a failed transfer (message of runner/http's
+ * set); the CRS reads it in its error reply. */
+static int failure(struct gw_upstream *u, int r)
 {
-	if (u->result == CURLE_OPERATION_TIMEDOUT) {
-		long s = (u->timeout_ms + 999) / 1000;
+	long s = (u->timeout_ms + 999) / 1000;
+	char msg[2048];	/* crs_error_last() may not be its own argument */
 
-		if (!u->headers_done)
-			return crs_error_set(CRS_ETIMEOUT, "upstream %s did "
-					     "not answer within %ld s",
-					     u->host, s);
+	if (r == CRS_ETIMEOUT && !http_stream_status(u->s))
+		return crs_error_set(CRS_ETIMEOUT, "upstream %s did not "
+				     "answer within %ld s", u->host, s);
+	if (r == CRS_ETIMEOUT)
 		return crs_error_set(CRS_ETIMEOUT, "upstream %s did not finish "
 				     "its answer within %ld s", u->host, s);
-	}
-	return crs_error_set(CRS_EENGINE, "upstream %s: %s", u->host,
-			     u->errbuf[0] ? u->errbuf
-					  : curl_easy_strerror(u->result));
-}
-
-static void step(struct gw_upstream *u)
-{
-	CURLMsg *m;
-	int running = 0, left = 0;
-
-	if (u->finished)
-		return;
-	if (curl_multi_perform(u->multi, &running) != CURLM_OK) {
-		u->finished = 1;
-		u->result = CURLE_FAILED_INIT;
-		return;
-	}
-	while ((m = curl_multi_info_read(u->multi, &left)))
-		if (m->msg == CURLMSG_DONE) {
-			u->finished = 1;
-			u->result = m->data.result;
-		}
-}
-
-/* Drive until `want_headers` are in, or some body bytes are pending, or
- * the exchange finished. */
-static int drive(struct gw_upstream *u, int want_headers)
-{
-	for (;;) {
-		step(u);
-		if (want_headers ? u->headers_done : u->pending.len > 0)
-			return 0;
-		if (u->finished)
-			return u->result == CURLE_OK ? 0 : failure(u);
-		if (u->cancel && *u->cancel)
-			return crs_error_set(CRS_EINTR, "upstream %s: gateway "
-					     "is stopping", u->host);
-		curl_multi_poll(u->multi, NULL, 0, POLL_SLICE_MS, NULL);
-	}
+	if (r == CRS_EINTR)
+		return crs_error_set(CRS_EINTR, "upstream %s: gateway is "
+				     "stopping", u->host);
+	snprintf(msg, sizeof(msg), "%s", crs_error_last());
+	return crs_error_set(CRS_EENGINE, "%s", msg);
 }
 
 int gw_upstream_wait_headers(struct gw_upstream *u)
 {
-	int r = drive(u, 1);
+	int r = http_stream_wait_headers(u->s);
 
-	if (r == 0 && !u->headers_done)
-		return crs_error_set(CRS_EENGINE, "upstream %s: no response",
-				     u->host);
-	return r;
+	return r ? failure(u, r) : 0;
 }
 
 long gw_upstream_status(const struct gw_upstream *u)
 {
-	return u->headers_done ? u->status : 0;
+	return http_stream_status(u->s);
 }
 
 const char *gw_upstream_content_type(const struct gw_upstream *u)
 {
-	return u->content_type;
+	return http_stream_content_type(u->s);
 }
 
 int gw_upstream_read(struct gw_upstream *u, struct buf *out, int *eof)
 {
-	int r;
+	int r = http_stream_read(u->s, out, eof);
 
-	*eof = 0;
-	if (!u->pending.len && (r = drive(u, 0)) != 0)
-		return r;
-	if (!u->pending.len) {
-		*eof = 1;
-		return 0;
-	}
-	buf_add(out, u->pending.ptr, u->pending.len);
-	buf_reset(&u->pending);
-	return 0;
+	return r ? failure(u, r) : 0;
 }
 
 int gw_upstream_read_all(struct gw_upstream *u, struct buf *out, size_t max)
@@ -280,10 +136,5 @@ int gw_upstream_read_all(struct gw_upstream *u, struct buf *out, size_t max)
 
 int gw_upstream_sent(const struct gw_upstream *u)
 {
-	long n = 0;
-
-	if (!u->easy ||
-	    curl_easy_getinfo(u->easy, CURLINFO_REQUEST_SIZE, &n) != CURLE_OK)
-		return 0;
-	return n > 0;
+	return http_stream_sent(u->s);
 }

@@ -17,8 +17,8 @@
 
 /*
  * DNS answers and TLS sessions shared by every exchange of a server
- * (libcurl's share interface, locked per data kind). Connections are not
- * shared: libcurl does not support that across threads.
+ * (runner/http/http_share.h). Connections are not shared: each exchange
+ * runs on its own multi handle, in its own thread.
  */
 struct gw_upstream_share;
 
@@ -50,8 +50,8 @@ void gw_upstream_free(struct gw_upstream *u);
 /*
  * Run until the final response's headers are in. 0, or CRS_ETIMEOUT
  * ("upstream <host> did not answer within N s"), CRS_EINTR, or
- * CRS_EENGINE for a transport failure (message names the host and
- * libcurl's reason, never a header).
+ * CRS_EENGINE for a transport failure (runner/http's message
+ * "upstream: <METHOD> <host>: <reason>", never a header).
  */
 int gw_upstream_wait_headers(struct gw_upstream *u);
 /* The HTTP status (0 before headers). */

@@ -9,6 +9,7 @@
  */
 #include "runner/http/http.h"
 #include "runner/http/http_easy.h"
+#include "runner/http/http_share.h"
 #include "common/error.h"
 #include "common/xalloc.h"
 
@@ -20,8 +21,6 @@
 #include <unistd.h>
 
 #include <curl/curl.h>
-
-#define HTTP_CONNECT_TIMEOUT_MS 10000L
 
 struct http_curl {
 	struct http_transport t;
@@ -217,6 +216,7 @@ static int http_curl_request(struct http_transport *t,
 	curl_easy_setopt(x.h, CURLOPT_USERAGENT, "crs-ci");
 	curl_easy_setopt(x.h, CURLOPT_TCP_KEEPALIVE, 1L);
 	curl_easy_setopt(x.h, CURLOPT_CONNECTTIMEOUT_MS,
+			 req->connect_timeout_ms > 0 ? req->connect_timeout_ms :
 			 HTTP_CONNECT_TIMEOUT_MS);
 	if (req->timeout_ms > 0)
 		curl_easy_setopt(x.h, CURLOPT_TIMEOUT_MS, req->timeout_ms);
@@ -441,4 +441,20 @@ char *http_escape(const char *s)
 
 	curl_free(e);
 	return copy;
+}
+
+int http_global_init(void)
+{
+	return curl_global_init(CURL_GLOBAL_DEFAULT) == 0 ? 0 :
+		crs_error_set(CRS_ERR, "cannot initialise libcurl");
+}
+
+void http_global_cleanup(void)
+{
+	curl_global_cleanup();
+}
+
+const char *http_lib_version(void)
+{
+	return curl_version_info(CURLVERSION_NOW)->version;
 }

@@ -2,12 +2,22 @@
 /*
  * http.h - the one HTTP client: a transport seam over libcurl
  *
+ * Requests built by the engine client and the reporters, executed by
+ * http.c or by a test's fake transport; a header may carry a secret.
+ *
+ * Details: docs/internals.md (runner/http/).
+ */
+/*
+ * http.h - the one HTTP client: a transport seam over libcurl
+ *
  * Callers (the engine client, the GitHub and GitLab reporters) build
  * requests; a transport executes them. http.c is the real one, to the
  * engine (unix socket or TCP+TLS client certificates) or to a REST API
  * (http_api_new); tests replace it with a fake that replays canned
- * responses and records what was sent. Header lines may carry secrets
- * (tokens, registry auth): the transport never logs or echoes them.
+ * responses and records what was sent. A reply to be passed on as it
+ * arrives (the gateway's provider calls) is read by pull instead
+ * (http_stream.h). Header lines may carry secrets (tokens, registry
+ * auth): the transport never logs or echoes them.
  */
 #ifndef CRS_RUNNER_HTTP_HTTP_H
 #define CRS_RUNNER_HTTP_HTTP_H
@@ -24,6 +34,7 @@ struct http_request {
 	size_t body_len;
 	const char *body_file;		/* stream this file as body instead */
 	long timeout_ms;		/* 0: none */
+	long connect_timeout_ms;	/* 0: 10 s */
 	/* More header lines ("Name: value"), NULL-terminated, or NULL. They
 	 * may carry secrets (X-Registry-Auth): never logged or echoed. */
 	const char *const *headers;
@@ -92,5 +103,13 @@ int http_api_new(struct http_transport **out, const char *base_url,
 
 /* `s` percent-encoded for a URL path segment; the caller frees it. */
 char *http_escape(const char *s);
+
+/* libcurl (and through it OpenSSL), once per process: 0, or CRS_ERR
+ * when it cannot start. The command line calls it, nothing else. */
+int http_global_init(void);
+/* Undo http_global_init. Cannot fail. */
+void http_global_cleanup(void);
+/* The libcurl version, for `crs-ci version`. Borrowed, static. */
+const char *http_lib_version(void);
 
 #endif

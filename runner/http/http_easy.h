@@ -2,12 +2,22 @@
 /*
  * http_easy.h - the libcurl plumbing every HTTP client in crs-ci shares
  *
+ * No redirects, http(s) only, header lists wiped; only runner/http/
+ * includes it (`make check-layers`).
+ *
+ * Details: docs/internals.md (runner/http/).
+ */
+/*
+ * http_easy.h - the libcurl plumbing every HTTP client in crs-ci shares
+ *
  * Both modes of the one client use it: the push transport of http.c
- * (engine, GitHub, GitLab) and the gateway's pulled provider stream
- * (gateway/gw_upstream.c). It owns the locked share handle and the
- * options no request may do without: no redirects (a token header must
- * not reach another host), http(s) only, no signals, an error buffer,
- * and header lists wiped before they are freed (they carry secrets).
+ * (engine, GitHub, GitLab) and the pulled stream of http_stream.c (the
+ * gateway's provider calls). Only runner/http/ includes it, and so
+ * libcurl's header (`make check-layers` checks). It owns the locked
+ * share handle and the options no request may do without: no redirects
+ * (a token header must not reach another host), http(s) only, no
+ * signals, an error buffer, and header lists wiped before they are freed
+ * (they carry secrets).
  */
 #ifndef CRS_RUNNER_HTTP_HTTP_EASY_H
 #define CRS_RUNNER_HTTP_HTTP_EASY_H
@@ -16,15 +26,11 @@
 
 struct http_share;
 
-/*
- * A share handle with its locks, safe to use from several threads. It
- * shares DNS answers and TLS sessions, and connections too when
- * `connections` is non-zero. NULL when libcurl cannot make one (then
- * requests simply share nothing). Free with http_share_free.
- */
-struct http_share *http_share_new(int connections);
-/* Cannot fail; accepts NULL. */
-void http_share_free(struct http_share *s);
+/* A request's connect timeout when it names none. */
+#define HTTP_CONNECT_TIMEOUT_MS 10000L
+
+/* Attach the share handle of `s` to `h` (http_share.c). Cannot fail. */
+void http_easy_share(CURL *h, struct http_share *s);
 
 /*
  * Sets the options every request has on `h`: `errbuf` (CURL_ERROR_SIZE
