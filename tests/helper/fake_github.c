@@ -7,6 +7,7 @@
  * {"message": "Not Found"}.
  */
 #include "tests/helper/fake_github.h"
+#include "tests/helper/mhd_fake.h"
 
 #include <arpa/inet.h>
 #include <microhttpd.h>
@@ -14,11 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct fake_github_conn {
-	char *body;
-	size_t len;
-};
 
 static void keep(char **slot, const char *v)
 {
@@ -54,16 +50,18 @@ static int repo_path(const char *url, const char **rest)
 	return 0;
 }
 
-static enum MHD_Result answer(struct fake_github *f, struct MHD_Connection *c,
+static enum MHD_Result answer(void *cls, struct MHD_Connection *c,
 			      const char *url, const char *method,
-			      const char *body)
+			      const char *body, size_t len)
 {
+	struct fake_github *f = cls;
 	const char *auth = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
 						       "Authorization");
 	const char *rest = NULL;
 	char want[256], out[512];
 	enum MHD_Result ret;
 
+	(void)len;
 	pthread_mutex_lock(&f->lock);
 	f->requests++;
 	keep(&f->last_auth, auth);
@@ -132,73 +130,22 @@ out:
 	return ret;
 }
 
-static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
-				  const char *url, const char *method,
-				  const char *version, const char *upload,
-				  size_t *upload_size, void **con_cls)
-{
-	struct fake_github_conn *k = *con_cls;
-
-	(void)version;
-	if (!k) {
-		*con_cls = calloc(1, sizeof(struct fake_github_conn));
-		return *con_cls ? MHD_YES : MHD_NO;
-	}
-	if (*upload_size) {
-		char *nb = realloc(k->body, k->len + *upload_size + 1);
-
-		if (!nb)
-			return MHD_NO;
-		k->body = nb;
-		memcpy(k->body + k->len, upload, *upload_size);
-		k->len += *upload_size;
-		k->body[k->len] = '\0';
-		*upload_size = 0;
-		return MHD_YES;
-	}
-	return answer(cls, c, url, method, k->body);
-}
-
-static void on_done(void *cls, struct MHD_Connection *c, void **con_cls,
-		    enum MHD_RequestTerminationCode toe)
-{
-	struct fake_github_conn *k = *con_cls;
-
-	(void)cls;
-	(void)c;
-	(void)toe;
-	if (k) {
-		free(k->body);
-		free(k);
-	}
-	*con_cls = NULL;
-}
-
 int fake_github_start(struct fake_github **out, const char *token)
 {
 	struct fake_github *f = calloc(1, sizeof(*f));
-	struct sockaddr_in sa;
-	const union MHD_DaemonInfo *info;
 
 	if (!f)
 		return -1;
 	pthread_mutex_init(&f->lock, NULL);
 	f->token = token;
-	memset(&sa, 0, sizeof(sa));
-	sa.sin_family = AF_INET;
-	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	f->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD |
-				MHD_USE_AUTO, 0, NULL, NULL, on_request, f,
-				MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
-				MHD_OPTION_NOTIFY_COMPLETED, on_done, f,
-				MHD_OPTION_END);
+	f->route.answer = answer;
+	f->route.cls = f;
+	f->d = mhd_fake_start(&f->route, 0, 0, 0, &f->port);
 	if (!f->d) {
 		pthread_mutex_destroy(&f->lock);
 		free(f);
 		return -1;
 	}
-	info = MHD_get_daemon_info(f->d, MHD_DAEMON_INFO_BIND_PORT);
-	f->port = info ? info->port : 0;
 	*out = f;
 	return 0;
 }

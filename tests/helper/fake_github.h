@@ -14,15 +14,17 @@
 #ifndef CRS_TESTS_FAKES_FAKE_GITHUB_H
 #define CRS_TESTS_FAKES_FAKE_GITHUB_H
 
+#include "tests/helper/mhd_fake.h"
+
 #include <pthread.h>
 
 /* The id the fake gives every uploaded SARIF. */
 #define FAKE_SARIF_ID "47177e22-5596-11eb-80a1-c1e54ef945c6"
 
-struct MHD_Daemon;
 
 struct fake_github {
 	struct MHD_Daemon *d;
+	struct mhd_fake_route route;
 	unsigned port;
 	pthread_mutex_t lock;
 

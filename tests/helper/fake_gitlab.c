@@ -9,6 +9,7 @@
  * Not product code: plain malloc, no crs-ci headers.
  */
 #include "tests/helper/fake_gitlab.h"
+#include "tests/helper/mhd_fake.h"
 
 #include <jansson.h>
 #include <microhttpd.h>
@@ -18,10 +19,6 @@
 #include <string.h>
 #include <sys/socket.h>
 
-struct fake_gitlab_conn {
-	char *body;
-	size_t len;
-};
 
 static enum MHD_Result fg_reply(struct MHD_Connection *c, unsigned status,
 				const char *body)
@@ -92,13 +89,11 @@ static unsigned fg_discussion(const char *body, char **answer)
 	return st;
 }
 
-static enum MHD_Result fg_request(void *cls, struct MHD_Connection *c,
+static enum MHD_Result fg_answer(void *cls, struct MHD_Connection *c,
 				  const char *url, const char *method,
-				  const char *version, const char *upload,
-				  size_t *upload_size, void **con_cls)
+				  const char *body, size_t len)
 {
 	struct fake_gitlab *f = cls;
-	struct fake_gitlab_conn *k = *con_cls;
 	const char *tok, *ct;
 	char prefix[160], *answer = NULL;
 	const char *tail;
@@ -106,23 +101,6 @@ static enum MHD_Result fg_request(void *cls, struct MHD_Connection *c,
 	struct fake_gitlab_req *rq = NULL;
 	enum MHD_Result ret;
 
-	(void)version;
-	if (!k) {
-		*con_cls = calloc(1, sizeof(struct fake_gitlab_conn));
-		return *con_cls ? MHD_YES : MHD_NO;
-	}
-	if (*upload_size) {
-		char *nb = realloc(k->body, k->len + *upload_size + 1);
-
-		if (!nb)
-			return MHD_NO;
-		memcpy(nb + k->len, upload, *upload_size);
-		k->len += *upload_size;
-		nb[k->len] = '\0';
-		k->body = nb;
-		*upload_size = 0;
-		return MHD_YES;
-	}
 	tok = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "PRIVATE-TOKEN");
 	ct = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Type");
 	snprintf(prefix, sizeof(prefix),
@@ -139,7 +117,7 @@ static enum MHD_Result fg_request(void *cls, struct MHD_Connection *c,
 		answer = strdup(fg_versions);
 	} else if (tail && !strcmp(tail, "discussions") &&
 		   !strcmp(method, "POST")) {
-		st = fg_discussion(k->body, &answer);
+		st = fg_discussion(body, &answer);
 	} else {
 		st = 404;
 		answer = strdup("{\"message\":\"404 Not found\"}");
@@ -153,8 +131,7 @@ static enum MHD_Result fg_request(void *cls, struct MHD_Connection *c,
 		snprintf(rq->token, sizeof(rq->token), "%s", tok ? tok : "");
 		snprintf(rq->content_type, sizeof(rq->content_type), "%s",
 			 ct ? ct : "");
-		rq->body = k->body;
-		k->body = NULL;		/* transferred */
+		rq->body = body ? strndup(body, len) : NULL;
 		rq->status = st;
 	}
 	pthread_mutex_unlock(&f->lock);
@@ -163,27 +140,10 @@ static enum MHD_Result fg_request(void *cls, struct MHD_Connection *c,
 	return ret;
 }
 
-static void fg_done(void *cls, struct MHD_Connection *c, void **con_cls,
-		    enum MHD_RequestTerminationCode toe)
-{
-	struct fake_gitlab_conn *k = *con_cls;
-
-	(void)cls;
-	(void)c;
-	(void)toe;
-	if (k) {
-		free(k->body);
-		free(k);
-	}
-	*con_cls = NULL;
-}
-
 int fake_gitlab_start(struct fake_gitlab **out, const char *token,
 		      const char *project_id, const char *mr_iid)
 {
 	struct fake_gitlab *f = calloc(1, sizeof(*f));
-	struct sockaddr_in sa;
-	const union MHD_DaemonInfo *info;
 
 	if (!f)
 		return -1;
@@ -191,22 +151,14 @@ int fake_gitlab_start(struct fake_gitlab **out, const char *token,
 	f->token = token;
 	f->project_id = project_id;
 	f->mr_iid = mr_iid;
-	memset(&sa, 0, sizeof(sa));
-	sa.sin_family = AF_INET;
-	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	f->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD |
-				MHD_USE_THREAD_PER_CONNECTION | MHD_USE_AUTO,
-				0, NULL, NULL, fg_request, f,
-				MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
-				MHD_OPTION_NOTIFY_COMPLETED, fg_done, f,
-				MHD_OPTION_END);
+	f->route.answer = fg_answer;
+	f->route.cls = f;
+	f->d = mhd_fake_start(&f->route, 0, 0, 1, &f->port);
 	if (!f->d) {
 		pthread_mutex_destroy(&f->lock);
 		free(f);
 		return -1;
 	}
-	info = MHD_get_daemon_info(f->d, MHD_DAEMON_INFO_BIND_PORT);
-	f->port = info ? info->port : 0;
 	snprintf(f->api_url, sizeof(f->api_url), "http://127.0.0.1:%u/api/v4",
 		 f->port);
 	*out = f;

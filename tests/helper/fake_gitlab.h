@@ -17,9 +17,10 @@
 #ifndef CRS_TESTS_FAKES_FAKE_GITLAB_H
 #define CRS_TESTS_FAKES_FAKE_GITLAB_H
 
+#include "tests/helper/mhd_fake.h"
+
 #include <pthread.h>
 
-struct MHD_Daemon;
 
 #define FAKE_GITLAB_BASE "1111111111111111111111111111111111111111"
 #define FAKE_GITLAB_START "2222222222222222222222222222222222222222"
@@ -38,6 +39,7 @@ struct fake_gitlab_req {
 
 struct fake_gitlab {
 	struct MHD_Daemon *d;
+	struct mhd_fake_route route;
 	unsigned port;
 	char api_url[64];	/* "http://127.0.0.1:PORT/api/v4" */
 	const char *token;	/* required PRIVATE-TOKEN */

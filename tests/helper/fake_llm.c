@@ -8,6 +8,7 @@
  * headers, so it also builds as a standalone server (-DFAKE_LLM_MAIN).
  */
 #include "tests/helper/fake_llm.h"
+#include "tests/helper/mhd_fake.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -19,11 +20,6 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
-
-struct fake_conn {
-	char *body;
-	size_t len;
-};
 
 /* A response made of events handed out one per reader call. */
 struct fake_stream {
@@ -238,10 +234,12 @@ static void bill(struct fake_llm *f, long in, long out)
 	pthread_mutex_unlock(&f->lock);
 }
 
-static enum MHD_Result answer(struct fake_llm *f, struct MHD_Connection *c,
+static enum MHD_Result answer(void *cls, struct MHD_Connection *c,
 			      const char *url, const char *method,
 			      const char *body, size_t len)
 {
+	struct fake_llm *f = cls;
+
 	json_t *j = NULL, *so;
 	const char *model = "";
 	long pt, ct = 16;
@@ -483,44 +481,6 @@ done:
 	return ret;
 }
 
-static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
-				  const char *url, const char *method,
-				  const char *version, const char *upload,
-				  size_t *upload_size, void **con_cls)
-{
-	struct fake_conn *k = *con_cls;
-
-	(void)version;
-	if (!k) {
-		*con_cls = calloc(1, sizeof(struct fake_conn));
-		return MHD_YES;
-	}
-	if (*upload_size) {
-		k->body = realloc(k->body, k->len + *upload_size + 1);
-		memcpy(k->body + k->len, upload, *upload_size);
-		k->len += *upload_size;
-		k->body[k->len] = '\0';
-		*upload_size = 0;
-		return MHD_YES;
-	}
-	return answer(cls, c, url, method, k->body, k->len);
-}
-
-static void on_done(void *cls, struct MHD_Connection *c, void **con_cls,
-		    enum MHD_RequestTerminationCode toe)
-{
-	struct fake_conn *k = *con_cls;
-
-	(void)cls;
-	(void)c;
-	(void)toe;
-	if (k) {
-		free(k->body);
-		free(k);
-	}
-	*con_cls = NULL;
-}
-
 int fake_llm_start(struct fake_llm **out, const char *key)
 {
 	return fake_llm_start_on(out, key, 0, 0);
@@ -530,28 +490,17 @@ int fake_llm_start_on(struct fake_llm **out, const char *key, int any,
 		      unsigned port)
 {
 	struct fake_llm *f = calloc(1, sizeof(*f));
-	struct sockaddr_in sa;
-	const union MHD_DaemonInfo *info;
 
 	pthread_mutex_init(&f->lock, NULL);
 	pthread_cond_init(&f->cond, NULL);
 	f->key = key;
-	memset(&sa, 0, sizeof(sa));
-	sa.sin_family = AF_INET;
-	sa.sin_addr.s_addr = htonl(any ? INADDR_ANY : INADDR_LOOPBACK);
-	sa.sin_port = htons((uint16_t)port);
-	f->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD |
-				MHD_USE_THREAD_PER_CONNECTION | MHD_USE_AUTO,
-				0, NULL, NULL, on_request, f,
-				MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
-				MHD_OPTION_NOTIFY_COMPLETED, on_done, f,
-				MHD_OPTION_END);
+	f->route.answer = answer;
+	f->route.cls = f;
+	f->d = mhd_fake_start(&f->route, any, port, 1, &f->port);
 	if (!f->d) {
 		free(f);
 		return -1;
 	}
-	info = MHD_get_daemon_info(f->d, MHD_DAEMON_INFO_BIND_PORT);
-	f->port = info ? info->port : 0;
 	*out = f;
 	return 0;
 }

@@ -25,12 +25,14 @@
 #ifndef CRS_TESTS_FAKES_FAKE_LLM_H
 #define CRS_TESTS_FAKES_FAKE_LLM_H
 
+#include "tests/helper/mhd_fake.h"
+
 #include <pthread.h>
 
-struct MHD_Daemon;
 
 struct fake_llm {
 	struct MHD_Daemon *d;
+	struct mhd_fake_route route;
 	unsigned port;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;

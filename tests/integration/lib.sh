@@ -168,6 +168,7 @@ build_static_fake_llm() {
 		cc -std=c11 -D_GNU_SOURCE -DFAKE_LLM_MAIN -O2 -static -I/src \
 			$(pkg-config --cflags libmicrohttpd jansson) \
 			-o /out/fake-llm /src/tests/helper/fake_llm.c \
+			/src/tests/helper/mhd_fake.c \
 			$(pkg-config --libs libmicrohttpd jansson) -lpthread' \
 		>"$dir/fake-build.log" 2>&1 ||
 		{ cat "$dir/fake-build.log" >&2; fail "building fake-llm"; }
