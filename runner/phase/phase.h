@@ -73,5 +73,9 @@ int phase_change_lines(struct scan *s, const struct finding_set *fs);
 double phase_change_coverage_reserve(const struct scan *s);
 /* Writes SARIF and prints the verdict; *exit_code_out is 0 or 1. */
 int phase_report(struct scan *s, int *exit_code_out);
+/* crs-ci check: print that the configs scan_open loaded are valid, and
+ * the project folder's layout (check.c); *exit_code_out is 0. Cannot
+ * fail. */
+int phase_check(struct scan *s, int *exit_code_out);
 
 #endif
