@@ -41,21 +41,6 @@ static enum diff_status map_status(git_delta_t s)
 	}
 }
 
-const char *diff_status_name(enum diff_status s)
-{
-	switch (s) {
-	case DIFF_ADDED: return "added";
-	case DIFF_MODIFIED: return "modified";
-	case DIFF_DELETED: return "deleted";
-	case DIFF_RENAMED: return "renamed";
-	case DIFF_COPIED: return "copied";
-	case DIFF_MODE_CHANGED: return "mode changed";
-	case DIFF_TYPECHANGE: return "type changed";
-	case DIFF_OTHER: break;
-	}
-	return "other";
-}
-
 static void file_release(struct diff_file *f)
 {
 	free(f->path);

@@ -217,9 +217,6 @@ int compose_load(struct compose **out, const char *path,
 int compose_parse(struct compose **out, const char *buf, size_t len,
 		  const char *name);
 void compose_free(struct compose *c);
-/* The entry called `name`, or NULL. Borrowed from c. */
-const struct compose_crs *compose_find_crs(const struct compose *c,
-					   const char *name);
 
 /*
  * A crs.yaml. root is the parent of the folder holding the file (for

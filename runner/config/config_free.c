@@ -108,15 +108,6 @@ void compose_free(struct compose *c)
 	free(c);
 }
 
-const struct compose_crs *compose_find_crs(const struct compose *c,
-					   const char *name)
-{
-	for (size_t i = 0; i < c->crs_nr; i++)
-		if (!strcmp(c->crs[i].name, name))
-			return &c->crs[i];
-	return NULL;
-}
-
 void project_config_free(struct project_config *p)
 {
 	if (!p)

@@ -255,16 +255,6 @@ void coverage_free(struct coverage *c)
 	free(c);
 }
 
-const struct coverage_file *coverage_find(const struct coverage *c,
-					  const char *path)
-{
-	struct coverage_file key = { .path = (char *)path };
-
-	if (!c || !c->nr || !path)
-		return NULL;
-	return bsearch(&key, c->files, c->nr, sizeof(*c->files), cmp_file);
-}
-
 /*
  * Lexically normalise an absolute path into `out` (a fresh string
  * without "." segments, repeated or trailing slashes). ".." above the

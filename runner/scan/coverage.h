@@ -46,10 +46,6 @@ int coverage_parse_lcov(struct coverage **out, const char *buf, size_t len,
 			const char *name);
 void coverage_free(struct coverage *c);
 
-/* The record for exactly `path`, borrowed, or NULL. */
-const struct coverage_file *coverage_find(const struct coverage *c,
-					  const char *path);
-
 /*
  * `path` relative to the folder `repo_path`, both normalised lexically
  * ("//", "." and ".." segments); a relative `path` is taken relative to

@@ -99,7 +99,7 @@ static void make_rootfs(void)
 	ok(fs_copy_file(BUSYBOX, bb));
 	assert_int_equal(chmod(bb, 0755), 0);
 	assert_int_equal(symlink("busybox", sh), 0);
-	ok(tar_context_temp(root, &T.rootfs_tar));
+	ok(tar_context_temp_replacing(root, NULL, NULL, 0, &T.rootfs_tar));
 	free(sh);
 	free(bb);
 	free(bin);

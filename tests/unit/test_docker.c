@@ -1049,7 +1049,8 @@ static void test_tar_context(void **state)
 	free(p);
 	free(root);
 	root = xasprintf("%s/tree/", fx->tmp);
-	assert_int_equal(tar_context_temp(root, &t2), 0);
+	assert_int_equal(tar_context_temp_replacing(root, NULL, NULL, 0, &t2),
+			 0);
 	assert_non_null(strstr(t2, "/crs-ci-tar-"));
 	read_text(&b, t2);
 	assert_int_equal(a.len, b.len);
@@ -1059,7 +1060,8 @@ static void test_tar_context(void **state)
 	/* A missing directory. */
 	free(t2);
 	t2 = (char *)1;
-	assert_int_equal(tar_context_temp("/nonexistent/dir", &t2),
+	assert_int_equal(tar_context_temp_replacing("/nonexistent/dir", NULL,
+						    NULL, 0, &t2),
 			 CRS_ENOTFOUND);
 	assert_null(t2);
 
