@@ -6,8 +6,9 @@
 # declared in a tracked header under runner/, diff/, sarif/, common/ and
 # libcrs/, finds the .c that defines it, and fails (exit 1, one line per
 # function) when no other product .c names it (tests/ does not count):
-# such a function is test-only API. Make it static, delete it, or move
-# it to tests/helper/. A name used inside a header macro counts as used
+# such a function is test-only API. Make it static, delete it, move it
+# to tests/helper/, or fence it with #ifdef UNIT_TESTS in both the .h
+# and the .c (a test seam the product does not export). A name used inside a header macro counts as used
 # by whoever uses the macro. tests/exports_allow.txt lists deliberate
 # API kept without a caller, one "name  reason" a line.
 import os
@@ -37,9 +38,13 @@ def strip(text):
 
 
 def read(root, p):
+    """p's C text, less comments, literals and #ifdef UNIT_TESTS blocks
+    (test seams: compiled only into the unit tests, so not exported)."""
     with open(os.path.join(root, p), encoding="utf-8",
               errors="replace") as f:
-        return strip(f.read())
+        text = strip(f.read())
+    return re.sub(r'^\s*#\s*ifdef\s+UNIT_TESTS\b.*?^\s*#\s*endif[^\n]*',
+                  "", text, flags=re.S | re.M)
 
 
 def main():

@@ -61,7 +61,9 @@ void lib_init_cleanup(void)
 	git_ok = curl_ok = 0;
 }
 
+#ifdef UNIT_TESTS
 unsigned lib_init_runs(void)
 {
 	return atomic_load(&runs);
 }
+#endif

@@ -20,7 +20,9 @@ void lib_init_git(void);
 int lib_init_all(void);
 /* Shut down what was initialised; call once, at exit. */
 void lib_init_cleanup(void);
+#ifdef UNIT_TESTS	/* a test seam, not in the product: once-only init */
 /* How many initialisations ran in this process (0, 1 or 2). */
 unsigned lib_init_runs(void);
+#endif
 
 #endif

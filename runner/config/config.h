@@ -275,12 +275,14 @@ int config_check_dockerfile(const struct manifest *m,
 			    const struct config_pos *pos,
 			    const char *field, const char *dockerfile);
 
+#ifdef UNIT_TESTS	/* a test seam, not in the product: cpuset masks */
 /*
  * Parse a CPU list ("0-2,5"); sets bit i of *mask for CPU i (< 64).
  * CRS_ECONFIG with `"0-" is not a CPU list`-style messages (no location:
  * the caller prefixes it). *mask is set only on success.
  */
 int config_parse_cpuset(const char *s, uint64_t *mask);
+#endif
 
 struct config_cpu_range {
 	unsigned first, last;		/* inclusive */

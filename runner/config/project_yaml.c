@@ -231,13 +231,12 @@ int project_config_load(struct project_config **out, const char *dir)
 		r = crs_error_set(CRS_ECONFIG, "%s: not a folder", dir);
 		goto out;
 	}
-	p = project_new(dir);
 	path = xasprintf("%s/project.yaml", dir);
-	if (fs_exists(path)) {
-		if ((r = yaml_doc_read_file(&b, path)) != 0 ||
-		    (r = project_parse_into(p, b.ptr, b.len, path)) != 0)
-			goto out;
-	}
+	if (!fs_exists(path))
+		p = project_new(dir);
+	else if ((r = yaml_doc_read_file(&b, path)) != 0 ||
+		 (r = project_config_parse(&p, b.ptr, b.len, path)) != 0)
+		goto out;	/* path's last '/' is the one after dir */
 	*out = p;
 	p = NULL; /* transferred */
 	r = 0;

@@ -362,10 +362,12 @@ void docker_client_free(struct docker_client *d)
 	free(d);
 }
 
+#ifdef UNIT_TESTS
 const char *docker_client_host(const struct docker_client *d)
 {
 	return d->host;
 }
+#endif
 
 int docker_ping(struct docker_client *d)
 {

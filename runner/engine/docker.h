@@ -286,7 +286,9 @@ int docker_remove_object(struct docker_client *d, enum docker_kind kind,
 int docker_owned_count(struct docker_client *d, const char *owner,
 		       size_t *containers, size_t *networks);
 
+#ifdef UNIT_TESTS	/* a test seam, not in the product: DOCKER_HOST parsing */
 /* The host string the client talks to, for messages. Borrowed. */
 const char *docker_client_host(const struct docker_client *d);
+#endif
 
 #endif
