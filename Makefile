@@ -39,7 +39,7 @@ FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzzers/%,$(FUZZ_SRC))
 
 .PHONY: all test unit unit-one unit-plain unit-asan unit-run crs-unit integration demo setup clean \
-	static check-headers check-layers base-images bench bench-select install install-files \
+	static check-headers check-layers check-exports base-images bench bench-select install install-files \
 	bench-rebuild bench-cache bench-overhead bench-deadline bench-parbuild fuzz fuzz-smoke fuzz-build fuzz-bin
 all: $(BUILD)/crs-ci $(BUILD)/libCRS $(BUILD)/libCRS-install.sh
 
@@ -133,7 +133,7 @@ fuzz-smoke: fuzz-build
 crs-unit:
 	python3 -m unittest discover -s tests/crs
 
-test: check-layers unit crs-unit fuzz-smoke integration
+test: check-layers check-exports unit crs-unit fuzz-smoke integration
 
 # --- set-up and demo -------------------------------------------------------
 setup:
@@ -193,6 +193,10 @@ install-files:
 # The layering rule and an acyclic include graph (docs/CodingGuidelines.md)
 check-layers:
 	python3 tests/check_layers.py
+
+# exported functions no product code calls (tests/check_exports.py)
+check-exports:
+	python3 tests/check_exports.py
 
 check-headers:
 	@set -e; for h in $$(git ls-files '*.h'); do \

@@ -4,9 +4,12 @@
 #
 # Run by `make check-exports` (part of `make test`). Lists each function
 # declared in a tracked header under runner/, diff/, sarif/, common/ and
-# libcrs/, finds the .c that defines it, and fails (exit 1, one line per
-# function) when no other product .c names it (tests/ does not count):
-# such a function is test-only API. Make it static, delete it, move it
+# libcrs/, finds the .c that defines it, and reports those no other
+# product .c names (tests/ does not count). It fails (exit 1, one line
+# per function) on those no product code calls at all, its own file
+# included: such a function is test-only API. Those only their own file
+# calls are listed on stderr (they could be static; their unit tests call
+# them directly); --strict fails on them too. Make it static, delete it, move it
 # to tests/helper/, or fence it with #ifdef UNIT_TESTS in both the .h
 # and the .c (a test seam the product does not export). A name used inside a header macro counts as used
 # by whoever uses the macro. tests/exports_allow.txt lists deliberate
@@ -47,8 +50,12 @@ def read(root, p):
                   "", text, flags=re.S | re.M)
 
 
+STRICT = "--strict" in sys.argv
+
+
 def main():
-    root = sys.argv[1] if len(sys.argv) > 1 else "."
+    args = [a for a in sys.argv[1:] if a != "--strict"]
+    root = args[0] if args else "."
     allow = {}
     allow_path = os.path.join(root, "tests/exports_allow.txt")
     if os.path.exists(allow_path):
@@ -82,33 +89,37 @@ def main():
             if brace != -1 and (end == -1 or brace < end):
                 continue        # a definition (static inline), not ours
             declared.setdefault(name, h)
-    unused = []
+    test_only, local = [], []
     for name, h in sorted(declared.items()):
         defn = re.compile(r'^[A-Za-z_][^;{}=\n]*?\b' + re.escape(name) +
                           r'\s*\([^;{]*\)\s*\{', re.M)
         owners = [p for p, t in src_text.items() if defn.search(t)]
         if not owners:
             continue            # defined elsewhere (macro, other library)
-        if name in macro_ids:
+        if name in macro_ids or name in allow:
             continue
         if any(name in ids for p, ids in src_ids.items()
                if p not in owners):
             continue
-        if name in allow:
-            continue
-        unused.append((name, owners[0], h))
-    for name in allow:
-        if name not in declared:
-            print(f"tests/exports_allow.txt: '{name}' is not declared in "
-                  f"a header")
-            unused.append((name, "-", "-"))
-    for name, c, h in unused:
-        if c != "-":
-            print(f"{h}: {name}() is called by no product file but its "
-                  f"own {c}")
-    print(f"check-exports: {len(declared)} exported functions, "
-          f"{len(unused)} without a product caller", file=sys.stderr)
-    return 1 if unused else 0
+        own = sum(len(re.findall(r'\b' + re.escape(name) + r'\b',
+                                 src_text[p])) for p in owners)
+        (local if own > 1 else test_only).append((name, owners[0], h))
+    bad = [n for n in allow if n not in declared]
+    for name in bad:
+        print(f"tests/exports_allow.txt: '{name}' is not declared in a "
+              f"header")
+    for name, c, h in test_only:
+        print(f"{h}: {name}() has no caller outside tests: make it a "
+              f"UNIT_TESTS seam, move it to tests/helper/ or delete it")
+    for name, c, h in local:
+        print(f"{h}: {name}() is called only by {c}: it could be static "
+              f"(tests reach it)", file=sys.stderr if not STRICT else
+              sys.stdout)
+    print(f"check-exports: {len(declared)} exported functions; "
+          f"{len(test_only)} called only by tests, {len(local)} called "
+          f"only by their own file; {len(allow)} allowed",
+          file=sys.stderr)
+    return 1 if bad or test_only or (STRICT and local) else 0
 
 
 if __name__ == "__main__":

@@ -1780,21 +1780,6 @@ static int docker_list_owned(struct docker_client *d, enum docker_kind kind,
 	return r;
 }
 
-int docker_owned_count(struct docker_client *d, const char *owner,
-		       size_t *containers, size_t *networks)
-{
-	struct docker_objects o = DOCKER_OBJECTS_INIT;
-	int r;
-
-	if ((r = docker_list_owned(d, DOCKER_CONTAINERS, owner, &o)) == 0) {
-		*containers = o.nr;
-		r = docker_list_owned(d, DOCKER_NETWORKS, owner, &o);
-		*networks = o.nr;
-	}
-	docker_objects_release(&o);
-	return r;
-}
-
 int docker_remove_object(struct docker_client *d, enum docker_kind kind,
 			 const char *id)
 {

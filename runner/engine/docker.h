@@ -282,9 +282,6 @@ const char *docker_object_label(const struct docker_object *o,
  * already gone is not an error. */
 int docker_remove_object(struct docker_client *d, enum docker_kind kind,
 			 const char *id);
-/* How many containers (any state) and networks carry CRS_CI_LABEL=<owner>. */
-int docker_owned_count(struct docker_client *d, const char *owner,
-		       size_t *containers, size_t *networks);
 
 #ifdef UNIT_TESTS	/* a test seam, not in the product: DOCKER_HOST parsing */
 /* The host string the client talks to, for messages. Borrowed. */

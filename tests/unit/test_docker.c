@@ -938,13 +938,6 @@ static void test_remove_owned_continues(void **state)
 	assert_int_equal(fx->f.nr_calls, 5);
 	assert_string_equal(fx->f.calls[4].path, "/v1.41/networks/n1");
 
-	size_t nc = 9, nn = 9;
-	fake_reply(&fx->f, 200, "[{\"Id\":\"c1\"}]");
-	fake_reply(&fx->f, 200, "[]");
-	assert_int_equal(docker_owned_count(fx->d, "scan-1", &nc, &nn), 0);
-	assert_int_equal(nc, 1);
-	assert_int_equal(nn, 0);
-
 	/* An unreachable engine: reported, nothing else tried. */
 	fake_fail(&fx->f, CRS_EENGINE, "engine unreachable at fake: gone");
 	fake_fail(&fx->f, CRS_EENGINE, "engine unreachable at fake: gone");
