@@ -320,7 +320,5 @@ int config_env_name_ok(const char *s);
 int config_name_ok(const char *s);
 /* Free a NULL-terminated string array. Accepts NULL. */
 void config_strv_free(char **v);
-/* Free the items of an env list and reset it. Accepts NULL. */
-void config_env_list_release(struct config_env_list *env);
 
 #endif

@@ -19,7 +19,8 @@ void config_strv_free(char **v)
 	free(v);
 }
 
-void config_env_list_release(struct config_env_list *env)
+/* Free the items of an env list and reset it. Accepts NULL. */
+static void config_env_list_release(struct config_env_list *env)
 {
 	if (!env)
 		return;

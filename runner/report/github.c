@@ -242,7 +242,12 @@ void github_escape_markdown(struct buf *b, const char *s)
 	md_escape(b, s);
 }
 
-void github_random_token(char out[33])
+/*
+ * A fresh random token of 32 hex digits (for ::stop-commands:: and
+ * output delimiters) in out[33]. Cannot fail (aborts if the kernel has
+ * no randomness).
+ */
+static void github_random_token(char out[33])
 {
 	unsigned char r[16];
 	size_t got = 0;
@@ -623,7 +628,8 @@ void github_summary(struct buf *b, const struct finding_set *fs,
 		buf_adds(b, "\n");
 }
 
-int github_append_file(const char *path, const char *text, size_t len)
+/* Append `text` to the file at `path` (the step summary). 0 or CRS_ERR. */
+static int github_append_file(const char *path, const char *text, size_t len)
 {
 	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
 	size_t off = 0;

@@ -93,13 +93,6 @@ void github_escape_property(struct buf *b, const char *s);
 void github_escape_markdown(struct buf *b, const char *s);
 
 /*
- * A fresh random token of 32 hex digits (for ::stop-commands:: and
- * output delimiters) in out[33]. Cannot fail (aborts if the kernel has
- * no randomness).
- */
-void github_random_token(char out[33]);
-
-/*
  * Print one annotation per finding to `f`: "::error" for findings that
  * fail the policy of fs->summary.fail_on, "::warning" for the others,
  * "::notice" for "fixed-by-change"; each with file/line/col when known
@@ -142,9 +135,6 @@ void github_summary(struct buf *md, const struct finding_set *fs,
  */
 int github_outputs_write(const char *path, const struct finding_set *fs,
 			 const char *sarif_path);
-
-/* Append `text` to the file at `path` (the step summary). 0 or CRS_ERR. */
-int github_append_file(const char *path, const char *text, size_t len);
 
 /*
  * The body of POST /repos/{o}/{r}/pulls/{n}/reviews for `pr` (new
@@ -221,7 +211,6 @@ int github_sarif_poll(char **status_out, const struct github_env *env,
 int github_review_post(size_t *posted_out, const struct github_env *env,
 		       const struct patch_suggestion *s, size_t n,
 		       const struct diff_hunks *hunks, long timeout_ms);
-
 
 /*
  * Everything for one step: annotations and the echoed reports to

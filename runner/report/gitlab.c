@@ -71,7 +71,14 @@ static int gitlab_is(const char *a, const char *b)
 	return a && !strcmp(a, b);
 }
 
-int gitlab_severity_level(const struct finding *f)
+/*
+ * Severity on a 0..4 scale: 4 for a memory-safety class GitHub rates
+ * critical (security-severity >= 9.0), 3 for other security classes, 2
+ * for the rest (timeouts, leaks, OOM, UB that is not memory safety);
+ * one lower when pre-existing, one lower when flaky (reproduced <
+ * attempts), never below 1; 0 when the change fixed it.
+ */
+static int gitlab_severity_level(const struct finding *f)
 {
 	const struct cwe_rule *rule = cwe_rule_for(f->crash_type);
 	int level;
@@ -139,7 +146,12 @@ void gitlab_vuln_uuid(char out[37], const char *finding_id)
 	out[o] = '\0';
 }
 
-const char *gitlab_location(const struct finding *f, int *line_out)
+/*
+ * The repo-relative location of a finding: its file, else its innermost
+ * in-project frame with a file; NULL when none (such findings are left
+ * out of Code Quality and SAST, which need a path). Borrowed.
+ */
+static const char *gitlab_location(const struct finding *f, int *line_out)
 {
 	*line_out = 0;
 	if (f->file && *f->file) {

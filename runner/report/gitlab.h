@@ -38,14 +38,6 @@ int gitlab_detect(void);
 /* Fill `env` from the environment (getenv; borrowed). Cannot fail. */
 void gitlab_env_load(struct gitlab_env *env);
 
-/*
- * Severity on a 0..4 scale: 4 for a memory-safety class GitHub rates
- * critical (security-severity >= 9.0), 3 for other security classes, 2
- * for the rest (timeouts, leaks, OOM, UB that is not memory safety);
- * one lower when pre-existing, one lower when flaky (reproduced <
- * attempts), never below 1; 0 when the change fixed it.
- */
-int gitlab_severity_level(const struct finding *f);
 /* info, minor, major, critical, blocker */
 const char *gitlab_cq_severity(const struct finding *f);
 /* Info, Low, Medium, High, Critical */
@@ -57,13 +49,6 @@ const char *gitlab_sast_severity(const struct finding *f);
  * runs. Writes 36 characters and a NUL into out.
  */
 void gitlab_vuln_uuid(char out[37], const char *finding_id);
-
-/*
- * The repo-relative location of a finding: its file, else its innermost
- * in-project frame with a file; NULL when none (such findings are left
- * out of Code Quality and SAST, which need a path). Borrowed.
- */
-const char *gitlab_location(const struct finding *f, int *line_out);
 
 /*
  * The Code Quality report: a JSON array of {description, check_name,
