@@ -9,6 +9,7 @@
 #include "runner/cli/lib_init.h"
 #include "common/error.h"
 #include "common/log.h"
+#include "common/testable.h"
 
 #include <curl/curl.h>
 #include <git2.h>
@@ -34,14 +35,14 @@ static void git_start(void)
 	log_debug("libgit2 initialised");
 }
 
-int lib_init_curl(void)
+CRS_TESTABLE int lib_init_curl(void)
 {
 	pthread_once(&curl_once, curl_start);
 	return curl_ok ? 0 : crs_error_set(CRS_ERR, "cannot initialise "
 					   "libcurl");
 }
 
-void lib_init_git(void)
+CRS_TESTABLE void lib_init_git(void)
 {
 	pthread_once(&git_once, git_start);
 }

@@ -17,6 +17,7 @@
 #include "common/error.h"
 #include "common/log.h"
 #include "common/xalloc.h"
+#include "common/testable.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -30,6 +31,9 @@
 
 #include <jansson.h>
 #include <openssl/crypto.h>
+
+CRS_TESTABLE int docker_client_new_with_transport(struct docker_client **out,
+				     struct http_transport *t);
 
 #define DOCKER_API "/v1.41"
 #define DOCKER_DEFAULT_HOST "unix:///var/run/docker.sock"
@@ -341,7 +345,7 @@ int docker_client_new(struct docker_client **out, const char *host)
 	return r;
 }
 
-int docker_client_new_with_transport(struct docker_client **out,
+CRS_TESTABLE int docker_client_new_with_transport(struct docker_client **out,
 				     struct http_transport *t)
 {
 	struct docker_client *d = xcalloc(1, sizeof(*d));

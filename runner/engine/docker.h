@@ -39,10 +39,12 @@ struct docker_client;
  * certificate file). *out owned by caller.
  */
 int docker_client_new(struct docker_client **out, const char *host);
+#ifdef UNIT_TESTS
 /* Use an injected transport (tests). The client takes ownership and calls
  * t->free at docker_client_free(). Cannot fail. */
 int docker_client_new_with_transport(struct docker_client **out,
 				     struct http_transport *t);
+#endif
 void docker_client_free(struct docker_client *d);
 
 /* GET /_ping. CRS_EENGINE with "engine unreachable at <host>: ..." on failure. */

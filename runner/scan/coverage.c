@@ -14,6 +14,7 @@
 #include "common/safe_io.h"
 #include "common/log.h"
 #include "common/xalloc.h"
+#include "common/testable.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -299,7 +300,7 @@ static char *normalise(const char *path)
 	return out;
 }
 
-char *coverage_repo_relative(const char *path, const char *repo_path)
+CRS_TESTABLE char *coverage_repo_relative(const char *path, const char *repo_path)
 {
 	char *full = path[0] == '/' ? xstrdup(path) :
 		xasprintf("%s/%s", repo_path, path);

@@ -59,6 +59,7 @@
 #include "common/strset.h"
 #include "common/strvec.h"
 #include "common/xalloc.h"
+#include "common/testable.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -282,7 +283,7 @@ static int write_at(int dfd, const char *name, const char *data)
 	return r;
 }
 
-int sidecar_response_write(int resfd, const char *id,
+CRS_TESTABLE int sidecar_response_write(int resfd, const char *id,
 			   const struct sidecar_response *rs)
 {
 	char tmp[SIDECAR_ID_MAX + 48], num[32];

@@ -84,6 +84,7 @@ int sidecar_request_read(int reqfd, const char *id,
 			 struct sidecar_request *rq);
 void sidecar_request_release(struct sidecar_request *rq);
 
+#ifdef UNIT_TESTS
 /*
  * Write responses/<id>/ into the responses folder `resfd` atomically
  * (hidden folder, then rename). CRS_ERR when it exists already or a
@@ -91,6 +92,7 @@ void sidecar_request_release(struct sidecar_request *rq);
  */
 int sidecar_response_write(int resfd, const char *id,
 			   const struct sidecar_response *rs);
+#endif
 
 struct sidecar;
 
