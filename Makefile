@@ -112,7 +112,8 @@ integration: all $(ITEST_BIN) base-images
 	tests/integration/run-all.sh
 
 # Our own parsers under libFuzzer: the library is rebuilt in build/fuzz
-# with clang-14, coverage and ASan/UBSan. FUZZ_SECONDS per target; each
+# with clang-14, coverage, ASan/UBSan and UNIT_TESTS (the parsers the
+# product keeps static, common/testable.h). FUZZ_SECONDS per target; each
 # target's crashes go to build/fuzz/crashes/<target>/ and fail the run;
 # FUZZ_TARGETS="diff sarif" runs only those.
 FUZZ_CC ?= clang-14
@@ -123,7 +124,7 @@ FUZZ_SMOKE_SECONDS ?= 10
 fuzz-bin: $(FUZZ_BIN)
 fuzz-build:
 	$(MAKE) BUILD=build/fuzz CC=$(FUZZ_CC) OPT=-O1 SAN="$(FUZZ_SAN)" \
-	  fuzz-bin
+	  EXTRA_CFLAGS=-DUNIT_TESTS fuzz-bin
 fuzz: fuzz-build
 	tests/fuzz/run.sh build/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 fuzz-smoke: fuzz-build

@@ -210,12 +210,14 @@ struct compose_sources {
  */
 int compose_load(struct compose **out, const char *path,
 		 const struct compose_sources *src);
+#ifdef UNIT_TESTS
 /*
  * Parse from memory (`name` is used in messages, and its folder resolves
  * relative paths); no crs.yaml loading, so every manifest is NULL.
  */
 int compose_parse(struct compose **out, const char *buf, size_t len,
 		  const char *name);
+#endif
 void compose_free(struct compose *c);
 
 /*
@@ -233,9 +235,11 @@ void manifest_free(struct manifest *m);
  * defaults with a warning). A missing `dir` is CRS_ECONFIG too.
  */
 int project_config_load(struct project_config **out, const char *dir);
+#ifdef UNIT_TESTS
 /* `name` is the project.yaml path; its folder names the project. */
 int project_config_parse(struct project_config **out, const char *buf,
 			 size_t len, const char *name);
+#endif
 void project_config_free(struct project_config *p);
 /*
  * What crs-ci builds with: the sanitizer is "address" if listed, else the

@@ -14,6 +14,7 @@
 #include "common/error.h"
 #include "common/fsutil.h"
 #include "common/xalloc.h"
+#include "common/testable.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -194,7 +195,7 @@ static int project_parse_into(struct project_config *p, const char *buf,
 	return r;
 }
 
-int project_config_parse(struct project_config **out, const char *buf,
+CRS_TESTABLE int project_config_parse(struct project_config **out, const char *buf,
 			 size_t len, const char *name)
 {
 	struct project_config *p = NULL;

@@ -64,6 +64,7 @@ struct sidecar_response {
 	long rebuild_id;	/* written when >= 1 and retcode is 0 */
 };
 
+#ifdef UNIT_TESTS
 /* 1 when `name` may be a request id (or a harness name), else 0. */
 int sidecar_name_ok(const char *name, size_t max);
 
@@ -84,7 +85,6 @@ int sidecar_request_read(int reqfd, const char *id,
 			 struct sidecar_request *rq);
 void sidecar_request_release(struct sidecar_request *rq);
 
-#ifdef UNIT_TESTS
 /*
  * Write responses/<id>/ into the responses folder `resfd` atomically
  * (hidden folder, then rename). CRS_ERR when it exists already or a
