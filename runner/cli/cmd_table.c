@@ -2,13 +2,10 @@
 /*
  * cmd_table.c - the table of crs-ci's commands
  *
- * One sorted table (like git's commands[]) that everything reads: the
- * dispatcher in main.c, `crs-ci help` and `help CMD` (cmd_help.c) and the
- * bash completion (cmd_completion.c). It lives here rather than in
- * main.c so that the help, the completion and the unit tests, which link
- * the library without main.c, read the same table. A new command needs
- * its entry here, its cmd_* file and its docs/cmd page; a new phase
- * command (the scan options, one phase) is only its row here, served by
+ * One sorted table (like git's commands[]) read by main.c, help and the
+ * completion; here, not in main.c, so unit tests read it too. A command
+ * needs its row, its cmd_* file and its docs/cmd page; a phase command
+ * (the scan options around one phase) is only its row, run by
  * phase_cmd.c, and its docs/cmd page.
  */
 #include "runner/cli/cmd.h"
