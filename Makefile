@@ -39,7 +39,7 @@ FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzzers/%,$(FUZZ_SRC))
 
 .PHONY: all test unit unit-one unit-plain unit-asan unit-run crs-unit integration demo setup clean \
-	static check-headers check-layers base-images bench bench-select install install-files \
+	static check-headers check-layers check-exports base-images bench bench-select install install-files \
 	bench-rebuild bench-cache bench-overhead bench-deadline bench-parbuild bench-directed fuzz fuzz-smoke fuzz-build fuzz-bin
 all: $(BUILD)/crs-ci $(BUILD)/libCRS $(BUILD)/libCRS-install.sh
 
@@ -112,7 +112,8 @@ integration: all $(ITEST_BIN) base-images
 	tests/integration/run-all.sh
 
 # Our own parsers under libFuzzer: the library is rebuilt in build/fuzz
-# with clang-14, coverage and ASan/UBSan. FUZZ_SECONDS per target; each
+# with clang-14, coverage, ASan/UBSan and UNIT_TESTS (the parsers the
+# product keeps static, common/testable.h). FUZZ_SECONDS per target; each
 # target's crashes go to build/fuzz/crashes/<target>/ and fail the run;
 # FUZZ_TARGETS="diff sarif" runs only those.
 FUZZ_CC ?= clang-14
@@ -123,7 +124,7 @@ FUZZ_SMOKE_SECONDS ?= 10
 fuzz-bin: $(FUZZ_BIN)
 fuzz-build:
 	$(MAKE) BUILD=build/fuzz CC=$(FUZZ_CC) OPT=-O1 SAN="$(FUZZ_SAN)" \
-	  fuzz-bin
+	  EXTRA_CFLAGS=-DUNIT_TESTS fuzz-bin
 fuzz: fuzz-build
 	tests/fuzz/run.sh build/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 fuzz-smoke: fuzz-build
@@ -133,7 +134,7 @@ fuzz-smoke: fuzz-build
 crs-unit:
 	python3 -m unittest discover -s tests/crs
 
-test: check-layers check-headers unit crs-unit fuzz-smoke integration
+test: check-layers check-headers check-exports unit crs-unit fuzz-smoke integration
 
 # --- set-up and demo -------------------------------------------------------
 setup:
@@ -197,6 +198,10 @@ install-files:
 # The layering rule and an acyclic include graph (docs/CodingGuidelines.md)
 check-layers:
 	python3 tests/check_layers.py
+
+# exported functions no product code calls (tests/check_exports.py)
+check-exports:
+	python3 tests/check_exports.py
 
 # Short top comments and CRS_<PATH>_H guards (tests/check_headers.py, its
 # own test first), then every header compiled on its own.

@@ -436,7 +436,8 @@ static int chunk_to_digest(void *ctx, const char *p, size_t n)
 	return 0;
 }
 
-int fs_sha256_file(char out[65], const char *path)
+/* SHA-256 of a file, as 64 lowercase hex characters in out[65]. */
+static int fs_sha256_file(char out[65], const char *path)
 {
 	unsigned char md[32];
 	unsigned int mdlen = 0;

@@ -83,8 +83,6 @@ int fs_exists(const char *path);
 char *fs_self_exe(const char *fallback);
 /* Absolute, normalised form of `path` (need not exist); caller frees. */
 char *fs_abspath(const char *path);
-/* SHA-256 of a file, as 64 lowercase hex characters in out[65]. */
-int fs_sha256_file(char out[65], const char *path);
 /* SHA-256 of memory, as hex in out[65]. Cannot fail. */
 void sha256_hex(char out[65], const void *data, size_t len);
 /*

@@ -111,7 +111,7 @@ static int must_escape(const unsigned char *s, size_t len, size_t i)
 	return i == 0 && c == ':' && len > 1 && s[1] == ':';
 }
 
-void log_vfprintf(FILE *f, const char *prefix, const char *fmt, va_list ap)
+static void log_vfprintf(FILE *f, const char *prefix, const char *fmt, va_list ap)
 {
 	char raw[4096], msg[4 * sizeof(raw)];
 

@@ -52,6 +52,5 @@ char *log_quote(char *out, size_t outsz, const char *s, size_t len);
  */
 void log_fprintf(FILE *f, const char *prefix, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-void log_vfprintf(FILE *f, const char *prefix, const char *fmt, va_list ap);
 
 #endif

@@ -103,13 +103,5 @@ int diff_changeset_touched_functions(struct diff_touched **out,
 				     const char *repo_path,
 				     diff_read_fn read, void *payload);
 void diff_touched_free(struct diff_touched *t);
-/* The touched function of `path` containing head `line`, borrowed. */
-const struct diff_touched_fn *diff_touched_at(const struct diff_touched *t,
-					      const char *path, int line);
-/* The first touched function named `name` (in `path`, or anywhere when
- * path is NULL), borrowed, or NULL. */
-const struct diff_touched_fn *diff_touched_find(const struct diff_touched *t,
-						const char *path,
-						const char *name);
 
 #endif

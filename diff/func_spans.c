@@ -1208,10 +1208,3 @@ const struct diff_func_span *diff_func_span_at(const struct diff_func_spans *s,
 		return NULL;
 	return &s->v[lo - 1];
 }
-
-const char *diff_function_at(const struct diff_func_spans *s, int line)
-{
-	const struct diff_func_span *sp = diff_func_span_at(s, line);
-
-	return sp ? sp->name : NULL;
-}

@@ -50,7 +50,5 @@ void diff_func_spans_free(struct diff_func_spans *s);
 /* The span containing `line`, borrowed, or NULL. */
 const struct diff_func_span *diff_func_span_at(const struct diff_func_spans *s,
 					       int line);
-/* The name of the function containing `line`, borrowed, or NULL. */
-const char *diff_function_at(const struct diff_func_spans *s, int line);
 
 #endif

@@ -144,21 +144,3 @@ void diff_prepush_free(struct diff_prepush *p)
 	free(p->v);
 	free(p);
 }
-
-int diff_changeset_from_prepush(struct diff_changeset **out,
-				const char *repo_path,
-				const struct diff_prepush_ref *ref,
-				const char *new_ref_base)
-{
-	*out = NULL;
-	if (ref->is_delete)
-		return crs_error_set(CRS_EINPUT, "push deletes '%s': nothing "
-				     "to scan", ref->remote_ref);
-	if (ref->is_new && !new_ref_base)
-		return crs_error_set(CRS_EINPUT, "'%s' is new on the remote: "
-				     "a base to compare with is needed",
-				     ref->remote_ref);
-	return diff_changeset_from_git(out, repo_path,
-				       ref->is_new ? new_ref_base :
-				       ref->remote_oid, ref->local_oid);
-}

@@ -41,16 +41,4 @@ struct diff_prepush {
 int diff_prepush_parse(const char *buf, size_t len, struct diff_prepush **out);
 void diff_prepush_free(struct diff_prepush *p);
 
-/*
- * The ChangeSet of one pushed ref: diff_changeset_from_git() of the
- * remote oid (or `new_ref_base`, e.g. "origin/main", when the remote
- * lacks the ref) against the local oid, three-dot. CRS_EINPUT for a
- * deletion (nothing to scan), for a new ref without `new_ref_base`, or
- * as diff_changeset_from_git() (e.g. the remote oid was never fetched).
- */
-int diff_changeset_from_prepush(struct diff_changeset **out,
-				const char *repo_path,
-				const struct diff_prepush_ref *ref,
-				const char *new_ref_base);
-
 #endif

@@ -197,24 +197,3 @@ void diff_touched_free(struct diff_touched *t)
 	free(t->v);
 	free(t);
 }
-
-const struct diff_touched_fn *diff_touched_at(const struct diff_touched *t,
-					      const char *path, int line)
-{
-	for (size_t i = 0; t && path && i < t->nr; i++)
-		if (!strcmp(t->v[i].path, path) && t->v[i].start <= line &&
-		    line <= t->v[i].end)
-			return &t->v[i];
-	return NULL;
-}
-
-const struct diff_touched_fn *diff_touched_find(const struct diff_touched *t,
-						const char *path,
-						const char *name)
-{
-	for (size_t i = 0; t && name && i < t->nr; i++)
-		if (!strcmp(t->v[i].name, name) &&
-		    (!path || !strcmp(t->v[i].path, path)))
-			return &t->v[i];
-	return NULL;
-}

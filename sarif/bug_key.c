@@ -6,6 +6,7 @@
 #include "sarif/bug_key.h"
 #include "sarif/finding.h"
 #include "common/xalloc.h"
+#include "common/testable.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +25,7 @@ static int is_entry(const char *func)
 	return dot && !strcmp(dot + 1, "fuzzerTestOneInput");
 }
 
-char *finding_bug_key(const struct finding *f)
+CRS_TESTABLE char *finding_bug_key(const struct finding *f)
 {
 	const char *type = f->signature ? f->signature : f->crash_type;
 	size_t tn;

@@ -17,12 +17,14 @@
 struct finding;
 struct finding_set;
 
+#ifdef UNIT_TESTS
 /*
  * f's bug key, "<type>\n<file>:<line>:<function>", or NULL when f has no
  * in-project frame outside the fuzz entry points (nothing to match on:
  * such findings stay apart). Caller frees.
  */
 char *finding_bug_key(const struct finding *f);
+#endif
 
 /*
  * Fold every finding into the first one (in set order: earliest found)

@@ -15,6 +15,7 @@
 #include "common/error.h"
 #include "common/fsutil.h"
 #include "common/xalloc.h"
+#include "common/testable.h"
 
 #include <ctype.h>
 #include <stdint.h>
@@ -1012,7 +1013,7 @@ static const char *const ignored_modules[] = {
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
-int crash_frame_ignored(const struct crash_frame *f)
+CRS_TESTABLE int crash_frame_ignored(const struct crash_frame *f)
 {
 	size_t i;
 
@@ -1198,7 +1199,7 @@ static const struct crash_frame **cycle_frames(const struct crash_report *r,
 	return v;
 }
 
-char *crash_state(const struct crash_report *r, const char *harness)
+CRS_TESTABLE char *crash_state(const struct crash_report *r, const char *harness)
 {
 	struct buf b = BUF_INIT;
 	const struct crash_frame **cycle;

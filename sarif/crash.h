@@ -81,12 +81,14 @@ void crash_report_free(struct crash_report *r);
  */
 int crash_frame_in_project(const struct crash_frame *f, const char *src_root);
 
+#ifdef UNIT_TESTS
 /*
  * 1 when ClusterFuzz would ignore the frame for the crash state
  * (sanitizer runtime, libc, memcpy and friends, libFuzzer internals;
  * for the JVM java.*, javax.*, jdk.*, sun.*, kotlin.* and Jazzer).
  */
 int crash_frame_ignored(const struct crash_frame *f);
+#endif
 
 /*
  * A JVM frame's likely source path relative to a source root: the
@@ -98,6 +100,7 @@ int crash_frame_ignored(const struct crash_frame *f);
  */
 char *crash_frame_java_path(const struct crash_frame *f);
 
+#ifdef UNIT_TESTS
 /*
  * The crash state: up to three interesting frames' function names, one per
  * line; LLVMFuzzerTestOneInput (and a JVM "*.fuzzerTestOneInput") is
@@ -107,6 +110,7 @@ char *crash_frame_java_path(const struct crash_frame *f);
  * entered the cycle at different points agree. Caller frees.
  */
 char *crash_state(const struct crash_report *r, const char *harness);
+#endif
 
 /*
  * Signature = crash_type + "\n" + crash_state, and its id: the first 16

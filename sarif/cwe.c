@@ -412,11 +412,3 @@ const struct cwe_rule *cwe_rule_for(const char *crash_type)
 	}
 	return &rules[R_CRASH];
 }
-
-const struct cwe_rule *cwe_rule_by_id(const char *rule_id)
-{
-	for (size_t i = 0; rule_id && i < ARRAY_SIZE(rules); i++)
-		if (!strcmp(rules[i].rule_id, rule_id))
-			return &rules[i];
-	return NULL;
-}

@@ -29,7 +29,4 @@ struct cwe_rule {
  */
 const struct cwe_rule *cwe_rule_for(const char *crash_type);
 
-/* The rule with this id, or NULL. Static entry. */
-const struct cwe_rule *cwe_rule_by_id(const char *rule_id);
-
 #endif

@@ -16,6 +16,7 @@
 #include "common/error.h"
 #include "common/fsutil.h"
 #include "common/xalloc.h"
+#include "common/testable.h"
 
 #include <ctype.h>
 #include <limits.h>
@@ -205,7 +206,7 @@ struct finding_patch *finding_set_add_patch(struct finding_set *s)
 	return p;
 }
 
-struct finding_candidate *finding_set_add_candidate(struct finding_set *s)
+CRS_TESTABLE struct finding_candidate *finding_set_add_candidate(struct finding_set *s)
 {
 	struct finding_candidate *c;
 
@@ -258,7 +259,7 @@ void finding_patch_add_step(struct finding_patch *p, const char *name,
 	st->log_path = log_path ? xstrdup(log_path) : NULL;
 }
 
-const char *finding_suppressed_by(const struct finding *f, int hide_timeouts,
+CRS_TESTABLE const char *finding_suppressed_by(const struct finding *f, int hide_timeouts,
 				  int hide_ooms)
 {
 	const char *t = f->crash_type ? f->crash_type : "";
@@ -556,7 +557,7 @@ static json_t *candidate_to_json(const struct finding_candidate *c)
 	return o;
 }
 
-json_t *finding_set_to_json(const struct finding_set *s)
+CRS_TESTABLE json_t *finding_set_to_json(const struct finding_set *s)
 {
 	json_t *o = json_object(), *a = json_array();
 
@@ -1185,7 +1186,7 @@ static int incomplete_from_json(struct finding_set *s, const json_t *j,
 	return 0;
 }
 
-int finding_set_from_json(struct finding_set *s, const json_t *j,
+CRS_TESTABLE int finding_set_from_json(struct finding_set *s, const json_t *j,
 			  const char *source_name)
 {
 	const char *src = source_name ? source_name : "results.json";

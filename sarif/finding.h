@@ -212,11 +212,13 @@ struct finding_patch *finding_set_add_patch(struct finding_set *s);
 /* Find a patch by sha256; borrowed or NULL. */
 const struct finding_patch *finding_set_find_patch(const struct finding_set *s,
 						   const char *sha256);
+#ifdef UNIT_TESTS
 /*
  * Append a candidate (all fields zero/NULL) and return it (borrowed, valid
  * until the next add). Cannot fail.
  */
 struct finding_candidate *finding_set_add_candidate(struct finding_set *s);
+#endif
 /* Free a candidate's strings and zero it. */
 void finding_candidate_release(struct finding_candidate *c);
 /* Drop every patch, and every finding's fixed_by. */
@@ -226,6 +228,7 @@ void finding_patch_add_step(struct finding_patch *p, const char *name,
 			    const char *verdict, const char *detail,
 			    const char *log_path);
 
+#ifdef UNIT_TESTS
 /*
  * results.json as a jansson tree (new reference). Strings that are not
  * valid UTF-8 are repaired ('?') rather than dropped. Cannot fail.
@@ -239,6 +242,7 @@ json_t *finding_set_to_json(const struct finding_set *s);
  */
 int finding_set_from_json(struct finding_set *s, const json_t *j,
 			  const char *source_name);
+#endif
 /* Write results.json atomically. 0 or CRS_ERR (message names the path). */
 int finding_set_save(const struct finding_set *s, const char *path);
 /*
@@ -254,6 +258,7 @@ int finding_json_save(const json_t *j, const char *path, const char *what);
  */
 int finding_set_load(struct finding_set *s, const char *path);
 
+#ifdef UNIT_TESTS
 /*
  * Which option hides `f`: "report-timeouts" when hide_timeouts and it is
  * a libFuzzer timeout, "report-ooms" when hide_ooms and it is an
@@ -261,6 +266,7 @@ int finding_set_load(struct finding_set *s, const char *path);
  */
 const char *finding_suppressed_by(const struct finding *f, int hide_timeouts,
 				  int hide_ooms);
+#endif
 /*
  * Set every finding's `suppressed` from finding_suppressed_by(). Returns
  * how many findings changed. Cannot fail.

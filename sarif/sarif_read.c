@@ -12,6 +12,7 @@
 #include "common/error.h"
 #include "common/fsutil.h"
 #include "common/xalloc.h"
+#include "common/testable.h"
 
 #include <jansson.h>
 #include <limits.h>
@@ -329,7 +330,7 @@ static int run(struct sarif_candidates *out, struct rd *c, const char *at,
 	return 0;
 }
 
-int sarif_candidates_parse(const char *buf, size_t len, const char *name,
+CRS_TESTABLE int sarif_candidates_parse(const char *buf, size_t len, const char *name,
 			   struct sarif_candidates *out)
 {
 	struct sarif_candidates tmp = SARIF_CANDIDATES_INIT;

@@ -27,6 +27,7 @@ struct sarif_candidates {
 };
 #define SARIF_CANDIDATES_INIT { NULL, 0, 0 }
 
+#ifdef UNIT_TESTS
 /*
  * Parse a SARIF 2.1.0 log held in memory and append one candidate per
  * result (over all runs, in order; `index` counts them from 0) to `out`.
@@ -53,6 +54,7 @@ struct sarif_candidates {
  */
 int sarif_candidates_parse(const char *buf, size_t len, const char *name,
 			   struct sarif_candidates *out);
+#endif
 /*
  * Read the file at `path` (at most SARIF_READ_MAX_BYTES) and parse it as
  * above, messages naming `path`. CRS_EINPUT also when the file is missing

@@ -17,6 +17,7 @@
 #include "common/error.h"
 #include "common/fsutil.h"
 #include "common/xalloc.h"
+#include "common/testable.h"
 
 #include <git2.h>
 #include <inttypes.h>
@@ -179,7 +180,7 @@ static void lh_char(void *ctx, uint32_t cur)
 	lh_update(h, cur);
 }
 
-int sarif_line_hash(char out[40], const char *data, size_t len, int line)
+CRS_TESTABLE int sarif_line_hash(char out[40], const char *data, size_t len, int line)
 {
 	struct line_hasher *h = xcalloc(1, sizeof(*h));
 	int r = CRS_ENOTFOUND;
@@ -1121,7 +1122,7 @@ static char *root_uri(const char *root)
 	return uri;
 }
 
-int sarif_from_findings(json_t **out, const struct finding_set *s,
+CRS_TESTABLE int sarif_from_findings(json_t **out, const struct finding_set *s,
 			const char *source_root)
 {
 	const struct scan_summary *m = &s->summary;

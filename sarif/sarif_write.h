@@ -22,6 +22,7 @@
 
 struct finding_set;
 
+#ifdef UNIT_TESTS
 /*
  * Build the SARIF log (new reference in *out). `source_root` is where the
  * repo-relative files can be read for line hashes and UTF-16 columns (may
@@ -36,6 +37,7 @@ struct finding_set;
  */
 int sarif_from_findings(json_t **out, const struct finding_set *s,
 			const char *source_root);
+#endif
 /*
  * Build and write it to `path` via a temporary file and rename(2).
  * Returns 0, or the error of sarif_from_findings, or CRS_ERR with a
@@ -44,6 +46,7 @@ int sarif_from_findings(json_t **out, const struct finding_set *s,
 int sarif_write_file(const struct finding_set *s, const char *source_root,
 		     const char *path);
 
+#ifdef UNIT_TESTS
 /*
  * GitHub's primaryLocationLineHash of line `line` (1-based) of a file's
  * `len` bytes (codeql-action src/fingerprints.ts): a rolling hash, base 37
@@ -53,5 +56,6 @@ int sarif_write_file(const struct finding_set *s, const char *source_root,
  * when the file has fewer lines.
  */
 int sarif_line_hash(char out[40], const char *data, size_t len, int line);
+#endif
 
 #endif

@@ -17,8 +17,8 @@
 
 #include "runner/scan/ctx.h"
 
-int cmd_build_target(int argc, char **argv, struct runner_ctx *ctx);
-int cmd_check(int argc, char **argv, struct runner_ctx *ctx);
+struct phase_cmd;
+
 int cmd_completion(int argc, char **argv, struct runner_ctx *ctx);
 int cmd_crs(int argc, char **argv, struct runner_ctx *ctx);
 int cmd_gateway(int argc, char **argv, struct runner_ctx *ctx);
@@ -28,10 +28,6 @@ int cmd_init(int argc, char **argv, struct runner_ctx *ctx);
 int cmd_merge(int argc, char **argv, struct runner_ctx *ctx);
 int cmd_plan(int argc, char **argv, struct runner_ctx *ctx);
 int cmd_pre_push(int argc, char **argv, struct runner_ctx *ctx);
-int cmd_prepare(int argc, char **argv, struct runner_ctx *ctx);
-int cmd_report(int argc, char **argv, struct runner_ctx *ctx);
-int cmd_run(int argc, char **argv, struct runner_ctx *ctx);
-int cmd_scan(int argc, char **argv, struct runner_ctx *ctx);
 int cmd_version(int argc, char **argv, struct runner_ctx *ctx);
 
 /*
@@ -49,6 +45,8 @@ struct cmd {
 	 * NULL; the scan options it takes come from runner/cli/scan_opts.c */
 	const char *subcmds;
 	unsigned flags;		/* CMD_* */
+	/* a phase command (fn is NULL): phase_cmd.c runs this */
+	const struct phase_cmd *phase;
 };
 
 /* main.c does not initialise libcurl, OpenSSL and libgit2 for it: it
@@ -57,6 +55,10 @@ struct cmd {
 
 /* The sorted table (borrowed, static) and its size. Cannot fail. */
 const struct cmd *cmd_table(size_t *nr);
+
+/* Run the command `c` (its fn, or its phase); returns the exit code. */
+int cmd_exec(const struct cmd *c, int argc, char **argv,
+	     struct runner_ctx *ctx);
 
 /* The entry named `name`, NULL when there is none. */
 const struct cmd *cmd_lookup(const char *name);

@@ -41,5 +41,5 @@ int cmd_help(int argc, char **argv, struct runner_ctx *ctx)
 		return EXIT_USAGE;
 	}
 	args[0] = (char *)c->name;
-	return c->fn(2, args, ctx);
+	return cmd_exec(c, 2, args, ctx);
 }

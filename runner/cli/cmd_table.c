@@ -2,62 +2,110 @@
 /*
  * cmd_table.c - the table of crs-ci's commands
  *
- * One sorted table (like git's commands[]) that everything reads: the
- * dispatcher in main.c, `crs-ci help` and `help CMD` (cmd_help.c) and the
- * bash completion (cmd_completion.c). It lives here rather than in
- * main.c so that the help, the completion and the unit tests, which link
- * the library without main.c, read the same table. A new command needs
- * its entry here, its cmd_* file and its docs/cmd page.
+ * One sorted table (like git's commands[]) read by main.c, help and the
+ * completion; here, not in main.c, so unit tests read it too. A command
+ * needs its row, its cmd_* file and its docs/cmd page; a phase command
+ * (the scan options around one phase) is only its row, run by
+ * phase_cmd.c, and its docs/cmd page.
  */
 #include "runner/cli/cmd.h"
+#include "runner/cli/phase_cmd.h"
+#include "runner/phase/phase.h"
+#include "runner/scan/scan.h"
 
 #include <stdio.h>
 #include <string.h>
 
+/* A phase command's row: its usage, what scan_open needs, its phase. */
+#define PHASE(...) (&(const struct phase_cmd){ __VA_ARGS__ })
+#define ALL_INPUTS (SCAN_NEED_COMPOSE | SCAN_NEED_PROJECT | \
+		    SCAN_NEED_ENGINE | SCAN_NEED_CHANGE)
+
 static const struct cmd cmds[] = {	/* sorted by name */
-	{ "build-target", cmd_build_target,
+	{ "build-target", NULL,
 	  "build the target image, the head build and each CRS build step",
-	  NULL, NULL, 0 },
-	{ "check", cmd_check,
+	  NULL, NULL, 0, PHASE(.usage = "usage: crs-ci build-target "
+	  "--compose FILE [--project DIR] [--source DIR] [--head REV]\n",
+	  .needs = ALL_INPUTS, .step = phase_build_target) },
+	/* the project folder is checked when --project is given or the
+	 * source has .clusterfuzzlite/; needs no engine */
+	{ "check", NULL,
 	  "validate crs-compose.yaml, crs.yaml and project.yaml", NULL, NULL,
-	  0 },
+	  0, PHASE(.usage = "usage: crs-ci check --compose FILE "
+	  "[--project DIR] [--source DIR]\n\nThe project folder is checked "
+	  "when --project is given or the source\nhas .clusterfuzzlite/ "
+	  "(docs/layouts.md).\n",
+	  .needs = SCAN_NEED_COMPOSE | SCAN_WANT_PROJECT,
+	  .fn = phase_check) },
 	{ "completion", cmd_completion,
-	  "print the bash completion script", NULL, "bash", CMD_LAZY_LIBS },
+	  "print the bash completion script", NULL, "bash", CMD_LAZY_LIBS,
+	  NULL },
 	{ "crs", cmd_crs, "check or test a CRS package (for CRS authors)",
-	  cmd_crs_opts, "check test", 0 },
+	  cmd_crs_opts, "check test", 0, NULL },
 	{ "gateway", cmd_gateway,
 	  "serve CRSs' LLM requests within a dollar budget per CRS",
-	  cmd_gateway_opts, NULL, 0 },
+	  cmd_gateway_opts, NULL, 0, NULL },
 	{ "help", cmd_help, "show commands, or one command's usage",
-	  NULL, NULL, CMD_LAZY_LIBS },
+	  NULL, NULL, CMD_LAZY_LIBS, NULL },
 	{ "hook", cmd_hook, "install or remove the git pre-push hook",
-	  cmd_hook_opts, "install uninstall", 0 },
+	  cmd_hook_opts, "install uninstall", 0, NULL },
 	{ "init", cmd_init,
 	  "write a starter compose and CI files into a repository",
-	  cmd_init_opts, NULL, 0 },
+	  cmd_init_opts, NULL, 0, NULL },
 	{ "merge", cmd_merge, "join the results of sharded scans into one",
-	  cmd_merge_opts, NULL, 0 },
+	  cmd_merge_opts, NULL, 0, NULL },
 	{ "plan", cmd_plan, "print the CI job matrix of a sharded scan",
-	  cmd_plan_opts, NULL, 0 },
+	  cmd_plan_opts, NULL, 0, NULL },
 	{ "pre-push", cmd_pre_push, "scan the refs git is pushing (the hook)",
-	  NULL, NULL, CMD_LAZY_LIBS },
-	{ "prepare", cmd_prepare,
-	  "build the CRS images (cached by content hash)", NULL, NULL, 0 },
-	{ "report", cmd_report,
-	  "write SARIF and the verdict from results.json", NULL, NULL, 0 },
-	{ "run", cmd_run, "run the CRSs, then reproduce and triage every PoV",
-	  NULL, NULL, 0 },
-	{ "scan", cmd_scan,
+	  NULL, NULL, CMD_LAZY_LIBS, NULL },
+	{ "prepare", NULL,
+	  "build the CRS images (cached by content hash)", NULL, NULL, 0,
+	  PHASE(.usage = "usage: crs-ci prepare --compose FILE "
+	  "[--work-dir DIR]\n",
+	  .needs = SCAN_NEED_COMPOSE | SCAN_NEED_ENGINE,
+	  .step = phase_prepare) },
+	/* given the change (--base/--head or --diff), the CI reporters post
+	 * only the suggestions that lie inside it; without it they post none */
+	{ "report", NULL,
+	  "write SARIF and the verdict from results.json", NULL, NULL, 0,
+	  PHASE(.usage = "usage: crs-ci report [--out DIR] "
+	  "[--fail-on new|any|none]\n"
+	  "       [--base REV [--head REV] | --diff FILE]  (the change: CI "
+	  "suggestions must lie in it)\n",
+	  .needs = SCAN_NEED_CHANGE, .fn = phase_report) },
+	/* the phases and their order live in phase/pipeline.c */
+	{ "run", NULL, "run the CRSs, then reproduce and triage every PoV",
+	  NULL, NULL, 0, PHASE(.usage = "usage: crs-ci run --compose FILE "
+	  "[--project DIR] [--source DIR] [--work-dir DIR] [--out DIR]\n",
+	  .needs = ALL_INPUTS, .step = phase_scan_prove) },
+	{ "scan", NULL,
 	  "prepare, build-target, run and report in one deadline", NULL, NULL,
-	  0 },
+	  0, PHASE(.usage =
+	  "usage: crs-ci scan --compose FILE [--project DIR] [--source DIR]\n"
+	  "                   [--base REV [--head REV] | --diff FILE] "
+	  "[options]\n"
+	  "\nRun the CRSs of the compose file against the project built "
+	  "from the\nchange's head (an OSS-Fuzz project folder, or the "
+	  "source's\n.clusterfuzzlite/ when --project is omitted), prove "
+	  "every crash, and\nwrite results.json, results.sarif and the "
+	  "verdict.\n",
+	  .needs = ALL_INPUTS, .fn = phase_scan_all) },
 	{ "version", cmd_version, "print the version", NULL, NULL,
-	  CMD_LAZY_LIBS },
+	  CMD_LAZY_LIBS, NULL },
 };
 
 const struct cmd *cmd_table(size_t *nr)
 {
 	*nr = sizeof(cmds) / sizeof(cmds[0]);
 	return cmds;
+}
+
+int cmd_exec(const struct cmd *c, int argc, char **argv,
+	     struct runner_ctx *ctx)
+{
+	if (c->phase)
+		return phase_cmd_exec(c->phase, argc, argv, ctx);
+	return c->fn(argc, argv, ctx);
 }
 
 const struct cmd *cmd_lookup(const char *name)

@@ -7,9 +7,10 @@
  * line calls this: services never initialise global state themselves.
  */
 #include "runner/cli/lib_init.h"
+#include "runner/http/http.h"
 #include "common/error.h"
 #include "common/log.h"
-#include "runner/http/http.h"
+#include "common/testable.h"
 
 #include <git2.h>
 #include <pthread.h>
@@ -34,14 +35,14 @@ static void git_start(void)
 	log_debug("libgit2 initialised");
 }
 
-int lib_init_curl(void)
+CRS_TESTABLE int lib_init_curl(void)
 {
 	pthread_once(&curl_once, curl_start);
 	return curl_ok ? 0 : crs_error_set(CRS_ERR, "cannot initialise "
 					   "libcurl");
 }
 
-void lib_init_git(void)
+CRS_TESTABLE void lib_init_git(void)
 {
 	pthread_once(&git_once, git_start);
 }
@@ -61,7 +62,9 @@ void lib_init_cleanup(void)
 	git_ok = curl_ok = 0;
 }
 
+#ifdef UNIT_TESTS
 unsigned lib_init_runs(void)
 {
 	return atomic_load(&runs);
 }
+#endif

@@ -12,15 +12,19 @@
 #ifndef CRS_RUNNER_CLI_LIB_INIT_H
 #define CRS_RUNNER_CLI_LIB_INIT_H
 
+#ifdef UNIT_TESTS
 /* libcurl, and through it OpenSSL: 0, or CRS_ERR when it cannot start. */
 int lib_init_curl(void);
 /* libgit2. Cannot fail (its errors show on the first call that needs it). */
 void lib_init_git(void);
+#endif
 /* Both: 0 or CRS_ERR. */
 int lib_init_all(void);
 /* Shut down what was initialised; call once, at exit. */
 void lib_init_cleanup(void);
+#ifdef UNIT_TESTS	/* a test seam, not in the product: once-only init */
 /* How many initialisations ran in this process (0, 1 or 2). */
 unsigned lib_init_runs(void);
+#endif
 
 #endif

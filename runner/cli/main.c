@@ -165,7 +165,7 @@ int main(int argc, char **argv)
 		return EXIT_INFRA;
 	}
 	ctx.interrupted = interrupt_install();
-	rc = c->fn(nargs, args, &ctx);
+	rc = cmd_exec(c, nargs, args, &ctx);
 	lib_init_cleanup();
 	free(args);
 	return finish_stdout(rc);

@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * phase_cmd.c - shared wrapper of scan, prepare, build-target, run, report
+ * phase_cmd.c - the body every phase command row of cmd_table.c runs
+ *
+ * scan, prepare, build-target, run, report and check differ only in
+ * their struct phase_cmd (usage, needs, phase); this runs any of them.
  */
 #include "runner/cli/phase_cmd.h"
 #include "runner/cli/cmd.h"
@@ -22,22 +25,20 @@ int phase_cmd_fail(int r)
 	return r == CRS_EINTR ? 130 : exit_code_for(r);
 }
 
-/* The shared body: parse, open, run `fn` or `step`, close, map. */
-static int phase_cmd_with(int argc, char **argv, struct runner_ctx *ctx,
-			  const char *usage, unsigned needs, phase_fn fn,
-			  phase_step_fn step)
+int phase_cmd_exec(const struct phase_cmd *pc, int argc, char **argv,
+		   struct runner_ctx *ctx)
 {
 	struct scan_opts o = SCAN_OPTS_INIT;
 	struct scan *s = NULL;
 	int r, code = EXIT_OK;
 
-	r = scan_opts_parse(&o, argc, argv, usage, ctx->out, ctx->err);
+	r = scan_opts_parse(&o, argc, argv, pc->usage, ctx->out, ctx->err);
 	if (r == 1)
 		return EXIT_OK;
 	if (r != 0)
 		return EXIT_USAGE;
-	if ((r = scan_open(&s, &o, ctx, needs)) == 0)
-		r = fn ? fn(s, &code) : step(s);
+	if ((r = scan_open(&s, &o, ctx, pc->needs)) == 0)
+		r = pc->fn ? pc->fn(s, &code) : pc->step(s);
 	if (r == 0 && scan_interrupted(s))
 		r = crs_error_set(CRS_EINTR, "interrupted");
 	scan_close(s);
@@ -45,16 +46,4 @@ static int phase_cmd_with(int argc, char **argv, struct runner_ctx *ctx,
 	if (r != 0)
 		return phase_cmd_fail(r);
 	return code;
-}
-
-int phase_cmd(int argc, char **argv, struct runner_ctx *ctx,
-	      const char *usage, unsigned needs, phase_fn fn)
-{
-	return phase_cmd_with(argc, argv, ctx, usage, needs, fn, NULL);
-}
-
-int phase_cmd_step(int argc, char **argv, struct runner_ctx *ctx,
-		   const char *usage, unsigned needs, phase_step_fn step)
-{
-	return phase_cmd_with(argc, argv, ctx, usage, needs, NULL, step);
 }

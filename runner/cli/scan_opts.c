@@ -16,6 +16,7 @@
 #include "common/error.h"
 #include "common/log.h"
 #include "common/xalloc.h"
+#include "common/testable.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -240,7 +241,7 @@ static int parse_yes_no(const char *opt, const char *v, int *out)
 	return 0;
 }
 
-int scan_opts_check_category(const char *name)
+CRS_TESTABLE int scan_opts_check_category(const char *name)
 {
 	size_t n = strlen(name);
 

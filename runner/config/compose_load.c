@@ -17,6 +17,7 @@
 #include "common/fsutil.h"
 #include "common/log.h"
 #include "common/xalloc.h"
+#include "common/testable.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -430,7 +431,7 @@ static int parse_root(struct yaml_doc *d, struct compose *c)
 	return 0;
 }
 
-int compose_parse(struct compose **out, const char *buf, size_t len,
+CRS_TESTABLE int compose_parse(struct compose **out, const char *buf, size_t len,
 		  const char *name)
 {
 	struct yaml_doc d;

@@ -210,16 +210,15 @@ struct compose_sources {
  */
 int compose_load(struct compose **out, const char *path,
 		 const struct compose_sources *src);
+#ifdef UNIT_TESTS
 /*
  * Parse from memory (`name` is used in messages, and its folder resolves
  * relative paths); no crs.yaml loading, so every manifest is NULL.
  */
 int compose_parse(struct compose **out, const char *buf, size_t len,
 		  const char *name);
+#endif
 void compose_free(struct compose *c);
-/* The entry called `name`, or NULL. Borrowed from c. */
-const struct compose_crs *compose_find_crs(const struct compose *c,
-					   const char *name);
 
 /*
  * A crs.yaml. root is the parent of the folder holding the file (for
@@ -236,9 +235,11 @@ void manifest_free(struct manifest *m);
  * defaults with a warning). A missing `dir` is CRS_ECONFIG too.
  */
 int project_config_load(struct project_config **out, const char *dir);
+#ifdef UNIT_TESTS
 /* `name` is the project.yaml path; its folder names the project. */
 int project_config_parse(struct project_config **out, const char *buf,
 			 size_t len, const char *name);
+#endif
 void project_config_free(struct project_config *p);
 /*
  * What crs-ci builds with: the sanitizer is "address" if listed, else the
@@ -278,12 +279,14 @@ int config_check_dockerfile(const struct manifest *m,
 			    const struct config_pos *pos,
 			    const char *field, const char *dockerfile);
 
+#ifdef UNIT_TESTS	/* a test seam, not in the product: cpuset masks */
 /*
  * Parse a CPU list ("0-2,5"); sets bit i of *mask for CPU i (< 64).
  * CRS_ECONFIG with `"0-" is not a CPU list`-style messages (no location:
  * the caller prefixes it). *mask is set only on success.
  */
 int config_parse_cpuset(const char *s, uint64_t *mask);
+#endif
 
 struct config_cpu_range {
 	unsigned first, last;		/* inclusive */
@@ -321,7 +324,5 @@ int config_env_name_ok(const char *s);
 int config_name_ok(const char *s);
 /* Free a NULL-terminated string array. Accepts NULL. */
 void config_strv_free(char **v);
-/* Free the items of an env list and reset it. Accepts NULL. */
-void config_env_list_release(struct config_env_list *env);
 
 #endif

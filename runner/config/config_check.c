@@ -107,6 +107,7 @@ out:
 	return r;
 }
 
+#ifdef UNIT_TESTS
 int config_parse_cpuset(const char *s, uint64_t *mask)
 {
 	struct config_cpu_range *v = NULL;
@@ -132,6 +133,7 @@ out:
 	free(v);
 	return r;
 }
+#endif
 
 int config_parse_memory(const char *s, int64_t *bytes)
 {

@@ -19,7 +19,8 @@ void config_strv_free(char **v)
 	free(v);
 }
 
-void config_env_list_release(struct config_env_list *env)
+/* Free the items of an env list and reset it. Accepts NULL. */
+static void config_env_list_release(struct config_env_list *env)
 {
 	if (!env)
 		return;
@@ -106,15 +107,6 @@ void compose_free(struct compose *c)
 	free(c->run_env);
 	free(c->docker_registry);
 	free(c);
-}
-
-const struct compose_crs *compose_find_crs(const struct compose *c,
-					   const char *name)
-{
-	for (size_t i = 0; i < c->crs_nr; i++)
-		if (!strcmp(c->crs[i].name, name))
-			return &c->crs[i];
-	return NULL;
 }
 
 void project_config_free(struct project_config *p)

@@ -18,6 +18,7 @@
 #include "common/log.h"
 #include "common/strvec.h"
 #include "common/xalloc.h"
+#include "common/testable.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -171,7 +172,7 @@ static int copies_from_libcrs(const struct df_instr *in)
 	return !strcmp(in->keyword, "COPY") && strstr(in->args, "--from=libcrs ");
 }
 
-void crslint_dockerfile(struct crslint *out, const char *buf, size_t len,
+CRS_TESTABLE void crslint_dockerfile(struct crslint *out, const char *buf, size_t len,
 			const char *name)
 {
 	struct config_pos pos = { name, 1, 1 };

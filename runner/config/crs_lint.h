@@ -40,6 +40,7 @@ struct crslint {
 int crslint_run(struct crslint *out, const char *dir);
 void crslint_release(struct crslint *l);
 
+#ifdef UNIT_TESTS
 /*
  * Check one Dockerfile's text (`name` is used in messages): its final
  * stage installs libCRS (`COPY --from=libcrs . /opt/libCRS` then
@@ -48,5 +49,6 @@ void crslint_release(struct crslint *l);
  */
 void crslint_dockerfile(struct crslint *out, const char *buf, size_t len,
 			const char *name);
+#endif
 
 #endif

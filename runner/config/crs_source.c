@@ -37,7 +37,12 @@ char *config_resolve_path(const char *dir, const char *p)
 	return abs;
 }
 
-char *config_shown_path(const char *file, const char *p,
+/*
+ * `p` as the user reads it: joined to the folder part of `file` (the
+ * config path as given), or `resolved` when `p` is absolute or starts
+ * with "~". The caller frees. Cannot fail.
+ */
+static char *config_shown_path(const char *file, const char *p,
 			const char *resolved)
 {
 	const char *slash = strrchr(file, '/');

@@ -21,13 +21,6 @@ struct yaml_doc;
  * Absolute and normalised; the caller frees. Cannot fail.
  */
 char *config_resolve_path(const char *dir, const char *p);
-/*
- * `p` as the user reads it: joined to the folder part of `file` (the
- * config path as given), or `resolved` when `p` is absolute or starts
- * with "~". The caller frees. Cannot fail.
- */
-char *config_shown_path(const char *file, const char *p,
-			const char *resolved);
 
 /*
  * Parse the source block `v` (at key `k`) into e->source_* (local_path,

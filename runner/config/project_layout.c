@@ -14,6 +14,7 @@
 #include "common/error.h"
 #include "common/fsutil.h"
 #include "common/xalloc.h"
+#include "common/testable.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -53,7 +54,7 @@ static int sep_ok(const char *s, size_t n)
 	return 1;
 }
 
-char *project_image_name(const char *s)
+CRS_TESTABLE char *project_image_name(const char *s)
 {
 	char out[NAME_MAX_LEN + 1];
 	size_t len = 0, run = 0;

@@ -50,6 +50,7 @@ void project_location_release(struct project_location *loc);
  * cannot fail.
  */
 const char *project_layout_name(enum project_layout l);
+#ifdef UNIT_TESTS
 /*
  * `s` (any bytes, may be NULL) reduced to a Docker image name component:
  * lowercase letters and digits, separated by ".", "_", "__" or runs of
@@ -57,5 +58,6 @@ const char *project_layout_name(enum project_layout l);
  * empty ("project" when nothing is left). Caller frees.
  */
 char *project_image_name(const char *s);
+#endif
 
 #endif

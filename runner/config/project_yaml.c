@@ -14,6 +14,7 @@
 #include "common/error.h"
 #include "common/fsutil.h"
 #include "common/xalloc.h"
+#include "common/testable.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -194,7 +195,7 @@ static int project_parse_into(struct project_config *p, const char *buf,
 	return r;
 }
 
-int project_config_parse(struct project_config **out, const char *buf,
+CRS_TESTABLE int project_config_parse(struct project_config **out, const char *buf,
 			 size_t len, const char *name)
 {
 	struct project_config *p = NULL;
@@ -231,13 +232,12 @@ int project_config_load(struct project_config **out, const char *dir)
 		r = crs_error_set(CRS_ECONFIG, "%s: not a folder", dir);
 		goto out;
 	}
-	p = project_new(dir);
 	path = xasprintf("%s/project.yaml", dir);
-	if (fs_exists(path)) {
-		if ((r = yaml_doc_read_file(&b, path)) != 0 ||
-		    (r = project_parse_into(p, b.ptr, b.len, path)) != 0)
-			goto out;
-	}
+	if (!fs_exists(path))
+		p = project_new(dir);
+	else if ((r = yaml_doc_read_file(&b, path)) != 0 ||
+		 (r = project_config_parse(&p, b.ptr, b.len, path)) != 0)
+		goto out;	/* path's last '/' is the one after dir */
 	*out = p;
 	p = NULL; /* transferred */
 	r = 0;

@@ -17,6 +17,7 @@
 #include "common/error.h"
 #include "common/log.h"
 #include "common/xalloc.h"
+#include "common/testable.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -30,6 +31,9 @@
 
 #include <jansson.h>
 #include <openssl/crypto.h>
+
+CRS_TESTABLE int docker_client_new_with_transport(struct docker_client **out,
+				     struct http_transport *t);
 
 #define DOCKER_API "/v1.41"
 #define DOCKER_DEFAULT_HOST "unix:///var/run/docker.sock"
@@ -341,7 +345,7 @@ int docker_client_new(struct docker_client **out, const char *host)
 	return r;
 }
 
-int docker_client_new_with_transport(struct docker_client **out,
+CRS_TESTABLE int docker_client_new_with_transport(struct docker_client **out,
 				     struct http_transport *t)
 {
 	struct docker_client *d = xcalloc(1, sizeof(*d));
@@ -362,10 +366,12 @@ void docker_client_free(struct docker_client *d)
 	free(d);
 }
 
+#ifdef UNIT_TESTS
 const char *docker_client_host(const struct docker_client *d)
 {
 	return d->host;
 }
+#endif
 
 int docker_ping(struct docker_client *d)
 {
@@ -1775,21 +1781,6 @@ static int docker_list_owned(struct docker_client *d, enum docker_kind kind,
 	int r = docker_list_labelled(d, kind, label, out);
 
 	free(label);
-	return r;
-}
-
-int docker_owned_count(struct docker_client *d, const char *owner,
-		       size_t *containers, size_t *networks)
-{
-	struct docker_objects o = DOCKER_OBJECTS_INIT;
-	int r;
-
-	if ((r = docker_list_owned(d, DOCKER_CONTAINERS, owner, &o)) == 0) {
-		*containers = o.nr;
-		r = docker_list_owned(d, DOCKER_NETWORKS, owner, &o);
-		*networks = o.nr;
-	}
-	docker_objects_release(&o);
 	return r;
 }
 

@@ -31,10 +31,12 @@ struct docker_client;
  * certificate file). *out owned by caller.
  */
 int docker_client_new(struct docker_client **out, const char *host);
+#ifdef UNIT_TESTS
 /* Use an injected transport (tests). The client takes ownership and calls
  * t->free at docker_client_free(). Cannot fail. */
 int docker_client_new_with_transport(struct docker_client **out,
 				     struct http_transport *t);
+#endif
 void docker_client_free(struct docker_client *d);
 
 /* GET /_ping. CRS_EENGINE with "engine unreachable at <host>: ..." on failure. */
@@ -274,11 +276,10 @@ const char *docker_object_label(const struct docker_object *o,
  * already gone is not an error. */
 int docker_remove_object(struct docker_client *d, enum docker_kind kind,
 			 const char *id);
-/* How many containers (any state) and networks carry CRS_CI_LABEL=<owner>. */
-int docker_owned_count(struct docker_client *d, const char *owner,
-		       size_t *containers, size_t *networks);
 
+#ifdef UNIT_TESTS	/* a test seam, not in the product: DOCKER_HOST parsing */
 /* The host string the client talks to, for messages. Borrowed. */
 const char *docker_client_host(const struct docker_client *d);
+#endif
 
 #endif

@@ -14,6 +14,7 @@
 #include "common/error.h"
 #include "common/fsutil.h"
 #include "common/xalloc.h"
+#include "common/testable.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -186,7 +187,7 @@ static int registry_entry_auth(char **out, json_t *entry, const char *key,
 	return r;
 }
 
-int registry_auth_parse(char **out, char **helper_out, const char *json,
+CRS_TESTABLE int registry_auth_parse(char **out, char **helper_out, const char *json,
 			size_t len, const char *source, const char *host)
 {
 	json_t *root = NULL, *auths, *helpers, *store, *v;

@@ -21,6 +21,7 @@
  */
 char *registry_host(const char *ref);
 
+#ifdef UNIT_TESTS
 /*
  * The X-Registry-Auth value for `host` from config.json text `json` (its
  * name `source` in messages): base64url of {"username", "password",
@@ -36,6 +37,7 @@ char *registry_host(const char *ref);
  */
 int registry_auth_parse(char **out, char **helper_out, const char *json,
 			size_t len, const char *source, const char *host);
+#endif
 
 /*
  * registry_auth_parse on $DOCKER_CONFIG/config.json, or on

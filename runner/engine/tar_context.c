@@ -307,11 +307,6 @@ int tar_context_write(const char *dir, const char *tar_path)
 	return r;
 }
 
-int tar_context_temp(const char *dir, char **path_out)
-{
-	return tar_context_temp_replacing(dir, NULL, NULL, 0, path_out);
-}
-
 int tar_context_temp_replacing(const char *dir, const char *name,
 			       const void *data, size_t len, char **path_out)
 {

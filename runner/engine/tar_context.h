@@ -29,14 +29,9 @@ int tar_context_write(const char *dir, const char *tar_path);
 /*
  * Same, into a new file $TMPDIR/crs-ci-tar-XXXXXX.tar (TMPDIR unset:
  * /tmp). *path_out receives its path; the caller unlinks and frees it.
- * On failure nothing is left behind and *path_out is NULL.
- */
-int tar_context_temp(const char *dir, char **path_out);
-
-/*
- * tar_context_temp, with the entry `name` (a path relative to `dir`, as a
- * build's dockerfile is named; NULL: none) written as a regular file mode
- * 0644 holding `data` instead of what the tree has there (how crs-ci
+ * On failure nothing is left behind and *path_out is NULL. The entry
+ * `name` (a path relative to `dir`, as a build's dockerfile is named;
+ * NULL: none) is written as a regular file mode 0644 holding `data` instead of what the tree has there (how crs-ci
  * sends a Dockerfile whose FROM lines it rewrote, leaving `dir` as it is).
  */
 int tar_context_temp_replacing(const char *dir, const char *name,

@@ -21,6 +21,7 @@
 #include "common/log.h"
 #include "common/strvec.h"
 #include "common/xalloc.h"
+#include "common/testable.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -69,7 +70,7 @@ int base_images_sanitizer_check(enum base_images_mode mode,
 			     "undefined with the stand-ins");
 }
 
-const char *base_images_stand_in(const char *ref)
+CRS_TESTABLE const char *base_images_stand_in(const char *ref)
 {
 	static const struct {
 		const char *repo;

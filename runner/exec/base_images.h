@@ -40,6 +40,7 @@ int base_images_mode_from_env(enum base_images_mode *out);
 int base_images_sanitizer_check(enum base_images_mode mode,
 				const char *sanitizer);
 
+#ifdef UNIT_TESTS
 /*
  * The stand-in of a known base image reference (any tag or digest of
  * gcr.io/oss-fuzz-base/base-{builder,clang,runner,runner-debug,image}
@@ -47,6 +48,7 @@ int base_images_sanitizer_check(enum base_images_mode mode,
  * The language builders (base-builder-go, ...) have none. Borrowed.
  */
 const char *base_images_stand_in(const char *ref);
+#endif
 
 /* The image crs-ci's own containers run in, in this scan's mode (a
  * name; not checked). Borrowed. Cannot fail. */

@@ -11,6 +11,7 @@
 #include "runner/scan/scan.h"
 #include "common/error.h"
 #include "common/xalloc.h"
+#include "common/testable.h"
 
 #include <errno.h>
 #include <string.h>
@@ -83,7 +84,7 @@ static int check_one(const char *src, size_t root_len)
 	return r;
 }
 
-int bind_source_check_roots(const char *const *roots,
+CRS_TESTABLE int bind_source_check_roots(const char *const *roots,
 			    const char *const *binds)
 {
 	int r = 0;

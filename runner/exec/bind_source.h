@@ -7,6 +7,7 @@
 
 struct scan;
 
+#ifdef UNIT_TESTS
 /*
  * Check the host side of each "host:ctr[:opts]" in `binds` (NULL-
  * terminated; NULL is none). A source that lies below one of `roots`
@@ -20,6 +21,7 @@ struct scan;
  */
 int bind_source_check_roots(const char *const *roots,
 			    const char *const *binds);
+#endif
 
 /* bind_source_check_roots with the scan's work and output folders. */
 int bind_source_check(const struct scan *s, const char *const *binds);

@@ -12,6 +12,7 @@
 #include "runner/exec/elf_symbols.h"
 #include "common/error.h"
 #include "common/xalloc.h"
+#include "common/testable.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -206,7 +207,7 @@ static char *mangled_parts(const char *name)
 	}
 }
 
-int elf_symbol_matches(const char *sym, const char *name)
+CRS_TESTABLE int elf_symbol_matches(const char *sym, const char *name)
 {
 	size_t n = strlen(name);
 	char *enc;

@@ -33,7 +33,9 @@ int elf_symbols_find(size_t *found_nr, unsigned char *found, int dirfd,
 		     const char *file, const char *shown,
 		     const char *const *names, size_t names_nr);
 
+#ifdef UNIT_TESTS
 /* 1 when the symbol `sym` is the function `name` (rules above). */
 int elf_symbol_matches(const char *sym, const char *name);
+#endif
 
 #endif

@@ -244,6 +244,13 @@ out:
 	return r;
 }
 
+/* The cores and memory crs-ci's own builds get: the infra's, or their
+ * share while builds run side by side (s->build_res). Cannot fail. */
+static const struct compose_resources *target_build_res(const struct scan *s)
+{
+	return s->build_res ? s->build_res : &s->compose->infra;
+}
+
 int target_source_image(struct scan *s, const char *commit,
 			const char *which, char **tag_out)
 {
@@ -323,11 +330,6 @@ out:
 	free(id);
 	free(marker);
 	return r;
-}
-
-const struct compose_resources *target_build_res(const struct scan *s)
-{
-	return s->build_res ? s->build_res : &s->compose->infra;
 }
 
 void target_build_env(struct strvec *env, const struct scan *s,

@@ -90,10 +90,6 @@ int target_compile_cached(struct scan *s, const char *image,
 void target_build_keep(struct scan *s, const char *sanitizer,
 		       const char *which, const char *commit);
 
-/* The cores and memory crs-ci's own builds get: the infra's, or their
- * share while builds run side by side (s->build_res). Cannot fail. */
-const struct compose_resources *target_build_res(const struct scan *s);
-
 struct strvec;
 /* The OSS-Fuzz build variables (SANITIZER, FUZZING_ENGINE, ARCHITECTURE,
  * FUZZING_LANGUAGE, PROJECT_NAME) for this scan. Cannot fail. */

@@ -13,6 +13,7 @@
 #include "runner/gateway/gw_price.h"
 #include "common/error.h"
 #include "common/xalloc.h"
+#include "common/testable.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -48,7 +49,7 @@ void gw_ledger_free(struct gw_ledger *l)
 	free(l);
 }
 
-int gw_ledger_find(const struct gw_ledger *l, size_t *id_out,
+CRS_TESTABLE int gw_ledger_find(const struct gw_ledger *l, size_t *id_out,
 		   const char *crs)
 {
 	for (size_t i = 0; i < l->nr; i++)

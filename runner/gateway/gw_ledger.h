@@ -58,9 +58,11 @@ int gw_ledger_add(struct gw_ledger *l, size_t *id_out, const char *crs,
 		  int64_t budget_pusd);
 /* The number of accounts. Cannot fail. */
 size_t gw_ledger_count(const struct gw_ledger *l);
+#ifdef UNIT_TESTS
 /* The index of account `crs`: 0 or CRS_ENOTFOUND (no message set). */
 int gw_ledger_find(const struct gw_ledger *l, size_t *id_out,
 		   const char *crs);
+#endif
 
 /*
  * Reserve `amount` picodollars for one request of account `id`. 0 when

@@ -26,7 +26,8 @@ static json_t *money(int64_t pusd)
 	return json_real(gw_money_dollars(pusd));
 }
 
-json_t *gw_report_json(struct gw_ledger *l)
+/* The report as a new JSON object (caller json_decref()s). Cannot fail. */
+static json_t *gw_report_json(struct gw_ledger *l)
 {
 	json_t *crs = json_object(), *root;
 	struct gw_account a, t;

@@ -14,9 +14,6 @@
 
 struct gw_ledger;
 
-/* The report as a new JSON object (caller json_decref()s). Cannot fail. */
-json_t *gw_report_json(struct gw_ledger *l);
-
 /*
  * Write the report to `path` atomically (temp file and rename), so a
  * reader never sees half a report. 0 or CRS_ERR (message names path).

@@ -63,7 +63,11 @@ static int read_at(int fd, void *p, size_t n, off_t off)
 	return got == (ssize_t)n ? 0 : -1;
 }
 
-int llm_gateway_elf_static(const char *path)
+/*
+ * 1 when the ELF file at `path` is static (it has no PT_INTERP program
+ * header), 0 when dynamic; CRS_ERR when it cannot be read or is not ELF.
+ */
+static int llm_gateway_elf_static(const char *path)
 {
 	unsigned char id[EI_NIDENT];
 	int fd = open(path, O_RDONLY | O_CLOEXEC), r = CRS_ERR;
@@ -128,7 +132,12 @@ out:
 	return r;
 }
 
-int llm_gateway_static_exe(char **out)
+/*
+ * The static crs-ci to mount into the gateway: /proc/self/exe when it is
+ * static, else <folder of the exe>/static/crs-ci when present and static
+ * (made by `make static`); caller frees. CRS_ECONFIG otherwise.
+ */
+static int llm_gateway_static_exe(char **out)
 {
 	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);

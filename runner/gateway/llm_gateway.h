@@ -46,17 +46,4 @@ const char *llm_gateway_key_file(const struct llm_gateway *g,
  */
 void llm_gateway_stop(struct llm_gateway *g, struct scan *s);
 
-/*
- * 1 when the ELF file at `path` is static (it has no PT_INTERP program
- * header), 0 when dynamic; CRS_ERR when it cannot be read or is not ELF.
- */
-int llm_gateway_elf_static(const char *path);
-
-/*
- * The static crs-ci to mount into the gateway: /proc/self/exe when it is
- * static, else <folder of the exe>/static/crs-ci when present and static
- * (made by `make static`); caller frees. CRS_ECONFIG otherwise.
- */
-int llm_gateway_static_exe(char **out);
-
 #endif

@@ -213,7 +213,13 @@ out:
 	return r;
 }
 
-int phase_change_lines(struct scan *s, const struct finding_set *fs)
+/*
+ * <out>/change-lines.json: a few head lines around each finding's frames
+ * on changed lines, for report.html. Nothing to do in
+ * full mode or without findings. 0, or an I/O error writing the file
+ * (change_coverage.c).
+ */
+static int phase_change_lines(struct scan *s, const struct finding_set *fs)
 {
 	char *root = scan_work_path(s, "source/%s/src", s->state.head_commit);
 	char *path = xasprintf("%s/%s", s->out_dir, HTML_CHANGE_LINES_NAME);

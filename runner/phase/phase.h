@@ -56,17 +56,14 @@ int phase_scan_prove(struct scan *s);
  * reading or writing results.json are.
  */
 int phase_change_coverage(struct scan *s);
-/*
- * <out>/change-lines.json: a few head lines around each finding's frames
- * on changed lines, for report.html. Nothing to do in
- * full mode or without findings. 0, or an I/O error writing the file
- * (change_coverage.c).
- */
-int phase_change_lines(struct scan *s, const struct finding_set *fs);
 /* Seconds the run phase keeps for phase_change_coverage (0 in full
  * mode). Cannot fail. */
 double phase_change_coverage_reserve(const struct scan *s);
 /* Writes SARIF and prints the verdict; *exit_code_out is 0 or 1. */
 int phase_report(struct scan *s, int *exit_code_out);
+/* crs-ci check: print that the configs scan_open loaded are valid, and
+ * the project folder's layout (check.c); *exit_code_out is 0. Cannot
+ * fail. */
+int phase_check(struct scan *s, int *exit_code_out);
 
 #endif

@@ -19,6 +19,7 @@
 #include "common/log.h"
 #include "common/safe_io.h"
 #include "common/xalloc.h"
+#include "common/testable.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -32,6 +33,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <zlib.h>
+
+CRS_TESTABLE void github_pr_release(struct github_pr *pr);
 
 #define GITHUB_EVENT_MAX ((size_t)16 << 20)
 #define GITHUB_REPORT_ECHO_MAX ((size_t)64 << 10)
@@ -73,7 +76,7 @@ static const char *jstr(const json_t *o, const char *a, const char *b,
 	return json_is_string(j) ? json_string_value(j) : NULL;
 }
 
-int github_pr_refs(struct github_pr *out, const char *path)
+CRS_TESTABLE int github_pr_refs(struct github_pr *out, const char *path)
 {
 	struct buf b = BUF_INIT;
 	json_t *root = NULL;
@@ -134,7 +137,7 @@ out:
 	return r;
 }
 
-void github_pr_release(struct github_pr *pr)
+CRS_TESTABLE void github_pr_release(struct github_pr *pr)
 {
 	if (!pr)
 		return;
@@ -227,22 +230,27 @@ static void escape_cmd(struct buf *b, const char *s, int property)
 	}
 }
 
-void github_escape_data(struct buf *b, const char *s)
+CRS_TESTABLE void github_escape_data(struct buf *b, const char *s)
 {
 	escape_cmd(b, s, 0);
 }
 
-void github_escape_property(struct buf *b, const char *s)
+CRS_TESTABLE void github_escape_property(struct buf *b, const char *s)
 {
 	escape_cmd(b, s, 1);
 }
 
-void github_escape_markdown(struct buf *b, const char *s)
+CRS_TESTABLE void github_escape_markdown(struct buf *b, const char *s)
 {
 	md_escape(b, s);
 }
 
-void github_random_token(char out[33])
+/*
+ * A fresh random token of 32 hex digits (for ::stop-commands:: and
+ * output delimiters) in out[33]. Cannot fail (aborts if the kernel has
+ * no randomness).
+ */
+static void github_random_token(char out[33])
 {
 	unsigned char r[16];
 	size_t got = 0;
@@ -315,7 +323,7 @@ static void annotation(struct buf *b, const char *kind,
 	buf_release(&t);
 }
 
-size_t github_annotations(FILE *f, const struct finding_set *fs,
+CRS_TESTABLE size_t github_annotations(FILE *f, const struct finding_set *fs,
 			  const char *out_dir)
 {
 	const char *policy = policy_of(fs);
@@ -361,7 +369,7 @@ size_t github_annotations(FILE *f, const struct finding_set *fs,
 	return dropped;
 }
 
-int github_echo_reports(FILE *f, const struct finding_set *fs,
+CRS_TESTABLE int github_echo_reports(FILE *f, const struct finding_set *fs,
 			const char *out_dir, size_t max_reports)
 {
 	size_t shown = 0;
@@ -512,7 +520,7 @@ static void md_list(struct buf *b, const char *label, char **v, size_t n)
 	buf_adds(b, "\n\n");
 }
 
-void github_summary(struct buf *b, const struct finding_set *fs,
+CRS_TESTABLE void github_summary(struct buf *b, const struct finding_set *fs,
 		    const char *out_dir, const char *const *notes,
 		    size_t notes_nr)
 {
@@ -623,7 +631,8 @@ void github_summary(struct buf *b, const struct finding_set *fs,
 		buf_adds(b, "\n");
 }
 
-int github_append_file(const char *path, const char *text, size_t len)
+/* Append `text` to the file at `path` (the step summary). 0 or CRS_ERR. */
+static int github_append_file(const char *path, const char *text, size_t len)
 {
 	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
 	size_t off = 0;
@@ -663,7 +672,7 @@ static void output_var(struct buf *b, const char *name, const char *value)
 		   delim, value, delim);
 }
 
-int github_outputs_write(const char *path, const struct finding_set *fs,
+CRS_TESTABLE int github_outputs_write(const char *path, const struct finding_set *fs,
 			 const char *sarif_path)
 {
 	const char *policy = policy_of(fs);
@@ -722,7 +731,7 @@ static char *suggestion_body(const struct patch_suggestion *s)
 	return buf_detach(&b, NULL);
 }
 
-json_t *github_review_json(const struct github_pr *pr,
+CRS_TESTABLE json_t *github_review_json(const struct github_pr *pr,
 			   const struct patch_suggestion *s, size_t n,
 			   const struct diff_hunks *hunks,
 			   size_t *skipped_out)
@@ -887,7 +896,7 @@ static void utc_now(char out[32])
 	strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-int github_sarif_upload(char **id_out, const struct github_env *env,
+CRS_TESTABLE int github_sarif_upload(char **id_out, const struct github_env *env,
 			const char *sarif_path, const char *checkout_dir,
 			long timeout_ms)
 {
@@ -970,7 +979,7 @@ static void sleep_ms(long ms)
 		;
 }
 
-int github_sarif_poll(char **status_out, const struct github_env *env,
+CRS_TESTABLE int github_sarif_poll(char **status_out, const struct github_env *env,
 		      const char *id, int poll_max, long interval_ms,
 		      long timeout_ms)
 {
@@ -1032,7 +1041,7 @@ out:
 	return r;
 }
 
-int github_review_post(size_t *posted_out, const struct github_env *env,
+CRS_TESTABLE int github_review_post(size_t *posted_out, const struct github_env *env,
 		       const struct patch_suggestion *s, size_t n,
 		       const struct diff_hunks *hunks, long timeout_ms)
 {

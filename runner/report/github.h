@@ -65,6 +65,7 @@ int github_env_load(struct github_env *env);
 /* Free the strings (wiping the token) and zero `env`. Accepts NULL. */
 void github_env_release(struct github_env *env);
 
+#ifdef UNIT_TESTS
 /*
  * Read `pull_request.{number,base,head}` from the event file at `path`
  * (at most 16 MiB) into `out` (zeroed first). The fork flag compares
@@ -91,13 +92,6 @@ void github_escape_property(struct buf *b, const char *s);
  * breaks become spaces. Appends to `b`.
  */
 void github_escape_markdown(struct buf *b, const char *s);
-
-/*
- * A fresh random token of 32 hex digits (for ::stop-commands:: and
- * output delimiters) in out[33]. Cannot fail (aborts if the kernel has
- * no randomness).
- */
-void github_random_token(char out[33]);
 
 /*
  * Print one annotation per finding to `f`: "::error" for findings that
@@ -142,9 +136,7 @@ void github_summary(struct buf *md, const struct finding_set *fs,
  */
 int github_outputs_write(const char *path, const struct finding_set *fs,
 			 const char *sarif_path);
-
-/* Append `text` to the file at `path` (the step summary). 0 or CRS_ERR. */
-int github_append_file(const char *path, const char *text, size_t len);
+#endif
 
 /*
  * The body of POST /repos/{o}/{r}/pulls/{n}/reviews for `pr` (new
@@ -157,10 +149,12 @@ int github_append_file(const char *path, const char *text, size_t len);
  * model carries patches (issue 5).
  */
 struct json_t;
+#ifdef UNIT_TESTS
 struct json_t *github_review_json(const struct github_pr *pr,
 				  const struct patch_suggestion *s,
 				  size_t n, const struct diff_hunks *hunks,
 				  size_t *skipped_out);
+#endif
 
 /* REST calls: options and what they reported. */
 struct github_report_opts {
@@ -190,6 +184,7 @@ void github_report_opts_release(struct github_report_opts *o);
  */
 void github_report_opts_env(struct github_report_opts *o);
 
+#ifdef UNIT_TESTS
 /*
  * POST the SARIF file at `sarif_path` (gzip + base64) to
  * {api_url}/repos/{repository}/code-scanning/sarifs with commit_sha and
@@ -221,7 +216,7 @@ int github_sarif_poll(char **status_out, const struct github_env *env,
 int github_review_post(size_t *posted_out, const struct github_env *env,
 		       const struct patch_suggestion *s, size_t n,
 		       const struct diff_hunks *hunks, long timeout_ms);
-
+#endif
 
 /*
  * Everything for one step: annotations and the echoed reports to

@@ -22,6 +22,7 @@
 #include "common/fsutil.h"
 #include "common/log.h"
 #include "common/xalloc.h"
+#include "common/testable.h"
 
 #include <ctype.h>
 #include <openssl/evp.h>
@@ -71,7 +72,14 @@ static int gitlab_is(const char *a, const char *b)
 	return a && !strcmp(a, b);
 }
 
-int gitlab_severity_level(const struct finding *f)
+/*
+ * Severity on a 0..4 scale: 4 for a memory-safety class GitHub rates
+ * critical (security-severity >= 9.0), 3 for other security classes, 2
+ * for the rest (timeouts, leaks, OOM, UB that is not memory safety);
+ * one lower when pre-existing, one lower when flaky (reproduced <
+ * attempts), never below 1; 0 when the change fixed it.
+ */
+static int gitlab_severity_level(const struct finding *f)
 {
 	const struct cwe_rule *rule = cwe_rule_for(f->crash_type);
 	int level;
@@ -90,7 +98,7 @@ int gitlab_severity_level(const struct finding *f)
 	return level < 1 ? 1 : level;
 }
 
-const char *gitlab_cq_severity(const struct finding *f)
+CRS_TESTABLE const char *gitlab_cq_severity(const struct finding *f)
 {
 	static const char *const names[] = {
 		"info", "minor", "major", "critical", "blocker"
@@ -99,7 +107,7 @@ const char *gitlab_cq_severity(const struct finding *f)
 	return names[gitlab_severity_level(f)];
 }
 
-const char *gitlab_sast_severity(const struct finding *f)
+CRS_TESTABLE const char *gitlab_sast_severity(const struct finding *f)
 {
 	static const char *const names[] = {
 		"Info", "Low", "Medium", "High", "Critical"
@@ -108,7 +116,7 @@ const char *gitlab_sast_severity(const struct finding *f)
 	return names[gitlab_severity_level(f)];
 }
 
-void gitlab_vuln_uuid(char out[37], const char *finding_id)
+CRS_TESTABLE void gitlab_vuln_uuid(char out[37], const char *finding_id)
 {
 	/* RFC 4122 URL namespace 6ba7b811-9dad-11d1-80b4-00c04fd430c8 */
 	static const unsigned char ns[16] = {
@@ -139,7 +147,12 @@ void gitlab_vuln_uuid(char out[37], const char *finding_id)
 	out[o] = '\0';
 }
 
-const char *gitlab_location(const struct finding *f, int *line_out)
+/*
+ * The repo-relative location of a finding: its file, else its innermost
+ * in-project frame with a file; NULL when none (such findings are left
+ * out of Code Quality and SAST, which need a path). Borrowed.
+ */
+static const char *gitlab_location(const struct finding *f, int *line_out)
 {
 	*line_out = 0;
 	if (f->file && *f->file) {
@@ -207,7 +220,7 @@ static void gitlab_skip_log(size_t skipped, const char *what)
 			 "project left out of the %s report", skipped, what);
 }
 
-json_t *gitlab_code_quality(const struct finding_set *fs)
+CRS_TESTABLE json_t *gitlab_code_quality(const struct finding_set *fs)
 {
 	json_t *arr = json_array();
 	size_t skipped = 0;
@@ -319,7 +332,7 @@ static char *gitlab_vuln_description(const struct finding *f,
 	return buf_detach(&b, NULL);
 }
 
-json_t *gitlab_sast(const struct finding_set *fs)
+CRS_TESTABLE json_t *gitlab_sast(const struct finding_set *fs)
 {
 	const struct scan_summary *sm = &fs->summary;
 	json_t *vulns = json_array(), *primary = json_array();
@@ -389,7 +402,7 @@ json_t *gitlab_sast(const struct finding_set *fs)
 	return doc;
 }
 
-int gitlab_sast_add_remediation(json_t *sast, const char *finding_id,
+CRS_TESTABLE int gitlab_sast_add_remediation(json_t *sast, const char *finding_id,
 				const char *summary, const char *diff,
 				size_t diff_len)
 {
@@ -500,7 +513,7 @@ out:
 
 /* --- merge-request discussions ------------------------------------------ */
 
-void gitlab_diff_refs_release(struct gitlab_diff_refs *refs)
+CRS_TESTABLE void gitlab_diff_refs_release(struct gitlab_diff_refs *refs)
 {
 	if (!refs)
 		return;
@@ -510,7 +523,7 @@ void gitlab_diff_refs_release(struct gitlab_diff_refs *refs)
 	memset(refs, 0, sizeof(*refs));
 }
 
-char *gitlab_suggestion_body(const char *message, const char *replacement,
+CRS_TESTABLE char *gitlab_suggestion_body(const char *message, const char *replacement,
 			     int lines_below)
 {
 	struct buf b = BUF_INIT;
@@ -634,7 +647,7 @@ static char *gitlab_sha(json_t *v, const char *key)
 	return json_is_string(s) ? xstrdup(json_string_value(s)) : NULL;
 }
 
-int gitlab_mr_diff_refs(struct gitlab_diff_refs *out,
+CRS_TESTABLE int gitlab_mr_diff_refs(struct gitlab_diff_refs *out,
 			const struct gitlab_env *env)
 {
 	struct buf resp = BUF_INIT;
@@ -666,7 +679,7 @@ out:
 	return r;
 }
 
-int gitlab_mr_post_suggestion(const struct gitlab_env *env,
+CRS_TESTABLE int gitlab_mr_post_suggestion(const struct gitlab_env *env,
 			      const struct gitlab_diff_refs *refs,
 			      const struct gitlab_suggestion *s)
 {

@@ -38,14 +38,7 @@ int gitlab_detect(void);
 /* Fill `env` from the environment (getenv; borrowed). Cannot fail. */
 void gitlab_env_load(struct gitlab_env *env);
 
-/*
- * Severity on a 0..4 scale: 4 for a memory-safety class GitHub rates
- * critical (security-severity >= 9.0), 3 for other security classes, 2
- * for the rest (timeouts, leaks, OOM, UB that is not memory safety);
- * one lower when pre-existing, one lower when flaky (reproduced <
- * attempts), never below 1; 0 when the change fixed it.
- */
-int gitlab_severity_level(const struct finding *f);
+#ifdef UNIT_TESTS
 /* info, minor, major, critical, blocker */
 const char *gitlab_cq_severity(const struct finding *f);
 /* Info, Low, Medium, High, Critical */
@@ -57,13 +50,6 @@ const char *gitlab_sast_severity(const struct finding *f);
  * runs. Writes 36 characters and a NUL into out.
  */
 void gitlab_vuln_uuid(char out[37], const char *finding_id);
-
-/*
- * The repo-relative location of a finding: its file, else its innermost
- * in-project frame with a file; NULL when none (such findings are left
- * out of Code Quality and SAST, which need a path). Borrowed.
- */
-const char *gitlab_location(const struct finding *f, int *line_out);
 
 /*
  * The Code Quality report: a JSON array of {description, check_name,
@@ -93,6 +79,7 @@ json_t *gitlab_sast(const struct finding_set *fs);
 int gitlab_sast_add_remediation(json_t *sast, const char *finding_id,
 				const char *summary, const char *diff,
 				size_t diff_len);
+#endif
 
 /*
  * Write GITLAB_CODE_QUALITY_FILE, GITLAB_SAST_FILE (with each validated
@@ -109,7 +96,9 @@ int gitlab_report(const struct finding_set *fs, const char *out_dir,
 struct gitlab_diff_refs {
 	char *base_sha, *start_sha, *head_sha;
 };
+#ifdef UNIT_TESTS
 void gitlab_diff_refs_release(struct gitlab_diff_refs *refs);
+#endif
 
 /* One suggested change on the head side of the MR diff. */
 struct gitlab_suggestion {
@@ -123,6 +112,7 @@ struct gitlab_suggestion {
 				  * lines_below after it */
 };
 
+#ifdef UNIT_TESTS
 /*
  * The note body: `message`, a blank line, then a ```suggestion:-0+N```
  * block (N = lines_below) holding `replacement`, fenced with more
@@ -150,6 +140,7 @@ int gitlab_mr_diff_refs(struct gitlab_diff_refs *out,
 int gitlab_mr_post_suggestion(const struct gitlab_env *env,
 			      const struct gitlab_diff_refs *refs,
 			      const struct gitlab_suggestion *s);
+#endif
 
 /*
  * Every hunk of a validated patch in `fs` (runner/report/suggest.h) that

@@ -680,7 +680,16 @@ static void html_patches(xmlNodePtr body, const struct finding_set *fs)
 	}
 }
 
-struct _xmlDoc *html_build(const struct finding_set *fs, const char *out_dir)
+/*
+ * The page as a libxml2 HTML document (free with xmlFreeDoc). `out_dir`
+ * (may be NULL) is where the sanitizer reports (report_path, relative;
+ * only regular files, no symlink, no ".."), llm-spend.json,
+ * change-lines.json and results.json's "timings" are read;
+ * a missing or malformed file is left out. Every string is made valid
+ * UTF-8 without control characters first. Cannot fail (out-of-memory
+ * exits).
+ */
+static struct _xmlDoc *html_build(const struct finding_set *fs, const char *out_dir)
 {
 	const struct scan_summary *sm = &fs->summary;
 	const char *policy = sm->fail_on ? sm->fail_on : "new";

@@ -23,17 +23,6 @@ struct _xmlDoc;
 #define HTML_DIFF_MAX (256u << 10)	/* patch bytes shown */
 
 /*
- * The page as a libxml2 HTML document (free with xmlFreeDoc). `out_dir`
- * (may be NULL) is where the sanitizer reports (report_path, relative;
- * only regular files, no symlink, no ".."), llm-spend.json,
- * change-lines.json and results.json's "timings" are read;
- * a missing or malformed file is left out. Every string is made valid
- * UTF-8 without control characters first. Cannot fail (out-of-memory
- * exits).
- */
-struct _xmlDoc *html_build(const struct finding_set *fs, const char *out_dir);
-
-/*
  * Build and write <out_dir>/report.html via a temporary file and
  * rename(2). 0, or CRS_ERR with a message naming the path.
  */

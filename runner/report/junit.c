@@ -176,7 +176,13 @@ junit_incomplete(const struct scan_summary *sm, const char *harness)
 	return NULL;
 }
 
-struct _xmlDoc *junit_build(const struct finding_set *fs)
+/*
+ * The report as a libxml2 document (free it with xmlFreeDoc). Every
+ * string from the finding set is made valid XML 1.0 first (see
+ * junit_text_clean), so the document always serialises and parses back.
+ * Cannot fail (out-of-memory exits).
+ */
+static struct _xmlDoc *junit_build(const struct finding_set *fs)
 {
 	const struct scan_summary *sm = &fs->summary;
 	const char *policy = sm->fail_on ? sm->fail_on : "new";

@@ -16,14 +16,6 @@ struct finding_set;
 struct _xmlDoc;
 
 /*
- * The report as a libxml2 document (free it with xmlFreeDoc). Every
- * string from the finding set is made valid XML 1.0 first (see
- * junit_text_clean), so the document always serialises and parses back.
- * Cannot fail (out-of-memory exits).
- */
-struct _xmlDoc *junit_build(const struct finding_set *fs);
-
-/*
  * Build and write it to `path` (UTF-8, with an XML declaration) via a
  * temporary file and rename(2). 0, or CRS_ERR naming the path.
  */

@@ -334,6 +334,24 @@ static void drop_old_layout(const struct scan *s, struct cache_index *ix)
 	free(old);
 }
 
+/* `bytes` as "412 MiB", "1.5 GiB" (binary units) into out[len]. */
+static void cache_size_format(char *out, size_t len, int64_t bytes)
+{
+	static const char *const units[] = { "B", "KiB", "MiB", "GiB",
+					     "TiB" };
+	double v = (double)bytes;
+	size_t u = 0;
+
+	while (v >= 1024 && u + 1 < ARRAY_NR(units)) {
+		v /= 1024;
+		u++;
+	}
+	if (u == 0 || v >= 100 || v == (double)(int64_t)v)
+		snprintf(out, len, "%.0f %s", v, units[u]);
+	else
+		snprintf(out, len, "%.1f %s", v, units[u]);
+}
+
 static void log_size(const struct scan *s, const struct cache_index *ix,
 		     size_t evicted)
 {
@@ -412,23 +430,6 @@ out:
 	free(dir);
 	free(index);
 	return r;
-}
-
-void cache_size_format(char *out, size_t len, int64_t bytes)
-{
-	static const char *const units[] = { "B", "KiB", "MiB", "GiB",
-					     "TiB" };
-	double v = (double)bytes;
-	size_t u = 0;
-
-	while (v >= 1024 && u + 1 < ARRAY_NR(units)) {
-		v /= 1024;
-		u++;
-	}
-	if (u == 0 || v >= 100 || v == (double)(int64_t)v)
-		snprintf(out, len, "%.0f %s", v, units[u]);
-	else
-		snprintf(out, len, "%.1f %s", v, units[u]);
 }
 
 /* Copy regular files of `from` into `to` that `to` lacks; count them. */

@@ -29,8 +29,6 @@ int cache_restore_images(struct scan *s);
  * line with the cache's size. CRS_ERR when the index cannot be written;
  * an image that cannot be saved is a warning. */
 int cache_save_images(struct scan *s);
-/* `bytes` as "412 MiB", "1.5 GiB" (binary units) into out[len]. */
-void cache_size_format(char *out, size_t len, int64_t bytes);
 /* Copy the cached corpus of harness `h` into `seeds_dir` (the exchange). */
 int cache_corpus_in(struct scan *s, const char *h, const char *seeds_dir);
 /* Add the seeds the CRSs shared for `h` to the cached corpus. */

@@ -14,6 +14,7 @@
 #include "common/safe_io.h"
 #include "common/log.h"
 #include "common/xalloc.h"
+#include "common/testable.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -255,16 +256,6 @@ void coverage_free(struct coverage *c)
 	free(c);
 }
 
-const struct coverage_file *coverage_find(const struct coverage *c,
-					  const char *path)
-{
-	struct coverage_file key = { .path = (char *)path };
-
-	if (!c || !c->nr || !path)
-		return NULL;
-	return bsearch(&key, c->files, c->nr, sizeof(*c->files), cmp_file);
-}
-
 /*
  * Lexically normalise an absolute path into `out` (a fresh string
  * without "." segments, repeated or trailing slashes). ".." above the
@@ -309,7 +300,7 @@ static char *normalise(const char *path)
 	return out;
 }
 
-char *coverage_repo_relative(const char *path, const char *repo_path)
+CRS_TESTABLE char *coverage_repo_relative(const char *path, const char *repo_path)
 {
 	char *full = path[0] == '/' ? xstrdup(path) :
 		xasprintf("%s/%s", repo_path, path);

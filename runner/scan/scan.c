@@ -218,6 +218,9 @@ static int load_compose(struct scan *s)
 	return r;
 }
 
+/* CRS_ENOTFOUND if no scan.json (defined below, beside its twin). */
+static int scan_state_load(struct scan *s);
+
 int scan_open(struct scan **out, const struct scan_opts *o,
 	      struct runner_ctx *ctx, unsigned needs)
 {
@@ -396,7 +399,7 @@ int scan_state_save(const struct scan *s)
 	return r;
 }
 
-int scan_state_load(struct scan *s)
+static int scan_state_load(struct scan *s)
 {
 	char *path = scan_work_path(s, "scan.json");
 	struct buf b = BUF_INIT;

@@ -92,7 +92,6 @@ int scan_open(struct scan **out, const struct scan_opts *o,
 /* Remove every container and network this process created; free. */
 void scan_close(struct scan *s);
 
-int scan_state_load(struct scan *s);	/* CRS_ENOTFOUND if no scan.json */
 int scan_state_save(const struct scan *s);
 /* Borrowed image tag for key, or NULL. */
 const char *scan_image(const struct scan *s, const char *key);

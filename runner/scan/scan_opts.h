@@ -105,10 +105,12 @@ void scan_opts_release(struct scan_opts *o);
 /* "15m", "90s", "1h", "600" (seconds) -> seconds; CRS_EINPUT if bad. */
 int parse_duration(const char *s, long *out);
 
+#ifdef UNIT_TESTS
 /*
  * Is `name` a --sarif-category: 1 to 100 characters of letters, digits
  * and . _ - / : = , not starting with '/'. Returns 0 or CRS_EINPUT.
  */
 int scan_opts_check_category(const char *name);
+#endif
 
 #endif

@@ -14,6 +14,7 @@
 #include "common/log.h"
 #include "common/strvec.h"
 #include "common/xalloc.h"
+#include "common/testable.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -73,12 +74,12 @@ int shard_name_ok(const char *name)
 	return 1;
 }
 
-int shard_has(size_t idx, unsigned index, unsigned count)
+CRS_TESTABLE int shard_has(size_t idx, unsigned index, unsigned count)
 {
 	return count && index >= 1 && idx % count == index - 1;
 }
 
-void shard_pick(struct strvec *out, char *const *names, size_t nr,
+CRS_TESTABLE void shard_pick(struct strvec *out, char *const *names, size_t nr,
 		unsigned index, unsigned count)
 {
 	size_t n = 0;

@@ -32,6 +32,7 @@ int shard_parse(const char *spec, unsigned *index_out, unsigned *count_out);
  */
 int shard_name_ok(const char *name);
 
+#ifdef UNIT_TESTS
 /* 1 when the idx-th (0-based) harness belongs to shard index/count. */
 int shard_has(size_t idx, unsigned index, unsigned count);
 
@@ -42,6 +43,7 @@ int shard_has(size_t idx, unsigned index, unsigned count);
  */
 void shard_pick(struct strvec *out, char *const *names, size_t nr,
 		unsigned index, unsigned count);
+#endif
 
 /*
  * The job matrix for `shards` shards of `names` (sorted, deduplicated):

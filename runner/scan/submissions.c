@@ -16,6 +16,7 @@
 #include "common/fsutil.h"
 #include "common/log.h"
 #include "common/xalloc.h"
+#include "common/testable.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -57,7 +58,7 @@ static int open_regular(int *fd_out, struct stat *st, int dfd,
 	return 0;
 }
 
-void submissions_walk_dir(const char *root, const char *typedir, off_t max,
+CRS_TESTABLE void submissions_walk_dir(const char *root, const char *typedir, off_t max,
 			  const char *what, size_t crs_index,
 			  const char *harness, submission_fn fn, void *ctx)
 {

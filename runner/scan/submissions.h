@@ -42,6 +42,7 @@ typedef void (*submission_fn)(const struct submission *sub, void *ctx);
 void submissions_walk(struct scan *s, const char *typedir, off_t max,
 		      const char *what, submission_fn fn, void *ctx);
 
+#ifdef UNIT_TESTS
 /*
  * The same walk over one folder `root`/<typedir> (root: a SUBMIT_DIR/<h>
  * that crs-ci made), calling fn with `crs_index` and `harness`.
@@ -49,5 +50,6 @@ void submissions_walk(struct scan *s, const char *typedir, off_t max,
 void submissions_walk_dir(const char *root, const char *typedir, off_t max,
 			  const char *what, size_t crs_index,
 			  const char *harness, submission_fn fn, void *ctx);
+#endif
 
 #endif

@@ -49,11 +49,6 @@ void timing_first_pov(struct scan *s)
 	timings_first_pov(rec(s));
 }
 
-json_t *timings_to_json(struct scan *s)
-{
-	return timings_json(rec(s));
-}
-
 void timings_into(struct scan *s, struct finding_set *fs)
 {
 	json_t *o = NULL;

@@ -40,8 +40,6 @@ void timing_restart(struct scan *s);
 /* A PoV reached crs-ci now; only the first of the record counts. */
 void timing_first_pov(struct scan *s);
 
-/* results.json's "timings" (new reference), or NULL when none. */
-json_t *timings_to_json(struct scan *s);
 /*
  * Put the record into fs->timings, replacing what results.json had,
  * unless it holds nothing but the report phase: `crs-ci report` on the

@@ -407,12 +407,14 @@ int exchange_busy(const struct exchange *x)
 	return 0;
 }
 
+#ifdef UNIT_TESTS
 void exchange_set_caps(struct exchange *x, unsigned long files,
 		       unsigned long long bytes)
 {
 	x->files_max = files;
 	x->bytes_max = bytes;
 }
+#endif
 
 int exchange_new(struct exchange **out, const char *exchange_root,
 		 const char *const *submit_roots, const char *const *names,

@@ -43,9 +43,11 @@ int exchange_fd(const struct exchange *x);
 int exchange_sync(struct exchange *x);
 /* 1 when exchange_sync() has work left (no need to wait for events). */
 int exchange_busy(const struct exchange *x);
+#ifdef UNIT_TESTS	/* a test seam, not in the product: small caps */
 /* Replace the EXCHANGE_FILES_MAX / EXCHANGE_BYTES_MAX caps of every CRS. */
 void exchange_set_caps(struct exchange *x, unsigned long files,
 		       unsigned long long bytes);
+#endif
 /* Files copied so far, per type index (0 povs .. 4 patches). */
 unsigned exchange_copied(const struct exchange *x, int type);
 void exchange_free(struct exchange *x);

@@ -29,6 +29,7 @@
 #include "common/strset.h"
 #include "common/strvec.h"
 #include "common/xalloc.h"
+#include "common/testable.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -53,7 +54,7 @@ _Static_assert((int)SIDECAR_BUILD == MAILBOX_BUILD &&
 
 /* --- request and response files ------------------------------------------ */
 
-int sidecar_name_ok(const char *name, size_t max)
+CRS_TESTABLE int sidecar_name_ok(const char *name, size_t max)
 {
 	size_t n = strlen(name);
 
@@ -129,7 +130,7 @@ static int parse_line(struct sidecar_request *rq, const char *id,
 			     line);
 }
 
-void sidecar_request_release(struct sidecar_request *rq)
+CRS_TESTABLE void sidecar_request_release(struct sidecar_request *rq)
 {
 	buf_release(&rq->payload);
 	buf_release(&rq->fuzz_patch);
@@ -157,7 +158,7 @@ static int request_trees(int dfd, const char *id)
 	return 0;
 }
 
-int sidecar_request_parse(struct sidecar_request *rq, const char *id,
+CRS_TESTABLE int sidecar_request_parse(struct sidecar_request *rq, const char *id,
 			  const char *text, size_t len)
 {
 	struct buf copy = BUF_INIT;
@@ -185,7 +186,7 @@ int sidecar_request_parse(struct sidecar_request *rq, const char *id,
 	return r;
 }
 
-int sidecar_request_read(int reqfd, const char *id,
+CRS_TESTABLE int sidecar_request_read(int reqfd, const char *id,
 			 struct sidecar_request *rq)
 {
 	struct buf text = BUF_INIT;
@@ -252,7 +253,7 @@ static int write_at(int dfd, const char *name, const char *data)
 	return r;
 }
 
-int sidecar_response_write(int resfd, const char *id,
+CRS_TESTABLE int sidecar_response_write(int resfd, const char *id,
 			   const struct sidecar_response *rs)
 {
 	char tmp[SIDECAR_ID_MAX + 48], num[32];

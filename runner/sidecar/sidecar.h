@@ -53,6 +53,7 @@ struct sidecar_response {
 	long rebuild_id;	/* written when >= 1 and retcode is 0 */
 };
 
+#ifdef UNIT_TESTS
 /* 1 when `name` may be a request id (or a harness name), else 0. */
 int sidecar_name_ok(const char *name, size_t max);
 
@@ -80,6 +81,7 @@ void sidecar_request_release(struct sidecar_request *rq);
  */
 int sidecar_response_write(int resfd, const char *id,
 			   const struct sidecar_response *rs);
+#endif
 
 struct sidecar;
 

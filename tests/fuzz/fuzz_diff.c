@@ -44,7 +44,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				(void)diff_changeset_touches(cs, f->path, line);
 			}
 			(void)diff_changeset_file(cs, f->path);
-			(void)diff_status_name(f->status);
 		}
 	}
 	crs_error_clear();

@@ -79,6 +79,24 @@ static long now_ms(void)
 		fail_msg("%s: %d: %s", #call, r_, crs_error_last()); \
 } while (0)
 
+/* How many containers (any state) and networks carry CRS_CI_LABEL=owner. */
+static int owned_count(struct docker_client *d, const char *owner,
+		       size_t *containers, size_t *networks)
+{
+	struct docker_objects o = DOCKER_OBJECTS_INIT;
+	char *label = xasprintf("%s=%s", CRS_CI_LABEL, owner);
+	int r;
+
+	if ((r = docker_list_labelled(d, DOCKER_CONTAINERS, label, &o)) == 0) {
+		*containers = o.nr;
+		r = docker_list_labelled(d, DOCKER_NETWORKS, label, &o);
+		*networks = o.nr;
+	}
+	docker_objects_release(&o);
+	free(label);
+	return r;
+}
+
 static void write_text(const char *path, const char *text)
 {
 	ok(fs_write_file_atomic(path, text, strlen(text)));
@@ -99,7 +117,7 @@ static void make_rootfs(void)
 	ok(fs_copy_file(BUSYBOX, bb));
 	assert_int_equal(chmod(bb, 0755), 0);
 	assert_int_equal(symlink("busybox", sh), 0);
-	ok(tar_context_temp(root, &T.rootfs_tar));
+	ok(tar_context_temp_replacing(root, NULL, NULL, 0, &T.rootfs_tar));
 	free(sh);
 	free(bb);
 	free(bin);
@@ -404,12 +422,12 @@ static void test_remove_owned(void **state)
 	char *c = start_sleeper();
 
 	(void)state;
-	ok(docker_owned_count(T.d, T.owner, &nc, &nn));
+	ok(owned_count(T.d, T.owner, &nc, &nn));
 	/* test_run's container, the stopped sleeper and this one. */
 	assert_int_equal(nc, 3);
 	assert_int_equal(nn, 1);
 	ok(docker_remove_owned(T.d, T.owner));
-	ok(docker_owned_count(T.d, T.owner, &nc, &nn));
+	ok(owned_count(T.d, T.owner, &nc, &nn));
 	assert_int_equal(nc, 0);
 	assert_int_equal(nn, 0);
 	ok(docker_remove_owned(T.d, T.owner));	/* nothing left: fine */

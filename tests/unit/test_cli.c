@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include "runner/cli/cmd.h"
+#include "runner/cli/phase_cmd.h"
 #include "runner/scan/scan_opts.h"
 #include "common/error.h"
 
@@ -38,6 +39,12 @@ static int run(int (*fn)(int, char **, struct runner_ctx *), int argc,
 	fclose(o);
 	fclose(e);
 	return rc;
+}
+
+/* The scan command, a phase row of the table. */
+static int scan_cmd(int argc, char **argv, struct runner_ctx *ctx)
+{
+	return cmd_exec(cmd_lookup("scan"), argc, argv, ctx);
 }
 
 static void io_release(struct io *io)
@@ -69,6 +76,29 @@ static void test_table_sorted(void **state)
 	for (size_t i = 0; i < nr; i++)
 		assert_ptr_equal(cmd_lookup(c[i].name), &c[i]);
 	assert_null(cmd_lookup("nosuch"));
+}
+
+/* Each row runs one thing: its own fn, or a phase through phase_cmd.c;
+ * the six phase commands are rows, not cmd_* files. */
+static void test_phase_commands_are_rows(void **state)
+{
+	static const char *const phases[] = { "build-target", "check",
+		"prepare", "report", "run", "scan" };
+	const struct cmd *c;
+	size_t nr, n = 0;
+
+	(void)state;
+	c = cmd_table(&nr);
+	for (size_t i = 0; i < nr; i++) {
+		assert_true(!c[i].fn != !c[i].phase);
+		if (!c[i].phase)
+			continue;
+		assert_true(!c[i].phase->fn != !c[i].phase->step);
+		assert_non_null(c[i].phase->usage);
+		assert_string_equal(c[i].name, phases[n]);
+		n++;
+	}
+	assert_int_equal(n, sizeof(phases) / sizeof(phases[0]));
 }
 
 static void test_help_every_command(void **state)
@@ -139,7 +169,7 @@ static void test_unknown_option_is_one_line(void **state)
 	struct io io = { 0 };
 
 	(void)state;
-	assert_int_equal(run(cmd_scan, 2, argv, &io), EXIT_USAGE);
+	assert_int_equal(run(scan_cmd, 2, argv, &io), EXIT_USAGE);
 	assert_string_equal(io.err, "crs-ci: unknown option '--x' for 'scan' "
 			    "(crs-ci help scan)\n");
 	io_release(&io);
@@ -174,6 +204,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table_sorted),
+		cmocka_unit_test(test_phase_commands_are_rows),
 		cmocka_unit_test(test_help_every_command),
 		cmocka_unit_test(test_help_unknown_is_one_line),
 		cmocka_unit_test(test_phase_help_lists_own_options),

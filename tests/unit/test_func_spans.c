@@ -49,6 +49,14 @@ static void check(const char *src, enum diff_lang lang,
 	check(src, lang, w_, sizeof(w_) / sizeof(w_[0])); \
 } while (0)
 
+/* The name of the span holding `line`, or NULL. */
+static const char *name_at(const struct diff_func_spans *s, int line)
+{
+	const struct diff_func_span *sp = diff_func_span_at(s, line);
+
+	return sp ? sp->name : NULL;
+}
+
 static void test_c_basic(void **state)
 {
 	static const char src[] =
@@ -316,16 +324,16 @@ static void test_lookup(void **state)
 	struct diff_func_spans *s = scan(src, DIFF_LANG_C);
 
 	(void)state;
-	assert_null(diff_function_at(s, 0));
-	assert_string_equal(diff_function_at(s, 1), "one");
-	assert_string_equal(diff_function_at(s, 3), "one");
-	assert_string_equal(diff_function_at(s, 4), "one");
-	assert_null(diff_function_at(s, 5));
-	assert_string_equal(diff_function_at(s, 6), "two");
-	assert_null(diff_function_at(s, 7));
+	assert_null(name_at(s, 0));
+	assert_string_equal(name_at(s, 1), "one");
+	assert_string_equal(name_at(s, 3), "one");
+	assert_string_equal(name_at(s, 4), "one");
+	assert_null(name_at(s, 5));
+	assert_string_equal(name_at(s, 6), "two");
+	assert_null(name_at(s, 7));
 	assert_ptr_equal(diff_func_span_at(s, 6), &s->v[1]);
 	diff_func_spans_free(s);
-	assert_null(diff_function_at(NULL, 1));
+	assert_null(name_at(NULL, 1));
 }
 
 static void test_unbalanced_and_junk(void **state)

@@ -722,11 +722,9 @@ static void test_cwe_rules(void **st)
 		assert_string_equal(c->severity, cases[i].severity);
 		assert_int_equal(c->cwe, cases[i].cwe);
 		assert_int_equal(c->cwe_extra, cases[i].extra);
-		assert_ptr_equal(cwe_rule_by_id(c->rule_id), c);
 		assert_true(strlen(c->description) <= 1024);
 		assert_true(strlen(c->name) <= 255);
 	}
-	assert_null(cwe_rule_by_id("crs-ci/nope"));
 }
 
 /* Every crash type the fixtures produce has a rule of its own. */
@@ -743,7 +741,7 @@ static void test_cwe_covers_fixtures(void **st)
 		"ubsan_int_overflow.txt", "ubsan_misaligned.txt",
 		"ubsan_null.txt", "ubsan_oob.txt", "ubsan_shift.txt",
 	};
-	const struct cwe_rule *fallback = cwe_rule_by_id("crs-ci/crash");
+	const struct cwe_rule *fallback = cwe_rule_for("no such type");
 
 	(void)st;
 	for (size_t i = 0; i < sizeof(fixtures) / sizeof(*fixtures); i++) {
