@@ -10,10 +10,12 @@
  */
 #include "libcrs/libcrs.h"
 #include "common/error.h"
+#include "common/xalloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -36,8 +38,8 @@ struct cli {
 	const char *response_dir;
 	const char *harness;
 	const char *builder_name;
-	char *pos[8];		/* more than any command takes */
-	int npos;
+	char **pos;		/* room for every argument (main) */
+	int npos, pos_max;
 	int help;
 };
 
@@ -165,16 +167,28 @@ static int cmd_download_source(struct cli *cli, const struct crs_env *env)
 
 /* --- submit and fetch ----------------------------------------------------- */
 
+/*
+ * `submit TYPE PATH...`: each file on its own, as one `submit TYPE PATH`
+ * per file would (one refused, e.g. a FIFO, leaves the others submitted,
+ * its error on stderr), in one process: a fuzzer hands in its corpus at
+ * once. The exit status is the first failure's.
+ */
 static int cmd_submit(struct cli *cli, const struct crs_env *env)
 {
 	char name[CRS_NAME_MAX];
 	enum crs_type type;
-	int existed = 0, r;
+	int existed = 0, r, rc = EXIT_OK;
 
 	if ((r = parse_type(cli, cli->pos[0], CRS_USE_SUBMIT, &type)) != 0)
 		return r;
-	return cmd_exit(cli, crs_submit(env, type, cli->pos[1], name,
-					&existed));
+	for (int i = 1; i < cli->npos; i++) {
+		r = cmd_exit(cli, crs_submit(env, type, cli->pos[i], name,
+					     &existed));
+		crs_error_clear();
+		if (r && !rc)
+			rc = r;
+	}
+	return rc;
 }
 
 static int cmd_submit_harness(struct cli *cli, const struct crs_env *env)
@@ -521,8 +535,8 @@ static const struct cmd cmds[] = {
 	  "run a PoV on the head build or a rebuild (mailbox)" },
 	{ "skip-build-output", cmd_skip_build_output, opts_none, 1, 1, "DST",
 	  "mark build output DST as deliberately absent" },
-	{ "submit", cmd_submit, opts_none, 2, 2, "TYPE PATH",
-	  "submit a file (pov, seed, bug-candidate, report, patch)" },
+	{ "submit", cmd_submit, opts_none, 2, INT_MAX, "TYPE PATH...",
+	  "submit files (pov, seed, bug-candidate, report, patch)" },
 	{ "submit-build-output", cmd_submit_build_output, opts_rebuild, 2, 2,
 	  "SRC DST [--rebuild-id N]",
 	  "copy SRC to $OSS_CRS_BUILD_OUT_DIR/DST" },
@@ -563,7 +577,7 @@ static const struct cmd *cmd_lookup(const char *name)
 /* Keep a positional argument; a usage error past the room in cli->pos. */
 static int add_pos(struct cli *cli, char *arg)
 {
-	if (cli->npos == (int)(sizeof(cli->pos) / sizeof(cli->pos[0])))
+	if (cli->npos == cli->pos_max)
 		return usage_error(cli, "too many arguments");
 	cli->pos[cli->npos++] = arg;
 	return 0;
@@ -659,15 +673,22 @@ int main(int argc, char **argv)
 		print_usage(stderr);
 		return EXIT_USAGE;
 	}
+	cli.pos = xcalloc((size_t)argc, sizeof(*cli.pos));
+	cli.pos_max = argc;
 	if ((rc = parse_args(&cli, argc - 1, argv + 1)) != 0)
-		return rc;
+		goto out;
 	if (cli.help) {
 		print_cmd_usage(stdout, cli.cmd);
 		printf("%s\n", cli.cmd->summary);
-		return finish_stdout(EXIT_OK);
+		rc = finish_stdout(EXIT_OK);
+		goto out;
 	}
-	if ((r = crs_env_from_environ(&env)) != 0)
-		return fail(&cli, r);
-	rc = cli.cmd->fn(&cli, &env);
-	return finish_stdout(rc);
+	if ((r = crs_env_from_environ(&env)) != 0) {
+		rc = fail(&cli, r);
+		goto out;
+	}
+	rc = finish_stdout(cli.cmd->fn(&cli, &env));
+out:
+	free(cli.pos);
+	return rc;
 }

@@ -15,6 +15,7 @@
 #include "runner/scan/scan.h"
 #include "runner/exec/source_index.h"
 #include "runner/scan/submissions.h"
+#include "runner/exec/build_group.h"
 #include "runner/exec/reproduce.h"
 #include "runner/scan/scan_opts.h"
 #include "runner/scan/ctx.h"
@@ -242,30 +243,23 @@ static void fill_location(struct finding *f, const struct crash_report *cr,
 }
 
 /*
- * Reproduce on the base build to tell whether the change brought the bug:
- * "new" (base does not crash, or has no such harness), "pre-existing"
- * (same signature on base), "changed" (base crashes differently), or NULL
- * when there is no base build to ask.
+ * Tell from the base build's runs (in `bdir`, when `on_base`) whether the
+ * change brought the bug: "new" (base does not crash, or has no such
+ * harness), "pre-existing" (same signature on base), "changed" (base
+ * crashes differently), or NULL when there is no base build to ask.
  */
-static int novelty(struct scan *s, const struct pov *p, const char *tdir,
-		   const char *head_sig, char **out)
+static void novelty(struct scan *s, const struct pov *p, const char *bdir,
+		    int on_base, const char *head_sig, char **out)
 {
-	char *bin = scan_work_path(s, "builds/%s/base/out/%s",
-				   s->state.sanitizer, p->harness);
-	char *bdir = xasprintf("%s/base", tdir);
 	struct repro_verdict v = { 0 };
-	int r = 0;
 
 	*out = NULL;
 	if (!s->state.base_image)
-		goto out;
-	if (!fs_exists(bin)) {
+		return;
+	if (!on_base) {
 		*out = xstrdup("new");	/* the harness itself is new */
-		goto out;
+		return;
 	}
-	if ((r = fs_mkdir_new(bdir)) != 0 ||
-	    (r = reproduce_run(s, p->harness, p->path, "base", bdir)) != 0)
-		goto out;
 	reproduce_read_runs(&v, bdir, s->opts->reproduce_runs,
 			    p->harness);
 	if (!v.signature)
@@ -276,11 +270,7 @@ static int novelty(struct scan *s, const struct pov *p, const char *tdir,
 		*out = xstrdup("changed");
 	log_info("triage: PoV %.12s on base %.12s: %s", p->sha,
 		 s->state.base_commit, *out);
-out:
 	repro_verdict_release(&v);
-	free(bin);
-	free(bdir);
-	return r;
 }
 
 static const char *kind_of(const struct crash_report *cr)
@@ -328,25 +318,19 @@ static struct finding *add_finding(struct scan *s, struct finding_set *fs,
 
 /*
  * A PoV the user gave (--pov) that no longer crashes the head: if it
- * crashes the base, the change fixed that bug; say so as a notice.
+ * crashed the base (its runs in `bdir`, when `on_base`), the change fixed
+ * that bug; say so as a notice.
  */
-static int fixed_by_change(struct scan *s, const struct pov *p,
-			   const char *tdir, struct finding_set *fs,
-			   time_t run_start)
+static void fixed_by_change(struct scan *s, const struct pov *p,
+			    const char *bdir, int on_base,
+			    struct finding_set *fs, time_t run_start)
 {
-	char *bin = scan_work_path(s, "builds/%s/base/out/%s",
-				   s->state.sanitizer, p->harness);
-	char *bdir = xasprintf("%s/base", tdir);
 	struct repro_verdict v = { 0 };
 	struct finding *f;
 	char id[17];
-	int r = 0;
 
-	if (!s->state.base_image || !fs_exists(bin))
-		goto out;
-	if ((r = fs_mkdir_new(bdir)) != 0 ||
-	    (r = reproduce_run(s, p->harness, p->path, "base", bdir)) != 0)
-		goto out;
+	if (!on_base)
+		return;
 	reproduce_read_runs(&v, bdir, s->opts->reproduce_runs,
 			    p->harness);
 	if (!v.signature || !v.report)
@@ -360,9 +344,48 @@ static int fixed_by_change(struct scan *s, const struct pov *p,
 		 "fixed by this change", p->sha, f->crash_type);
 out:
 	repro_verdict_release(&v);
+}
+
+/* One build's reproduction of a PoV, a job of a group. */
+struct repro_job {
+	const struct pov *p;
+	const char *which;	/* "head" or "base" */
+	const char *dir;
+};
+
+static int repro_job_run(struct scan *s, void *arg)
+{
+	const struct repro_job *j = arg;
+
+	return reproduce_run(s, j->p->harness, j->p->path, j->which, j->dir);
+}
+
+/*
+ * Reproduce `p` on the head (into hdir) and, when the base build has its
+ * harness, on the base (into bdir; *on_base says so) side by side: the
+ * base's runs decide novelty or fixed-by-change, and waiting for the head
+ * first would only add one container's start-up to every PoV.
+ */
+static int reproduce_head_base(struct scan *s, const struct pov *p,
+			       const char *hdir, const char *bdir,
+			       int *on_base)
+{
+	char *bin = scan_work_path(s, "builds/%s/base/out/%s",
+				   s->state.sanitizer, p->harness);
+	struct repro_job head = { p, "head", hdir }, base = { p, "base", bdir };
+	struct build_job jobs[] = {
+		{ "head reproduction", repro_job_run, &head },
+		{ "base reproduction", repro_job_run, &base },
+	};
+	int r;
+
+	*on_base = s->state.base_image && fs_exists(bin);
 	free(bin);
-	free(bdir);
-	return r;
+	if (!*on_base)
+		return repro_job_run(s, &head);
+	if ((r = fs_mkdir_new(bdir)) != 0)
+		return r;
+	return build_group_run(s, jobs, 2);
 }
 
 static int triage_pov(struct scan *s, const struct pov *p, time_t run_start,
@@ -370,10 +393,11 @@ static int triage_pov(struct scan *s, const struct pov *p, time_t run_start,
 {
 	char *tdir = scan_work_path(s, "triage/%s-%s", p->harness, p->sha);
 	char *hdir = xasprintf("%s/head", tdir);
+	char *bdir = xasprintf("%s/base", tdir);
 	struct repro_verdict v = { 0 };
 	struct finding *f;
 	char id[17];
-	int r;
+	int r, on_base = 0;
 
 	/* head/ and base/: sibling run folders of crs-ci's own */
 	if ((r = fs_remove_tree(tdir)) != 0 || (r = fs_mkdir_p(tdir)) != 0 ||
@@ -381,13 +405,13 @@ static int triage_pov(struct scan *s, const struct pov *p, time_t run_start,
 		goto out;
 	log_info("triage: PoV %.12s from %s on %s, %d run(s)", p->sha, p->crs,
 		 p->harness, s->opts->reproduce_runs);
-	if ((r = reproduce_run(s, p->harness, p->path, "head", hdir)) != 0)
+	if ((r = reproduce_head_base(s, p, hdir, bdir, &on_base)) != 0)
 		goto out;
 	reproduce_read_runs(&v, hdir, s->opts->reproduce_runs,
 			    p->harness);
 	if (!v.signature || !v.report) {
 		if (p->user) {
-			r = fixed_by_change(s, p, tdir, fs, run_start);
+			fixed_by_change(s, p, bdir, on_base, fs, run_start);
 			goto out;
 		}
 		log_warn("triage: PoV %.12s from %s did not crash the head "
@@ -414,14 +438,14 @@ static int triage_pov(struct scan *s, const struct pov *p, time_t run_start,
 		goto out;
 	}
 	f = add_finding(s, fs, p, &v, id, 1, run_start);
-	if ((r = novelty(s, p, tdir, v.signature, &f->novelty)) != 0)
-		goto out;
+	novelty(s, p, bdir, on_base, v.signature, &f->novelty);
 	log_info("triage: %s in %s (%s:%d), reproduced %d/%d", f->crash_type,
 		 f->function ? f->function : "?", f->file ? f->file : "?",
 		 f->line, f->reproduced, f->attempts);
 out:
 	repro_verdict_release(&v);
 	free(hdir);
+	free(bdir);
 	free(tdir);
 	return r;
 }

@@ -112,6 +112,13 @@ grep -q "direction: dict=change.dict.*use_value_profile=1.*focus_function" \
 	"$crs_log" || { cat "$crs_log" >&2; fail "run_fuzzer.sh did not aim at the change"; }
 grep -q "with focus_function=" "$crs_log" || fail "no -focus_function run"
 grep -q "first execution" "$crs_log" || fail "no first-execution mark"
+# libFuzzer's new corpus files went out in one `libCRS submit seed` call
+# each round: every one of them reached the exchange
+said=$(sed -n 's/.*submitted \([0-9]*\) new seeds.*/\1/p' "$crs_log" |
+	awk '{ n += $1 } END { print n + 0 }')
+got=$(find "$run_dir/EXCHANGE_DIR/fuzz_records/seeds" -type f | wc -l)
+[ "$said" -gt 0 ] && [ "$got" -ge "$said" ] ||
+	fail "CRS said it submitted $said seeds, the exchange holds $got"
 note "CRS got change.json (parse_extended) and used $(grep -o 'direction: .*' "$crs_log" | cut -c1-60)..."
 # second scan: every image and build is reused
 set +e

@@ -735,7 +735,10 @@ static void test_cli_help_and_usage(void **state)
 	assert_int_equal(CLI(&r, "submit", "pov"), 2);
 	assert_non_null(strstr(r.err, "usage: libCRS submit"));
 	run_release(&r);
-	assert_int_equal(CLI(&r, "submit", "pov", "a", "b"), 2);
+	/* several paths are several files (test_cli_submit_many) */
+	assert_int_equal(CLI(&r, "submit", "pov", "a", "b"), 1);
+	assert_non_null(strstr(r.err, "'a'"));
+	assert_non_null(strstr(r.err, "'b'"));
 	run_release(&r);
 	assert_int_equal(CLI(&r, "submit", "--bogus", "pov", "a"), 2);
 	assert_non_null(strstr(r.err, "--bogus"));
@@ -803,6 +806,44 @@ static void test_cli_submit(void **state)
 	assert_int_equal(CLI(&r, "submit", "seed", pathf(p, "%s/nope", T)), 1);
 	assert_non_null(strstr(r.err, "libCRS: submit: "));
 	assert_non_null(strstr(r.err, "nope"));
+	run_release(&r);
+}
+
+/*
+ * submit TYPE PATH...: each file as `submit TYPE PATH` would take it; a
+ * FIFO, a dangling link and a link to a folder among them are refused
+ * one by one (each named on stderr), the others submitted; the exit
+ * status is the first refusal's.
+ */
+static void test_cli_submit_many(void **state)
+{
+	struct run r = { 0 };
+	char a[PATH_MAX], b[PATH_MAX], fifo[PATH_MAX], dangling[PATH_MAX];
+	char dirlink[PATH_MAX], q[PATH_MAX];
+	int hidden;
+
+	(void)state;
+	put(pathf(a, "%s/corpus/a", T), "abc", 0644);
+	put(pathf(b, "%s/corpus/b", T), "abcd", 0644);
+	assert_int_equal(mkfifo(pathf(fifo, "%s/corpus/fifo", T), 0600), 0);
+	assert_int_equal(symlink("nowhere",
+				 pathf(dangling, "%s/corpus/dangling", T)), 0);
+	assert_int_equal(symlink(T, pathf(dirlink, "%s/corpus/dir", T)), 0);
+	assert_int_equal(CLI(&r, "submit", "seed", a, fifo, dangling, b,
+			     dirlink), 2);
+	assert_file(pathf(q, "%s/submit/seeds/" MD5_ABC, T), "abc");
+	assert_file(pathf(q, "%s/submit/seeds/" MD5_ABCD, T), "abcd");
+	assert_int_equal(count_entries(pathf(q, "%s/submit/seeds", T),
+				       &hidden), 2);
+	assert_int_equal(hidden, 0);
+	assert_non_null(strstr(r.err, "fifo': not a regular file"));
+	assert_non_null(strstr(r.err, "dangling'"));
+	assert_non_null(strstr(r.err, "dir': not a regular file"));
+	run_release(&r);
+	/* the old form: one file, exit 0 (a duplicate now) */
+	assert_int_equal(CLI(&r, "submit", "seed", a), 0);
+	assert_int_equal(count_entries(pathf(q, "%s/submit/seeds", T), NULL),
+			 2);
 	run_release(&r);
 }
 
@@ -1353,6 +1394,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_cli_help_and_usage, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_cli_env_type, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_cli_submit_many, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_cli_submit, setup,
 						teardown),

@@ -26,7 +26,7 @@
 #      each stops at its first crash, timeout or out-of-memory, whose artifact
 #      is submitted at once (`libCRS submit pov`) unless its DEDUP_TOKEN was
 #      already submitted; new corpus files are submitted as seeds after each
-#      run (`libCRS submit seed`);
+#      run (one `libCRS submit seed` call for all of them);
 #   4. with STOP_ON_FIRST_POV=1, exit 0 right after the first submitted PoV.
 # Log lines carry the seconds since the script started; "first execution"
 # marks libFuzzer's INITED (the start-up cost).
@@ -118,7 +118,7 @@ fetch_seeds() {
 mark_corpus_known() {
 	local f
 	for f in "$corpus"/*; do
-		[ -f "$f" ] && touch "$known/${f##*/}"
+		[ -f "$f" ] && : >"$known/${f##*/}"
 	done
 }
 
@@ -247,20 +247,36 @@ submit_povs() {
 	return $new
 }
 
-# Submits corpus files that were not there before (libFuzzer's finds).
+# Submits corpus files that were not there before (libFuzzer's finds), all
+# in one libCRS call (xargs splits a huge list); when it refuses one, each
+# is tried on its own, so only the refused ones are tried again next time.
 submit_seeds() {
-	local f name n=0
+	local f name new=()
 	for f in "$corpus"/*; do
 		[ -f "$f" ] || continue
 		name=${f##*/}
 		[ -e "$known/$name" ] && continue
 		if [ -n "${OSS_CRS_FETCH_DIR:-}" ] &&
 		    [ -e "$OSS_CRS_FETCH_DIR/seeds/$name" ]; then
-			touch "$known/$name"	# shared by a CRS: not ours
+			: >"$known/$name"	# shared by a CRS: not ours
 			continue
 		fi
+		new+=("$f")
+	done
+	[ ${#new[@]} -gt 0 ] || return 0
+	if printf '%s\0' "${new[@]}" |
+	    xargs -0 libCRS submit seed >/dev/null 2>&1; then
+		for f in "${new[@]}"; do
+			: >"$known/${f##*/}"
+		done
+		say "submitted ${#new[@]} new seeds"
+		return 0
+	fi
+	local n=0
+	for f in "${new[@]}"; do
+		name=${f##*/}
 		if libCRS submit seed "$f" >/dev/null; then
-			touch "$known/$name"
+			: >"$known/$name"
 			n=$((n + 1))
 		else
 			say "warning: libCRS submit seed $name failed"
