@@ -54,7 +54,7 @@ while kill -0 "$pid" 2>/dev/null; do
 	for id in $(docker ps -q --filter "label=io.crs-ci.pid=$pid" \
 			--filter name=-crs-limits-limits-); do
 		lp=$(docker inspect -f '{{.LogPath}}' "$id" 2>/dev/null) || continue
-		n=$(cat "$lp"* 2>/dev/null | wc -c)
+		n=$(cat "$lp"* 2>/dev/null | wc -c) || true	# it may be gone
 		[ "$n" -le "$max_log" ] || max_log=$n
 		p=$(docker stats --no-stream --format '{{.PIDs}}' "$id" 2>/dev/null || echo 0)
 		[ "${p:-0}" -le "$max_pids" ] 2>/dev/null || max_pids=$p
