@@ -102,7 +102,7 @@ sarif_validate "$tmp/out/results.sarif" >/dev/null || fail "SARIF does not valid
 # vulnerability, and (with a token) one MR discussion suggesting its hunk,
 # posted to a fake of GitLab's API (tests/helper/fake_gitlab.c)
 cc -std=c11 -D_GNU_SOURCE -DFAKE_GITLAB_MAIN -I"$ROOT" -o "$tmp/fake-gitlab" \
-	"$ROOT/tests/helper/fake_gitlab.c" \
+	"$ROOT/tests/helper/fake_gitlab.c" "$ROOT/tests/helper/mhd_fake.c" \
 	$(pkg-config --cflags --libs libmicrohttpd jansson) -lpthread ||
 	fail "building the fake GitLab"
 gl_token="glpat-test-$$"
