@@ -165,7 +165,7 @@ static int base_pull(struct scan *s, const char *ref)
 		return crs_error_prefix("cannot pull %s", ref);
 	po.ref = ref;
 	po.auth = auth;
-	po.interrupted = s->ctx ? s->ctx->interrupted : NULL;
+	po.interrupted = scan_stop_flag(s);
 	log_info("pulling %s (missing locally)%s", ref,
 		 auth ? " with credentials from the Docker config" : "");
 	for (;;) {

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * build_group.c - builds run side by side, the first failure stops them
+ * build_group.c - jobs run side by side, the first failure stops them
  *
- * One thread per build sharing the scan's engine client; a failure
- * or Ctrl-C stops the siblings and removes their containers.
+ * One thread per job (a build, triage, a replay) sharing the scan's
+ * engine client; a failure or Ctrl-C stops the siblings and removes
+ * their containers.
  *
  * Details: docs/internals.md.
  */
 #include "runner/exec/build_group.h"
 #include "runner/config/config.h"
-#include "runner/scan/ctx.h"
 #include "runner/scan/scan.h"
 #include "common/buf.h"
 #include "common/error.h"
@@ -26,7 +26,7 @@
 struct group {
 	pthread_mutex_t lock;
 	pthread_cond_t done_cond;
-	volatile int stop;	/* what s->ctx->interrupted points to */
+	volatile int stop;	/* its jobs' scan_stop_flag() */
 	size_t done;
 	int first_r;		/* the first failure */
 	char *first_msg;
@@ -34,6 +34,7 @@ struct group {
 
 struct worker {
 	struct group *g;
+	const struct compose_resources *res;	/* the caller's share */
 	struct scan *s;
 	struct build_job *job;
 	pthread_t tid;
@@ -43,7 +44,11 @@ struct worker {
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
-	int r = w->job->fn(w->s, w->job->arg);
+	int r;
+
+	scan_set_thread_stop(&w->g->stop);
+	scan_set_shared_res(w->res);
+	r = w->job->fn(w->s, w->job->arg);
 
 	pthread_mutex_lock(&w->g->lock);
 	if (r != 0 && !w->g->first_r) {
@@ -65,18 +70,17 @@ int build_group_run(struct scan *s, struct build_job *jobs, size_t nr)
 {
 	struct group g = { .lock = PTHREAD_MUTEX_INITIALIZER,
 			   .done_cond = PTHREAD_COND_INITIALIZER };
-	struct runner_ctx *user = s->ctx, mine = *s->ctx;
+	volatile int *user = scan_stop_flag(s);	/* the caller's */
 	struct worker *w = xcalloc(nr ? nr : 1, sizeof(*w));
 	size_t started = 0;
 	int r = 0;
 
-	mine.interrupted = &g.stop;
-	if (user->interrupted && *user->interrupted)
+	if (user && *user)
 		g.stop = 1;
-	s->ctx = &mine;
 	pthread_mutex_lock(&g.lock);
 	for (size_t i = 0; i < nr; i++) {
-		w[i] = (struct worker){ .g = &g, .s = s, .job = &jobs[i] };
+		w[i] = (struct worker){ .g = &g, .s = s, .job = &jobs[i],
+					.res = scan_shared_res() };
 		if (pthread_create(&w[i].tid, NULL, worker_main, &w[i]) != 0) {
 			/* the jobs so far are stopped and awaited */
 			g.first_r = crs_error_set(CRS_ERR, "%s: cannot start "
@@ -93,7 +97,7 @@ int build_group_run(struct scan *s, struct build_job *jobs, size_t nr)
 	while (g.done < started) {
 		struct timespec t;
 
-		if (user->interrupted && *user->interrupted)
+		if (user && *user)
 			g.stop = 1;
 		clock_gettime(CLOCK_REALTIME, &t);
 		t.tv_nsec += 100 * 1000 * 1000;
@@ -107,10 +111,9 @@ int build_group_run(struct scan *s, struct build_job *jobs, size_t nr)
 	for (size_t i = 0; i < nr; i++)
 		if (w[i].started)
 			pthread_join(w[i].tid, NULL);
-	s->ctx = user;
 	if (g.first_r)
 		r = crs_error_set(g.first_r, "%s", g.first_msg);
-	else if (user->interrupted && *user->interrupted)
+	else if (user && *user)
 		r = crs_error_set(CRS_EINTR, "interrupted");
 	free(g.first_msg);
 	free(w);

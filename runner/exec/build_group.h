@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * build_group.h - builds run side by side, the first failure stops them
+ * build_group.h - jobs run side by side, the first failure stops them
  *
- * During build-target no CRS runs, so the builds that do not depend on
- * each other (head, base, coverage, CRS build steps) share every core
- * and byte of memory the compose owns.
+ * While no CRS runs, crs-ci's own jobs that do not depend on each other
+ * share every core and byte of memory the compose owns: the builds of
+ * build-target (head, base, coverage, CRS build steps), then triage and
+ * the replay for the coverage of the change after the run.
  */
 #ifndef CRS_RUNNER_EXEC_BUILD_GROUP_H
 #define CRS_RUNNER_EXEC_BUILD_GROUP_H
@@ -24,11 +25,11 @@ struct build_job {
 
 /*
  * Run every job in its own thread and wait for all. The first job that
- * fails sets the group's stop flag (which s->ctx->interrupted points to
- * while the group runs, so waits, image builds and scan_interrupted()
- * see it): the others end their containers (removed, as container_run
- * does on Ctrl-C) and return. A Ctrl-C on the process stops them the
- * same way. Returns 0, or the first failure's code with its message
+ * fails sets the group's stop flag (its jobs' scan_stop_flag(), so their
+ * waits, image builds and scan_interrupted() see it): the others end
+ * their containers (removed, as container_run does on Ctrl-C) and
+ * return. A Ctrl-C, or the stop of the group the caller works for,
+ * stops them the same way; groups may nest and run side by side. Returns 0, or the first failure's code with its message
  * (CRS_EINTR when interrupted). Jobs share `s`: whatever they write in
  * it goes through scan_set_image() (locked) or is written by one job.
  */

@@ -83,7 +83,7 @@ int container_run_commit(struct scan *s, const struct docker_run_opts *o,
 	if ((r = docker_container_start(s->docker, id)) != 0)
 		goto out;
 	r = docker_container_wait(s->docker, id, (long)(timeout_s * 1000),
-				  s->ctx->interrupted, &code);
+				  scan_stop_flag(s), &code);
 	if (r == CRS_ETIMEOUT || r == CRS_EINTR)
 		docker_container_kill(s->docker, id, "KILL");
 	if (log_path) {
@@ -133,7 +133,10 @@ int container_run_script(struct scan *s, const char *script,
 	ro.cmd = strvec_list(&cmd);
 	ro.binds = binds;
 	ro.network = "none";
-	ro.cpuset = s->compose->infra.cpuset;	/* our own work is infra */
+	/* our own work: infra's cores, or every core while no CRS runs
+	 * (scan_shared_res); infra's memory, which its rss limit is from */
+	ro.cpuset = scan_shared_res() ? scan_shared_res()->cpuset :
+		s->compose->infra.cpuset;
 	ro.memory = s->compose->infra.memory_bytes;
 	container_policy_apply(&ro, ROLE_INFRA);
 	r = container_run(s, &ro, timeout_s, log_path, exit_code_out);
@@ -195,7 +198,7 @@ int image_build_cached(struct scan *s, const struct docker_build_opts *o,
 	}
 	log_info("%s: building image %s%s", what, o->tag,
 		 bo.dockerfile_text ? " (FROM the stand-ins)" : "");
-	bo.interrupted = s->ctx->interrupted;
+	bo.interrupted = scan_stop_flag(s);
 	span = timing_begin(s, "image", what);
 	r = docker_image_build(s->docker, &bo);
 	timing_end(s, span);

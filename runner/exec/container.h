@@ -36,7 +36,8 @@ int container_run_commit(struct scan *s, const struct docker_run_opts *o,
 
 /*
  * Run `bash -c script` in the base runner image as crs-ci's own work: no
- * network, the compose's infra cpuset and memory. `args` (NULL-terminated)
+ * network, the compose's infra memory and cpuset (every core the compose
+ * owns while this thread has a scan_shared_res(): no CRS runs then). `args` (NULL-terminated)
  * become $0, $1, ...; `binds` as for docker_run_opts. As container_run.
  */
 int container_run_script(struct scan *s, const char *script,

@@ -245,10 +245,12 @@ out:
 }
 
 /* The cores and memory crs-ci's own builds get: the infra's, or their
- * share while builds run side by side (s->build_res). Cannot fail. */
+ * share while builds run side by side (scan_shared_res). Cannot fail. */
 static const struct compose_resources *target_build_res(const struct scan *s)
 {
-	return s->build_res ? s->build_res : &s->compose->infra;
+	const struct compose_resources *res = scan_shared_res();
+
+	return res ? res : &s->compose->infra;
 }
 
 int target_source_image(struct scan *s, const char *commit,

@@ -367,8 +367,9 @@ static int crs_build_step(struct scan *s, const struct compose_crs *c,
 	ro.env = strvec_list(&env);
 	ro.binds = strvec_list(&binds);
 	/* beside the other builds: their share of every core (build_group.h) */
-	ro.cpuset = s->build_res ? s->build_res->cpuset : c->res.cpuset;
-	ro.memory = s->build_res ? s->build_res->memory_bytes :
+	ro.cpuset = scan_shared_res() ? scan_shared_res()->cpuset :
+		c->res.cpuset;
+	ro.memory = scan_shared_res() ? scan_shared_res()->memory_bytes :
 		c->res.memory_bytes;
 	ro.shm_size = 2LL << 30;
 	ro.network = "none";
@@ -527,9 +528,9 @@ static int parallel_builds(struct scan *s)
 	else
 		log_info("build-target: %zu build(s) side by side on CPUs %s",
 			 nr, res.cpuset ? res.cpuset : "(any)");
-	s->build_res = &res;
+	scan_set_shared_res(&res);
 	r = build_group_run(s, jobs, nr);
-	s->build_res = NULL;
+	scan_set_shared_res(NULL);
 	build_group_resources_release(&res);
 	free(s->state.base_image);
 	s->state.base_image = b.base_image;

@@ -241,14 +241,39 @@ out:
 	return r;
 }
 
-int phase_change_coverage(struct scan *s)
+int phase_change_coverage_measure(struct scan *s, struct change_cov **out)
+{
+	struct coverage_targets *t = NULL;
+	struct change_cov *cc;
+	char *unknown = NULL;
+	int r = 0;
+
+	*out = NULL;
+	if (!s->change)
+		return 0;	/* full mode: no change to cover */
+	cc = change_cov_new();
+	coverage_targets_added(&t, s->change);
+	if (t->lines_total && (r = measure(s, cc, t, &unknown)) != 0) {
+		change_cov_free(cc);
+		goto out;
+	}
+	if (unknown) {
+		log_warn("change coverage: unknown: %s", unknown);
+		change_cov_set_unknown(cc, unknown);
+	}
+	change_cov_finish(cc);
+	*out = cc;
+out:
+	coverage_targets_free(t);
+	free(unknown);
+	return r;
+}
+
+int phase_change_coverage_record(struct scan *s, struct change_cov *cc)
 {
 	struct finding_set fs;
-	struct coverage_targets *t = NULL;
-	struct change_cov *cc = NULL;
 	struct buf line = BUF_INIT;
 	char *results = xasprintf("%s/results.json", s->out_dir);
-	char *unknown = NULL;
 	char q[2048];
 	int r;
 
@@ -261,15 +286,6 @@ int phase_change_coverage(struct scan *s)
 	if ((r = finding_set_load(&fs, results)) != 0 ||
 	    (r = phase_change_lines(s, &fs)) != 0)
 		goto out;
-	cc = change_cov_new();
-	coverage_targets_added(&t, s->change);
-	if (t->lines_total && (r = measure(s, cc, t, &unknown)) != 0)
-		goto out;
-	if (unknown) {
-		log_warn("change coverage: unknown: %s", unknown);
-		change_cov_set_unknown(cc, unknown);
-	}
-	change_cov_finish(cc);
 	change_cov_line(&line, cc);
 	log_quote(q, sizeof(q), line.ptr, line.len);
 	log_info("change coverage: %s", q);
@@ -280,9 +296,7 @@ int phase_change_coverage(struct scan *s)
 out:
 	buf_release(&line);
 	change_cov_free(cc);
-	coverage_targets_free(t);
 	finding_set_release(&fs);
-	free(unknown);
 	free(results);
 	return r;
 }

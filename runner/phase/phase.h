@@ -49,14 +49,22 @@ int phase_scan_build(struct scan *s);
 /* The rest before the report: select, shard, run, triage, validate. */
 int phase_scan_prove(struct scan *s);
 /*
- * After triage, in diff mode: the corpus of every fuzzed harness replayed
- * on the head's coverage build, and results.json's "change_coverage"
- * written (change_coverage.c). A build or replay that fails (the engine's
- * errors too) makes it "unknown" and is no error; CRS_EINTR and errors
- * reading or writing results.json are.
+ * The coverage of the change (change_coverage.c), in diff mode, in two
+ * halves. Measure: the corpus of every fuzzed harness replayed on the
+ * head's coverage build into *out (the caller's; NULL in full mode); it
+ * reads the run's corpus, not triage's findings, so it runs beside
+ * triage. A build or replay that fails (the engine's errors too) makes
+ * it "unknown" and is no error; CRS_EINTR is.
  */
-int phase_change_coverage(struct scan *s);
-/* Seconds the run phase keeps for phase_change_coverage (0 in full
+struct change_cov;
+int phase_change_coverage_measure(struct scan *s, struct change_cov **out);
+/*
+ * Record, after triage: the "coverage" phase writes cc (taken; NULL in
+ * full mode) into results.json's "change_coverage", with the change's
+ * lines around each finding. Errors reading or writing it are errors.
+ */
+int phase_change_coverage_record(struct scan *s, struct change_cov *cc);
+/* Seconds the run phase keeps for the change coverage (0 in full
  * mode). Cannot fail. */
 double phase_change_coverage_reserve(const struct scan *s);
 /* Writes SARIF and prints the verdict; *exit_code_out is 0 or 1. */

@@ -9,6 +9,7 @@
  * Details: docs/cmd/run.md; design notes: docs/internals.md.
  */
 #include "runner/phase/phase.h"
+#include "runner/phase/triage_early.h"
 #include "runner/exec/bind_source.h"
 #include "runner/exec/container.h"
 #include "runner/exec/container_policy.h"
@@ -40,7 +41,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define POLL_MS 500
+#define POLL_MS 200	/* a module's exit is seen within this */
 #define MIN_SHARE_S TIME_SHARE_MIN_S	/* a harness due less: not run */
 #define STOP_GRACE_S 10.0
 #define EXCHANGE_DRAIN_S 5.0	/* the exchange's last sync, at most */
@@ -63,6 +64,13 @@ struct run_infra {
 	struct sidecar *sidecar;	/* every CRS's mailbox */
 };
 
+/* Who hears of the PoVs the exchange copies: triage_early.h. */
+struct pov_hook {
+	struct scan *s;
+	const char *harness;
+	int last;	/* no CRS runs after this harness's stop */
+};
+
 struct harness_run {
 	struct running *c;
 	size_t nr, alloc;
@@ -73,6 +81,7 @@ struct harness_run {
 	double ran_s;		/* seconds its modules ran */
 	int exited_early;	/* every module exited before its time */
 	char *failed;		/* "crs/module exited with status N", or NULL */
+	struct pov_hook hook;
 };
 
 /* What sizes the reserve: the window, and what earlier harnesses found. */
@@ -419,8 +428,19 @@ static void harness_run_end(struct scan *s, struct harness_run *hr)
 	hr->exchange = NULL;
 }
 
+/* A PoV reached the exchange: the scan's first is reproduced now. */
+static void on_pov(void *ctx, const void *data, size_t len)
+{
+	const struct pov_hook *k = ctx;
+
+	/* its CRSs stop at a first PoV: when no harness comes after this
+	 * one, every core is about to be free */
+	triage_early_start(k->s, k->harness, data, len,
+			   k->last && !k->s->opts->keep_going);
+}
+
 static int start_exchange(struct scan *s, struct harness_run *hr,
-			  const char *h)
+			  const char *h, int last)
 {
 	struct strvec roots = STRVEC_INIT, names = STRVEC_INIT;
 	char *xroot = scan_work_path(s, "runs/%s/EXCHANGE_DIR/%s",
@@ -435,6 +455,10 @@ static int start_exchange(struct scan *s, struct harness_run *hr,
 	}
 	r = exchange_new(&hr->exchange, xroot, strvec_list(&roots),
 			 strvec_list(&names), (int)roots.nr);
+	if (r == 0) {
+		hr->hook = (struct pov_hook){ s, h, last };
+		exchange_on_pov(hr->exchange, on_pov, &hr->hook);
+	}
 	strvec_release(&roots);
 	strvec_release(&names);
 	free(xroot);
@@ -443,11 +467,13 @@ static int start_exchange(struct scan *s, struct harness_run *hr,
 
 /*
  * Fuzz harness h for up to share_s seconds; record in `rec` how long it
- * ran and why it was short of `wanted_s` (harness_runs.h).
+ * ran and why it was short of `wanted_s` (harness_runs.h). `last`: no
+ * harness runs after it.
  */
 static int run_harness(struct scan *s, const struct run_infra *ri,
 		       const char *h, double share_s, double wanted_s,
-		       struct run_budget *budget, struct harness_runs *rec)
+		       struct run_budget *budget, struct harness_runs *rec,
+		       int last)
 {
 	struct harness_run hr = { .share_s = (long)share_s,
 				  .sidecar = ri->sidecar, .budget = budget };
@@ -463,7 +489,7 @@ static int run_harness(struct scan *s, const struct run_infra *ri,
 	if ((r = make_dirs(s, h)) != 0 || (r = fs_mkdir_p(logs)) != 0 ||
 	    (r = cache_corpus_in(s, h, seeds)) != 0)
 		goto out;
-	if ((r = start_exchange(s, &hr, h)) != 0)
+	if ((r = start_exchange(s, &hr, h, last)) != 0)
 		goto out;
 	log_info("run %s: %zu CRS(s) for up to %.0fs", h, s->compose->crs_nr,
 		 share_s);
@@ -663,7 +689,8 @@ static int run_all(struct scan *s, struct run_infra *ri,
 					 "no time left before the deadline");
 			continue;
 		}
-		r = run_harness(s, ri, h, share, wanted, budget, rec);
+		r = run_harness(s, ri, h, share, wanted, budget, rec,
+				i == n - 1);
 	}
 	buf_release(&line);
 	free(order);

@@ -15,8 +15,9 @@
 #include "runner/scan/scan.h"
 #include "runner/exec/source_index.h"
 #include "runner/scan/submissions.h"
-#include "runner/exec/build_group.h"
 #include "runner/exec/reproduce.h"
+#include "runner/exec/reproduce_pov.h"
+#include "runner/phase/triage_early.h"
 #include "runner/scan/scan_opts.h"
 #include "runner/scan/ctx.h"
 #include "runner/config/config.h"
@@ -346,66 +347,23 @@ out:
 	repro_verdict_release(&v);
 }
 
-/* One build's reproduction of a PoV, a job of a group. */
-struct repro_job {
-	const struct pov *p;
-	const char *which;	/* "head" or "base" */
-	const char *dir;
-};
-
-static int repro_job_run(struct scan *s, void *arg)
-{
-	const struct repro_job *j = arg;
-
-	return reproduce_run(s, j->p->harness, j->p->path, j->which, j->dir);
-}
-
-/*
- * Reproduce `p` on the head (into hdir) and, when the base build has its
- * harness, on the base (into bdir; *on_base says so) side by side: the
- * base's runs decide novelty or fixed-by-change, and waiting for the head
- * first would only add one container's start-up to every PoV.
- */
-static int reproduce_head_base(struct scan *s, const struct pov *p,
-			       const char *hdir, const char *bdir,
-			       int *on_base)
-{
-	char *bin = scan_work_path(s, "builds/%s/base/out/%s",
-				   s->state.sanitizer, p->harness);
-	struct repro_job head = { p, "head", hdir }, base = { p, "base", bdir };
-	struct build_job jobs[] = {
-		{ "head reproduction", repro_job_run, &head },
-		{ "base reproduction", repro_job_run, &base },
-	};
-	int r;
-
-	*on_base = s->state.base_image && fs_exists(bin);
-	free(bin);
-	if (!*on_base)
-		return repro_job_run(s, &head);
-	if ((r = fs_mkdir_new(bdir)) != 0)
-		return r;
-	return build_group_run(s, jobs, 2);
-}
-
 static int triage_pov(struct scan *s, const struct pov *p, time_t run_start,
 		      struct finding_set *fs)
 {
-	char *tdir = scan_work_path(s, "triage/%s-%s", p->harness, p->sha);
-	char *hdir = xasprintf("%s/head", tdir);
-	char *bdir = xasprintf("%s/base", tdir);
+	char *hdir = reproduce_pov_dir(s, p->harness, p->sha, "head");
+	char *bdir = reproduce_pov_dir(s, p->harness, p->sha, "base");
 	struct repro_verdict v = { 0 };
 	struct finding *f;
 	char id[17];
 	int r, on_base = 0;
 
-	/* head/ and base/: sibling run folders of crs-ci's own */
-	if ((r = fs_remove_tree(tdir)) != 0 || (r = fs_mkdir_p(tdir)) != 0 ||
-	    (r = fs_mkdir_new(hdir)) != 0)
-		goto out;
 	log_info("triage: PoV %.12s from %s on %s, %d run(s)", p->sha, p->crs,
 		 p->harness, s->opts->reproduce_runs);
-	if ((r = reproduce_head_base(s, p, hdir, bdir, &on_base)) != 0)
+	/* the first PoV may have been reproduced while the run ended */
+	r = p->user ? -1 : triage_early_take(s, p->harness, p->sha, &on_base);
+	if (r < 0)
+		r = reproduce_pov(s, p->harness, p->sha, p->path, &on_base);
+	if (r != 0)
 		goto out;
 	reproduce_read_runs(&v, hdir, s->opts->reproduce_runs,
 			    p->harness);
@@ -446,7 +404,6 @@ out:
 	repro_verdict_release(&v);
 	free(hdir);
 	free(bdir);
-	free(tdir);
 	return r;
 }
 
@@ -590,8 +547,12 @@ int phase_triage(struct scan *s)
 		int span;
 
 		snprintf(name, sizeof(name), "%.12s", l.items[i].sha);
-		span = timing_begin_harness(s, "triage", name,
-					    l.items[i].harness);
+		/* an early reproduction is timed by its own span */
+		span = !l.items[i].user &&
+			triage_early_covers(s, l.items[i].harness,
+					    l.items[i].sha) ? -1 :
+			timing_begin_harness(s, "triage", name,
+					     l.items[i].harness);
 		r = triage_pov(s, &l.items[i], run_start, &fs);
 		timing_end(s, span);
 		if (scan_interrupted(s) && r == 0)

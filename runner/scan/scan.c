@@ -494,9 +494,39 @@ double scan_remaining(const struct scan *s)
 	return (double)s->opts->timeout_s - scan_elapsed(s);
 }
 
+/* a job group's flag, for the threads that run its jobs */
+static _Thread_local volatile int *thread_stop;
+
+void scan_set_thread_stop(volatile int *flag)
+{
+	thread_stop = flag;
+}
+
+/* scan_shared_res(): this thread's share while no CRS runs */
+static _Thread_local const struct compose_resources *thread_res;
+
+const struct compose_resources *scan_shared_res(void)
+{
+	return thread_res;
+}
+
+void scan_set_shared_res(const struct compose_resources *res)
+{
+	thread_res = res;
+}
+
+volatile int *scan_stop_flag(const struct scan *s)
+{
+	if (thread_stop)
+		return thread_stop;
+	return s->ctx ? s->ctx->interrupted : NULL;
+}
+
 int scan_interrupted(const struct scan *s)
 {
-	return s->ctx && s->ctx->interrupted && *s->ctx->interrupted;
+	volatile int *f = scan_stop_flag(s);
+
+	return f && *f;
 }
 
 char *scan_work_path(const struct scan *s, const char *fmt, ...)

@@ -25,6 +25,7 @@ struct docker_client;
 struct reaper_watchdog;
 struct diff_changeset;
 struct timings;
+struct triage_early;
 
 struct scan_kv {
 	char *key;
@@ -67,9 +68,9 @@ struct scan {
 	struct timespec started;	/* CLOCK_MONOTONIC */
 	time_t started_wall;
 	int base_runner_ready;		/* runner/exec/base_images.h */
-	/* while builds run side by side (runner/exec/build_group.h): the
-	 * cores and memory share they get instead of their own; NULL */
-	const struct compose_resources *build_res;
+	/* the first PoV's early reproductions (runner/phase/triage_early.h),
+	 * NULL unless the scan's proving phases enabled them */
+	struct triage_early *triage_early;
 };
 
 enum scan_need {
@@ -100,8 +101,26 @@ void scan_set_image(struct scan *s, const char *key, const char *tag);
 /* Seconds since the scan started, and seconds left before the deadline. */
 double scan_elapsed(const struct scan *s);
 double scan_remaining(const struct scan *s);
-/* 1 when interrupted by a signal. */
+/*
+ * What tells this thread to stop: the flag of the job group it works for
+ * (build_group.h sets it in each job's thread), else the scan's Ctrl-C
+ * flag; NULL when neither is set. scan_interrupted() is 1 when it is
+ * set. Jobs side by side (or nested) thus never share one flag.
+ */
+volatile int *scan_stop_flag(const struct scan *s);
 int scan_interrupted(const struct scan *s);
+/* This thread works for a job group whose stop flag is `flag`. */
+void scan_set_thread_stop(volatile int *flag);
+/*
+ * While no CRS runs (or every CRS is stopping), crs-ci's own jobs share
+ * every core and byte the compose owns instead of infra's: the builds of
+ * build-target, triage beside the coverage replay, the first PoV's early
+ * reproductions. The share this thread's jobs get, NULL for infra's;
+ * set per thread (the sidecar, running beside the CRSs, keeps infra's)
+ * and passed on to the jobs of a build group (build_group.h).
+ */
+const struct compose_resources *scan_shared_res(void);
+void scan_set_shared_res(const struct compose_resources *res);
 
 /* Path helper: <work_dir>/<fmt...>, caller frees. */
 char *scan_work_path(const struct scan *s, const char *fmt, ...)

@@ -73,7 +73,15 @@ struct exchange {
 	unsigned long files_max;
 	unsigned long long bytes_max;
 	unsigned copied[EXCHANGE_TYPES];
+	exchange_pov_fn *on_pov;	/* exchange_on_pov() */
+	void *on_pov_ctx;
 };
+
+void exchange_on_pov(struct exchange *x, exchange_pov_fn *fn, void *ctx)
+{
+	x->on_pov = fn;
+	x->on_pov_ctx = ctx;
+}
 
 /* A problem with a CRS's file; `what` may hold its names (quoted here). */
 static void crs_warn(struct exchange_crs *k, const char *what)
@@ -144,6 +152,8 @@ static void copy_out(struct exchange *x, struct watch *w,
 	w->made = 1;
 	strset_add(&x->seen, key);
 	x->copied[w->type]++;
+	if (w->type == 0 && x->on_pov)
+		x->on_pov(x->on_pov_ctx, b->ptr, b->len);
 	if (log_get_level() >= LOG_DEBUG) {
 		const char *rel = dst + strlen(x->root) + 1;
 		char q[1024];

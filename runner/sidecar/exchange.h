@@ -10,6 +10,8 @@
 #ifndef CRS_RUNNER_SIDECAR_EXCHANGE_H
 #define CRS_RUNNER_SIDECAR_EXCHANGE_H
 
+#include <stddef.h>
+
 /* What one exchange_sync() call does at most for each CRS. */
 #define EXCHANGE_TICK_FILES 1000		/* files read */
 #define EXCHANGE_TICK_BYTES (64u << 20)		/* bytes read */
@@ -48,6 +50,12 @@ int exchange_busy(const struct exchange *x);
 void exchange_set_caps(struct exchange *x, unsigned long files,
 		       unsigned long long bytes);
 #endif
+/*
+ * Call fn(ctx, bytes, len) from exchange_sync() with each PoV it copies
+ * (a new content), right after the copy. fn must not fail or block.
+ */
+typedef void exchange_pov_fn(void *ctx, const void *data, size_t len);
+void exchange_on_pov(struct exchange *x, exchange_pov_fn *fn, void *ctx);
 /* Files copied so far, per type index (0 povs .. 4 patches). */
 unsigned exchange_copied(const struct exchange *x, int type);
 void exchange_free(struct exchange *x);

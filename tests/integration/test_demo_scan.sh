@@ -76,7 +76,21 @@ assert abs(t["fuzz_s"] - sum(s["end_s"] - s["start_s"] for s in fuzz)) < 1e-6
 run = next(s for s in spans if s["kind"] == "phase" and s["name"] == "run")
 assert 0 <= t["first_pov_s"] <= run["end_s"] - run["start_s"], t
 assert t["cores"] >= 1 and t["deadline_s"] == 600, t
+# the first PoV was reproduced as soon as the exchange had it, while the
+# run stopped its CRS (triage_early.h), once
+tri = [s for s in spans if s["kind"] == "triage"]
+assert tri and tri[0]["start_s"] < run["end_s"], (tri, run)
+assert len({s["name"] for s in tri}) == len(tri), tri
+# the coverage replay ran beside triage, after the run, before the
+# coverage phase that writes it down
+cov = next(s for s in spans if s["kind"] == "phase" and s["name"] == "coverage")
+rep = [s for s in spans if s["kind"] == "replay"]
+assert rep, spans
+for s in rep:
+    assert run["end_s"] <= s["start_s"] and s["end_s"] <= cov["start_s"], (s, run, cov)
 PY
+grep -q "triage: PoV [0-9a-f]* on fuzz_records reproduced now, as the run goes on" "$tmp/log1.txt" ||
+	fail "the first PoV was not reproduced while the run ended"
 grep -q "^  timings: .*fuzzed .* of the 600 s deadline" "$tmp/verdict.txt" || fail "the verdict lists no timings"
 grep -q "^  phases: prepare .*, report " "$tmp/verdict.txt" || fail "the verdict lists no phase times"
 grep -q "^  builds: .*compile head address" "$tmp/verdict.txt" || fail "the verdict lists no compile"

@@ -5,7 +5,9 @@
  * The first failing job's code and message are the group's, and the
  * others see the stop through scan_interrupted() (which is how their
  * container waits end); a Ctrl-C on the process stops every job; the
- * scan's own interrupt flag is back in place afterwards. The shared
+ * scan's own interrupt flag is back in place afterwards. Groups nest
+ * and run side by side: a failure inside one job's own group stops only
+ * that group, and each job gets its caller's shared cores. The shared
  * resources: the union of the compose's cpusets, its memory split.
  */
 #include <stdarg.h>
@@ -147,6 +149,99 @@ static void test_ctrl_c_stops_every_job(void **st)
 	crs_error_clear();
 }
 
+/* A sibling that runs while the other job's inner group fails. */
+struct sibling {
+	volatile int inner_done;
+	int saw_stop;
+};
+
+/* As wait_stop, then slow to end (a container being removed). */
+static int wait_stop_linger(struct scan *s, void *arg)
+{
+	int r = wait_stop(s, arg);
+
+	nap_ms(100);
+	return r;
+}
+
+static int inner_group_fails(struct scan *s, void *arg)
+{
+	struct sibling *sib = arg;
+	int saw = 0;
+	struct build_job inner[] = {
+		{ "head reproduction", fail_soon, "head reproduction" },
+		{ "base reproduction", wait_stop_linger, &saw },
+	};
+	int r = build_group_run(s, inner, 2);
+
+	/* the inner sibling was stopped; the outer group goes on */
+	assert_true(saw);
+	assert_false(scan_interrupted(s));
+	sib->inner_done = 1;
+	crs_error_clear();
+	return r == CRS_EBUILD ? 0 : r;
+}
+
+static int watch_until_inner_done(struct scan *s, void *arg)
+{
+	struct sibling *sib = arg;
+
+	for (int i = 0; i < 20000 && !sib->inner_done; i++) {
+		if (scan_interrupted(s))
+			sib->saw_stop = 1;
+		nap_ms(1);
+	}
+	return sib->inner_done ? 0 : crs_error_set(CRS_ERR, "no end");
+}
+
+static void test_nested_group_stops_only_itself(void **st)
+{
+	struct fixture f;
+	struct sibling sib = { 0, 0 };
+	struct build_job jobs[] = {
+		{ "triage", inner_group_fails, &sib },
+		{ "change coverage", watch_until_inner_done, &sib },
+	};
+
+	(void)st;
+	fixture_init(&f);
+	assert_int_equal(build_group_run(&f.s, jobs, 2), 0);
+	assert_false(sib.saw_stop);
+	assert_int_equal(f.user, 0);
+	assert_ptr_equal(f.s.ctx, &f.ctx);
+}
+
+static int note_shared_res(struct scan *s, void *arg)
+{
+	(void)s;
+	*(const struct compose_resources **)arg = scan_shared_res();
+	return 0;
+}
+
+static void test_jobs_get_callers_share(void **st)
+{
+	struct fixture f;
+	struct compose_resources share = { .cpuset = "0-1" };
+	const struct compose_resources *seen[2] = { NULL, NULL };
+	struct build_job jobs[] = {
+		{ "a", note_shared_res, &seen[0] },
+		{ "b", note_shared_res, &seen[1] },
+	};
+
+	(void)st;
+	fixture_init(&f);
+	assert_null(scan_shared_res());
+	scan_set_shared_res(&share);
+	assert_int_equal(build_group_run(&f.s, jobs, 2), 0);
+	scan_set_shared_res(NULL);
+	assert_ptr_equal(seen[0], &share);
+	assert_ptr_equal(seen[1], &share);
+	/* without one, infra's */
+	assert_int_equal(build_group_run(&f.s, jobs, 2), 0);
+	assert_null(seen[0]);
+	assert_null(seen[1]);
+}
+
 static void test_resources(void **st)
 {
 	struct compose_crs crs[2];
@@ -190,6 +285,8 @@ int main(void)
 		cmocka_unit_test(test_first_failure_stops_others),
 		cmocka_unit_test(test_all_succeed_in_threads),
 		cmocka_unit_test(test_ctrl_c_stops_every_job),
+		cmocka_unit_test(test_nested_group_stops_only_itself),
+		cmocka_unit_test(test_jobs_get_callers_share),
 		cmocka_unit_test(test_resources),
 	};
 

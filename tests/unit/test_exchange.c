@@ -160,6 +160,43 @@ static void test_same_content_kept_once(void **st)
 	assert_int_equal(exchange_copied(f->ex, 0), 1);
 }
 
+/* What exchange_on_pov() passed on: each call's bytes, in order. */
+struct pov_calls {
+	int n;
+	char bytes[4][32];
+};
+
+static void record_pov(void *ctx, const void *data, size_t len)
+{
+	struct pov_calls *c = ctx;
+
+	if (c->n < 4 && len < sizeof(c->bytes[0]))
+		memcpy(c->bytes[c->n], data, len);
+	c->n++;
+}
+
+/* Triage hears of each new PoV the moment it is copied (its bytes, as
+ * copied), not of seeds, nor of a PoV whose bytes it had already. */
+static void test_pov_hook(void **st)
+{
+	struct fixture *f = *st;
+	struct pov_calls c = { 0 };
+
+	exchange_on_pov(f->ex, record_pov, &c);
+	write_at(f->a, "seeds/s2", "a seed");
+	wait_for(f, "seeds/s2");
+	assert_int_equal(c.n, 0);
+	write_at(f->a, "povs/first", "crash one");
+	wait_for(f, "povs/first");
+	assert_int_equal(c.n, 1);
+	assert_string_equal(c.bytes[0], "crash one");
+	write_at(f->b, "povs/again", "crash one");
+	write_at(f->b, "povs/second", "crash two");
+	wait_for(f, "povs/second");
+	assert_int_equal(c.n, 2);
+	assert_string_equal(c.bytes[1], "crash two");
+}
+
 static void test_nested_folders_kept(void **st)
 {
 	struct fixture *f = *st;
@@ -431,6 +468,7 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_same_content_kept_once,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pov_hook, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nested_folders_kept, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_hostile_entries_not_copied,
