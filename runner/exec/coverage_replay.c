@@ -37,13 +37,18 @@ enum {
 
 /*
  * In the base runner image: unzip the seed corpus, replay it and every
- * folder under /corpus with libFuzzer's merge mode (each input runs once; a
+ * folder under /corpus in one process (-runs=0: each input runs once,
+ * then libFuzzer exits), then llvm-profdata and llvm-cov export
+ * -format=lcov into /replay. When that process fails (an input crashed
+ * or hung the coverage build, and the inputs after it did not run), the
+ * replay starts over with a clean profile in libFuzzer's merge mode: a
  * crashing input restarts the child, so one bad seed does not lose the
- * others' coverage; the %1m profile pool merges the children's
- * counters), then llvm-profdata and llvm-cov export -format=lcov into
- * /replay. With no input at all the harness still runs once (libFuzzer's
- * empty-corpus input) so the export says which lines its build
- * instruments; the script then exits REPLAY_NO_INPUTS.
+ * others' coverage, and the %1m profile pool merges the children's
+ * counters. Merge mode costs about half a second more even on a few
+ * inputs, which is why it is the second try. With no input at all the
+ * harness still runs once (libFuzzer's empty-corpus input) so the export
+ * says which lines its build instruments; the script then exits
+ * REPLAY_NO_INPUTS.
  */
 static const char replay_script[] =
 	"h=\"$1\"; rss=\"$2\"; t=/tmp/replay\n"
@@ -61,8 +66,15 @@ static const char replay_script[] =
 	"echo \"$n\" >/replay/inputs\n"
 	"export LLVM_PROFILE_FILE=\"$t/prof/%1m.profraw\"\n"
 	"if [ \"$n\" -gt 0 ]; then\n"
-	"  \"/out/$h\" -merge=1 -timeout=25 -rss_limit_mb=\"$rss\" "
-	"\"$t/empty\" \"$@\" >/replay/replay.log 2>&1\n"
+	"  \"/out/$h\" -runs=0 -timeout=25 -rss_limit_mb=\"$rss\" "
+	"\"$t/empty\" \"$@\" >/replay/replay.log 2>&1 || {\n"
+	"    echo \"replay: one process failed ($?); merge mode\" "
+	">>/replay/replay.log\n"
+	"    rm -rf \"$t/prof\" \"$t/empty\" && "
+	"mkdir -p \"$t/prof\" \"$t/empty\"\n"
+	"    \"/out/$h\" -merge=1 -timeout=25 -rss_limit_mb=\"$rss\" "
+	"\"$t/empty\" \"$@\" >>/replay/replay.log 2>&1\n"
+	"  }\n"
 	"else\n"
 	"  \"/out/$h\" -runs=0 \"$t/empty\" >/replay/replay.log 2>&1\n"
 	"fi\n"
