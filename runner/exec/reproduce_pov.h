@@ -4,7 +4,7 @@
  *
  * Triage's reproductions of a PoV, in crs-ci's own folder
  * <work>/triage/<harness>-<sha>/{head,base} (see reproduce.h for the
- * layout of each). Made by triage, or earlier by triage_early.h.
+ * layout of each). Made by triage, or earlier by early_jobs.h.
  */
 #ifndef CRS_RUNNER_EXEC_REPRODUCE_POV_H
 #define CRS_RUNNER_EXEC_REPRODUCE_POV_H

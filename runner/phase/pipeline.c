@@ -9,7 +9,7 @@
  * the report, so what was proved before the deadline is still reported.
  */
 #include "runner/phase/phase.h"
-#include "runner/phase/triage_early.h"
+#include "runner/phase/early_jobs.h"
 #include "runner/config/config.h"
 #include "runner/exec/build_group.h"
 #include "runner/scan/cache.h"
@@ -31,46 +31,34 @@ int phase_scan_build(struct scan *s)
 	return phase_build_target(s);
 }
 
-static int triage_job(struct scan *s, void *arg)
-{
-	(void)arg;
-	return phase_triage(s);
-}
-
-static int coverage_job(struct scan *s, void *arg)
-{
-	return phase_change_coverage_measure(s, arg);
-}
-
 /*
  * No CRS runs after the run phase: triage's reproductions and the
  * replay of the final corpus for the change's coverage (which reads
  * the corpus, not triage's findings) run side by side on every core
- * the compose owns, as the builds of build-target do; the coverage is
- * written into results.json once triage has made it.
+ * the compose owns, as the builds of build-target do. The replay began
+ * as the run tore down (early_jobs.h), or begins now; the coverage is
+ * written into results.json once triage has made it. A failed triage
+ * leaves the replay to early_jobs_end(), which stops it.
  */
 static int triage_and_coverage(struct scan *s)
 {
 	struct change_cov *cc = NULL;
-	struct build_job jobs[] = {
-		{ "triage", triage_job, NULL },
-		{ "change coverage", coverage_job, &cc },
-	};
 	struct compose_resources res;
 	int r;
 
-	if (!s->change) {
-		if ((r = phase_triage(s)) != 0)
-			return r;
-		return phase_change_coverage_record(s, NULL);
-	}
+	early_coverage_start(s);
 	/* a head and a base reproduction, and a replay: three containers */
 	if ((r = build_group_resources(&res, s->compose, 3)) != 0)
 		return r;
 	scan_set_shared_res(&res);
-	r = build_group_run(s, jobs, 2);
+	r = phase_triage(s);
 	scan_set_shared_res(NULL);
 	build_group_resources_release(&res);
+	if (r != 0)
+		return r;
+	r = early_coverage_take(s, &cc);
+	if (r < 0)	/* no thread for it: measured now */
+		r = phase_change_coverage_measure(s, &cc);
 	if (r == 0)
 		return phase_change_coverage_record(s, cc);
 	change_cov_free(cc);
@@ -81,13 +69,13 @@ int phase_scan_prove(struct scan *s)
 {
 	int r;
 
-	triage_early_enable(s);
+	early_jobs_enable(s);
 	if ((r = phase_select(s)) == 0 && (r = phase_shard(s)) == 0 &&
 	    (r = phase_run(s)) == 0)
 		r = triage_and_coverage(s);
-	/* awaited on every path (it leaves this thread's error alone): no
-	 * reproduction outlives the phases */
-	triage_early_end(s);
+	/* stopped and awaited on every path (this thread's error stands):
+	 * no early job outlives the phases */
+	early_jobs_end(s);
 	return r ? r : phase_validate(s);
 }
 

@@ -9,7 +9,7 @@
  * Details: docs/cmd/run.md; design notes: docs/internals.md.
  */
 #include "runner/phase/phase.h"
-#include "runner/phase/triage_early.h"
+#include "runner/phase/early_jobs.h"
 #include "runner/exec/bind_source.h"
 #include "runner/exec/container.h"
 #include "runner/exec/container_policy.h"
@@ -64,7 +64,7 @@ struct run_infra {
 	struct sidecar *sidecar;	/* every CRS's mailbox */
 };
 
-/* Who hears of the PoVs the exchange copies: triage_early.h. */
+/* Who hears of the PoVs the exchange copies: early_jobs.h. */
 struct pov_hook {
 	struct scan *s;
 	const char *harness;
@@ -406,6 +406,10 @@ static void harness_run_end(struct scan *s, struct harness_run *hr)
 		hr->budget->povs += exchange_copied(hr->exchange, 0);
 		hr->budget->patches += exchange_copied(hr->exchange, 4);
 		exchange_free(hr->exchange);
+		/* the corpus is final: its replay need not wait for the
+		 * containers' logs and removal, nor the networks' */
+		if (hr->hook.last && !scan_interrupted(s))
+			early_coverage_start(s);
 	}
 	for (size_t i = 0; i < hr->nr; i++) {
 		struct buf logs = BUF_INIT;
@@ -435,7 +439,7 @@ static void on_pov(void *ctx, const void *data, size_t len)
 
 	/* its CRSs stop at a first PoV: when no harness comes after this
 	 * one, every core is about to be free */
-	triage_early_start(k->s, k->harness, data, len,
+	early_triage_start(k->s, k->harness, data, len,
 			   k->last && !k->s->opts->keep_going);
 }
 

@@ -17,7 +17,7 @@
 #include "runner/scan/submissions.h"
 #include "runner/exec/reproduce.h"
 #include "runner/exec/reproduce_pov.h"
-#include "runner/phase/triage_early.h"
+#include "runner/phase/early_jobs.h"
 #include "runner/scan/scan_opts.h"
 #include "runner/scan/ctx.h"
 #include "runner/config/config.h"
@@ -360,7 +360,7 @@ static int triage_pov(struct scan *s, const struct pov *p, time_t run_start,
 	log_info("triage: PoV %.12s from %s on %s, %d run(s)", p->sha, p->crs,
 		 p->harness, s->opts->reproduce_runs);
 	/* the first PoV may have been reproduced while the run ended */
-	r = p->user ? -1 : triage_early_take(s, p->harness, p->sha, &on_base);
+	r = p->user ? -1 : early_triage_take(s, p->harness, p->sha, &on_base);
 	if (r < 0)
 		r = reproduce_pov(s, p->harness, p->sha, p->path, &on_base);
 	if (r != 0)
@@ -549,7 +549,7 @@ int phase_triage(struct scan *s)
 		snprintf(name, sizeof(name), "%.12s", l.items[i].sha);
 		/* an early reproduction is timed by its own span */
 		span = !l.items[i].user &&
-			triage_early_covers(s, l.items[i].harness,
+			early_triage_covers(s, l.items[i].harness,
 					    l.items[i].sha) ? -1 :
 			timing_begin_harness(s, "triage", name,
 					     l.items[i].harness);

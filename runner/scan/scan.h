@@ -25,7 +25,7 @@ struct docker_client;
 struct reaper_watchdog;
 struct diff_changeset;
 struct timings;
-struct triage_early;
+struct early_jobs;
 
 struct scan_kv {
 	char *key;
@@ -68,9 +68,9 @@ struct scan {
 	struct timespec started;	/* CLOCK_MONOTONIC */
 	time_t started_wall;
 	int base_runner_ready;		/* runner/exec/base_images.h */
-	/* the first PoV's early reproductions (runner/phase/triage_early.h),
+	/* later phases' jobs started early (runner/phase/early_jobs.h),
 	 * NULL unless the scan's proving phases enabled them */
-	struct triage_early *triage_early;
+	struct early_jobs *early;
 };
 
 enum scan_need {

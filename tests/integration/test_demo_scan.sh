@@ -77,17 +77,17 @@ run = next(s for s in spans if s["kind"] == "phase" and s["name"] == "run")
 assert 0 <= t["first_pov_s"] <= run["end_s"] - run["start_s"], t
 assert t["cores"] >= 1 and t["deadline_s"] == 600, t
 # the first PoV was reproduced as soon as the exchange had it, while the
-# run stopped its CRS (triage_early.h), once
+# run stopped its CRS (early_jobs.h), once
 tri = [s for s in spans if s["kind"] == "triage"]
 assert tri and tri[0]["start_s"] < run["end_s"], (tri, run)
 assert len({s["name"] for s in tri}) == len(tri), tri
-# the coverage replay ran beside triage, after the run, before the
-# coverage phase that writes it down
+# the coverage replay ran once the CRS had stopped (as the run tore down,
+# beside triage), before the coverage phase that writes it down
 cov = next(s for s in spans if s["kind"] == "phase" and s["name"] == "coverage")
 rep = [s for s in spans if s["kind"] == "replay"]
 assert rep, spans
 for s in rep:
-    assert run["end_s"] <= s["start_s"] and s["end_s"] <= cov["start_s"], (s, run, cov)
+    assert fuzz[0]["end_s"] <= s["start_s"] and s["end_s"] <= cov["start_s"], (s, fuzz, cov)
 PY
 grep -q "triage: PoV [0-9a-f]* on fuzz_records reproduced now, as the run goes on" "$tmp/log1.txt" ||
 	fail "the first PoV was not reproduced while the run ended"

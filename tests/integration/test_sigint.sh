@@ -48,7 +48,7 @@ stop_scan fuzzing
 [ "$(engine_snapshot)" = "$before" ] || { docker ps -a >&2; docker network ls >&2; fail "containers or networks left behind"; }
 note "SIGINT with $during container(s) running: exit 130, engine as before"
 
-# Ctrl-C while the first PoV is reproduced as the run ends (triage_early.h):
+# Ctrl-C while the first PoV is reproduced as the run ends (early_jobs.h):
 # its reproductions stop with the scan, and nothing of it is left.
 scan_bg fuzz_records triage
 wait_log triage "reproduced now, as the run goes on"

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * test_build_group.c - builds side by side (runner/exec/build_group.c)
+ * test_build_group.c - crs-ci's jobs in threads: groups side by side
+ * (runner/exec/build_group.c) and jobs started early (bg_job.c)
  *
  * The first failing job's code and message are the group's, and the
  * others see the stop through scan_interrupted() (which is how their
@@ -8,13 +9,15 @@
  * scan's own interrupt flag is back in place afterwards. Groups nest
  * and run side by side: a failure inside one job's own group stops only
  * that group, and each job gets its caller's shared cores. The shared
- * resources: the union of the compose's cpusets, its memory split.
+ * resources: the union of the compose's cpusets, its memory split. A
+ * background job's result reaches its joiner; discarding it stops it.
  */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "runner/exec/bg_job.h"
 #include "runner/exec/build_group.h"
 #include "runner/config/config.h"
 #include "runner/scan/ctx.h"
@@ -279,6 +282,98 @@ static void test_resources(void **st)
 	assert_int_equal(build_group_cpus("7"), 1);
 }
 
+/* Background jobs (runner/exec/bg_job.h). */
+struct bg_seen {
+	const struct compose_resources *res;
+	pthread_t tid;
+	int stopped;
+};
+
+static int fail_planted(struct scan *s, void *arg)
+{
+	struct bg_seen *w = arg;
+
+	(void)s;
+	w->res = scan_shared_res();
+	w->tid = pthread_self();
+	return crs_error_set(CRS_EBUILD, "planted failure");
+}
+
+/* Waits for its stop (at most 20 s). */
+static int bg_wait_stop(struct scan *s, void *arg)
+{
+	struct bg_seen *w = arg;
+
+	for (int i = 0; i < 20000; i++) {
+		if (scan_interrupted(s)) {
+			w->stopped = 1;
+			return crs_error_set(CRS_EINTR, "interrupted");
+		}
+		nap_ms(1);
+	}
+	return 0;
+}
+
+static void test_result_and_share_reach_joiner(void **st)
+{
+	struct fixture f;
+	struct compose_resources share = { .cpuset = "0-1" };
+	struct bg_seen w = { 0 };
+	struct bg_job *j;
+
+	(void)st;
+	fixture_init(&f);
+	j = bg_job_start(&f.s, "test", fail_planted, &w, &share);
+	assert_non_null(j);
+	assert_int_equal(bg_job_join(j), CRS_EBUILD);
+	assert_string_equal(crs_error_last(), "planted failure");
+	assert_ptr_equal(w.res, &share);
+	assert_false(pthread_equal(w.tid, pthread_self()));
+	assert_null(scan_shared_res());	/* the caller's is its own */
+	crs_error_clear();
+	assert_int_equal(bg_job_join(NULL), 0);
+}
+
+static void test_discard_stops_it_and_keeps_callers_error(void **st)
+{
+	struct fixture f;
+	struct bg_seen w = { 0 };
+	struct bg_job *j;
+
+	(void)st;
+	fixture_init(&f);
+	j = bg_job_start(&f.s, "test", bg_wait_stop, &w, NULL);
+	assert_non_null(j);
+	nap_ms(20);
+	assert_false(w.stopped);	/* the caller's scan is not stopped */
+	crs_error_set(CRS_EENGINE, "the scan's own failure");
+	bg_job_discard(j);
+	assert_true(w.stopped);
+	assert_string_equal(crs_error_last(), "the scan's own failure");
+	assert_int_equal(f.user, 0);
+	crs_error_clear();
+	bg_job_discard(NULL);
+}
+
+static void test_ctrl_c_reaches_joined_job(void **st)
+{
+	struct fixture f;
+	struct bg_seen w = { 0 };
+	struct bg_job *j;
+	pthread_t t;
+
+	(void)st;
+	fixture_init(&f);
+	ctrl_c_flag = &f.user;
+	j = bg_job_start(&f.s, "test", bg_wait_stop, &w, NULL);
+	assert_non_null(j);
+	assert_int_equal(pthread_create(&t, NULL, press_ctrl_c, NULL), 0);
+	assert_int_equal(bg_job_join(j), CRS_EINTR);
+	pthread_join(t, NULL);
+	assert_true(w.stopped);
+	crs_error_clear();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -288,6 +383,9 @@ int main(void)
 		cmocka_unit_test(test_nested_group_stops_only_itself),
 		cmocka_unit_test(test_jobs_get_callers_share),
 		cmocka_unit_test(test_resources),
+		cmocka_unit_test(test_result_and_share_reach_joiner),
+		cmocka_unit_test(test_discard_stops_it_and_keeps_callers_error),
+		cmocka_unit_test(test_ctrl_c_reaches_joined_job),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
