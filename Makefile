@@ -159,7 +159,7 @@ bench-rebuild: all base-images
 	bash tests/bench/bench_rebuild.sh
 bench-cache: all base-images
 	bash tests/bench/bench_cache.sh
-# crs-ci against bare libFuzzer on the demo and cJSON (issue 13); needs
+# crs-ci against bare libFuzzer on the demo, cJSON and expat (issue 13); needs
 # the base images built (make base-images) and a Docker CLI
 bench-overhead: all
 	bash tests/bench/bench_overhead.sh

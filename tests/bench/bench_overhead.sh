@@ -4,13 +4,19 @@
 #
 #   tests/bench/bench_overhead.sh [SEED]        (default seed 1)
 #
-# Two targets, each through crs-ci and through bare libFuzzer:
+# Three targets, each through crs-ci and through bare libFuzzer:
 #   recparse  the bundled example (examples/make-repo.sh: the PR adds a
 #             heap-buffer-overflow), harness fuzz_records;
 #   cjson     cJSON 1.7.15 (tests/bench/real/make-cjson-repo.sh) with the
 #             PR tests/bench/real/cjson-formfeed-overflow.patch (a string
 #             with two \f escapes overflows parse_string's buffer),
-#             harness cjson_read_fuzzer.
+#             harness cjson_read_fuzzer;
+#   expat     expat 2.5.0 (tests/bench/real/make-expat-repo.sh), a build of
+#             realistic size (the library and OSS-Fuzz's twelve harnesses)
+#             with the PR tests/bench/real/expat-charref-overflow.patch (a
+#             character reference beyond U+FFFF in an attribute value
+#             overflows appendAttributeValue's buffer), harness
+#             xml_parse_fuzzer_UTF-8.
 # crs-ci: `crs-ci scan` with the libFuzzer CRS on one harness. A first
 # scan warms the images and the base build; before the measured scan the
 # head build is removed, so it compiles the head once, as a new PR on a
@@ -172,3 +178,8 @@ eval "$("$ROOT/tests/bench/real/make-cjson-repo.sh" "$tmp/cjson" \
 	"$ROOT/tests/bench/real/cjson-formfeed-overflow.patch")"
 repo=$tmp/cjson
 bench cjson "$ROOT/tests/bench/real/projects/cjson" cjson_read_fuzzer
+
+eval "$("$ROOT/tests/bench/real/make-expat-repo.sh" "$tmp/expat" \
+	"$ROOT/tests/bench/real/expat-charref-overflow.patch")"
+repo=$tmp/expat
+bench expat "$ROOT/tests/bench/real/projects/expat" xml_parse_fuzzer_UTF-8
