@@ -129,7 +129,7 @@ else:
     verdict = "met" if pov <= bare + 2 else f"missed by {pov - bare - 2:.1f} s"
     ratio = f"{pov / bare:.1f}x" if bare > 0 else "n/a"
     print(f"time to first PoV: crs-ci {pov:.2f} s (from the run phase's "
-          f"start), bare libFuzzer {bare:.2f} s: +{pov - bare:.2f} s, "
+          f"start), bare libFuzzer {bare:.2f} s: {pov - bare:+.2f} s, "
           f"ratio {ratio} (target <= bare + 2 s: {verdict})")
 run = next(s for s in spans if s["kind"] == "phase" and s["name"] == "run")
 f0 = min((s["start_s"] for s in spans if s["kind"] == "fuzz"), default=None)
