@@ -93,7 +93,7 @@ grep -q '^contract: met ' <<<"$out" || fail "contract not met: $out"
 no_leftovers "$TMP/aflpp"
 # the example's repository is the one examples/make-repo.sh makes
 [ "$(git -C "$TMP/aflpp/example-repo" rev-parse main pr | tr '\n' ' ')" = \
-	"357dad842abbb4843f466528c8432d89d9e2d5ec aec6c055c4916109252ac58e2b1cdcc0efd0caff " ] ||
+	"357dad842abbb4843f466528c8432d89d9e2d5ec 762ce2ad598a1c9c3f62d62e3154d77c1e3587ff " ] ||
 	fail "the example repository differs from examples/make-repo.sh's"
 note "crs test aflpp: $(grep -E '^  PoVs ' <<<"$out" | tr -s ' ')"
 
