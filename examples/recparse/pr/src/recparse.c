@@ -14,18 +14,18 @@
 #include <string.h>
 
 /*
- * Copies an extended record's segments into rec->value, which parse_record
- * allocated (zeroed, so NUL-terminated) for the total length it read.
- * *pos is at the first segment: a length byte and that many bytes, up to
- * an empty segment. Returns RP_OK, or RP_ERR_TRUNCATED with rec->value
- * freed.
+ * Reads an extended record's segments into rec->value, which parse_record
+ * allocated for `total` bytes and a NUL; *pos is at the first segment: a
+ * length byte and that many bytes, up to an empty segment. Returns RP_OK,
+ * or RP_ERR_TRUNCATED with rec->value freed.
  */
 static int parse_extended(const uint8_t *buf, size_t len, size_t *pos,
-			  struct rp_record *rec)
+			  size_t total, struct rp_record *rec)
 {
 	size_t p = *pos;
 	size_t off = 0;
 
+	memset(rec->value, 0, total + 1);	/* zeroed: NUL-terminated */
 	for (;;) {
 		size_t seglen;
 
@@ -76,9 +76,8 @@ static int parse_record(const uint8_t *buf, size_t len, size_t *pos,
 	if (rec->value == NULL)
 		return RP_ERR_NOMEM;
 	if (extended) {
-		memset(rec->value, 0, vlen + 1);
 		*pos = p;
-		return parse_extended(buf, len, pos, rec);
+		return parse_extended(buf, len, pos, vlen, rec);
 	}
 	memcpy(rec->value, buf + p, vlen);
 	rec->value[vlen] = '\0';
