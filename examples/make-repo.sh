@@ -75,7 +75,7 @@ support extended records
 Version 2 files may carry values longer than 255 bytes as extended
 records: a type byte with RP_EXTENDED set, the total length as two
 big-endian bytes, then length-prefixed segments up to an empty one.
-Adds a seed with an extended record.
+Adds seeds with an extended record and with truncated ones.
 MSG
 head=$(g rev-parse HEAD)
 

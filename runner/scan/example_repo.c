@@ -26,13 +26,14 @@ static const char readme[] =
 "list of type-length-value records. `src/` is the library, `fuzz/` holds the\n"
 "libFuzzer harnesses and their seed corpora (`fuzz/corpus/<harness>/`).\n";
 
+/* examples/make-repo.sh's message for the pr commit, word for word */
 static const char head_message[] =
 "support extended records\n"
 "\n"
 "Version 2 files may carry values longer than 255 bytes as extended\n"
 "records: a type byte with RP_EXTENDED set, the total length as two\n"
 "big-endian bytes, then length-prefixed segments up to an empty one.\n"
-"Adds a seed with an extended record.\n";
+"Adds seeds with an extended record and with truncated ones.\n";
 
 static int examples_ok(const char *dir)
 {

@@ -3,7 +3,8 @@
 # item 6): the recparse pull request plus a commit that adds a function
 # nothing calls. After fuzzing, the final corpus is replayed on the head's
 # coverage build: the report says how many changed lines fuzzing executed
-# and lists the new function's lines as not reached, in the terminal,
+# and lists the new function's lines, and only those (every other line
+# of the pull request is reachable), as not reached, in the terminal,
 # results.json, SARIF run properties and report.html (test_demo_scan.sh
 # validates such a SARIF log); `crs-ci merge` keeps it; no container is
 # left behind.
@@ -50,9 +51,10 @@ rng = [r for r in cc["not_reached"]
        if r["file"] == "src/recparse.c" and fn <= r["start"] <= r["end"] <= fn + 7]
 assert len(rng) == 1, (fn, cc["not_reached"])
 r = rng[0]
+assert cc["not_reached"] == [r], cc["not_reached"]  # nothing of the PR's own
 assert r["end"] - r["start"] >= 4, r  # signature or body to its closing brace
 want = "src/recparse.c:%d-%d" % (r["start"], r["end"])
-assert want in line, (want, line)
+assert line.endswith("; not reached: " + want), (want, line)
 m = re.match(r"fuzzing executed (\d+) of (\d+) changed lines", line)
 assert (int(m.group(1)), int(m.group(2))) == (cc["lines_executed"], cc["lines_total"]), line
 # the comment line above it is changed but no code: not counted, not listed

@@ -93,7 +93,7 @@ grep -q '^contract: met ' <<<"$out" || fail "contract not met: $out"
 no_leftovers "$TMP/aflpp"
 # the example's repository is the one examples/make-repo.sh makes
 [ "$(git -C "$TMP/aflpp/example-repo" rev-parse main pr | tr '\n' ' ')" = \
-	"357dad842abbb4843f466528c8432d89d9e2d5ec 9d915e2d43bb0c6fbe577e5aa68a93cc4fce6bc8 " ] ||
+	"357dad842abbb4843f466528c8432d89d9e2d5ec 2157163225596539fdcd6338926f714022b9d549 " ] ||
 	fail "the example repository differs from examples/make-repo.sh's"
 note "crs test aflpp: $(grep -E '^  PoVs ' <<<"$out" | tr -s ' ')"
 

@@ -13,19 +13,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * Reads an extended record's segments into rec->value, which parse_record
+ * allocated for `total` bytes and a NUL; *pos is at the first segment: a
+ * length byte and that many bytes, up to an empty segment. Returns RP_OK,
+ * or RP_ERR_TRUNCATED with rec->value freed.
+ */
 static int parse_extended(const uint8_t *buf, size_t len, size_t *pos,
-			  struct rp_record *rec)
+			  size_t total, struct rp_record *rec)
 {
 	size_t p = *pos;
-	size_t total, off = 0;
+	size_t off = 0;
 
-	if (len - p < 2)
-		return RP_ERR_TRUNCATED;
-	total = (size_t)buf[p] << 8 | buf[p + 1];
-	p += 2;
-	rec->value = calloc(1, total + 1);	/* zeroed: NUL-terminated */
-	if (rec->value == NULL)
-		return RP_ERR_NOMEM;
+	memset(rec->value, 0, total + 1);	/* zeroed: NUL-terminated */
 	for (;;) {
 		size_t seglen;
 
@@ -54,22 +54,31 @@ static int parse_record(const uint8_t *buf, size_t len, size_t *pos,
 {
 	size_t p = *pos;
 	size_t vlen;
+	int extended;
 
 	if (len - p < 2)
 		return RP_ERR_TRUNCATED;
 	rec->type = buf[p++];
 	if (rec->type == 0)
 		return RP_ERR_TYPE;
-	if (version >= 2 && (rec->type & RP_EXTENDED)) {
-		*pos = p;
-		return parse_extended(buf, len, pos, rec);
+	extended = version >= 2 && (rec->type & RP_EXTENDED);
+	if (extended) {
+		if (len - p < 2)
+			return RP_ERR_TRUNCATED;
+		vlen = (size_t)buf[p] << 8 | buf[p + 1];
+		p += 2;
+	} else {
+		vlen = buf[p++];
+		if (len - p < vlen)
+			return RP_ERR_TRUNCATED;
 	}
-	vlen = buf[p++];
-	if (len - p < vlen)
-		return RP_ERR_TRUNCATED;
 	rec->value = malloc(vlen + 1);
 	if (rec->value == NULL)
 		return RP_ERR_NOMEM;
+	if (extended) {
+		*pos = p;
+		return parse_extended(buf, len, pos, vlen, rec);
+	}
 	memcpy(rec->value, buf + p, vlen);
 	rec->value[vlen] = '\0';
 	rec->len = vlen;
