@@ -241,6 +241,30 @@ yaml.safe_dump(c, open(dst, "w"))
 PY
 }
 
+# assert_change_files WORK_DIR HARNESS: the demo's change reached the CRS
+# as diffs/change.json and change.dict, in the build steps' fetch folder
+# and in HARNESS's run fetch folder: parse_extended's changed lines (line
+# 39 among them), the "RP" literal, a comparison (docs/change-file.md).
+assert_change_files() {
+	local run_dir
+	run_dir=$(ls -d "$1"/runs/*/ | head -n 1)
+	python3 - "$run_dir/EXCHANGE_DIR/$2/diffs/change.json" \
+		"$1/builds/address/FETCH_DIR/diffs/change.json" <<'PY' ||
+import json, sys
+for path in sys.argv[1:]:
+    c = json.load(open(path))
+    assert c["version"] == 1, c
+    f = [f for f in c["files"] if f["path"] == "src/recparse.c"][0]
+    fn = [g for g in f["functions"] if g["name"] == "parse_extended"][0]
+    assert any(a <= 39 <= b for a, b in fn["changed_lines"]), fn
+    assert "RP" in c["literals"] and c["comparisons"] > 0, c
+PY
+		fail "change.json is not the demo's change"
+	grep -qx '"RP"' "$run_dir/EXCHANGE_DIR/$2/diffs/change.dict" &&
+		grep -qx '"RP"' "$1/builds/address/FETCH_DIR/diffs/change.dict" ||
+		fail "change.dict lacks the change's \"RP\""
+}
+
 # assert_no_leftovers WORK_DIR: no container or network of the scan whose
 # work folder is WORK_DIR is left (by its owner label, so other scans on
 # the shared engine do not matter).

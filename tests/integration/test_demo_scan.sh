@@ -109,20 +109,8 @@ engine_unchanged "$before"
 note "first scan: $(grep -c 'building image' "$tmp/log1.txt" || true) image(s) built"
 # the change reached the CRS as change.json/change.dict (its fetch folder
 # and the build steps'), and run_fuzzer.sh aimed at it
+assert_change_files "$tmp/work" fuzz_records
 run_dir=$(ls -d "$tmp"/work/runs/*/ | head -n 1)
-python3 - "$run_dir/EXCHANGE_DIR/fuzz_records/diffs/change.json" \
-	"$tmp/work/builds/address/FETCH_DIR/diffs/change.json" <<'PY'
-import json, sys
-for path in sys.argv[1:]:
-    c = json.load(open(path))
-    assert c["version"] == 1 and c["head_commit"], c
-    f = [f for f in c["files"] if f["path"] == "src/recparse.c"][0]
-    fn = [g for g in f["functions"] if g["name"] == "parse_extended"][0]
-    assert any(a <= 39 <= b for a, b in fn["changed_lines"]), fn
-    assert "RP" in c["literals"] and c["comparisons"] > 0, c
-PY
-grep -qx '"RP"' "$run_dir/EXCHANGE_DIR/fuzz_records/diffs/change.dict" ||
-	fail "change.dict lacks the change's \"RP\""
 crs_log=$run_dir/logs/crs-libfuzzer-fuzzer-fuzz_records.log
 grep -q "direction: dict=change.dict.*use_value_profile=1.*focus_function" \
 	"$crs_log" || { cat "$crs_log" >&2; fail "run_fuzzer.sh did not aim at the change"; }
