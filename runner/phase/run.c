@@ -581,9 +581,18 @@ static int run_infra_start(struct scan *s, struct run_infra *ri)
 	return r;
 }
 
-/* The gateway first: it is attached to every CRS network. */
-static void run_infra_end(struct scan *s, struct run_infra *ri)
+/*
+ * The gateway first: it is attached to every CRS network. A network the
+ * engine fails to remove (not one already gone) is the phase's error,
+ * CRS_EENGINE: the engine broke under the scan (a reproduction made
+ * before it broke must not pass for a scan that ended well), and the
+ * scan's objects are left to the next command's reaper.
+ */
+static int run_infra_end(struct scan *s, struct run_infra *ri)
 {
+	char *broke = NULL;	/* the engine's first failure */
+	int r = 0;
+
 	llm_gateway_stop(ri->llm, s);
 	ri->llm = NULL;
 	if (ri->sidecar)
@@ -593,11 +602,20 @@ static void run_infra_end(struct scan *s, struct run_infra *ri)
 	ri->sidecar = NULL;
 	for (size_t i = 0; i < ri->net_ids.nr; i++)
 		if (docker_network_remove(s->docker, ri->net_ids.v[i]) != 0) {
-			log_warn("removing network: %s", crs_error_last());
+			if (crs_error_code() == CRS_EENGINE && !broke)
+				broke = xstrdup(crs_error_last());
+			else
+				log_warn("removing network: %s",
+					 crs_error_last());
 			crs_error_clear();
 		}
 	strvec_release(&ri->net_names);
 	strvec_release(&ri->net_ids);
+	if (broke)
+		r = crs_error_set(CRS_EENGINE, "the run could not remove its "
+				  "network: %s", broke);
+	free(broke);
+	return r;
 }
 
 /*
@@ -750,7 +768,7 @@ out:
 		crs_error_set(r, "%s", msg);
 		free(msg);
 	} else {
-		run_infra_end(s, &ri);
+		r = run_infra_end(s, &ri);
 	}
 	harness_runs_release(&rec);
 	free(stamp);

@@ -86,9 +86,16 @@ running() {
 }
 # watchdog NAME: the pid of scan NAME's watchdog (its log's first line)
 watchdog() { sed -n 's/.*watchdog \([0-9][0-9]*\) for .*/\1/p' "$tmp/$1/logs/watchdog.log" | tail -n 1; }
-# counts PID: "<containers> <networks>"
+# counts PID: "<containers> <networks>" of the run phase's standing
+# objects: the CRS and gateway containers and the networks. The sleeper's
+# PoV is reproduced as soon as it arrives (early_jobs.h), so a scan also
+# has short-lived reproduction containers that come and go by
+# themselves; `objects` still lists them, and they must be reaped too.
 counts() {
-	echo "$(docker ps -aq --filter "label=io.crs-ci.pid=$1" | wc -l) $(docker network ls -q --filter "label=io.crs-ci.pid=$1" | wc -l)"
+	local c
+	c=$( (docker ps -aq --filter "label=io.crs-ci.pid=$1" --filter name=-crs-sleeper-sleeper-
+	      docker ps -aq --filter "label=io.crs-ci.pid=$1" --filter name=-llm-gateway) | wc -l)
+	echo "$c $(docker network ls -q --filter "label=io.crs-ci.pid=$1" | wc -l)"
 }
 
 # --- 1. SIGKILL of crs-ci and its watchdog: the next command reaps -----
