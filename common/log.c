@@ -2,12 +2,11 @@
 /*
  * log.c - leveled logging to a swappable sink
  *
- * The default sink writes "crs-ci: <level>: <msg>" to stderr; at debug
- * level it adds file:line. stdout is never written here: it carries only
- * the product (SARIF, JSON, the verdict). Every message is escaped here,
- * whatever its caller passed: no control byte (newline, CR, ESC, other C0,
- * DEL, C1) reaches a sink, so one call is one line, and the fixed prefix
- * keeps any line from starting with a "::" workflow command.
+ * The default sink writes "crs-ci: <level>: <msg>" to stderr (stdout
+ * carries only the product). Every message is escaped here, whatever its
+ * caller passed: no control byte reaches a sink, so one call is one line,
+ * and no CI runner command survives in it ("::" first, "##[" anywhere).
+ * Details: docs/internals.md (common/log.c).
  */
 #include "common/log.h"
 
@@ -95,9 +94,46 @@ void log_msg(enum log_level level, const char *file, const char *func,
 	(void)func;
 }
 
-/* 1 when byte i of s must be shown as \xNN. */
-static int must_escape(const unsigned char *s, size_t len, size_t i)
+/*
+ * Bytes of the whitespace character that ends just before s[i] (a space,
+ * a tab or a Unicode space that .NET's TrimStart() drops: U+00A0, U+1680,
+ * U+2000..U+200A, U+2028, U+2029, U+202F, U+205F, U+3000), or 0.
+ */
+static size_t space_before(const unsigned char *s, size_t i)
 {
+	unsigned char a, b, c;
+
+	if (i >= 1 && (s[i - 1] == ' ' || s[i - 1] == '\t'))
+		return 1;
+	if (i >= 2 && s[i - 2] == 0xc2 && s[i - 1] == 0xa0)
+		return 2;
+	if (i < 3)
+		return 0;
+	a = s[i - 3];
+	b = s[i - 2];
+	c = s[i - 1];
+	if ((a == 0xe1 && b == 0x9a && c == 0x80) ||
+	    (a == 0xe2 && b == 0x80 && ((c >= 0x80 && c <= 0x8a) ||
+					c == 0xa8 || c == 0xa9 || c == 0xaf)) ||
+	    (a == 0xe2 && b == 0x81 && c == 0x9f) ||
+	    (a == 0xe3 && b == 0x80 && c == 0x80))
+		return 3;
+	return 0;
+}
+
+/* 1 when only whitespace comes before s[i]. */
+static int after_leading_space(const unsigned char *s, size_t i)
+{
+	size_t n;
+
+	while (i && (n = space_before(s, i)))
+		i -= n;
+	return i == 0;
+}
+
+int log_must_escape(const char *str, size_t len, size_t i)
+{
+	const unsigned char *s = (const unsigned char *)str;
 	unsigned char c = s[i];
 
 	if (c < 0x20 || c == 0x7f)
@@ -107,8 +143,15 @@ static int must_escape(const unsigned char *s, size_t len, size_t i)
 		return 1;
 	if (c >= 0x80 && c <= 0x9f && i > 0 && s[i - 1] == 0xc2)
 		return 1;
-	/* "::" at the start is a GitHub workflow command */
-	return i == 0 && c == ':' && len > 1 && s[1] == ':';
+	switch (c) {
+	case ':':	/* GitHub: "::cmd::" after leading whitespace */
+		return after_leading_space(s, i);
+	case '[':	/* GitHub: "##[cmd]" anywhere in a line */
+		return i > 0 && s[i - 1] == '#';
+	case '#':	/* nor "##" + "[" when texts are put side by side */
+		return i + 1 == len;
+	}
+	return 0;
 }
 
 static void log_vfprintf(FILE *f, const char *prefix, const char *fmt, va_list ap)
@@ -133,12 +176,12 @@ char *log_quote(char *out, size_t outsz, const char *s, size_t len)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *u = (const unsigned char *)s;
-	size_t o = 0;
+	size_t o = 0, i;
 
 	if (!outsz)
 		return out;
-	for (size_t i = 0; i < len && o + 5 < outsz; i++) {
-		if (!must_escape(u, len, i)) {
+	for (i = 0; i < len && o + 5 < outsz; i++) {
+		if (!log_must_escape(s, len, i)) {
 			out[o++] = s[i];
 			continue;
 		}
@@ -147,6 +190,9 @@ char *log_quote(char *out, size_t outsz, const char *s, size_t len)
 		out[o++] = hex[u[i] >> 4];
 		out[o++] = hex[u[i] & 15];
 	}
+	/* cut short: a '#' may now end it (see log_must_escape) */
+	while (i < len && o && out[o - 1] == '#')
+		o--;
 	out[o] = '\0';
 	return out;
 }

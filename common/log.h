@@ -3,11 +3,10 @@
  * log.h - the one logger: levels, a swappable sink, and quoting
  *
  * The logger is the only mutable global in the product. Messages go to
- * stderr by default; tests and the gateway swap the sink with
- * log_set_handler(). log_msg() escapes every message with log_quote()
- * before any sink sees it, so no caller can emit a raw newline, CR or
- * ANSI escape, and a line never starts with "::". Text printed outside
- * the logger (usage errors, reports) goes through log_quote() itself.
+ * stderr by default; tests and the gateway swap the sink. log_msg()
+ * escapes every message with log_quote(), so no caller emits a raw
+ * control byte or a CI runner command; other printers of untrusted text
+ * use log_quote() or ask log_must_escape() which bytes to escape.
  */
 #ifndef CRS_COMMON_LOG_H
 #define CRS_COMMON_LOG_H
@@ -35,11 +34,25 @@ void log_msg(enum log_level level, const char *file, const char *func,
 #define log_debug(...) log_msg(LOG_DEBUG, __FILE__, __func__, __LINE__, __VA_ARGS__)
 
 /*
+ * 1 when byte i of the `len` bytes at s must not reach a CI log as it is,
+ * wherever s lands in a line and whatever text is put beside it:
+ *   - a control byte: C0 (newline, CR, tab, ESC), DEL, UTF-8 C1 controls;
+ *   - the first ':' after only whitespace (spaces, tabs, Unicode spaces):
+ *     GitHub's runner runs "::cmd::" at a line's start after trimming it;
+ *   - a '[' right after '#': GitHub's runner runs "##[cmd]" anywhere;
+ *   - a '#' that ends s, so "#" + "#[" side by side make no "##[".
+ * GitLab's "section_start:T:NAME\r\e[0K" needs a CR and an ESC: control
+ * bytes. Callers escape such a byte in their sink's form (\xNN, %XX).
+ */
+int log_must_escape(const char *s, size_t len, size_t i);
+
+/*
  * Escape `len` bytes of untrusted text into `out` (of size `outsz`, always
- * NUL-terminated; cut when full): every control byte (C0 including
- * newline, CR and tab, DEL, and UTF-8 C1 controls) and a leading "::"
- * become \xNN, so the result is one line that holds no ANSI escape and
- * is no CI workflow command. Other UTF-8 passes unchanged. Returns out.
+ * NUL-terminated; cut when full, and a cut drops the '#'s it leaves at
+ * the end): each byte log_must_escape() names becomes \xNN ("##[" reads
+ * "##\x5b", a leading "::" reads "\x3a:"), so the result is one line that
+ * holds no ANSI escape and no CI runner command. Other UTF-8 passes
+ * unchanged. Returns out.
  */
 char *log_quote(char *out, size_t outsz, const char *s, size_t len);
 

@@ -235,12 +235,16 @@ static void print_findings(const struct finding_set *fs, FILE *out)
 		fs->nr);
 	for (size_t i = 0; i < fs->nr; i++) {
 		const struct finding *f = &fs->items[i];
+		const char *fn = f->function ? f->function : "?";
+		const char *file = f->file ? f->file : "?";
+		char qf[512], qp[512];
 
 		log_quote(q, sizeof(q), f->crash_type, strlen(f->crash_type));
 		fprintf(out, "  %s in %s at %s:%d, reproduced %d/%d, %s\n",
-			q, f->function ? f->function : "?",
-			f->file ? f->file : "?", f->line, f->reproduced,
-			f->attempts, f->novelty ? f->novelty : "novelty unknown");
+			q, log_quote(qf, sizeof(qf), fn, strlen(fn)),
+			log_quote(qp, sizeof(qp), file, strlen(file)), f->line,
+			f->reproduced, f->attempts,
+			f->novelty ? f->novelty : "novelty unknown");
 	}
 	for (size_t i = 0; i < fs->patches_nr; i++)
 		validated += fs->patches[i].validated != 0;
@@ -285,7 +289,7 @@ static int report(struct scan *s, FILE *out)
 	if (finding_set_load(&fs, results) == 0) {
 		print_findings(&fs, out);
 	} else {
-		fprintf(out, "  no results.json: %s\n", crs_error_last());
+		log_fprintf(out, "  no results.json: ", "%s", crs_error_last());
 		crs_error_clear();
 	}
 	fprintf(out, "contract: ");

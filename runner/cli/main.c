@@ -160,7 +160,7 @@ int main(int argc, char **argv)
 		nargs = 2;
 	}
 	if (!(c->flags & CMD_LAZY_LIBS) && lib_init_all() != 0) {
-		fprintf(stderr, "crs-ci: error: %s\n", crs_error_last());
+		log_fprintf(stderr, "crs-ci: error: ", "%s", crs_error_last());
 		free(args);
 		return EXIT_INFRA;
 	}

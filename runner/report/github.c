@@ -207,26 +207,17 @@ void github_env_release(struct github_env *env)
 
 static void escape_cmd(struct buf *b, const char *s, int property)
 {
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '%': buf_adds(b, "%25"); break;
-		case '\r': buf_adds(b, "%0D"); break;
-		case '\n': buf_adds(b, "%0A"); break;
-		case ':':
-			buf_adds(b, property ? "%3A" : ":");
-			break;
-		case ',':
-			buf_adds(b, property ? "%2C" : ",");
-			break;
-		default:
-			/* other controls (ANSI escapes) are shown, not run;
-			 * the runner leaves unknown %XX as they are */
-			if (((unsigned char)*s < 0x20 && *s != '\t') ||
-			    *s == 0x7f)
-				buf_printf(b, "%%%02X", (unsigned char)*s);
-			else
-				buf_addch(b, *s);
-		}
+	size_t len = s ? strlen(s) : 0;
+
+	/* controls (ANSI escapes) and runner commands are shown, not run:
+	 * the runner leaves unknown %XX as they are */
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '%' || s[i] == '\r' || s[i] == '\n' ||
+		    (property && (s[i] == ':' || s[i] == ',')) ||
+		    (s[i] != '\t' && log_must_escape(s, len, i)))
+			buf_printf(b, "%%%02X", (unsigned char)s[i]);
+		else
+			buf_addch(b, s[i]);
 	}
 }
 
@@ -369,6 +360,29 @@ CRS_TESTABLE size_t github_annotations(FILE *f, const struct finding_set *fs,
 	return dropped;
 }
 
+/*
+ * A report's lines as the log shows them: no ANSI escape or other
+ * control, no runner command (log_must_escape() per line), tabs kept.
+ */
+static void echo_escape(struct buf *b, const char *s, size_t len)
+{
+	while (len) {
+		const char *nl = memchr(s, '\n', len);
+		size_t n = nl ? (size_t)(nl - s) : len;
+
+		for (size_t k = 0; k < n; k++) {
+			if (s[k] != '\t' && log_must_escape(s, n, k))
+				buf_printf(b, "\\x%02x", (unsigned char)s[k]);
+			else
+				buf_addch(b, s[k]);
+		}
+		if (nl)
+			buf_addch(b, '\n');
+		s += n + !!nl;
+		len -= n + !!nl;
+	}
+}
+
 CRS_TESTABLE int github_echo_reports(FILE *f, const struct finding_set *fs,
 			const char *out_dir, size_t max_reports)
 {
@@ -396,15 +410,7 @@ CRS_TESTABLE int github_echo_reports(FILE *f, const struct finding_set *fs,
 			text.len = GITHUB_REPORT_ECHO_MAX;
 			text.ptr[text.len] = '\0';
 		}
-		for (size_t k = 0; k < text.len; k++) {
-			unsigned char c = (unsigned char)text.ptr[k];
-
-			/* no ANSI escapes or other controls in the log */
-			if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
-				buf_printf(&esc, "\\x%02x", c);
-			else
-				buf_addch(&esc, (char)c);
-		}
+		echo_escape(&esc, text.ptr, text.len);
 		buf_release(&text);
 		text = esc;
 		buf_init(&esc);
@@ -456,13 +462,15 @@ static void md_code(struct buf *b, const char *s)
 	for (size_t i = 0; i <= max; i++)
 		buf_addch(b, '`');
 	buf_addch(b, ' ');
-	for (; *s; s++) {
-		if (*s == '|')
+	for (size_t i = 0, n = strlen(s); i < n; i++) {
+		if (s[i] == '|')
 			buf_adds(b, "\\|");
-		else if (*s == '\n' || *s == '\r')
+		else if (s[i] == '\n' || s[i] == '\r')
 			buf_addch(b, ' ');
+		else if (log_must_escape(s, n, i))
+			buf_printf(b, "\\x%02x", (unsigned char)s[i]);
 		else
-			buf_addch(b, *s);
+			buf_addch(b, s[i]);
 	}
 	buf_addch(b, ' ');
 	for (size_t i = 0; i <= max; i++)

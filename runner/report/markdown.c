@@ -9,6 +9,7 @@
 #include "runner/report/markdown.h"
 #include "sarif/change_cov.h"
 #include "common/buf.h"
+#include "common/log.h"
 
 #include <string.h>
 
@@ -75,10 +76,15 @@ void md_code_span(struct buf *b, const char *s)
 	add_ticks(b, n);
 	if (pad)
 		buf_addch(b, ' ');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
 
-		buf_addch(b, c < 0x20 || c == 0x7f ? ' ' : (char)c);
+		if (c < 0x20 || c == 0x7f)
+			buf_addch(b, ' ');
+		else if (log_must_escape(s, len, i))	/* "##[" */
+			buf_printf(b, "\\x%02x", c);
+		else
+			buf_addch(b, (char)c);
 	}
 	if (pad)
 		buf_addch(b, ' ');

@@ -4,7 +4,8 @@
  *
  * Every string that came from a container (function names, file paths,
  * crash descriptions) goes through log_quote() first, so a hostile
- * harness cannot put escape sequences or "::" workflow commands in a log.
+ * harness cannot put escape sequences or workflow commands ("::", "##[")
+ * in a log.
  */
 #include "runner/report/terminal.h"
 #include "runner/report/timing_summary.h"

@@ -5,7 +5,8 @@
  * Drives runner/report/github.c with the recorded pull_request event in
  * tests/fixtures/github/ and the in-process fake of GitHub's API
  * (tests/helper/fake_github.c): annotations and their caps and escaping,
- * the stop-commands guard, the job summary, the outputs file, the SARIF
+ * runner commands ("##[", "::", GitLab sections) in every untrusted
+ * field, the stop-commands guard, the job summary, the outputs file, the SARIF
  * upload body (decoded back to the file), polling, the review at the head
  * sha, and the fork behaviour.
  */
@@ -18,6 +19,7 @@
 #include <git2.h>
 
 #include "tests/helper/fake_github.h"
+#include "ci_commands.h"
 #include "runner/report/github.h"
 #include "sarif/change_cov.h"
 #include "sarif/finding.h"
@@ -158,6 +160,15 @@ static void test_escaping(void **state)
 	github_escape_data(&b, "\x1b[31mred\tx");
 	assert_string_equal(b.ptr, "%1B[31mred\tx");
 	buf_reset(&b);
+	/* runner commands are shown, not run: "##[" anywhere, "::" first */
+	github_escape_data(&b, HOSTILE_CI_ERROR " " HOSTILE_CI_STOP " "
+			   HOSTILE_CI_SECTION " C#");
+	assert_string_equal(b.ptr, "%3A:error::x ##%5Bstop-commands]tok "
+			    "%1B[0Ksection_start:1:x%0D%1B[0K C%23");
+	buf_reset(&b);
+	github_escape_property(&b, "src/" HOSTILE_CI_STOP ".c");
+	assert_string_equal(b.ptr, "src/##%5Bstop-commands]tok.c");
+	buf_reset(&b);
 	github_escape_markdown(&b, "a|b <script>x</script> [l](http://e) "
 			       "`c` @team\n# h");
 	assert_null(strchr(b.ptr, '<'));
@@ -198,6 +209,45 @@ static void test_annotation_hostile(void **state)
 		"fuzz_parse, found by crs-libfuzzer.%0AERROR: AddressSanitizer"
 		": ::warning::x%0Asecond line 50%25%0APoV: out/povs/"
 		"0123456789abcdef\n");
+	free(text);
+	finding_set_release(&fs);
+}
+
+/* Runner commands in every untrusted field: crs-ci's own line still runs. */
+static void test_annotation_commands(void **state)
+{
+	const char *cmd = HOSTILE_CI_STOP " " HOSTILE_CI_ERROR " "
+		HOSTILE_CI_SECTION;
+	struct finding_set fs;
+	struct finding *x;
+	char *mem = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&mem, &len);
+	char *text;
+
+	(void)state;
+	summary_init(&fs);
+	x = add(&fs, "0123456789abcdef", "new",
+		"src/" HOSTILE_CI_STOP HOSTILE_CI_ERROR ".c", 44);
+	free(x->crash_type);
+	free(x->function);
+	free(x->harness);
+	free(x->found_by);
+	x->crash_type = xstrdup(HOSTILE_CI_ERROR);
+	x->function = xstrdup(cmd);
+	x->harness = xstrdup(HOSTILE_CI_STOP);
+	x->found_by = xstrdup(HOSTILE_CI_SECTION);
+	x->description = xstrdup(cmd);
+	github_annotations(f, &fs, "out");
+	text = stream_text(f, &mem);
+	assert_int_equal(count_lines_prefix(text, "::error file=src/##%5B"
+					    "stop-commands]tok%3A%3Aerror"
+					    "%3A%3Ax.c,line=44,"), 1);
+	assert_int_equal(ci_command_lines(text), 1);
+	assert_false(ci_command_anywhere(text));
+	assert_non_null(strstr(text, "::%3A:error::x in ##%5Bstop-commands]"
+			       "tok ::error::x %1B[0Ksection_start:1:x%0D"
+			       "%1B[0K, reproduced"));
 	free(text);
 	finding_set_release(&fs);
 }
@@ -285,7 +335,15 @@ static void test_echo_reports(void **state)
 	FILE *f = open_memstream(&mem, &len);
 	const char *hostile = "==1==ERROR: AddressSanitizer: heap\n"
 		"::endgroup::\n::error file=x::pwned\n"
-		"::stop-commands::deadbeef\n::deadbeef::\n::add-mask::x";
+		"::stop-commands::deadbeef\n::deadbeef::\n::add-mask::x\n"
+		"    #0 0x4f5a2b in " HOSTILE_CI_STOP " /src/a.c:3:5\n"
+		"\t#1 0x4f5a2c in ns::f(int) /src/a.c:9\n";
+	const char *shown = "==1==ERROR: AddressSanitizer: heap\n"
+		"\\x3a:endgroup::\n\\x3a:error file=x::pwned\n"
+		"\\x3a:stop-commands::deadbeef\n\\x3a:deadbeef::\n"
+		"\\x3a:add-mask::x\n"
+		"    #0 0x4f5a2b in ##\\x5bstop-commands]tok /src/a.c:3:5\n"
+		"\t#1 0x4f5a2c in ns::f(int) /src/a.c:9\n";
 	const char *hostile_tail = "\x1b[31mred\x1b[0m\r\n";
 
 	(void)state;
@@ -316,13 +374,15 @@ static void test_echo_reports(void **state)
 	for (int i = 0; i < 32; i++)
 		assert_true(isxdigit((unsigned char)token[i]));
 	assert_int_equal(p[32], '\n');
-	/* the report sits unchanged between the guard and its resume */
-	assert_memory_equal(p + 33, hostile, strlen(hostile));
+	/* the report sits between the guard and its resume, its runner
+	 * commands shown as log lines show them */
+	assert_memory_equal(p + 33, shown, strlen(shown));
 	/* control bytes (ANSI escapes, CR) are shown, not sent to the log */
-	assert_memory_equal(p + 33 + strlen(hostile),
+	assert_memory_equal(p + 33 + strlen(shown),
 			    "\\x1b[31mred\\x1b[0m\\x0d\n", 23);
 	snprintf(resume, sizeof(resume), "\n::%s::\n", token);
-	assert_ptr_equal(strstr(p, resume), p + 33 + strlen(hostile) + 22);
+	assert_ptr_equal(strstr(p, resume), p + 33 + strlen(shown) + 22);
+	assert_false(ci_command_anywhere(text));
 	assert_non_null(strstr(text, resume));
 	assert_non_null(strstr(strstr(text, resume), "::endgroup::\n"));
 	assert_null(strstr(text, "root:"));
@@ -378,6 +438,29 @@ static void test_summary(void **state)
 			       "&gt;\n"));
 	/* table rows are one line each: 2 header lines + 2 rows */
 	assert_int_equal(count_lines_prefix(md.ptr, "|"), 4);
+	buf_release(&md);
+	finding_set_release(&fs);
+
+	/* runner commands in every field of the summary stay inert */
+	summary_init(&fs);
+	x = add(&fs, HOSTILE_CI_STOP, "new", HOSTILE_CI_ERROR, 3);
+	free(x->function);
+	free(x->harness);
+	x->function = xstrdup(HOSTILE_CI_STOP " " HOSTILE_CI_SECTION);
+	x->harness = xstrdup(HOSTILE_CI_ERROR);
+	fs.summary.incomplete = xcalloc(1, sizeof(*fs.summary.incomplete));
+	fs.summary.incomplete[0].harness = xstrdup(HOSTILE_CI_STOP);
+	fs.summary.incomplete[0].reason = xstrdup(HOSTILE_CI_ERROR);
+	fs.summary.incomplete_nr = 1;
+	{
+		const char *note = HOSTILE_CI_ERROR " " HOSTILE_CI_STOP;
+
+		github_summary(&md, &fs, "out", &note, 1);
+	}
+	assert_int_equal(ci_command_lines(md.ptr), 0);
+	assert_false(ci_command_anywhere(md.ptr));
+	assert_non_null(strstr(md.ptr, "`##\\x5bstop-commands]tok`: fuzzed"));
+	assert_non_null(strstr(md.ptr, "` out/povs/##\\x5bstop-commands]tok `"));
 	buf_release(&md);
 	finding_set_release(&fs);
 
@@ -1045,6 +1128,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_escaping),
 		cmocka_unit_test(test_annotation_hostile),
+		cmocka_unit_test(test_annotation_commands),
 		cmocka_unit_test(test_annotation_caps),
 		cmocka_unit_test(test_annotation_suppressed),
 		cmocka_unit_test(test_echo_reports),

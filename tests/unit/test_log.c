@@ -2,10 +2,10 @@
 /*
  * test_log.c - the logger escapes every line it writes
  *
- * Hostile text (file names with newlines, ANSI escapes, "::" workflow
- * commands) is passed to the logger, to log_fprintf() and to the terminal
- * verdict; the captured output must hold no control byte and no line
- * that starts with "::".
+ * Hostile text (file names with newlines, ANSI escapes, "::" and "##["
+ * workflow commands, GitLab section markers) is passed to the logger, to
+ * log_fprintf() and to the terminal verdict; the captured output must
+ * hold no control byte and nothing a CI runner would run.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -23,9 +23,12 @@
 #include "common/log.h"
 #include "runner/report/terminal.h"
 #include "finding_builder.h"
+#include "ci_commands.h"
 
 /* A file name a pull request can create, and what it tries to do. */
 #define HOSTILE "a\n::error file=x::pwned\r\x1b[2J\x7f\x01\xc2\x9b" "31m"
+/* Runner commands in a function name (GitHub runs "##[" anywhere). */
+#define HOSTILE_CMD HOSTILE_CI_STOP " " HOSTILE_CI_ERROR " " HOSTILE_CI_SECTION
 
 static struct buf captured = BUF_INIT;
 
@@ -53,10 +56,12 @@ static void assert_clean_lines(const char *s, size_t want_lines)
 				 i, s);
 		if (p[i] == 0xc2 && p[i + 1] >= 0x80 && p[i + 1] <= 0x9f)
 			fail_msg("C1 control at %zu in \"%s\"", i, s);
-		if ((i == 0 || p[i - 1] == '\n') && p[i] == ':' &&
-		    p[i + 1] == ':')
-			fail_msg("a line starts with \"::\" in \"%s\"", s);
 	}
+	if (ci_command_lines(s))
+		fail_msg("a line starts with \"::\" in \"%s\"", s);
+	if (ci_command_anywhere(s))
+		fail_msg("a runner command (\"##[\", a GitLab section) in "
+			 "\"%s\"", s);
 	if (want_lines)
 		assert_int_equal(lines, want_lines);
 }
@@ -69,14 +74,60 @@ static void test_handler_gets_escaped(void **state)
 	log_info("reading %s", HOSTILE);
 	log_warn("%s", "::warning::from a harness");
 	log_error("%s", "ok: é stays UTF-8\ttab");
+	log_warn("exchange: crs-x: %s: a link", HOSTILE_CMD);
 	log_set_handler(NULL, NULL);
-	assert_clean_lines(captured.ptr, 3);
+	assert_clean_lines(captured.ptr, 4);
 	assert_string_equal(captured.ptr,
 			    "reading a\\x0a::error file=x::pwned\\x0d\\x1b[2J"
 			    "\\x7f\\x01\\xc2\\x9b31m\n"
 			    "\\x3a:warning::from a harness\n"
-			    "ok: é stays UTF-8\\x09tab\n");
+			    "ok: é stays UTF-8\\x09tab\n"
+			    "exchange: crs-x: ##\\x5bstop-commands]tok "
+			    "::error::x \\x1b[0Ksection_start:1:x\\x0d"
+			    "\\x1b[0K: a link\n");
 	buf_release(&captured);
+}
+
+static const char *quote(char *out, size_t n, const char *s)
+{
+	return log_quote(out, n, s, strlen(s));
+}
+
+/* What each runner command becomes; C++ names and '#' stay readable. */
+static void test_runner_commands(void **state)
+{
+	static const char *const cases[][2] = {
+		{ HOSTILE_CI_STOP, "##\\x5bstop-commands]tok" },
+		{ "x ##[error]y #[z] # [w]", "x ##\\x5berror]y #\\x5bz] # [w]" },
+		{ HOSTILE_CI_ERROR, "\\x3a:error::x" },
+		{ ":", "\\x3a" },
+		{ "  ::warning::x", "  \\x3a:warning::x" },
+		{ "\xc2\xa0\xe3\x80\x80::x", "\xc2\xa0\xe3\x80\x80\\x3a:x" },
+		{ "a ::x ns::f std::vector<int>::at",
+		  "a ::x ns::f std::vector<int>::at" },
+		{ HOSTILE_CI_SECTION,
+		  "\\x1b[0Ksection_start:1:x\\x0d\\x1b[0K" },
+		{ "C#", "C\\x23" },
+		{ "#0 0x4f5a2b in f /src/a.c:3", "#0 0x4f5a2b in f /src/a.c:3" },
+	};
+	char a[256], b[256], c[256], line[512];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_string_equal(quote(a, sizeof(a), cases[i][0]),
+				    cases[i][1]);
+		/* quoting twice changes nothing more */
+		assert_string_equal(quote(b, sizeof(b), a), a);
+	}
+	/* quoted texts side by side make no command either */
+	snprintf(line, sizeof(line), "%s%s%s", quote(a, sizeof(a), "x#"),
+		 quote(b, sizeof(b), "#"), quote(c, sizeof(c), "[stop]"));
+	assert_null(strstr(line, "##["));
+	snprintf(line, sizeof(line), "%s%s", quote(a, sizeof(a), " :"),
+		 quote(b, sizeof(b), ":error::x"));
+	assert_int_equal(ci_command_lines(line), 0);
+	/* a text cut short ends with no '#' */
+	assert_string_equal(log_quote(a, 10, "abc##[x]", 8), "abc");
 }
 
 /* The default sink, stderr: one line per message, prefix first. */
@@ -93,6 +144,7 @@ static void test_stderr_sink(void **state)
 	assert_int_equal(dup2(fd, STDERR_FILENO), STDERR_FILENO);
 	log_info("%s", "::error::pwned");
 	log_warn("file %s", HOSTILE);
+	log_info("%s", HOSTILE_CI_STOP);
 	fflush(stderr);
 	dup2(saved, STDERR_FILENO);
 	close(saved);
@@ -101,10 +153,11 @@ static void test_stderr_sink(void **state)
 	unlink(path);
 	assert_true(n > 0);
 	text[n] = '\0';
-	assert_clean_lines(text, 2);
+	assert_clean_lines(text, 3);
 	assert_string_equal(text, "crs-ci: \\x3a:error::pwned\n"
 			    "crs-ci: warning: file a\\x0a::error file=x::pwned"
-			    "\\x0d\\x1b[2J\\x7f\\x01\\xc2\\x9b31m\n");
+			    "\\x0d\\x1b[2J\\x7f\\x01\\xc2\\x9b31m\n"
+			    "crs-ci: ##\\x5bstop-commands]tok\n");
 }
 
 /* Usage errors are printed outside the logger, escaped the same way. */
@@ -117,8 +170,9 @@ static void test_log_fprintf(void **state)
 	(void)state;
 	assert_non_null(f);
 	log_fprintf(f, "crs-ci: ", "'%s' is not a crs-ci command", HOSTILE);
+	log_fprintf(f, "", "%s", HOSTILE_CI_ERROR " " HOSTILE_CMD);
 	fclose(f);
-	assert_clean_lines(text, 1);
+	assert_clean_lines(text, 2);
 	assert_non_null(strstr(text, "crs-ci: 'a\\x0a::error file=x::pwned"));
 	free(text);
 }
@@ -137,9 +191,15 @@ static void test_terminal_report(void **state)
 	finding_add(&fs, "id1", "heap-buffer-overflow\n::error::x", 1,
 		    "src/" HOSTILE ".c", 3, "parse\n::error::y", "fuzz\nx",
 		    5, 5, "new")->found_by = strdup("crs\n::warning::z");
+	finding_add(&fs, "id2", HOSTILE_CI_ERROR, 1, HOSTILE_CMD ".c", 4,
+		    HOSTILE_CMD, HOSTILE_CI_STOP, 5, 5, "new")->found_by =
+		strdup(HOSTILE_CI_SECTION);
 	terminal_report(f, &fs, "out");
 	fclose(f);
 	assert_null(strstr(text, "fuzzing executed"));	/* full mode */
+	assert_clean_lines(text, 0);
+	assert_non_null(strstr(text, "\\x3a:error::x in ##\\x5bstop-commands]"
+			       "tok ::error::x"));
 	free(text);
 	/* the coverage of the change names the change's (hostile) paths */
 	fs.change_coverage = change_cov_new();
@@ -162,6 +222,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_handler_gets_escaped),
+		cmocka_unit_test(test_runner_commands),
 		cmocka_unit_test(test_stderr_sink),
 		cmocka_unit_test(test_log_fprintf),
 		cmocka_unit_test(test_terminal_report),
