@@ -83,7 +83,8 @@ $(BUILD)/itests/%: tests/integration/%.c $(BUILD)/libcrsci.a $(BUILD)/libcrs.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LIBS) -lcmocka
 
 # libFuzzer targets (tests/fuzz/); built by fuzz-build with the library
-$(BUILD)/fuzzers/%: tests/fuzz/%.c $(BUILD)/libcrsci.a $(BUILD)/libcrs.a
+$(BUILD)/fuzzers/%: tests/fuzz/%.c $(BUILD)/libtesthelper.a \
+		$(BUILD)/libcrsci.a $(BUILD)/libcrs.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LIBS)
 

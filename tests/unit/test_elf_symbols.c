@@ -16,6 +16,7 @@
 #include "runner/exec/elf_symbols.h"
 #include "runner/exec/symbol_match.h"
 #include "tests/helper/elf_build.h"
+#include "tests/helper/symbol_ref.h"
 #include "common/error.h"
 #include "common/fsutil.h"
 
@@ -146,51 +147,6 @@ static void test_finds_defined_functions(void **state)
 	assert_false(found[6]);
 }
 
-/* The old matcher, name by name: what the index must agree with. */
-static char *ref_encode(const char *name)
-{
-	char *out = strdup(""), *t;
-	const char *p = name;
-
-	for (;;) {
-		const char *e = strstr(p, "::");
-		size_t n = e ? (size_t)(e - p) : strlen(p);
-
-		if (!n || (*p >= '0' && *p <= '9') || memchr(p, '~', n) ||
-		    memchr(p, ' ', n) || memchr(p, '<', n) ||
-		    !strncmp(p, "operator", 8)) {
-			free(out);
-			return NULL;
-		}
-		assert_true(asprintf(&t, "%s%zu%.*s", out, n, (int)n, p) > 0);
-		free(out);
-		out = t;
-		if (!e)
-			return out;
-		p = e + 2;
-	}
-}
-
-static int ref_matches(const char *sym, const char *name)
-{
-	size_t n = strlen(name);
-	char *enc;
-	const char *p;
-	int ok = 0;
-
-	if (!n)
-		return 0;
-	if (!strstr(name, "::") && !strncmp(sym, name, n) &&
-	    (sym[n] == '\0' || sym[n] == '.'))
-		return 1;
-	if (strncmp(sym, "_Z", 2) != 0 || !(enc = ref_encode(name)))
-		return 0;
-	for (p = sym + 2; !ok && (p = strstr(p, enc)) != NULL; p++)
-		ok = !(p[-1] >= '0' && p[-1] <= '9');
-	free(enc);
-	return ok;
-}
-
 /* One symbol against one name through the index. */
 static int matches(const char *sym, const char *name)
 {
@@ -202,7 +158,7 @@ static int matches(const char *sym, const char *name)
 	assert_int_equal(symbol_match_sym(m, sym, &found, &nr, &work), 0);
 	symbol_match_free(m);
 	assert_int_equal(nr, found);
-	assert_int_equal(found, ref_matches(sym, name));
+	assert_int_equal(found, symbol_ref_matches(sym, name));
 	return found;
 }
 
@@ -285,7 +241,7 @@ static void test_matches_like_the_old_rule(void **state)
 		assert_int_equal(symbol_match_sym(m, sym, found, &nr, &work),
 				 0);
 		for (size_t i = 0; i < NAMES; i++) {
-			want[i] |= (unsigned char)ref_matches(sym, names[i]);
+			want[i] |= (unsigned char)symbol_ref_matches(sym, names[i]);
 			if (found[i] != want[i])
 				fail_msg("'%s' vs '%s': %d", sym, names[i],
 					 found[i]);
