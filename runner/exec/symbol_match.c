@@ -79,13 +79,12 @@ static void grow(struct symbol_match *m)
 }
 
 /*
- * The key s[0..len), added if new (s must outlive m: a prefix shares the
- * bytes of its encoding); valid until the next add.
+ * The key s[0..len) of hash h, added if new (s must outlive m: a prefix
+ * shares the bytes of its encoding); valid until the next add.
  */
 static struct key *add(struct symbol_match *m, const char *s, size_t len,
-		       unsigned kind)
+		       uint64_t h, unsigned kind)
 {
-	uint64_t h = fnv(FNV_OFFSET, s, len);
 	struct key *k;
 
 	if ((m->nr + 1) * 2 > m->cap)
@@ -137,19 +136,22 @@ static const char *own(struct symbol_match *m, char *s)
 /* Each leading run of components of enc as a prefix key, all as one. */
 static void add_encoding(struct symbol_match *m, const char *enc, size_t i)
 {
-	size_t len = strlen(enc), at = 0;
+	size_t len = strlen(enc), at = 0, from;
+	uint64_t h = FNV_OFFSET;
 	struct key *k;
 
-	while (at < len) {
+	for (;;) {
 		size_t v = 0;
 
-		while (is_digit(enc[at]))
-			v = v * 10 + (size_t)(enc[at++] - '0');
+		for (from = at; is_digit(enc[at]); at++)
+			v = v * 10 + (size_t)(enc[at] - '0');
 		at += v;
-		if (at < len)
-			add(m, enc, at, KEY_PREFIX);
+		h = fnv(h, enc + from, at - from);
+		if (at >= len)
+			break;
+		add(m, enc, at, h, KEY_PREFIX);
 	}
-	k = add(m, enc, len, KEY_ENC);
+	k = add(m, enc, len, h, KEY_ENC);
 	m->enc_next[i] = k->enc_first;
 	k->enc_first = i;
 	if (len > m->enc_max)
@@ -174,6 +176,7 @@ struct symbol_match *symbol_match_new(const char *const *names,
 			continue;
 		if (!strstr(names[i], "::")) {
 			struct key *k = add(m, own(m, xstrdup(names[i])), n,
+					    fnv(FNV_OFFSET, names[i], n),
 					    KEY_C);
 
 			m->c_next[i] = k->c_first;
