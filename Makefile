@@ -40,7 +40,7 @@ FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzzers/%,$(FUZZ_SRC))
 
 .PHONY: all test unit unit-one unit-plain unit-asan unit-run crs-unit integration demo setup clean \
 	static check-headers check-layers check-exports base-images bench bench-select install install-files \
-	bench-rebuild bench-cache bench-overhead bench-deadline bench-parbuild bench-directed fuzz fuzz-smoke fuzz-build fuzz-bin
+	bench-rebuild bench-cache bench-overhead bench-deadline bench-parbuild bench-directed bench-elf fuzz fuzz-smoke fuzz-build fuzz-bin
 all: $(BUILD)/crs-ci $(BUILD)/libCRS $(BUILD)/libCRS-install.sh
 
 $(BUILD)/obj/%.o: %.c
@@ -83,7 +83,8 @@ $(BUILD)/itests/%: tests/integration/%.c $(BUILD)/libcrsci.a $(BUILD)/libcrs.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LIBS) -lcmocka
 
 # libFuzzer targets (tests/fuzz/); built by fuzz-build with the library
-$(BUILD)/fuzzers/%: tests/fuzz/%.c $(BUILD)/libcrsci.a $(BUILD)/libcrs.a
+$(BUILD)/fuzzers/%: tests/fuzz/%.c $(BUILD)/libtesthelper.a \
+		$(BUILD)/libcrsci.a $(BUILD)/libcrs.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LIBS)
 
@@ -169,6 +170,16 @@ bench-deadline: all base-images
 bench-parbuild: all base-images
 	bash tests/bench/bench_parbuild.sh
 # time to first PoV with and without direction at the change (~20 min;
+# the harness symbol lookup: 200,000 symbols, 4,096 names (BENCH_ELF_ARGS)
+bench-elf:
+	$(MAKE) BUILD=build/test EXTRA_CFLAGS=-DUNIT_TESTS \
+	  build/test/bench/bench_elf
+	build/test/bench/bench_elf $(BENCH_ELF_ARGS)
+$(BUILD)/bench/%: tests/bench/%.c $(BUILD)/libtesthelper.a \
+		$(BUILD)/libcrsci.a $(BUILD)/libcrs.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
+
 # not in `bench`: run it once, BENCH_DIRECTED_ARGS="--cap 60 sentinel-number")
 bench-directed: all
 	bash tests/bench/bench_directed.sh $(BENCH_DIRECTED_ARGS)

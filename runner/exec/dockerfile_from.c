@@ -155,6 +155,21 @@ static void df_arg_line(struct df_args *a, const struct strvec *words)
 	}
 }
 
+/*
+ * A stage name as the engine takes it (^[a-z][a-z0-9-_.]*$ once lower
+ * cased): one the rewrite can write back as it was read, since no escape
+ * character, quote or '$' can be in it.
+ */
+static int df_stage_name_ok(const char *s)
+{
+	if (!isalpha((unsigned char)*s))
+		return 0;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("-_.", *s))
+			return 0;
+	return 1;
+}
+
 static int df_from_line(struct dockerfile_froms *out, size_t *alloc,
 			const struct strvec *words, const struct df_args *args,
 			const char *const *buildargs, char escape,
@@ -175,8 +190,21 @@ static int df_from_line(struct dockerfile_froms *out, size_t *alloc,
 		return crs_error_set(CRS_EINPUT, "%s:%zu: FROM names no image",
 				     source, line);
 	}
+	/* the engine's rule: "image" or "image AS name", nothing else */
+	if (i + 1 != words->nr && (i + 3 != words->nr ||
+				   strcasecmp(words->v[i + 1], "as"))) {
+		free(f.platform);
+		return crs_error_set(CRS_EINPUT, "%s:%zu: FROM takes an image "
+				     "and at most \"AS name\"", source, line);
+	}
+	if (i + 3 == words->nr && !df_stage_name_ok(words->v[i + 2])) {
+		free(f.platform);
+		return crs_error_set(CRS_EINPUT, "%s:%zu: a stage name is a "
+				     "letter, then letters, digits, '-', '_' "
+				     "or '.'", source, line);
+	}
 	f.image = df_expand(words->v[i], args, buildargs, escape, &f.own);
-	if (i + 2 < words->nr && !strcasecmp(words->v[i + 1], "as"))
+	if (i + 3 == words->nr)
 		f.stage = xstrdup(words->v[i + 2]);
 	if (f.image) {
 		f.is_scratch = !strcasecmp(f.image, "scratch");

@@ -2,17 +2,17 @@
 /*
  * elf_symbols.c - which named functions an ELF harness binary defines
  *
- * Reads only what it needs with pread (the ELF header, the section
- * headers, then each SHT_SYMTAB/SHT_DYNSYM with its string table), never
- * maps the file: a binary the pull request's build wrote may lie in
- * every field, so each offset and size is checked against the file's
- * size, each count against the bytes behind it, each name against its
- * string table, and the whole read against ELF_SYMBOLS_READ_MAX.
+ * Reads only what it needs with pread, never maps the file: a binary
+ * the pull request's build wrote may lie in every field, so each offset
+ * and size is checked against the file's size, each count against the
+ * bytes behind it, each name against its string table, and the whole
+ * read against ELF_SYMBOLS_READ_MAX. Each symbol meets all names at
+ * once (symbol_match.c). Details: docs/select.md.
  */
 #include "runner/exec/elf_symbols.h"
+#include "runner/exec/symbol_match.h"
 #include "common/error.h"
 #include "common/xalloc.h"
-#include "common/testable.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -22,10 +22,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define SECTIONS_MAX 65536u	/* more section headers: refused */
 #define SYMS_CHUNK 4096u	/* symbols read at a time */
+#define CHECK_STEPS (1u << 22)	/* steps between clock checks */
 
 /* One section header, whatever the file's class. */
 struct elf_sec {
@@ -178,71 +180,62 @@ static int read_sections(struct elf_file *e, struct elf_sec **out,
 	return 0;
 }
 
-static int is_digit(char c)
+/* What one lookup has and may still spend. */
+struct lookup {
+	struct symbol_match *m;
+	unsigned char *found;
+	size_t *found_nr, names_nr;
+	const struct elf_symbols_limit *lim;
+	double started;
+	uint64_t work, checked;	/* steps left; steps at the last check */
+	uint64_t syms_read;
+};
+
+static double now(void)
 {
-	return c >= '0' && c <= '9';
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* "ns::Class::method" as "2ns5Class6method"; NULL if not a C++ path. */
-static char *mangled_parts(const char *name)
+/* 0 to go on; CRS_EINTR or CRS_ETIMEOUT to end the lookup now. */
+static int check_limits(struct elf_file *e, struct lookup *l)
 {
-	char *out = xstrdup(""), *t;
-	const char *p = name;
+	double spent = now() - l->started;
 
-	for (;;) {
-		const char *e = strstr(p, "::");
-		size_t n = e ? (size_t)(e - p) : strlen(p);
-
-		if (!n || memchr(p, '~', n) || memchr(p, ' ', n) ||
-		    memchr(p, '<', n) || !strncmp(p, "operator", 8)) {
-			free(out);
-			return NULL;
-		}
-		t = xasprintf("%s%zu%.*s", out, n, (int)n, p);
-		free(out);
-		out = t;
-		if (!e)
-			return out;
-		p = e + 2;
-	}
+	l->checked = l->work;
+	if (l->lim && l->lim->stop && *l->lim->stop)
+		return crs_error_set(CRS_EINTR, "%s: symbol lookup "
+				     "interrupted", e->shown);
+	if (l->lim && l->lim->seconds > 0 && spent > l->lim->seconds)
+		return crs_error_set(CRS_ETIMEOUT, "%s: symbol lookup stopped "
+				     "after %.0f s (%llu symbols read)",
+				     e->shown, spent,
+				     (unsigned long long)l->syms_read);
+	return 0;
 }
 
-CRS_TESTABLE int elf_symbol_matches(const char *sym, const char *name)
+/* One defined function symbol against every name at once. */
+static int match(struct elf_file *e, struct lookup *l, const char *sym)
 {
-	size_t n = strlen(name);
-	char *enc;
-	const char *p;
-	int ok = 0;
-
-	if (!n)
-		return 0;
-	if (!strstr(name, "::") && !strncmp(sym, name, n) &&
-	    (sym[n] == '\0' || sym[n] == '.'))
-		return 1;
-	if (strncmp(sym, "_Z", 2) != 0 || !(enc = mangled_parts(name)))
-		return 0;
-	/* the encoding, not preceded by a digit (its length would differ) */
-	for (p = sym + 2; !ok && (p = strstr(p, enc)) != NULL; p++)
-		ok = !is_digit(p[-1]);
-	free(enc);
-	return ok;
-}
-
-static void match(const char *sym, const char *const *names,
-		  size_t names_nr, unsigned char *found, size_t *found_nr)
-{
-	for (size_t i = 0; i < names_nr; i++)
-		if (!found[i] && elf_symbol_matches(sym, names[i])) {
-			found[i] = 1;
-			(*found_nr)++;
-		}
+	l->syms_read++;
+	if (symbol_match_sym(l->m, sym, l->found, l->found_nr, &l->work))
+		return crs_error_set(CRS_ETIMEOUT, "%s: symbol lookup stopped "
+				     "after %llu steps (%llu symbols read)",
+				     e->shown,
+				     (unsigned long long)ELF_SYMBOLS_WORK_MAX,
+				     (unsigned long long)l->syms_read);
+	if (l->checked - l->work >= CHECK_STEPS ||
+	    l->syms_read % SYMS_CHUNK == 0)
+		return check_limits(e, l);
+	return 0;
 }
 
 /* The defined functions of one symbol table, matched against names. */
 static int scan_table(struct elf_file *e, const struct elf_sec *secs,
 		      uint64_t secs_nr, const struct elf_sec *tab,
-		      const char *const *names, size_t names_nr,
-		      unsigned char *found, size_t *found_nr)
+		      struct lookup *l)
 {
 	size_t esz = e->is64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym);
 	const struct elf_sec *str;
@@ -269,7 +262,7 @@ static int scan_table(struct elf_file *e, const struct elf_sec *secs,
 		goto out;
 	strtab[str->size] = '\0';	/* a last name runs no further */
 	chunk = xmalloc(SYMS_CHUNK * esz);
-	while (done < count) {
+	while (done < count && *l->found_nr < l->names_nr) {
 		uint64_t n = count - done < SYMS_CHUNK ? count - done :
 			SYMS_CHUNK;
 
@@ -299,8 +292,8 @@ static int scan_table(struct elf_file *e, const struct elf_sec *secs,
 			if ((type != STT_FUNC && type != STT_GNU_IFUNC) ||
 			    shndx == SHN_UNDEF || name >= str->size)
 				continue;
-			match(strtab + name, names, names_nr, found,
-			      found_nr);
+			if ((r = match(e, l, strtab + name)) != 0)
+				goto out;
 		}
 		done += n;
 	}
@@ -312,10 +305,15 @@ out:
 
 int elf_symbols_find(size_t *found_nr, unsigned char *found, int dirfd,
 		     const char *file, const char *shown,
-		     const char *const *names, size_t names_nr)
+		     const char *const *names, size_t names_nr,
+		     const struct elf_symbols_limit *lim)
 {
 	struct elf_file e = { .fd = -1, .budget = ELF_SYMBOLS_READ_MAX,
 			      .shown = shown };
+	struct lookup l = { .found = found, .found_nr = found_nr,
+			    .names_nr = names_nr, .lim = lim,
+			    .started = now(), .work = ELF_SYMBOLS_WORK_MAX,
+			    .checked = ELF_SYMBOLS_WORK_MAX };
 	struct elf_sec *secs = NULL;
 	uint64_t secs_nr = 0;
 	struct stat st;
@@ -344,16 +342,17 @@ int elf_symbols_find(size_t *found_nr, unsigned char *found, int dirfd,
 	e.size = (uint64_t)st.st_size;
 	if ((r = read_sections(&e, &secs, &secs_nr)) != 0)
 		goto out;
+	l.m = symbol_match_new(names, names_nr);
 	for (uint64_t i = 0; i < secs_nr && r == 0; i++)
 		if (secs[i].type == SHT_SYMTAB || secs[i].type == SHT_DYNSYM) {
 			tables++;
-			r = scan_table(&e, secs, secs_nr, &secs[i], names,
-				       names_nr, found, found_nr);
+			r = scan_table(&e, secs, secs_nr, &secs[i], &l);
 		}
 	if (r == 0 && !tables)
 		r = bad(&e, "no symbol table (stripped)");
 out:
-	if (r != 0) {
+	symbol_match_free(l.m);
+	if (r != 0 && r != CRS_ETIMEOUT && r != CRS_EINTR) {
 		*found_nr = 0;
 		memset(found, 0, names_nr);
 	}

@@ -100,13 +100,12 @@ int gw_config_external_price(struct gw_price *out,
 			     const struct gw_config *c, const char *model)
 {
 	const struct gw_model *m = gw_config_model(c, model);
-	const char *slash = strrchr(model, '/');
 
 	if (m && m->has_in_price && m->has_out_price) {
 		*out = m->price;
 		return 0;
 	}
-	return gw_price_lookup(out, slash ? slash + 1 : model);
+	return gw_price_lookup(out, model);
 }
 
 static int url_ok(const char *s)
@@ -342,14 +341,23 @@ static int resolve_route(struct yaml_doc *d, const yaml_node_t *at,
 	return 0;
 }
 
+/*
+ * The shipped price of what is sent upstream, by its provider and exact
+ * id: never by model_name, which may name a cheaper model than the one
+ * it routes to.
+ */
 static void resolve_price(struct gw_model *m)
 {
 	struct gw_price p;
+	char *full;
+	int r;
 
 	if (m->has_in_price && m->has_out_price)
 		return;
-	if (gw_price_lookup(&p, m->upstream_model) != 0 &&
-	    gw_price_lookup(&p, m->name) != 0)
+	full = xasprintf("%s/%s", m->provider, m->upstream_model);
+	r = gw_price_lookup(&p, full);
+	free(full);
+	if (r != 0)
 		return;
 	if (!m->has_in_price)
 		m->price.in_pusd = p.in_pusd;

@@ -111,9 +111,10 @@ const struct gw_model *gw_config_model(const struct gw_config *c,
 				       const char *name);
 
 /*
- * The price of `model` in external mode: a model_list entry of that name
- * with prices, else the shipped table by the name after its last '/'.
- * 0 or CRS_ENOTFOUND (no message).
+ * The price of `model` in external mode, the whole string the CRS sent:
+ * a model_list entry of that name with prices, else the shipped table's
+ * row of that exact id, whose provider a prefix must name
+ * (gw_price_lookup). 0 or CRS_ENOTFOUND (no message): refused.
  */
 int gw_config_external_price(struct gw_price *out,
 			     const struct gw_config *c, const char *model);

@@ -17,98 +17,120 @@
 #include <string.h>
 
 struct price_row {
-	const char *model;
+	const char *provider;	/* the LiteLLM prefix that may name it */
+	const char *model;	/* the exact model id */
 	int64_t in_pusd, out_pusd;
 };
 
-#define ROW(name, in, out) \
-	{ name, GW_USD_PER_MTOK(in), GW_USD_PER_MTOK(out) }
+#define ROW(provider, name, in, out) \
+	{ provider, name, GW_USD_PER_MTOK(in), GW_USD_PER_MTOK(out) }
+#define OPENAI(name, in, out) ROW("openai", name, in, out)
+#define ANTHROPIC(name, in, out) ROW("anthropic", name, in, out)
 
+/*
+ * Every id is exact: a dated snapshot has its own row, because it may
+ * cost more than its family's alias (gpt-4o-2024-05-13 is $5/$15 where
+ * gpt-4o is $2.50/$10). Sources, read 2026-12-02: OpenAI's price list
+ * (platform.openai.com/docs/pricing) as mirrored for each snapshot by
+ * llmcloudhub.com/openai/gpt-4o-2024-05-13 and by the price table of
+ * huggingface.co/spaces/Presidentlin/llm-pricing-calculator
+ * (src/lib/benchmarks/openai.ts: the gpt-4o, gpt-4o-mini and gpt-4.1
+ * snapshots); Anthropic's model pages (platform.claude.com/docs/
+ * models/<model>/overview, "Model IDs" and "Pricing") and the dated ids
+ * of LangChain's MODEL_COST_PER_1K_INPUT_TOKENS/OUTPUT_TOKENS
+ * (reference.langchain.com, bedrock_anthropic_callback); Google's and
+ * xAI's price pages for the rest.
+ */
 static const struct price_row shipped[] = {
 	/* OpenAI */
-	ROW("gpt-4o", 2.50, 10.00),
-	ROW("gpt-4o-mini", 0.15, 0.60),
-	ROW("gpt-4.1", 2.00, 8.00),
-	ROW("gpt-4.1-mini", 0.40, 1.60),
-	ROW("gpt-4.1-nano", 0.10, 0.40),
-	ROW("gpt-5", 1.25, 10.00),
-	ROW("gpt-5-mini", 0.25, 2.00),
-	ROW("gpt-5-nano", 0.05, 0.40),
-	ROW("o1", 15.00, 60.00),
-	ROW("o3", 2.00, 8.00),
-	ROW("o3-mini", 1.10, 4.40),
-	ROW("o4-mini", 1.10, 4.40),
-	ROW("text-embedding-3-small", 0.02, 0.00),
-	ROW("text-embedding-3-large", 0.13, 0.00),
-	ROW("text-embedding-ada-002", 0.10, 0.00),
+	OPENAI("gpt-4o", 2.50, 10.00),
+	OPENAI("gpt-4o-2024-05-13", 5.00, 15.00),
+	OPENAI("gpt-4o-2024-08-06", 2.50, 10.00),
+	OPENAI("gpt-4o-2024-11-20", 2.50, 10.00),
+	OPENAI("chatgpt-4o-latest", 5.00, 15.00),
+	OPENAI("gpt-4o-mini", 0.15, 0.60),
+	OPENAI("gpt-4o-mini-2024-07-18", 0.15, 0.60),
+	OPENAI("gpt-4.1", 2.00, 8.00),
+	OPENAI("gpt-4.1-2025-04-14", 2.00, 8.00),
+	OPENAI("gpt-4.1-mini", 0.40, 1.60),
+	OPENAI("gpt-4.1-mini-2025-04-14", 0.40, 1.60),
+	OPENAI("gpt-4.1-nano", 0.10, 0.40),
+	OPENAI("gpt-4.1-nano-2025-04-14", 0.10, 0.40),
+	OPENAI("gpt-5", 1.25, 10.00),
+	OPENAI("gpt-5-2025-08-07", 1.25, 10.00),
+	OPENAI("gpt-5-mini", 0.25, 2.00),
+	OPENAI("gpt-5-mini-2025-08-07", 0.25, 2.00),
+	OPENAI("gpt-5-nano", 0.05, 0.40),
+	OPENAI("gpt-5-nano-2025-08-07", 0.05, 0.40),
+	OPENAI("o1", 15.00, 60.00),
+	OPENAI("o1-2024-12-17", 15.00, 60.00),
+	OPENAI("o3", 2.00, 8.00),
+	OPENAI("o3-2025-04-16", 2.00, 8.00),
+	OPENAI("o3-mini", 1.10, 4.40),
+	OPENAI("o3-mini-2025-01-31", 1.10, 4.40),
+	OPENAI("o4-mini", 1.10, 4.40),
+	OPENAI("o4-mini-2025-04-16", 1.10, 4.40),
+	OPENAI("text-embedding-3-small", 0.02, 0.00),
+	OPENAI("text-embedding-3-large", 0.13, 0.00),
+	OPENAI("text-embedding-ada-002", 0.10, 0.00),
 	/* Anthropic */
-	ROW("claude-opus-4-5", 5.00, 25.00),
-	ROW("claude-opus-4-1", 15.00, 75.00),
-	ROW("claude-opus-4", 15.00, 75.00),
-	ROW("claude-sonnet-4-5", 3.00, 15.00),
-	ROW("claude-sonnet-4", 3.00, 15.00),
-	ROW("claude-3-7-sonnet", 3.00, 15.00),
-	ROW("claude-3-5-sonnet", 3.00, 15.00),
-	ROW("claude-haiku-4-5", 1.00, 5.00),
-	ROW("claude-3-5-haiku", 0.80, 4.00),
-	ROW("claude-3-haiku", 0.25, 1.25),
+	ANTHROPIC("claude-opus-4-5", 5.00, 25.00),
+	ANTHROPIC("claude-opus-4-5-20251101", 5.00, 25.00),
+	ANTHROPIC("claude-opus-4-1", 15.00, 75.00),
+	ANTHROPIC("claude-opus-4-1-20250805", 15.00, 75.00),
+	ANTHROPIC("claude-opus-4", 15.00, 75.00),
+	ANTHROPIC("claude-opus-4-0", 15.00, 75.00),
+	ANTHROPIC("claude-opus-4-20250514", 15.00, 75.00),
+	ANTHROPIC("claude-sonnet-4-5", 3.00, 15.00),
+	ANTHROPIC("claude-sonnet-4-5-20250929", 3.00, 15.00),
+	ANTHROPIC("claude-sonnet-4", 3.00, 15.00),
+	ANTHROPIC("claude-sonnet-4-0", 3.00, 15.00),
+	ANTHROPIC("claude-sonnet-4-20250514", 3.00, 15.00),
+	ANTHROPIC("claude-3-7-sonnet", 3.00, 15.00),
+	ANTHROPIC("claude-3-7-sonnet-latest", 3.00, 15.00),
+	ANTHROPIC("claude-3-7-sonnet-20250219", 3.00, 15.00),
+	ANTHROPIC("claude-3-5-sonnet", 3.00, 15.00),
+	ANTHROPIC("claude-3-5-sonnet-latest", 3.00, 15.00),
+	ANTHROPIC("claude-3-5-sonnet-20241022", 3.00, 15.00),
+	ANTHROPIC("claude-3-5-sonnet-20240620", 3.00, 15.00),
+	ANTHROPIC("claude-haiku-4-5", 1.00, 5.00),
+	ANTHROPIC("claude-haiku-4-5-20251001", 1.00, 5.00),
+	ANTHROPIC("claude-3-5-haiku", 0.80, 4.00),
+	ANTHROPIC("claude-3-5-haiku-latest", 0.80, 4.00),
+	ANTHROPIC("claude-3-5-haiku-20241022", 0.80, 4.00),
+	ANTHROPIC("claude-3-haiku", 0.25, 1.25),
+	ANTHROPIC("claude-3-haiku-20240307", 0.25, 1.25),
 	/* Google (the above-200k-tokens tier where there is one) */
-	ROW("gemini-2.5-pro", 2.50, 15.00),
-	ROW("gemini-2.5-flash", 0.30, 2.50),
-	ROW("gemini-2.0-flash", 0.10, 0.40),
+	ROW("gemini", "gemini-2.5-pro", 2.50, 15.00),
+	ROW("gemini", "gemini-2.5-flash", 0.30, 2.50),
+	ROW("gemini", "gemini-2.0-flash", 0.10, 0.40),
+	ROW("gemini", "gemini-2.0-flash-001", 0.10, 0.40),
 	/* xAI */
-	ROW("grok-4", 3.00, 15.00),
-	ROW("grok-3", 3.00, 15.00),
-	ROW("grok-3-mini", 0.30, 0.50),
+	ROW("xai", "grok-4", 3.00, 15.00),
+	ROW("xai", "grok-4-0709", 3.00, 15.00),
+	ROW("xai", "grok-3", 3.00, 15.00),
+	ROW("xai", "grok-3-mini", 0.30, 0.50),
 };
-
-static const struct price_row *find_exact(const char *model, size_t len)
-{
-	for (size_t i = 0; i < sizeof(shipped) / sizeof(shipped[0]); i++)
-		if (strlen(shipped[i].model) == len &&
-		    !strncmp(shipped[i].model, model, len))
-			return &shipped[i];
-	return NULL;
-}
-
-static int all_digits(const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!isdigit((unsigned char)s[i]))
-			return 0;
-	return 1;
-}
-
-/* Length of `model` without a "-YYYY-MM-DD", "-YYYYMMDD", "-MMDD" or
- * "-latest" suffix; the full length when it has none. */
-static size_t undated_len(const char *model)
-{
-	size_t n = strlen(model);
-
-	if (n > 11 && model[n - 11] == '-' && all_digits(model + n - 10, 4) &&
-	    model[n - 6] == '-' && all_digits(model + n - 5, 2) &&
-	    model[n - 3] == '-' && all_digits(model + n - 2, 2))
-		return n - 11;
-	if (n > 9 && model[n - 9] == '-' && all_digits(model + n - 8, 8))
-		return n - 9;
-	if (n > 5 && model[n - 5] == '-' && all_digits(model + n - 4, 4))
-		return n - 5;
-	if (n > 7 && !strcmp(model + n - 7, "-latest"))
-		return n - 7;
-	return n;
-}
 
 int gw_price_lookup(struct gw_price *out, const char *model)
 {
-	const struct price_row *row = find_exact(model, strlen(model));
+	const char *slash = strchr(model, '/');
+	const char *id = slash ? slash + 1 : model;
+	size_t plen = slash ? (size_t)(slash - model) : 0;
 
-	if (!row)
-		row = find_exact(model, undated_len(model));
-	if (!row)
-		return CRS_ENOTFOUND;
-	out->in_pusd = row->in_pusd;
-	out->out_pusd = row->out_pusd;
-	return 0;
+	for (size_t i = 0; i < sizeof(shipped) / sizeof(shipped[0]); i++) {
+		const struct price_row *row = &shipped[i];
+
+		if (strcmp(row->model, id) != 0)
+			continue;
+		if (slash && (strlen(row->provider) != plen ||
+			      strncmp(row->provider, model, plen) != 0))
+			return CRS_ENOTFOUND;	/* another provider's */
+		out->in_pusd = row->in_pusd;
+		out->out_pusd = row->out_pusd;
+		return 0;
+	}
+	return CRS_ENOTFOUND;
 }
 
 static int64_t mul_sat(int64_t a, int64_t b)

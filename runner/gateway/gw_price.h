@@ -25,9 +25,13 @@ struct gw_price {
 };
 
 /*
- * The shipped price of `model`, a provider model id without the LiteLLM
- * provider prefix ("gpt-4o", "claude-sonnet-4-20250514"). A dated id
- * ("gpt-4o-2024-08-06", "...-20250514") falls back to its undated name.
+ * The shipped price of `model`, an exact provider model id ("gpt-4o",
+ * "gpt-4o-2024-05-13", "claude-sonnet-4-20250514"), optionally after its
+ * LiteLLM provider prefix ("openai/gpt-4o"), which must then be that
+ * model's own provider. Each dated snapshot is priced as itself: an id
+ * the table lacks (another date, another provider's prefix, a longer
+ * path such as "openrouter/openai/gpt-4o") is not priced, so the
+ * gateway refuses it rather than charging a cheaper relative's price.
  * 0 with *out set, or CRS_ENOTFOUND (no message set: the caller knows
  * what to say).
  */

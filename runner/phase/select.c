@@ -42,6 +42,7 @@
 #define FILES_SHOWN 5
 #define FUNCS_SHOWN 5		/* touched functions named, in a reason */
 #define FUNCS_LOOKED_UP 4096	/* touched functions sought in a binary */
+#define SYMBOLS_MAX_S 30.0	/* most seconds looking in one binary */
 
 /* One harness's decision. */
 struct harness_sel {
@@ -526,30 +527,41 @@ static void touched_names(struct scan *s, struct selection *sel)
 /*
  * Which touched functions the head build's binary of h defines. The
  * folder was written by the pull request's build: the binary is read
- * through its descriptor, never followed if a link (elf_symbols.c).
+ * through its descriptor, never followed if a link (elf_symbols.c). A
+ * lookup that runs out of time keeps what it found, with a warning.
  */
-static void find_symbols(struct selection *sel, struct harness_sel *h,
-			 int outfd, const char *out)
+static int find_symbols(struct scan *s, struct selection *sel,
+			struct harness_sel *h, int outfd, const char *out)
 {
+	struct elf_symbols_limit lim = { scan_stop_flag(s), SYMBOLS_MAX_S };
 	unsigned char *found;
 	size_t nr = 0;
 	char *shown;
+	int r;
 
 	if (!sel->touched.nr || outfd < 0)
-		return;
+		return 0;
+	if (scan_remaining(s) < lim.seconds)
+		lim.seconds = scan_remaining(s) > 1 ? scan_remaining(s) : 1;
 	found = xcalloc(sel->touched.nr, 1);
 	shown = xasprintf("%s/%s", out, h->name);
-	if (elf_symbols_find(&nr, found, outfd, h->name, shown,
-			     strvec_list(&sel->touched),
-			     sel->touched.nr) != 0) {
+	r = elf_symbols_find(&nr, found, outfd, h->name, shown,
+			     strvec_list(&sel->touched), sel->touched.nr,
+			     &lim);
+	if (r == CRS_ETIMEOUT)
+		log_warn("select: %s; its binary may hold more of the changed "
+			 "functions than the %zu found", crs_error_last(), nr);
+	if (r != 0 && r != CRS_EINTR) {
 		set_no_symbols(h, xstrdup(crs_error_last()));
 		crs_error_clear();
+		r = 0;
 	}
 	for (size_t i = 0; i < sel->touched.nr; i++)
 		if (found[i])
 			strvec_push(&h->held, sel->touched.v[i]);
 	free(found);
 	free(shown);
+	return r;
 }
 
 static int measure(struct scan *s, struct selection *sel)
@@ -599,9 +611,11 @@ static int measure(struct scan *s, struct selection *sel)
 		log_warn("select: %s", crs_error_last());
 		crs_error_clear();
 	}
-	for (size_t i = 0; i < sel->nr; i++)
+	for (size_t i = 0; i < sel->nr && r == 0; i++)
 		if (sel->h[i].replayed && !sel->h[i].reach.hit_nr)
-			find_symbols(sel, &sel->h[i], outfd, head_out);
+			r = find_symbols(s, sel, &sel->h[i], outfd, head_out);
+	if (r != 0)
+		goto out;
 	by_coverage(sel);
 out:
 	if (outfd >= 0)

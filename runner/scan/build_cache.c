@@ -22,6 +22,7 @@
 #include "common/fsutil.h"
 #include "common/log.h"
 #include "common/safe_io.h"
+#include "common/testable.h"
 #include "common/xalloc.h"
 
 #include <archive.h>
@@ -124,7 +125,7 @@ static int unpack_one(struct archive *a, struct archive *w,
 }
 
 /* Unpack the regular files and folders of `tar` into `dir` (new). */
-static int unpack(const char *tar, const char *dir, size_t *skipped)
+CRS_TESTABLE int unpack(const char *tar, const char *dir, size_t *skipped)
 {
 	struct archive *a = archive_read_new();
 	struct archive *w = archive_write_disk_new();

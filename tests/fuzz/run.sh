@@ -31,7 +31,9 @@ max_len() {
 	mailbox) echo 4096 ;;		# SIDECAR_REQUEST_MAX
 	config) echo 16384 ;;
 	gw_request|gw_response) echo 16384 ;;
-	*) echo 65536 ;;		# diff, sarif, crash
+	registry|dockerfile|literals) echo 16384 ;;
+	*) echo 65536 ;;		# diff, sarif, crash, elf, lcov,
+					# build_cache
 	esac
 }
 

@@ -145,6 +145,39 @@ static void test_from_without_image(void **state)
 	assert_int_equal(f.nr, 0);
 }
 
+/* What the engine refuses is refused, before the rewrite could change it. */
+static void test_from_shapes_refused(void **state)
+{
+	static const char *const bad[] = {
+		/* a stage name ending in the escape character: rewritten
+		 * at a line's end, it joined the next FROM to this one */
+		"# escape=`\nFROM a AS b` x\nFROM c\n",
+		"FROM a AS b\\\nFROM c\n",
+		"FROM a AS 1st\n",
+		"FROM a AS b$c\n",
+		"FROM a b\n",
+		"FROM a AS\n",
+		"FROM a AS b c\n",
+		"FROM a FROM b\n",
+	};
+	struct dockerfile_froms f = DOCKERFILE_FROMS_INIT;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		if (dockerfile_froms_parse(&f, bad[i], strlen(bad[i]), NULL,
+					   "Dockerfile") != CRS_EINPUT)
+			fail_msg("accepted: %s", bad[i]);
+		assert_non_null(strstr(crs_error_last(), "Dockerfile:"));
+		assert_int_equal(f.nr, 0);
+		crs_error_clear();
+		dockerfile_froms_release(&f);
+	}
+	parse_ok(&f, "FROM a AS Build-1.x_y\nFROM a as b\n", NULL);
+	assert_int_equal(f.nr, 2);
+	assert_string_equal(f.v[0].stage, "Build-1.x_y");
+	dockerfile_froms_release(&f);
+}
+
 static void test_rewrite(void **state)
 {
 	static const char df[] =
@@ -246,6 +279,7 @@ int main(void)
 		cmocka_unit_test(test_buildarg_overrides_default),
 		cmocka_unit_test(test_continuation_and_escape),
 		cmocka_unit_test(test_from_without_image),
+		cmocka_unit_test(test_from_shapes_refused),
 		cmocka_unit_test(test_rewrite),
 		cmocka_unit_test(test_stand_in_names),
 		cmocka_unit_test(test_mode_parse),

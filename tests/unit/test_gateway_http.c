@@ -932,12 +932,31 @@ static void test_external(void **state)
 	assert_string_equal(t.fake->last_auth, "Bearer " PROVIDER_KEY);
 	/* shipped price of gpt-4o-mini: $0.15/M in, $0.60/M out */
 	assert_int_equal(account("ext").spent_pusd, USD(0.00075));
+	/* a dated snapshot at its own price: $5/M in, $15/M out */
 	call_at(&r, base, "POST", "/v1/chat/completions", auth,
-		CHAT("no-price-model", ""), NULL);
-	assert_int_equal(r.status, 400);
-	assert_string_equal(error_code(&r, code, sizeof(code)),
-			    "model_not_priced");
+		CHAT("openai/gpt-4o-2024-05-13", ",\"max_tokens\":1000"), NULL);
+	assert_int_equal(r.status, 200);
 	resp_release(&r);
+	assert_non_null(strstr(t.fake->last_body,
+			       "\"model\":\"openai/gpt-4o-2024-05-13\""));
+	assert_int_equal(account("ext").spent_pusd,
+			 USD(0.00075) + USD(0.005) + USD(0.015));
+	/* unknown snapshots, another provider's prefix: refused */
+	for (size_t i = 0; i < 3; i++) {
+		static const char *const refused[] = {
+			"no-price-model", "gpt-4o-2099-01-01",
+			"anthropic/gpt-4o-mini",
+		};
+		char body[256];
+
+		snprintf(body, sizeof(body), CHAT("%s", ""), refused[i]);
+		call_at(&r, base, "POST", "/v1/chat/completions", auth, body,
+			NULL);
+		assert_int_equal(r.status, 400);
+		assert_string_equal(error_code(&r, code, sizeof(code)),
+				    "model_not_priced");
+		resp_release(&r);
+	}
 	/* the model list is the endpoint's */
 	call_at(&r, base, "GET", "/v1/models", auth, NULL, NULL);
 	assert_int_equal(r.status, 200);

@@ -110,12 +110,38 @@ static void test_price_table(void **state)
 	assert_int_equal(p.out_pusd, 10000000);
 	assert_int_equal(gw_price_lookup(&p, "gpt-4o-2024-08-06"), 0);
 	assert_int_equal(p.in_pusd, 2500000);
+	/* a snapshot costs what it costs, not its alias's price */
+	assert_int_equal(gw_price_lookup(&p, "gpt-4o-2024-05-13"), 0);
+	assert_int_equal(p.in_pusd, USD(5) / 1000000);
+	assert_int_equal(p.out_pusd, USD(15) / 1000000);
+	assert_int_equal(gw_price_lookup(&p, "chatgpt-4o-latest"), 0);
+	assert_int_equal(p.out_pusd, USD(15) / 1000000);
+	assert_int_equal(gw_price_lookup(&p, "claude-opus-4-1-20250805"), 0);
+	assert_int_equal(p.out_pusd, USD(75) / 1000000);
 	assert_int_equal(gw_price_lookup(&p, "gpt-4o-mini"), 0);
 	assert_int_equal(p.in_pusd, 150000);
 	assert_int_equal(gw_price_lookup(&p, "claude-sonnet-4-20250514"), 0);
 	assert_int_equal(p.out_pusd, 15000000);
 	assert_int_equal(gw_price_lookup(&p, "claude-3-5-sonnet-latest"), 0);
 	assert_int_equal(gw_price_lookup(&p, "no-such-model"), CRS_ENOTFOUND);
+	/* an unknown snapshot or alias of a known model: not priced */
+	assert_int_equal(gw_price_lookup(&p, "gpt-4o-2099-01-01"),
+			 CRS_ENOTFOUND);
+	assert_int_equal(gw_price_lookup(&p, "gpt-4o-latest"), CRS_ENOTFOUND);
+	assert_int_equal(gw_price_lookup(&p, "claude-opus-4-1-20991231"),
+			 CRS_ENOTFOUND);
+	assert_int_equal(gw_price_lookup(&p, "grok-4-1231"), CRS_ENOTFOUND);
+	/* a provider prefix must be the model's own */
+	assert_int_equal(gw_price_lookup(&p, "openai/gpt-4o-2024-05-13"), 0);
+	assert_int_equal(p.in_pusd, USD(5) / 1000000);
+	assert_int_equal(gw_price_lookup(&p, "anthropic/claude-3-haiku"), 0);
+	assert_int_equal(p.in_pusd, USD(0.25) / 1000000);
+	assert_int_equal(gw_price_lookup(&p, "anthropic/gpt-4o-mini"),
+			 CRS_ENOTFOUND);
+	assert_int_equal(gw_price_lookup(&p, "openrouter/openai/gpt-4o-mini"),
+			 CRS_ENOTFOUND);
+	assert_int_equal(gw_price_lookup(&p, "/gpt-4o-mini"), CRS_ENOTFOUND);
+	assert_int_equal(gw_price_lookup(&p, "openai/"), CRS_ENOTFOUND);
 	/* 1000 in + 500 out of gpt-4o: $0.0025 + $0.005 */
 	assert_int_equal(gw_price_lookup(&p, "gpt-4o"), 0);
 	assert_int_equal(gw_price_cost(&p, 1000, 500), USD(0.0075));
@@ -484,6 +510,49 @@ static void test_config_errors(void **state)
 		   "not between 1 and 256");
 }
 
+/* A routed model is priced by what it sends upstream, exactly. */
+static void test_config_prices_by_upstream(void **state)
+{
+	struct gw_config *c;
+	const struct gw_model *m;
+
+	(void)state;
+	log_set_handler(capture, NULL);
+	buf_reset(&warnings);
+	c = config_ok(
+		"model_list:\n"
+		"  - model_name: snap\n"
+		"    litellm_params:\n"
+		"      model: openai/gpt-4o-2024-05-13\n"
+		"  - model_name: gpt-4o-mini\n"
+		"    litellm_params:\n"
+		"      model: openai/gpt-4o-2099-01-01\n"
+		"  - model_name: gpt-4o\n"
+		"    litellm_params:\n"
+		"      model: openrouter/openai/gpt-4o\n"
+		"  - model_name: bare\n"
+		"    litellm_params:\n"
+		"      model: gpt-4o-mini-2024-07-18\n"
+		"  - model_name: claude\n"
+		"    litellm_params:\n"
+		"      model: anthropic/claude-sonnet-4-20250514\n");
+	log_set_handler(NULL, NULL);
+	m = gw_config_model(c, "snap");
+	assert_true(m->has_in_price && m->has_out_price);
+	assert_int_equal(m->price.in_pusd, 5000000);
+	assert_int_equal(m->price.out_pusd, 15000000);
+	/* an unknown snapshot is not its alias's (or its name's) price */
+	assert_false(gw_config_model(c, "gpt-4o-mini")->has_in_price);
+	assert_false(gw_config_model(c, "gpt-4o")->has_in_price);
+	assert_non_null(strstr(warnings.ptr, "no price known for "
+				"\"gpt-4o-mini\""));
+	assert_int_equal(gw_config_model(c, "bare")->price.in_pusd, 150000);
+	assert_int_equal(gw_config_model(c, "claude")->price.out_pusd,
+			 15000000);
+	gw_config_free(c);
+	buf_release(&warnings);
+}
+
 static void test_config_external(void **state)
 {
 	struct gw_config *c = config_ok(
@@ -514,6 +583,22 @@ static void test_config_external(void **state)
 			 0);
 	assert_int_equal(p.in_pusd, 150000);
 	assert_int_equal(gw_config_external_price(&p, c, "unknown"),
+			 CRS_ENOTFOUND);
+	/* the whole string the CRS chose is priced */
+	assert_int_equal(gw_config_external_price(&p, c, "gpt-4o-2024-05-13"),
+			 0);
+	assert_int_equal(p.out_pusd, 15000000);
+	assert_int_equal(gw_config_external_price(&p, c,
+						  "openai/gpt-4o-2024-05-13"),
+			 0);
+	assert_int_equal(p.in_pusd, 5000000);
+	assert_int_equal(gw_config_external_price(&p, c,
+						  "cheap/gpt-4o-mini"),
+			 CRS_ENOTFOUND);
+	assert_int_equal(gw_config_external_price(&p, c,
+						  "x/openai/gpt-4o-mini"),
+			 CRS_ENOTFOUND);
+	assert_int_equal(gw_config_external_price(&p, c, "gpt-4o-2099-01-01"),
 			 CRS_ENOTFOUND);
 	gw_config_free(c);
 }
@@ -826,6 +911,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_keys, mk_tmp, rm_tmp),
 		cmocka_unit_test(test_config),
 		cmocka_unit_test(test_config_errors),
+		cmocka_unit_test(test_config_prices_by_upstream),
 		cmocka_unit_test(test_config_external),
 		cmocka_unit_test(test_usage_body),
 		cmocka_unit_test(test_sse),
