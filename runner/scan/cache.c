@@ -466,11 +466,19 @@ int cache_save_images(struct scan *s)
 
 	if (!s->opts->cache_dir)
 		return 0;
-	if ((r = index_load(s, &ix, &root)) != 0 ||
-	    (r = cache_root_dir(s, "images", 1, &imgfd)) != 0)
+	if ((r = index_load(s, &ix, &root)) != 0)
 		goto out;
-	drop_old_layout(imgfd, &ix);
-	scan_images(s, &tags);
+	if ((r = cache_root_dir(s, "images", 1, &imgfd)) == CRS_EINPUT) {
+		/* a link there: the images are not kept, the rest is */
+		log_warn("cache: %s; no image is kept", crs_error_last());
+		crs_error_clear();
+		r = 0;
+	} else if (r != 0) {
+		goto out;
+	} else {
+		drop_old_layout(imgfd, &ix);
+		scan_images(s, &tags);
+	}
 	for (size_t i = 0; i < tags.nr; i++) {
 		char *name = xasprintf("image:%s", tags.v[i]), *id = NULL;
 		struct cache_entry *e = cache_index_find(&ix, name);

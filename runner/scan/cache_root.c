@@ -42,10 +42,8 @@ CRS_TESTABLE int cache_root_open(const char *path, int *fd)
 				     "crs-ci does not follow links into its "
 				     "cache (give the folder itself, or "
 				     "remove the link)", path);
-	if (mkdir(path, 0755) != 0 && errno != EEXIST)
-		return crs_error_set(CRS_ERR, "--cache-dir %s: mkdir: %s",
-				     path, strerror(errno));
-	if ((r = fs_open_dir(&low, path)) != 0)
+	/* the path given is the user's: made as given */
+	if ((r = fs_mkdir_p(path)) != 0 || (r = fs_open_dir(&low, path)) != 0)
 		return crs_error_prefix("--cache-dir");
 	/* 0 means "not opened yet" in struct scan */
 	if (low < 3) {
