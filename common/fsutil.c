@@ -306,6 +306,11 @@ static int remove_at(int dirfd, const char *name, const char *what,
 	return r;
 }
 
+int fs_remove_at(int dirfd, const char *name, const char *shown)
+{
+	return remove_at(dirfd, name, shown ? shown : name, 0);
+}
+
 /* path without trailing slashes ("/" stays "/"); caller frees. */
 static char *strip_slashes(const char *path)
 {
@@ -593,6 +598,15 @@ static int copy_reg_at(int fd, const struct stat *st, int dstfd,
 		r = crs_error_set(CRS_ERR, "chmod '%s': %s", what,
 				  strerror(errno));
 	return tmp_commit(out, dstfd, tmp, name, r);
+}
+
+int fs_copy_fd_at(int fd, int dstfd, const char *name, const char *what)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+		return crs_error_set(CRS_ERR, "%s: not a regular file", what);
+	return copy_reg_at(fd, &st, dstfd, name, what);
 }
 
 static int copy_at(int srcfd, const char *sname, int dstfd,

@@ -69,11 +69,21 @@ int fs_write_file_atomic(const char *path, const void *data, size_t len);
  * never descended); a missing path is not an error.
  */
 int fs_remove_tree(const char *path);
+/* fs_remove_tree of `name` (one component) in the folder `dirfd`;
+ * errors name `shown` (NULL: name). */
+int fs_remove_at(int dirfd, const char *name, const char *shown);
 /*
  * Copy a regular file (src opened with O_NOFOLLOW: a link or a FIFO is
  * refused) to dst as fs_write_file_atomic does (mode 0644).
  */
 int fs_copy_file(const char *src, const char *dst);
+/*
+ * Copy the open regular file `fd` (to its end, at most 1 GiB) to `name`
+ * in the folder `dstfd` as fs_write_at does (a link at `name` is
+ * replaced, not followed), with its permission bits but no set-id bit.
+ * Errors name `what`.
+ */
+int fs_copy_fd_at(int fd, int dstfd, const char *name, const char *what);
 /* 1 when the path exists (any type), else 0. */
 int fs_exists(const char *path);
 /*

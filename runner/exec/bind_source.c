@@ -9,6 +9,8 @@
  */
 #include "runner/exec/bind_source.h"
 #include "runner/scan/scan.h"
+#include "runner/scan/scan_opts.h"
+#include "common/fsutil.h"
 #include "common/error.h"
 #include "common/xalloc.h"
 #include "common/testable.h"
@@ -28,6 +30,14 @@ static size_t below(const char *src, const char *root)
 	if (strncmp(src, root, n) || (src[n] != '/' && src[n] != '\0'))
 		return 0;
 	return n;
+}
+
+/* The host side of "host:ctr[:opts]"; caller frees. */
+static char *bind_host(const char *bind)
+{
+	const char *colon = strchr(bind, ':');
+
+	return colon ? xstrndup(bind, (size_t)(colon - bind)) : xstrdup(bind);
 }
 
 static int check_one(const char *src, size_t root_len)
@@ -90,9 +100,7 @@ CRS_TESTABLE int bind_source_check_roots(const char *const *roots,
 	int r = 0;
 
 	for (; binds && *binds && r == 0; binds++) {
-		const char *colon = strchr(*binds, ':');
-		char *src = colon ? xstrndup(*binds, (size_t)(colon - *binds)) :
-			xstrdup(*binds);
+		char *src = bind_host(*binds);
 
 		for (const char *const *root = roots; *root && r == 0; root++) {
 			size_t n = below(src, *root);
@@ -105,13 +113,44 @@ CRS_TESTABLE int bind_source_check_roots(const char *const *roots,
 	return r;
 }
 
+CRS_TESTABLE int bind_source_not_in(const char *cache,
+				    const char *const *own,
+				    const char *const *binds)
+{
+	int r = 0;
+
+	for (; cache && binds && *binds && r == 0; binds++) {
+		char *src = bind_host(*binds);
+		int mine = 0;
+
+		for (const char *const *o = own; *o; o++)
+			mine |= below(src, *o) > 0;
+		if (below(src, cache) && !mine)
+			r = crs_error_set(CRS_EINPUT, "bind source '%s' lies "
+					  "in --cache-dir %s, which is hostile "
+					  "input: only copies of it are "
+					  "given to containers", src, cache);
+		free(src);
+	}
+	return r;
+}
+
 int bind_source_check(const struct scan *s, const char *const *binds)
 {
-	const char *roots[3] = { s->work_dir, s->out_dir, NULL };
+	char *cache = s->opts && s->opts->cache_dir ?
+		fs_abspath(s->opts->cache_dir) : NULL;
+	const char *roots[4] = { NULL };
+	size_t n = 0;
+	int r;
 
-	if (!roots[0]) {
-		roots[0] = roots[1];
-		roots[1] = NULL;
+	if (s->work_dir)
+		roots[n++] = s->work_dir;
+	if (s->out_dir)
+		roots[n++] = s->out_dir;
+	if ((r = bind_source_not_in(cache, roots, binds)) == 0) {
+		roots[n] = cache;
+		r = bind_source_check_roots(roots, binds);
 	}
-	return bind_source_check_roots(roots, binds);
+	free(cache);
+	return r;
 }

@@ -17,13 +17,22 @@ struct scan;
  * on the way, or a last component that is neither a folder nor a
  * regular file is refused with CRS_EINPUT naming both. A missing tail
  * is allowed (the engine makes it; nothing below it can be a link).
- * Sources outside every root (the project, the cache) are the user's.
+ * Sources outside every root (the project) are the user's.
  */
 int bind_source_check_roots(const char *const *roots,
 			    const char *const *binds);
+/*
+ * CRS_EINPUT naming the bind when a source lies below `cache` (NULL:
+ * none) and below none of `own` (NULL-terminated: the work and output
+ * folders): the cache is hostile input, containers get copies only.
+ */
+int bind_source_not_in(const char *cache, const char *const *own,
+		       const char *const *binds);
 #endif
 
-/* bind_source_check_roots with the scan's work and output folders. */
+/* No bind source in --cache-dir (bind_source_not_in), then
+ * bind_source_check_roots with the scan's work, output and cache
+ * folders. */
 int bind_source_check(const struct scan *s, const char *const *binds);
 
 #endif

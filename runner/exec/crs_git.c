@@ -3,7 +3,9 @@
  * crs_git.c - check out a CRS's git source into the source cache
  *
  * A CRS repository is content, not configuration: no link followed,
- * no submodules, and credentials in the URL are never shown.
+ * no submodules, and credentials in the URL are never shown. The cache
+ * keeps a bare repository per commit; the tree is exported from its
+ * (id-checked) objects on every use, never reused by name.
  *
  * Details: docs/crs-sources.md; design notes: docs/internals.md.
  */
@@ -15,7 +17,9 @@
 #include "common/xalloc.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <git2.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -166,19 +170,17 @@ static char *ref_record(const char *cache, const char *url, const char *ref)
 	return xasprintf("%s/refs/%s", cache, hex);
 }
 
-/* Fetch `refspecs` of `url` into a new repository at `dir`; check out
- * `oid` there and drop .git. */
+/* Fetch `ref` of `url` into a new bare repository at `dir`, which must
+ * then hold commit `oid`. */
 static int clone_into(const char *dir, const char *url, const char *ref,
 		      const git_oid *oid, const char *refname)
 {
 	git_repository *repo = NULL;
 	git_remote *remote = NULL;
 	git_commit *commit = NULL;
-	git_tree *tree = NULL;
 	git_fetch_options fo;
 	git_remote_create_options ro;
-	git_checkout_options co;
-	char *spec = NULL, *gitdir = NULL;
+	char *spec = NULL;
 	char *all[] = { "+refs/heads/*:refs/crs-ci/heads/*",
 			"+refs/tags/*:refs/crs-ci/tags/*" };
 	git_strarray specs = { all, 2 };
@@ -190,9 +192,8 @@ static int clone_into(const char *dir, const char *url, const char *ref,
 		specs.count = 1;
 	}
 	git_fetch_options_init(&fo, GIT_FETCH_OPTIONS_VERSION);
-	git_checkout_options_init(&co, GIT_CHECKOUT_OPTIONS_VERSION);
 	fo.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE;
-	if (git_repository_init(&repo, dir, 0) < 0) {
+	if (git_repository_init(&repo, dir, 1) < 0) {
 		r = git_fail(CRS_ERR, url, "%s (ref %s): init: %s", ref);
 		goto out;
 	}
@@ -218,8 +219,45 @@ static int clone_into(const char *dir, const char *url, const char *ref,
 		free(shown);
 		goto out;
 	}
-	if (git_commit_tree(&tree, commit) < 0) {
-		r = git_fail(CRS_ERR, url, "%s (ref %s): tree: %s", ref);
+	r = 0;
+out:
+	git_commit_free(commit);
+	git_remote_free(remote);
+	git_repository_free(repo);
+	free(spec);
+	return r;
+}
+
+/*
+ * Check commit `oid` of the bare repository `repo_dir` out into a new
+ * temporary folder in `cache`, then swap it into co->tree: the files come
+ * from objects libgit2 checks against their ids as it reads them, so a
+ * repository or a checkout someone else put in the cache cannot change
+ * what the CRS is. CRS_ENOTFOUND when the repository lacks the commit or
+ * one of its objects (or they do not match their ids); CRS_ECONFIG for
+ * submodules.
+ */
+static int export_tree(struct crsgit_checkout *co, const char *cache,
+		       const char *repo_dir, const git_oid *oid,
+		       const char *url, const char *ref)
+{
+	git_repository *repo = NULL;
+	git_commit *commit = NULL;
+	git_tree *tree = NULL;
+	git_checkout_options opts;
+	char *tmp = xasprintf("%s/.tmp-XXXXXX", cache);
+	int r = CRS_ENOTFOUND, made = 0;
+
+	git_checkout_options_init(&opts, GIT_CHECKOUT_OPTIONS_VERSION);
+	/* libgit2's default, made explicit: every object read is hashed */
+	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 1);
+	if (git_repository_open_ext(&repo, repo_dir,
+				    GIT_REPOSITORY_OPEN_NO_SEARCH |
+				    GIT_REPOSITORY_OPEN_BARE, NULL) < 0 ||
+	    git_commit_lookup(&commit, repo, oid) < 0 ||
+	    git_commit_tree(&tree, commit) < 0) {
+		r = git_fail(CRS_ENOTFOUND, url, "%s (ref %s): the cached "
+			     "repository: %s", ref);
 		goto out;
 	}
 	if (git_tree_entry_byname(tree, ".gitmodules")) {
@@ -232,27 +270,43 @@ static int clone_into(const char *dir, const char *url, const char *ref,
 		free(shown);
 		goto out;
 	}
-	co.checkout_strategy = GIT_CHECKOUT_FORCE;
-	if (git_checkout_tree(repo, (const git_object *)commit, &co) < 0) {
-		r = git_fail(CRS_ERR, url, "%s (ref %s): checkout: %s", ref);
+	if (!mkdtemp(tmp)) {
+		r = crs_error_set(CRS_ERR, "%s: %s", tmp, strerror(errno));
 		goto out;
 	}
-	git_repository_free(repo);
-	repo = NULL;
-	gitdir = xasprintf("%s/.git", dir);
-	r = fs_remove_tree(gitdir);
+	made = 1;
+	/* no filter (a cached repository's config could name one) */
+	opts.checkout_strategy = GIT_CHECKOUT_FORCE |
+		GIT_CHECKOUT_DONT_UPDATE_INDEX;
+	opts.disable_filters = 1;
+	opts.target_directory = tmp;
+	if (git_checkout_tree(repo, (const git_object *)commit, &opts) < 0) {
+		r = git_fail(CRS_ENOTFOUND, url, "%s (ref %s): checkout: %s",
+			     ref);
+		goto out;
+	}
+	/* whatever was at co->tree (another run's export, or anything
+	 * else) goes, in one step */
+	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, co->tree,
+		      RENAME_EXCHANGE) != 0 && (errno != ENOENT ||
+		      rename(tmp, co->tree) != 0)) {
+		r = crs_error_set(CRS_ERR, "rename %s to %s: %s", tmp,
+				  co->tree, strerror(errno));
+		goto out;
+	}
+	r = 0;
 out:
+	if (made)
+		fs_remove_tree(tmp);	/* best effort: the error stands */
 	git_tree_free(tree);
 	git_commit_free(commit);
-	git_remote_free(remote);
 	git_repository_free(repo);
-	free(spec);
-	free(gitdir);
+	free(tmp);
 	return r;
 }
 
-/* Clone into a temporary folder and rename it to `final`. */
-static int clone_atomic(struct crsgit_checkout *co, const char *cache,
+/* Fetch into a temporary folder and rename it to `repo_dir`. */
+static int clone_atomic(const char *repo_dir, const char *cache,
 			const char *url, const char *ref, const git_oid *oid,
 			const char *refname)
 {
@@ -265,15 +319,11 @@ static int clone_atomic(struct crsgit_checkout *co, const char *cache,
 		return r;
 	}
 	r = clone_into(tmp, url, ref, oid, refname);
-	if (r == 0 && rename(tmp, co->tree) != 0) {
-		if ((errno == EEXIST || errno == ENOTEMPTY) &&
-		    fs_exists(co->tree))
-			co->reused = 1;	/* another run won the race */
-		else
-			r = crs_error_set(CRS_ERR, "rename %s to %s: %s", tmp,
-					  co->tree, strerror(errno));
-	}
-	if (r != 0 || co->reused)
+	if (r == 0 && rename(tmp, repo_dir) != 0 &&
+	    !((errno == EEXIST || errno == ENOTEMPTY) && fs_exists(repo_dir)))
+		r = crs_error_set(CRS_ERR, "rename %s to %s: %s", tmp,
+				  repo_dir, strerror(errno));
+	if (fs_exists(tmp))	/* failed, or another run won the race */
 		fs_remove_tree(tmp);	/* best effort: the error stands */
 	free(tmp);
 	return r;
@@ -284,7 +334,7 @@ int crsgit_checkout(struct crsgit_checkout *out, const char *url,
 {
 	struct crsgit_checkout co = { 0 };
 	struct buf rec = BUF_INIT;
-	char *refname = NULL, *record = NULL;
+	char *refname = NULL, *record = NULL, *repo_dir = NULL;
 	git_oid oid;
 	int r = CRS_ERR;
 
@@ -302,7 +352,8 @@ int crsgit_checkout(struct crsgit_checkout *out, const char *url,
 		    git_oid_fromstrn(&oid, rec.ptr, 40) != 0 ||
 		    (git_oid_tostr(co.commit, sizeof(co.commit), &oid),
 		     co.tree = xasprintf("%s/%s", cache, co.commit),
-		     !fs_exists(co.tree))) {
+		     repo_dir = xasprintf("%s.git", co.tree),
+		     export_tree(&co, cache, repo_dir, &oid, url, ref) != 0)) {
 			crs_error_set(r, "%s", why);	/* that error stands */
 			free(why);
 			goto out;
@@ -317,9 +368,23 @@ int crsgit_checkout(struct crsgit_checkout *out, const char *url,
 	}
 	git_oid_tostr(co.commit, sizeof(co.commit), &oid);
 	co.tree = xasprintf("%s/%s", cache, co.commit);
-	if (fs_exists(co.tree))
-		co.reused = 1;
-	else if ((r = clone_atomic(&co, cache, url, ref, &oid, refname)) != 0)
+	repo_dir = xasprintf("%s.git", co.tree);
+	/* reused only for its objects, which are checked against their ids:
+	 * the tree is exported afresh from them every time */
+	co.reused = fs_exists(repo_dir);
+	if (co.reused && (r = export_tree(&co, cache, repo_dir, &oid, url,
+					  ref)) == CRS_ENOTFOUND) {
+		log_warn("%s; fetching it again", crs_error_last());
+		crs_error_clear();
+		co.reused = 0;
+		if ((r = fs_remove_tree(repo_dir)) != 0)
+			goto out;
+	}
+	if (!co.reused &&
+	    ((r = clone_atomic(repo_dir, cache, url, ref, &oid, refname)) != 0 ||
+	     (r = export_tree(&co, cache, repo_dir, &oid, url, ref)) != 0))
+		goto out;
+	if (r != 0)
 		goto out;
 	if (refname) {	/* for a later run that cannot reach the remote */
 		char *dir = xasprintf("%s/refs", cache);
@@ -339,6 +404,7 @@ out:
 	buf_release(&rec);
 	free(refname);
 	free(record);
+	free(repo_dir);
 	return r;
 }
 

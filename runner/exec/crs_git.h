@@ -2,28 +2,30 @@
 /*
  * crs_git.h - CRS sources fetched from git, cached by commit id
  *
- * A compose or registry entry with source.url + source.ref is checked out
- * with libgit2 into <cache>/<commit id>/ (no .git inside), written to a
- * temporary folder first and renamed into place, so a folder with a
- * commit id for a name is always a complete checkout. See
- * docs/crs-sources.md for when the network is used.
+ * A compose or registry entry with source.url + source.ref is fetched with
+ * libgit2 into a bare repository <cache>/<commit id>.git, and its tree is
+ * exported from those (id-checked) objects into <cache>/<commit id>/ (no
+ * .git inside) on every use: the cache may be someone else's, so nothing
+ * in it is reused by name. See docs/crs-sources.md.
  */
 #ifndef CRS_RUNNER_EXEC_CRS_GIT_H
 #define CRS_RUNNER_EXEC_CRS_GIT_H
 
 struct crsgit_checkout {
-	char *tree;		/* <cache>/<commit id>, absolute */
+	char *tree;		/* <cache>/<commit id>, exported afresh */
 	char commit[41];	/* the commit id, lowercase hex */
-	int reused;		/* 1: the checkout was there, nothing cloned */
+	int reused;		/* 1: the objects were there, nothing fetched */
 	int offline;		/* 1: the remote was unreachable; the commit
 				 * recorded for url+ref by an earlier run */
 };
 
 /*
  * Resolve `ref` (a branch, a tag, a full ref name or a full 40-hex commit
- * id) of repository `url` and make sure <cache>/<commit id>/ holds its
- * tree. A commit id whose checkout exists needs no network; a branch or
- * tag costs one ls-remote. Creates `cache` (mode 0700) when missing.
+ * id) of repository `url` and export its tree into <cache>/<commit id>/
+ * from <cache>/<commit id>.git (fetched when missing, or when it lacks
+ * the commit or an object, or one does not match its id). A commit id
+ * whose repository is cached needs no network; a branch or tag costs one
+ * ls-remote. Creates `cache` (mode 0700) when missing.
  * Returns 0 and fills *out (release with crsgit_checkout_release);
  * CRS_ENOTFOUND when the remote is unreachable or has no such ref;
  * CRS_ECONFIG when the commit has submodules (not supported); CRS_ERR

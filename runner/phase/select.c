@@ -12,6 +12,7 @@
 #include "runner/exec/elf_symbols.h"
 #include "runner/scan/coverage.h"
 #include "runner/exec/images.h"
+#include "runner/scan/cache.h"
 #include "runner/scan/scan.h"
 #include "runner/scan/scan_opts.h"
 #include "runner/scan/select_file.h"
@@ -216,17 +217,17 @@ static int replay(struct scan *s, struct harness_sel *h, double timeout_s,
 	struct strvec corpora = STRVEC_INIT;
 	char *dir = scan_work_path(s, "select/%s", h->name);
 	char *corpus = scan_work_path(s, "corpus/%s", h->name);
-	char *cache = s->opts->cache_dir ? fs_abspath(s->opts->cache_dir) :
-		NULL;
-	char *cached = cache ? xasprintf("%s/corpus/%s/%s", cache,
-					 s->state.project, h->name) : NULL;
+	char *cached = NULL;
 	int r, span;
 
 	if (is_dir(corpus)) {
 		strvec_push(&corpora, corpus);
 		h->cached = 1;
 	}
-	if (cached && is_dir(cached)) {
+	/* a copy in the work folder: nothing below the cache is bound */
+	if ((r = cache_corpus_stage(s, h->name, &cached)) != 0)
+		goto out;
+	if (cached) {
 		strvec_push(&corpora, cached);
 		h->cached = 1;
 	}
@@ -254,7 +255,6 @@ out:
 	strvec_release(&corpora);
 	free(dir);
 	free(corpus);
-	free(cache);
 	free(cached);
 	return r;
 }

@@ -10,6 +10,7 @@
 #include "runner/scan/build_cache.h"
 #include "runner/scan/cache.h"
 #include "runner/scan/cache_index.h"
+#include "runner/scan/cache_root.h"
 #include "runner/scan/scan.h"
 #include "runner/scan/scan_opts.h"
 #include "runner/config/config.h"
@@ -84,16 +85,23 @@ static char *entry_rel(const char *key)
  */
 static pthread_mutex_t index_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* Load the cache's index; a bad one is a warning and an empty cache. */
-static void index_read(struct scan *s, struct cache_index *ix, char **path)
+/*
+ * Load the cache's index (*root: the cache folder); a bad one is a
+ * warning and an empty cache. CRS_EINPUT when --cache-dir is a link.
+ */
+static int index_read(struct scan *s, struct cache_index *ix, int *root)
 {
-	*path = xasprintf("%s/index.json", s->opts->cache_dir);
-	if (cache_index_load(ix, *path) != 0) {
+	int r;
+
+	if ((r = cache_root_fd(s, root)) != 0)
+		return r;
+	if (cache_index_load(ix, *root, s->opts->cache_dir) != 0) {
 		log_warn("cache: %s; starting an empty cache",
 			 crs_error_last());
 		crs_error_clear();
 		ix->dirty = 1;
 	}
+	return 0;
 }
 
 /* Write entry `e` (a folder, or a regular file and its data) to `path`. */
@@ -124,8 +132,10 @@ static int unpack_one(struct archive *a, struct archive *w,
 	return 0;
 }
 
-/* Unpack the regular files and folders of `tar` into `dir` (new). */
-CRS_TESTABLE int unpack(const char *tar, const char *dir, size_t *skipped)
+/* Unpack the regular files and folders of the archive open on `fd`
+ * (shown as `tar`) into `dir` (new). */
+CRS_TESTABLE int unpack(int fd, const char *tar, const char *dir,
+			size_t *skipped)
 {
 	struct archive *a = archive_read_new();
 	struct archive *w = archive_write_disk_new();
@@ -139,7 +149,7 @@ CRS_TESTABLE int unpack(const char *tar, const char *dir, size_t *skipped)
 	 * be links the user made, which SECURE_SYMLINKS would refuse */
 	archive_write_disk_set_options(w, ARCHIVE_EXTRACT_PERM |
 		ARCHIVE_EXTRACT_SECURE_NODOTDOT | ARCHIVE_EXTRACT_NO_OVERWRITE);
-	if (archive_read_open_filename(a, tar, 65536) != ARCHIVE_OK) {
+	if (archive_read_open_fd(a, fd, 65536) != ARCHIVE_OK) {
 		r = crs_error_set(CRS_ERR, "%s: %s", tar,
 				  archive_error_string(a));
 		goto out;
@@ -177,24 +187,32 @@ int build_cache_restore(struct scan *s, const char *key, const char *out_dir,
 			int *hit)
 {
 	struct cache_index ix = CACHE_INDEX_INIT;
-	char *name = entry_name(key), *index = NULL, *tar = NULL;
+	char *name = entry_name(key);
 	struct cache_entry *e;
+	struct stat st;
 	size_t skipped = 0;
-	int r = 0, locked = 0;
+	int r = 0, locked = 0, root, fd = -1;
 
 	*hit = 0;
 	if (!s->opts->cache_dir)
 		goto out;
 	pthread_mutex_lock(&index_lock);
 	locked = 1;
-	index_read(s, &ix, &index);
-	if (!(e = cache_index_find(&ix, name)))
+	if ((r = index_read(s, &ix, &root)) != 0 ||
+	    !(e = cache_index_find(&ix, name)))
 		goto out;
-	tar = xasprintf("%s/%s", s->opts->cache_dir, e->path);
+	/* by descriptor, no link followed: what the index names may be
+	 * anything someone else put in the cache */
+	if (cache_root_file(s, e->path, &fd, &st) != 0) {
+		log_warn("cache: cannot restore the build %.12s (%s); "
+			 "compiling it", key, crs_error_last());
+		crs_error_clear();
+		goto out;
+	}
 	if ((r = fs_remove_tree(out_dir)) != 0 ||
 	    (r = fs_mkdir_p(out_dir)) != 0)
 		goto out;
-	if (unpack(tar, out_dir, &skipped) != 0) {
+	if (unpack(fd, e->path, out_dir, &skipped) != 0) {
 		log_warn("cache: cannot restore the build %.12s (%s); "
 			 "compiling it", key, crs_error_last());
 		crs_error_clear();
@@ -208,7 +226,7 @@ int build_cache_restore(struct scan *s, const char *key, const char *out_dir,
 			 "files or folders left out", key, skipped,
 			 skipped == 1 ? "y" : "ies");
 	cache_index_touch(&ix, e, (int64_t)time(NULL), 86400);
-	if (ix.dirty && cache_index_save(&ix, index) != 0) {
+	if (ix.dirty && cache_index_save(&ix, root) != 0) {
 		log_warn("cache: %s", crs_error_last());
 		crs_error_clear();
 	}
@@ -216,34 +234,31 @@ int build_cache_restore(struct scan *s, const char *key, const char *out_dir,
 out:
 	if (locked)
 		pthread_mutex_unlock(&index_lock);
+	if (fd >= 0)
+		close(fd);
 	cache_index_release(&ix);
 	free(name);
-	free(index);
-	free(tar);
 	return r;
 }
 
 int build_cache_has(struct scan *s, const char *key)
 {
 	struct cache_index ix = CACHE_INDEX_INIT;
-	char *name = entry_name(key), *index = NULL, *tar = NULL;
+	char *name = entry_name(key);
 	struct cache_entry *e;
-	int yes = 0;
+	int yes = 0, root;
 
 	if (!s->opts->cache_dir)
 		goto out;
 	pthread_mutex_lock(&index_lock);
-	index_read(s, &ix, &index);
-	if ((e = cache_index_find(&ix, name))) {
-		tar = xasprintf("%s/%s", s->opts->cache_dir, e->path);
-		yes = fs_exists(tar);
-	}
+	if (index_read(s, &ix, &root) != 0)
+		crs_error_clear();	/* reported where the cache is read */
+	else if ((e = cache_index_find(&ix, name)))
+		yes = cache_root_has(s, e->path, NULL);
 	pthread_mutex_unlock(&index_lock);
 out:
 	cache_index_release(&ix);
 	free(name);
-	free(index);
-	free(tar);
 	return yes;
 }
 
@@ -295,12 +310,12 @@ int build_cache_save(struct scan *s, const char *key, const char *out_dir)
 {
 	struct cache_index ix = CACHE_INDEX_INIT;
 	char *name = entry_name(key), *rel = entry_rel(key);
-	char *dir = NULL, *tar = NULL, *tmp = NULL, *index = NULL;
+	char *tmp = NULL;
 	int64_t cap = s->opts->cache_max > 0 ? s->opts->cache_max :
 		CACHE_MAX_DEFAULT, bytes = 0;
 	struct stat st;
 	struct cache_entry *e;
-	int dfd, r = 0;
+	int dfd, r = 0, root, builds = -1;
 
 	if (!s->opts->cache_dir)
 		goto out;
@@ -313,28 +328,28 @@ int build_cache_save(struct scan *s, const char *key, const char *out_dir)
 		crs_error_prefix("%s", out_dir);
 		goto out;
 	}
-	dir = xasprintf("%s/builds", s->opts->cache_dir);
-	tar = xasprintf("%s/%s", s->opts->cache_dir, rel);
-	/* the head and base builds may keep the same tree at once */
-	tmp = xasprintf("%s.tmp-%ld-%lx", tar, (long)getpid(),
-			(unsigned long)pthread_self());
-	if ((r = fs_mkdir_p(dir)) != 0 ||
+	/* written in crs-ci's own work folder, moved into the cache by
+	 * descriptor; the head and base builds may keep a tree at once */
+	tmp = scan_work_path(s, "build-cache-%ld-%lx.tar", (long)getpid(),
+			     (unsigned long)pthread_self());
+	if ((r = cache_root_dir(s, "builds", 1, &builds)) != 0 ||
 	    (r = tar_context_write(out_dir, tmp)) != 0)
 		goto out;
-	if (rename(tmp, tar) != 0) {
-		r = crs_error_set(CRS_ERR, "%s: %s", tar, strerror(errno));
+	st.st_size = bytes;
+	stat(tmp, &st);
+	if ((r = cache_root_put(builds, rel + strlen("builds/"), tmp)) != 0)
 		goto out;
-	}
 	pthread_mutex_lock(&index_lock);
-	index_read(s, &ix, &index);
-	e = cache_index_put(&ix, name);
-	free(e->path);
-	e->path = rel;
-	rel = NULL; /* transferred */
-	e->size = stat(tar, &st) == 0 ? (int64_t)st.st_size : bytes;
-	e->last_used = (int64_t)time(NULL);
-	ix.dirty = 1;
-	r = cache_index_save(&ix, index);
+	if ((r = index_read(s, &ix, &root)) == 0) {
+		e = cache_index_put(&ix, name);
+		free(e->path);
+		e->path = rel;
+		rel = NULL; /* transferred */
+		e->size = (int64_t)st.st_size;
+		e->last_used = (int64_t)time(NULL);
+		ix.dirty = 1;
+		r = cache_index_save(&ix, root);
+	}
 	pthread_mutex_unlock(&index_lock);
 	if (r == 0)
 		log_info("cache: kept the build %.12s (%.1f MiB)", key,
@@ -342,12 +357,11 @@ int build_cache_save(struct scan *s, const char *key, const char *out_dir)
 out:
 	if (tmp)
 		unlink(tmp);
+	if (builds >= 0)
+		close(builds);
 	cache_index_release(&ix);
 	free(name);
 	free(rel);
-	free(dir);
-	free(tar);
 	free(tmp);
-	free(index);
 	return r;
 }

@@ -10,6 +10,8 @@
 #include "runner/scan/cache.h"
 #include "runner/exec/base_images.h"
 #include "runner/scan/cache_index.h"
+#include "runner/scan/cache_root.h"
+#include "runner/exec/image_restore.h"
 #include "runner/exec/image_strip.h"
 #include "runner/exec/images.h"
 #include "runner/scan/scan.h"
@@ -23,6 +25,8 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <openssl/rand.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,11 +58,6 @@ static const char *const base_candidates[] = {
 };
 
 #define ARRAY_NR(a) (sizeof(a) / sizeof((a)[0]))
-
-static char *cache_path(const struct scan *s, const char *rel)
-{
-	return xasprintf("%s/%s", s->opts->cache_dir, rel);
-}
 
 static int64_t cache_cap(const struct scan *s)
 {
@@ -98,40 +97,118 @@ static void scan_images(const struct scan *s, struct strvec *tags)
 	strvec_release(&all);
 }
 
-static char *index_file(const struct scan *s)
+/*
+ * The cache folder (opened once) and its index; a bad index is a warning
+ * and an empty cache. CRS_EINPUT when --cache-dir is a link.
+ */
+static int index_load(struct scan *s, struct cache_index *ix, int *root)
 {
-	return cache_path(s, "index.json");
-}
+	int r;
 
-/* Load the index; a bad one is a warning and an empty cache. */
-static void index_load(const struct scan *s, struct cache_index *ix)
-{
-	char *path = index_file(s);
-
-	if (cache_index_load(ix, path) != 0) {
+	if ((r = cache_root_fd(s, root)) != 0)
+		return r;
+	if (cache_index_load(ix, *root, s->opts->cache_dir) != 0) {
 		log_warn("cache: %s; starting an empty cache",
 			 crs_error_last());
 		crs_error_clear();
 		ix->dirty = 1;
 	}
-	free(path);
+	return 0;
+}
+
+/* "crs-ci-restore/<16 hex>:tmp": a name no archive can know. */
+static int temp_tag(char out[48])
+{
+	unsigned char rnd[8];
+
+	if (RAND_bytes(rnd, sizeof(rnd)) != 1)
+		return crs_error_set(CRS_ERR, "no random bytes for a name");
+	memcpy(out, "crs-ci-restore/", 15);
+	for (size_t i = 0; i < sizeof(rnd); i++)
+		snprintf(out + 15 + 2 * i, 3, "%02x", rnd[i]);
+	memcpy(out + 31, ":tmp", 5);
+	return 0;
+}
+
+/* docker tag `from` `tag` ("repo:tag", the tag after the last '/'). */
+static int tag_as(struct scan *s, const char *from, const char *tag)
+{
+	const char *slash = strrchr(tag, '/');
+	const char *colon = strrchr(slash ? slash : tag, ':');
+	char *repo = colon ? xstrndup(tag, (size_t)(colon - tag)) :
+		xstrdup(tag);
+	int r = docker_image_tag(s->docker, from, repo,
+				 colon ? colon + 1 : "latest");
+
+	free(repo);
+	return r;
+}
+
+/*
+ * Load the archive of entry `e` under a temporary name, check the loaded
+ * image's id against the index's, and only then tag it `tag`.
+ */
+static int load_checked(struct scan *s, const struct cache_entry *e,
+			const char *tag)
+{
+	char tmp_tag[48], *id = NULL, *load = NULL, *dir = NULL;
+	struct stat st;
+	int fd = -1, r, loaded = 0;
+
+	if ((r = temp_tag(tmp_tag)) != 0 ||
+	    (r = cache_root_file(s, e->path, &fd, &st)) != 0)
+		goto out;
+	dir = scan_work_path(s, "cache-load");
+	load = xasprintf("%s/%.16s.tar", dir, tmp_tag + 15);
+	if ((r = fs_mkdir_p(dir)) != 0 ||
+	    (r = image_archive_retag(fd, e->path, tag, e->id, tmp_tag,
+				     load)) != 0 ||
+	    (e->base && (r = base_image_ready(s, e->base)) != 0) ||
+	    (r = docker_image_load(s->docker, load)) != 0)
+		goto out;
+	loaded = 1;
+	if ((r = docker_image_exists(s->docker, tmp_tag, &id)) != 0)
+		goto out;
+	if (strcmp(id, e->id)) {
+		r = crs_error_set(CRS_EINPUT, "%s loaded as %s, not the image "
+				  "%s the index records", e->path, id, e->id);
+		goto out;
+	}
+	r = tag_as(s, tmp_tag, tag);
+out:
+	if (loaded && docker_image_remove(s->docker, tmp_tag, 0) != 0 &&
+	    r == 0)
+		r = CRS_ERR;
+	if (load)
+		unlink(load);
+	if (fd >= 0)
+		close(fd);
+	free(id);
+	free(load);
+	free(dir);
+	return r;
 }
 
 /* Load one image entry the engine lacks; its base image first. */
 static void restore_one(struct scan *s, const struct cache_entry *e,
 			const char *tag)
 {
-	char *id = NULL, *tar = cache_path(s, e->path);
+	char *id = NULL;
 	int r = docker_image_exists(s->docker, tag, &id);
 
 	/* the engine has it (tags are content hashes): use that one */
 	if (r == 0)
 		goto out;
 	crs_error_clear();
-	if (!fs_exists(tar))
+	if (!cache_root_has(s, e->path, NULL))
 		goto out;
-	if ((e->base && (r = base_image_ready(s, e->base)) != 0) ||
-	    (r = docker_image_load(s->docker, tar)) != 0) {
+	if (!own_image(tag) || !e->id) {
+		log_warn("cache: %s is %s; not loaded", e->name, !e->id ?
+			 "without the image id it must have" :
+			 "not one of crs-ci's own images");
+		goto out;
+	}
+	if (load_checked(s, e, tag) != 0) {
 		log_warn("cache: cannot load %s (%s); it will be built", tag,
 			 crs_error_last());
 		crs_error_clear();
@@ -141,17 +218,18 @@ static void restore_one(struct scan *s, const struct cache_entry *e,
 		 (double)e->size / (1 << 20));
 out:
 	free(id);
-	free(tar);
 }
 
 int cache_restore_images(struct scan *s)
 {
 	struct cache_index ix = CACHE_INDEX_INIT;
 	size_t n = 0;
+	int root, r;
 
 	if (!s->opts->cache_dir)
 		return 0;
-	index_load(s, &ix);
+	if ((r = index_load(s, &ix, &root)) != 0)
+		return r;
 	for (size_t i = 0; i < ix.nr; i++)
 		if (!strncmp(ix.v[i].name, "image:", 6)) {
 			restore_one(s, &ix.v[i], ix.v[i].name + 6);
@@ -197,18 +275,23 @@ static const char *image_base(struct scan *s, const struct strvec *layers,
  * written once), split into one archive each without its base's layers;
  * fills their entries. On failure nothing is kept and the entries go.
  */
-static int save_images(struct scan *s, struct cache_index *ix,
+static int save_images(struct scan *s, struct cache_index *ix, int imgfd,
 		       const struct strvec *tags, const struct strvec *names)
 {
 	struct image_part *parts = xcalloc(tags->nr, sizeof(*parts));
 	struct strvec *bases = xcalloc(tags->nr, sizeof(*bases));
 	const char **from = xcalloc(tags->nr, sizeof(*from));
 	struct strvec outs = STRVEC_INIT;
-	char *full = cache_path(s, "images/.save.tar");
+	/* made in crs-ci's own work folder, moved into the cache by
+	 * descriptor: nothing in the cache is written through a path */
+	char *dir = scan_work_path(s, "cache-save");
+	char *full = xasprintf("%s/save.tar", dir);
 	struct strvec list = STRVEC_INIT;
 	size_t i;
-	int r = 0;
+	int r;
 
+	if ((r = fs_remove_tree(dir)) == 0)
+		r = fs_mkdir_p(dir);
 	for (i = 0; i < tags->nr && r == 0; i++) {
 		struct strvec layers = STRVEC_INIT;
 		struct cache_entry *e = cache_index_find(ix, names->v[i]);
@@ -217,7 +300,7 @@ static int save_images(struct scan *s, struct cache_index *ix,
 		sha256_hex(hex, tags->v[i], strlen(tags->v[i]));
 		free(e->path);
 		e->path = xasprintf("images/%.32s.tar", hex);
-		strvec_pushf(&outs, "%s/%s", s->opts->cache_dir, e->path);
+		strvec_pushf(&outs, "%s/%.32s.tar", dir, hex);
 		strvec_push(&list, tags->v[i]);
 		r = docker_image_layers(s->docker, tags->v[i], &layers);
 		from[i] = image_base(s, &layers, &bases[i]);
@@ -237,6 +320,9 @@ static int save_images(struct scan *s, struct cache_index *ix,
 		if (r == 0 && stat(outs.v[i], &st) != 0)
 			r = crs_error_set(CRS_ERR, "%s: %s", outs.v[i],
 					  strerror(errno));
+		if (r == 0)
+			r = cache_root_put(imgfd, strrchr(e->path, '/') + 1,
+					   outs.v[i]);
 		if (r != 0)
 			continue;
 		free(e->base);
@@ -252,11 +338,17 @@ static int save_images(struct scan *s, struct cache_index *ix,
 			 crs_error_last());
 		crs_error_clear();
 		for (i = 0; i < tags->nr; i++) {
-			unlink(outs.v[i]);
+			struct cache_entry *e = cache_index_find(ix,
+								 names->v[i]);
+
+			if (e && e->path)
+				unlinkat(imgfd, strrchr(e->path, '/') + 1, 0);
 			cache_index_remove(ix, names->v[i]);
 		}
 	}
-	unlink(full);
+	fs_remove_tree(dir);
+	crs_error_clear();
+	free(dir);
 	for (i = 0; i < tags->nr; i++)
 		strvec_release(&bases[i]);
 	free(bases);
@@ -268,22 +360,23 @@ static int save_images(struct scan *s, struct cache_index *ix,
 	return r;
 }
 
-/* Bytes of the regular files directly in `dir`. */
-static int64_t dir_bytes(const char *dir)
+/* Bytes of the regular files directly in the folder `fd` (closed). */
+static int64_t dir_bytes(int fd)
 {
-	DIR *d = opendir(dir);
+	DIR *d = fdopendir(fd);
 	struct dirent *de;
 	int64_t n = 0;
 
-	if (!d)
+	if (!d) {
+		close(fd);
 		return 0;
+	}
 	while ((de = readdir(d))) {
-		char *p = xasprintf("%s/%s", dir, de->d_name);
 		struct stat st;
 
-		if (lstat(p, &st) == 0 && S_ISREG(st.st_mode))
+		if (fstatat(dirfd(d), de->d_name, &st,
+			    AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode))
 			n += st.st_size;
-		free(p);
 	}
 	closedir(d);
 	return n;
@@ -297,12 +390,14 @@ static void note_corpora(struct scan *s, struct cache_index *ix,
 		const char *h = s->state.harnesses[i];
 		char *rel = xasprintf("corpus/%s/%s", s->state.project, h);
 		char *name = xasprintf("corpus:%s/%s", s->state.project, h);
-		char *dir = cache_path(s, rel);
 		struct cache_entry *e;
 		int64_t size;
+		int fd;
 
-		if (fs_exists(dir)) {
-			size = dir_bytes(dir);
+		if (cache_root_dir(s, rel, 0, &fd) != 0) {
+			crs_error_clear();
+		} else {
+			size = dir_bytes(fd);
 			e = cache_index_put(ix, name);
 			if (!e->path || e->size != size)
 				ix->dirty = 1;
@@ -313,25 +408,22 @@ static void note_corpora(struct scan *s, struct cache_index *ix,
 		}
 		free(rel);
 		free(name);
-		free(dir);
 	}
 }
 
 /* The archive of crs-ci before this index: every image, base ones too. */
-static void drop_old_layout(const struct scan *s, struct cache_index *ix)
+static void drop_old_layout(int imgfd, struct cache_index *ix)
 {
-	char *tar = cache_path(s, "images/images.tar");
-	char *old = cache_path(s, "images/index.json");
+	struct stat st;
 
-	if (fs_exists(tar) || fs_exists(old)) {
+	if (!fstatat(imgfd, "images.tar", &st, AT_SYMLINK_NOFOLLOW) ||
+	    !fstatat(imgfd, "index.json", &st, AT_SYMLINK_NOFOLLOW)) {
 		log_info("cache: removing the single-archive cache of an "
 			 "older crs-ci");
-		unlink(tar);
-		unlink(old);
+		unlinkat(imgfd, "images.tar", 0);
+		unlinkat(imgfd, "index.json", 0);
 		ix->dirty = 1;
 	}
-	free(tar);
-	free(old);
 }
 
 /* `bytes` as "412 MiB", "1.5 GiB" (binary units) into out[len]. */
@@ -368,29 +460,33 @@ int cache_save_images(struct scan *s)
 	struct cache_index ix = CACHE_INDEX_INIT;
 	struct strvec tags = STRVEC_INIT, gone = STRVEC_INIT;
 	struct strvec fresh = STRVEC_INIT, names = STRVEC_INIT;
-	char *dir = NULL, *index = NULL;
 	int64_t now = (int64_t)time(NULL);
 	size_t evicted;
-	int r = 0;
+	int root, imgfd = -1, r = 0;
 
 	if (!s->opts->cache_dir)
 		return 0;
-	dir = cache_path(s, "images");
-	index = index_file(s);
-	index_load(s, &ix);
-	drop_old_layout(s, &ix);
-	if ((r = fs_mkdir_p(dir)) != 0)
+	if ((r = index_load(s, &ix, &root)) != 0)
 		goto out;
-	scan_images(s, &tags);
+	if ((r = cache_root_dir(s, "images", 1, &imgfd)) == CRS_EINPUT) {
+		/* a link there: the images are not kept, the rest is */
+		log_warn("cache: %s; no image is kept", crs_error_last());
+		crs_error_clear();
+		r = 0;
+	} else if (r != 0) {
+		goto out;
+	} else {
+		drop_old_layout(imgfd, &ix);
+		scan_images(s, &tags);
+	}
 	for (size_t i = 0; i < tags.nr; i++) {
 		char *name = xasprintf("image:%s", tags.v[i]), *id = NULL;
 		struct cache_entry *e = cache_index_find(&ix, name);
-		char *tar = e ? cache_path(s, e->path) : NULL;
 
 		if (docker_image_exists(s->docker, tags.v[i], &id) != 0) {
 			crs_error_clear();
 		} else if (e && e->id && !strcmp(e->id, id) &&
-			   fs_exists(tar)) {
+			   cache_root_has(s, e->path, NULL)) {
 			cache_index_touch(&ix, e, now,
 					  CACHE_TOUCH_GRANULARITY);
 		} else {
@@ -404,97 +500,131 @@ int cache_save_images(struct scan *s)
 		}
 		free(name);
 		free(id);
-		free(tar);
 	}
 	if (fresh.nr)
-		save_images(s, &ix, &fresh, &names);
+		save_images(s, &ix, imgfd, &fresh, &names);
 	note_corpora(s, &ix, now);
 	evicted = cache_index_evict(&ix, cache_cap(s), &gone);
 	for (size_t i = 0; i < gone.nr; i++) {
-		char *p = cache_path(s, gone.v[i]);
-
 		log_info("cache: evicted %s (least recently used)", gone.v[i]);
-		fs_remove_tree(p);
+		cache_root_remove(s, gone.v[i]);
 		crs_error_clear();
-		free(p);
 	}
 	log_size(s, &ix, evicted);
 	if (ix.dirty)
-		r = cache_index_save(&ix, index);
+		r = cache_index_save(&ix, root);
 out:
+	if (imgfd >= 0)
+		close(imgfd);
 	strvec_release(&tags);
 	strvec_release(&gone);
 	strvec_release(&fresh);
 	strvec_release(&names);
 	cache_index_release(&ix);
-	free(dir);
-	free(index);
 	return r;
 }
 
-/* Copy regular files of `from` into `to` that `to` lacks; count them. */
-static int copy_new_files(const char *from, const char *to, size_t *copied)
+/*
+ * The folder of harness `h`'s corpus in the cache (made with `mkdirs`),
+ * or -1 when there is none; one reached through a link is passed over
+ * with a warning naming it.
+ */
+static int corpus_dir(struct scan *s, const char *h, int mkdirs)
 {
-	DIR *d = opendir(from);
-	struct dirent *de;
+	char *rel = xasprintf("corpus/%s/%s", s->state.project, h);
+	int fd = -1, r = cache_root_dir(s, rel, mkdirs, &fd);
+
+	if (r == CRS_EINPUT)
+		log_warn("cache: %s; the cached corpus of %s is passed over",
+			 crs_error_last(), h);
+	if (r != 0)
+		crs_error_clear();
+	free(rel);
+	return r == 0 ? fd : -1;
+}
+
+/* Copy the cached corpus of `h` into the folder `to` (opened here). */
+static int corpus_from_cache(struct scan *s, const char *h, const char *to,
+			     size_t *n)
+{
+	int from = corpus_dir(s, h, 0), tofd = -1, r = 0;
+	char *shown;
+
+	*n = 0;
+	if (from < 0)
+		return 0;
+	shown = xasprintf("%s/corpus/%s/%s", s->opts->cache_dir,
+			  s->state.project, h);
+	if ((r = fs_mkdir_p(to)) == 0 && (r = fs_open_dir(&tofd, to)) == 0)
+		r = cache_copy_files(from, tofd, shown, 1, CORPUS_FILES_MAX,
+				     CORPUS_FILE_MAX, n);
+	if (tofd >= 0)
+		close(tofd);
+	close(from);
+	free(shown);
+	return r;
+}
+
+int cache_corpus_stage(struct scan *s, const char *h, char **dir_out)
+{
+	char *dir = scan_work_path(s, "cache-corpus/%s", h);
+	char *parent = scan_work_path(s, "cache-corpus");
+	size_t n = 0;
 	int r = 0;
 
-	*copied = 0;
-	if (!d)
-		return 0;
-	if ((r = fs_mkdir_p(to)) != 0) {
-		closedir(d);
-		return r;
+	*dir_out = NULL;
+	if (!s->opts->cache_dir)
+		goto out;
+	/* fresh for this scan: nothing found there is taken */
+	if ((r = fs_remove_tree(dir)) != 0 || (r = fs_mkdir_p(parent)) != 0 ||
+	    (r = fs_mkdir_new(dir)) != 0 ||
+	    (r = corpus_from_cache(s, h, dir, &n)) != 0)
+		goto out;
+	if (n) {
+		*dir_out = dir;
+		dir = NULL;	/* transferred */
 	}
-	while ((de = readdir(d)) && r == 0 && *copied < CORPUS_FILES_MAX) {
-		char *src = xasprintf("%s/%s", from, de->d_name);
-		char *dst = xasprintf("%s/%s", to, de->d_name);
-		struct stat st;
-
-		if (de->d_name[0] != '.' && lstat(src, &st) == 0 &&
-		    S_ISREG(st.st_mode) && st.st_size <= CORPUS_FILE_MAX &&
-		    !fs_exists(dst)) {
-			r = fs_copy_file(src, dst);
-			(*copied)++;
-		}
-		free(src);
-		free(dst);
-	}
-	closedir(d);
+out:
+	free(dir);
+	free(parent);
 	return r;
 }
 
 int cache_corpus_in(struct scan *s, const char *h, const char *seeds_dir)
 {
-	char *from;
 	size_t n = 0;
 	int r;
 
 	if (!s->opts->cache_dir)
 		return 0;
-	from = xasprintf("%s/corpus/%s/%s", s->opts->cache_dir,
-			 s->state.project, h);
-	r = copy_new_files(from, seeds_dir, &n);
+	r = corpus_from_cache(s, h, seeds_dir, &n);
 	if (r == 0 && n)
 		log_info("cache: %zu corpus file(s) of %s handed to the CRSs",
 			 n, h);
-	free(from);
 	return r;
 }
 
 int cache_corpus_out(struct scan *s, const char *h, const char *seeds_dir)
 {
-	char *to;
+	int from = -1, to, r;
 	size_t n = 0;
-	int r;
 
 	if (!s->opts->cache_dir)
 		return 0;
-	to = xasprintf("%s/corpus/%s/%s", s->opts->cache_dir, s->state.project,
-		       h);
-	r = copy_new_files(seeds_dir, to, &n);
-	if (r == 0)
+	if ((r = fs_open_dir(&from, seeds_dir)) != 0) {
+		if (r == CRS_ENOTFOUND) {
+			crs_error_clear();
+			r = 0;
+		}
+		return r;
+	}
+	if ((to = corpus_dir(s, h, 1)) >= 0) {
+		r = cache_copy_files(from, to, seeds_dir, 0, CORPUS_FILES_MAX,
+				     CORPUS_FILE_MAX, &n);
+		close(to);
+	}
+	close(from);
+	if (r == 0 && to >= 0)
 		log_info("cache: %zu new corpus file(s) of %s kept", n, h);
-	free(to);
 	return r;
 }

@@ -29,6 +29,13 @@ int cache_restore_images(struct scan *s);
  * line with the cache's size. CRS_ERR when the index cannot be written;
  * an image that cannot be saved is a warning. */
 int cache_save_images(struct scan *s);
+/*
+ * Copy the cached corpus of harness `h` (regular files only, capped) into
+ * a folder made fresh for this scan, <work>/cache-corpus/<h>: what a
+ * container may be given instead of anything below the cache. *dir_out
+ * gets its path (the caller frees) when it holds files, else NULL.
+ */
+int cache_corpus_stage(struct scan *s, const char *h, char **dir_out);
 /* Copy the cached corpus of harness `h` into `seeds_dir` (the exchange). */
 int cache_corpus_in(struct scan *s, const char *h, const char *seeds_dir);
 /* Add the seeds the CRSs shared for `h` to the cached corpus. */

@@ -6,6 +6,7 @@
  * "base": ..., "size": N, "last_used": T}}}.
  */
 #include "runner/scan/cache_index.h"
+#include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"
 #include "common/strvec.h"
@@ -16,13 +17,17 @@
 #include <string.h>
 
 #define CACHE_INDEX_VERSION 2
+#define CACHE_INDEX_FILE "index.json"
+/* far more than --cache-max holds: a bound on a hostile index */
+#define CACHE_INDEX_MAX ((size_t)16 << 20)
+#define CACHE_INDEX_ENTRIES_MAX 100000
 
 /* A path relative to the cache dir that stays inside it. */
 static int path_ok(const char *p)
 {
 	const char *c = p;
 
-	if (!*p || *p == '/')
+	if (!p || !*p || *p == '/')
 		return 0;
 	while (*c) {
 		size_t n = strcspn(c, "/");
@@ -124,36 +129,53 @@ static int load_entry(struct cache_index *ix, const char *file,
 	return 0;
 }
 
-int cache_index_load(struct cache_index *ix, const char *path)
+int cache_index_load(struct cache_index *ix, int dirfd, const char *shown)
 {
-	json_t *j, *entries, *v;
+	struct buf text = BUF_INIT;
+	json_t *j = NULL, *entries, *v;
 	json_error_t jerr;
 	const char *name;
-	int r = 0;
+	char *path = xasprintf("%s/%s", shown, CACHE_INDEX_FILE);
+	int r;
 
 	cache_index_release(ix);
-	if (!fs_exists(path))
-		return 0;
-	if (!(j = json_load_file(path, 0, &jerr)))
-		return crs_error_set(CRS_EINPUT, "%s:%d: %s", path, jerr.line,
-				     jerr.text);
+	r = fs_read_regular_at(&text, dirfd, CACHE_INDEX_FILE, path,
+			       CACHE_INDEX_MAX, NULL);
+	if (r == CRS_ENOTFOUND) {
+		crs_error_clear();
+		r = 0;
+		goto out;
+	}
+	if (r != 0)
+		goto out;
+	if (!(j = json_loadb(text.ptr ? text.ptr : "", text.len, 0, &jerr))) {
+		r = crs_error_set(CRS_EINPUT, "%s:%d: %s", path, jerr.line,
+				  jerr.text);
+		goto out;
+	}
 	entries = json_object_get(j, "entries");
 	if (json_integer_value(json_object_get(j, "version")) !=
 	    CACHE_INDEX_VERSION || !json_is_object(entries))
 		r = crs_error_set(CRS_EINPUT, "%s: version: not a version %d "
 				  "index with entries", path,
 				  CACHE_INDEX_VERSION);
+	else if (json_object_size(entries) > CACHE_INDEX_ENTRIES_MAX)
+		r = crs_error_set(CRS_EINPUT, "%s: more than %d entries", path,
+				  CACHE_INDEX_ENTRIES_MAX);
 	json_object_foreach(entries, name, v)
 		if (r == 0)
 			r = load_entry(ix, path, name, v);
-	json_decref(j);
 	if (r != 0)
 		cache_index_release(ix);
+out:
+	json_decref(j);
+	buf_release(&text);
+	free(path);
 	ix->dirty = 0;
 	return r;
 }
 
-int cache_index_save(const struct cache_index *ix, const char *path)
+int cache_index_save(const struct cache_index *ix, int dirfd)
 {
 	json_t *entries = json_object(), *doc;
 	char *text;
@@ -174,7 +196,7 @@ int cache_index_save(const struct cache_index *ix, const char *path)
 	doc = json_pack("{s:i, s:o}", "version", CACHE_INDEX_VERSION,
 			"entries", entries);
 	text = json_dumps(doc, JSON_INDENT(2) | JSON_SORT_KEYS);
-	r = fs_write_file_atomic(path, text, strlen(text));
+	r = fs_write_at(dirfd, CACHE_INDEX_FILE, text, strlen(text));
 	free(text);
 	json_decref(doc);
 	return r;

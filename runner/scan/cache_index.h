@@ -4,10 +4,9 @@
  *
  * <cache>/index.json lists what the cache holds, one entry per saved
  * image or harness corpus, with its size in bytes and the time it was
- * last used (seconds since the epoch). It is written by crs-ci only
- * (trusted) and always atomically; a missing index is an empty cache.
- * Eviction drops the least recently used entries until the total fits
- * the cap.
+ * last used (seconds since the epoch). It is hostile input (others can
+ * write a CI cache); a missing index is an empty cache. Eviction drops
+ * the least recently used entries until the total fits the cap.
  */
 #ifndef CRS_RUNNER_SCAN_CACHE_INDEX_H
 #define CRS_RUNNER_SCAN_CACHE_INDEX_H
@@ -32,13 +31,17 @@ struct cache_index {
 #define CACHE_INDEX_INIT { NULL, 0, 0, 0 }
 
 /*
- * Read `path` into `ix` (empty when the file does not exist). A file that
- * is not an index (bad JSON, wrong shape, a path leaving the cache) is
- * CRS_EINPUT naming the file and line or field, and leaves `ix` empty.
+ * Read index.json of the cache folder `dirfd` (shown as `shown`) into
+ * `ix` (empty when the file does not exist). It is hostile input: read
+ * without following a link, at most 16 MiB and 100,000 entries. A file
+ * that is not an index (not a regular file, bad JSON, wrong shape, a path
+ * leaving the cache) is CRS_EINPUT naming the file and line or field, and
+ * leaves `ix` empty.
  */
-int cache_index_load(struct cache_index *ix, const char *path);
-/* Write `ix` to `path` atomically (a temporary file renamed over it). */
-int cache_index_save(const struct cache_index *ix, const char *path);
+int cache_index_load(struct cache_index *ix, int dirfd, const char *shown);
+/* Write `ix` as index.json in `dirfd` atomically (a temporary file
+ * renamed over it: a link there is replaced, not followed). */
+int cache_index_save(const struct cache_index *ix, int dirfd);
 /* The entry called `name`, or NULL. Borrowed. */
 struct cache_entry *cache_index_find(struct cache_index *ix,
 				     const char *name);

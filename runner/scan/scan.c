@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define SCAN_STATE_MAX (4u << 20)
 
@@ -347,6 +348,8 @@ void scan_close(struct scan *s)
 	free(s->out_dir);
 	free(s->source_dir);
 	free(s->owner);
+	if (s->cache_fd > 0)
+		close(s->cache_fd);
 	free(s);
 }
 

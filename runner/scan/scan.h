@@ -57,6 +57,7 @@ struct scan {
 	char *out_dir;			/* absolute */
 	char *source_dir;		/* absolute, the target repo */
 	char *owner;			/* label value of everything we create */
+	int cache_fd;			/* --cache-dir (cache_root.h); 0: unopened */
 	struct compose *compose;
 	struct project_config *project;	/* dir and name from `where` */
 	struct project_location where;	/* the project folder's layout */

@@ -13,6 +13,7 @@
 
 #include <ftw.h>
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +24,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* build_cache.c's, CRS_TESTABLE (static in the product) */
-int unpack(const char *tar, const char *dir, size_t *skipped);
+int unpack(int fd, const char *tar, const char *dir, size_t *skipped);
 
 static char base[] = "/tmp/fuzz_build_cache.XXXXXX";
 static char *tar, *out, *outside;
@@ -66,6 +67,7 @@ static void check_beside(void)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	size_t skipped = 0;
+	int fd;
 
 	if (base_fd < 0) {
 		if (!mkdtemp(base) || fs_open_dir(&base_fd, base) != 0)
@@ -83,8 +85,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (fs_write_at(base_fd, "in.tar", data, size) != 0 ||
 	    mkdir(out, 0700) != 0)
 		abort();
-	if (unpack(tar, out, &skipped) != 0)
+	fd = open(tar, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		abort();
+	if (unpack(fd, tar, out, &skipped) != 0)
 		crs_error_clear();
+	close(fd);
 	if (nftw(out, only_files_and_folders, 16, FTW_PHYS) != 0)
 		abort();
 	check_beside();

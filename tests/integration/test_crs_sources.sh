@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # test_crs_sources.sh - CRSs named by registry name and by a git URL:
 # a compose with no local_path scans the bundled example and finds the
-# bug; a second run clones nothing (the log says it reused the commit,
-# the checkout keeps its inode and mtime, and with a commit id ref the
-# repository may even be unreadable); an unreachable URL and an unknown
+# bug; a second run clones nothing (the log says it reused the commit;
+# the tree is exported again from the cached objects, so a file planted
+# in the cached checkout is gone; with a commit id ref the repository may
+# even be unreadable); an unreachable URL and an unknown
 # registry name exit 2 with file:line:col.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -59,15 +60,17 @@ left=$(docker ps -aq --filter "label=io.crs-ci.owner=$owner"; docker network ls 
 [ -z "$left" ] || fail "containers or networks of $owner left behind: $left"
 note "scan with a registry CRS and a git CRS: bug found, $commit cloned"
 
-# 2. the same url+ref again: nothing cloned, the same folder
-before=$(stat -c '%i %Y' "$checkout")
+# 2. the same url+ref again: nothing cloned, the tree exported afresh
+# (a hostile cache's change to the checkout does not survive)
+echo planted >"$checkout/fuzzer/planted"
 "$CRS_CI" check --compose "$tmp/compose.yaml" --cache-dir "$cache" \
 	>"$tmp/check.txt" 2>"$tmp/check.log" || { cat "$tmp/check.log" >&2; fail "check"; }
 grep -q "crs crs-git: file://$crs_repo at v1: reused the checkout of commit $commit" "$tmp/check.log" ||
 	{ cat "$tmp/check.log" >&2; fail "second run did not reuse $commit"; }
 ! grep -q "cloned" "$tmp/check.log" || fail "second run cloned"
-[ "$(stat -c '%i %Y' "$checkout")" = "$before" ] || fail "the checkout was rewritten"
-note "second run: reused $commit, checkout inode and mtime unchanged"
+[ ! -e "$checkout/fuzzer/planted" ] || fail "a file planted in the cached checkout survived"
+[ -f "$checkout/fuzzer/oss-crs/crs.yaml" ] || fail "no checkout after the reuse"
+note "second run: reused $commit's objects, the planted file gone"
 
 # 3. a commit id needs no network: the repository is gone now (moved,
 # since root reads a chmod 000 folder anyway)

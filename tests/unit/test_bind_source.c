@@ -4,7 +4,9 @@
  *
  * The layout of a work folder after a hostile harness ran: a link at
  * triage/<pov>/base to a host folder, a link among the parents, a FIFO as
- * a source. Sources outside the work root are the user's and pass.
+ * a source. Sources outside the work root are the user's and pass; a
+ * source in --cache-dir is refused outright (unless it is in the work or
+ * output folder too).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -84,10 +86,36 @@ static void test_links_below_the_root(void **st)
 	assert_int_equal(fs_remove_tree(root), 0);
 }
 
+static void test_cache_refused(void **st)
+{
+	const char *own[] = { "/ci/work", "/ci/out", NULL };
+	const char *cached[] = { "/ci/work/x:/a", "/ci/cache/corpus/p/h:/c:ro",
+				 NULL };
+	const char *fine[] = { "/ci/work/x:/a", "/ci/cache-other:/b",
+			       "/ci/project:/p:ro", NULL };
+	const char *root[] = { "/ci/cache:/x", NULL };
+	const char *inner[] = { "/ci/cache/work/x:/a", NULL };
+	const char *own_inner[] = { "/ci/cache/work", NULL };
+
+	(void)st;
+	assert_int_equal(bind_source_not_in("/ci/cache", own, cached),
+			 CRS_EINPUT);
+	assert_non_null(strstr(crs_error_last(), "/ci/cache/corpus/p/h"));
+	crs_error_clear();
+	assert_int_equal(bind_source_not_in("/ci/cache/", own, root),
+			 CRS_EINPUT);
+	crs_error_clear();
+	assert_int_equal(bind_source_not_in("/ci/cache", own, fine), 0);
+	assert_int_equal(bind_source_not_in(NULL, own, cached), 0);
+	/* a work folder inside the cache folder stays crs-ci's own */
+	assert_int_equal(bind_source_not_in("/ci/cache", own_inner, inner), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_links_below_the_root),
+		cmocka_unit_test(test_cache_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

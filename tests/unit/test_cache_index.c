@@ -5,7 +5,8 @@
  * Round trip through the file, LRU eviction order under a cap (oldest
  * first, larger first on a tie, none when it fits, all when the cap is
  * 0), touch marking the index changed only past the granularity, and
- * index files that are rejected (bad JSON, a path leaving the cache).
+ * index files that are rejected (bad JSON, a path leaving the cache, a
+ * link or a FIFO where index.json should be: never followed or opened).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,12 +18,28 @@
 #include "common/fsutil.h"
 #include "common/strvec.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static char dir[] = "/tmp/test_cache_index.XXXXXX";
+
+/* A fresh folder `name` in dir, opened. */
+static int sub(const char *name)
+{
+	char path[256];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fs_remove_tree(path);
+	assert_int_equal(mkdir(path, 0755), 0);
+	fd = open(path, O_RDONLY | O_DIRECTORY);
+	assert_true(fd >= 0);
+	return fd;
+}
 
 static void add(struct cache_index *ix, const char *name, int64_t size,
 		int64_t used)
@@ -39,12 +56,11 @@ static void add(struct cache_index *ix, const char *name, int64_t size,
 static void test_round_trip(void **st)
 {
 	struct cache_index ix = CACHE_INDEX_INIT, back = CACHE_INDEX_INIT;
-	char path[256];
 	struct cache_entry *e;
+	int fd = sub("rt");
 
 	(void)st;
-	snprintf(path, sizeof(path), "%s/index.json", dir);
-	assert_int_equal(cache_index_load(&back, path), 0);	/* missing */
+	assert_int_equal(cache_index_load(&back, fd, "rt"), 0); /* missing */
 	assert_int_equal(back.nr, 0);
 	add(&ix, "a", 100, 10);
 	add(&ix, "b", 200, 20);
@@ -52,8 +68,8 @@ static void test_round_trip(void **st)
 	e->id = strdup("sha256:abc");
 	e->base = strdup("crs-ci/base-runner:stand-in");
 	assert_true(ix.dirty);
-	assert_int_equal(cache_index_save(&ix, path), 0);
-	assert_int_equal(cache_index_load(&back, path), 0);
+	assert_int_equal(cache_index_save(&ix, fd), 0);
+	assert_int_equal(cache_index_load(&back, fd, "rt"), 0);
 	assert_int_equal(back.nr, 2);
 	assert_false(back.dirty);
 	e = cache_index_find(&back, "a");
@@ -68,6 +84,7 @@ static void test_round_trip(void **st)
 	cache_index_release(&ix);
 	cache_index_release(&back);
 	cache_index_release(&back);	/* twice: a no-op */
+	close(fd);
 }
 
 static void test_evict_lru(void **st)
@@ -127,19 +144,59 @@ static void load_text(const char *text, int want)
 	struct cache_index ix = CACHE_INDEX_INIT;
 	char path[256];
 	FILE *f;
+	int fd = sub("bad");
 
-	snprintf(path, sizeof(path), "%s/bad.json", dir);
+	snprintf(path, sizeof(path), "%s/bad/index.json", dir);
 	f = fopen(path, "w");
 	assert_non_null(f);
 	fputs(text, f);
 	fclose(f);
-	assert_int_equal(cache_index_load(&ix, path), want);
+	assert_int_equal(cache_index_load(&ix, fd, "bad"), want);
 	if (want) {
 		assert_int_equal(ix.nr, 0);
-		assert_non_null(strstr(crs_error_last(), "bad.json"));
+		assert_non_null(strstr(crs_error_last(), "bad/index.json"));
 		crs_error_clear();
 	}
 	cache_index_release(&ix);
+	close(fd);
+}
+
+/* index.json as a link to a valid index, or a FIFO: refused, not read
+ * (a FIFO would block an open); saving replaces the link, whose target
+ * stays as it was. */
+static void test_not_followed(void **st)
+{
+	struct cache_index ix = CACHE_INDEX_INIT;
+	char target[256], path[256], back[64];
+	FILE *f;
+	ssize_t n;
+	int fd = sub("ln"), tfd;
+
+	(void)st;
+	snprintf(target, sizeof(target), "%s/target.json", dir);
+	f = fopen(target, "w");
+	assert_non_null(f);
+	fputs("{\"version\": 2, \"entries\": {}}", f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/ln/index.json", dir);
+	assert_int_equal(symlink(target, path), 0);
+	assert_int_equal(cache_index_load(&ix, fd, "ln"), CRS_EINPUT);
+	assert_non_null(strstr(crs_error_last(), "ln/index.json"));
+	crs_error_clear();
+	add(&ix, "a", 1, 1);
+	assert_int_equal(cache_index_save(&ix, fd), 0);
+	tfd = open(target, O_RDONLY);
+	n = read(tfd, back, sizeof(back) - 1);
+	close(tfd);
+	assert_true(n > 0);
+	back[n] = 0;
+	assert_null(strstr(back, "images/a.tar"));	/* not written through */
+	cache_index_release(&ix);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(mkfifo(path, 0644), 0);
+	assert_int_equal(cache_index_load(&ix, fd, "ln"), CRS_EINPUT);
+	crs_error_clear();
+	close(fd);
 }
 
 static void test_rejected(void **st)
@@ -169,6 +226,7 @@ int main(void)
 		cmocka_unit_test(test_evict_lru),
 		cmocka_unit_test(test_touch),
 		cmocka_unit_test(test_rejected),
+		cmocka_unit_test(test_not_followed),
 	};
 	int r;
 

@@ -310,7 +310,6 @@ static void test_git_clone_then_reuse(void **state)
 {
 	struct tmp *t = *state;
 	struct compose *c;
-	struct stat st1, st2;
 	char *head = rev_parse(t, "main"), *tree, *want, *p;
 
 	write_git_compose(t, "compose.yaml", t->repo_url, "main", "crs");
@@ -334,9 +333,10 @@ static void test_git_clone_then_reuse(void **state)
 	p = xasprintf("%s/README", tree);
 	assert_true(fs_exists(p));
 	free(p);
-	assert_int_equal(stat(tree, &st1), 0);
 
-	/* same url+ref: nothing cloned, the same folder */
+	/* same url+ref: nothing cloned; the tree is exported again from
+	 * the kept objects, so what a hostile cache changed in it is gone */
+	sh(tree, "echo evil >README && echo evil >planted");
 	logged_reset();
 	c = load_ok(t, "compose.yaml");
 	compose_free(c);
@@ -344,9 +344,16 @@ static void test_git_clone_then_reuse(void **state)
 			 "commit %s\x01", t->repo_url, head);
 	assert_string_equal(logged.text.ptr, want);
 	free(want);
-	assert_int_equal(stat(tree, &st2), 0);
-	assert_true(st1.st_ino == st2.st_ino);
-	assert_true(st1.st_mtime == st2.st_mtime);
+	sh(tree, "test ! -e planted && test \"$(cat README)\" = 'a crs'");
+	/* a repository in the cache that lacks the commit: fetched again */
+	sh(t->cache, "rm -rf %s.git && git init -q --bare %s.git", head, head);
+	logged_reset();
+	c = load_ok(t, "compose.yaml");
+	assert_string_equal(c->crs[0].source_commit, head);
+	compose_free(c);
+	assert_non_null(strstr(logged.text.ptr, "the cached repository"));
+	assert_non_null(strstr(logged.text.ptr, "fetching it again"));
+	assert_non_null(strstr(logged.text.ptr, "cloned commit"));
 
 	/* the annotated tag names the same commit: reused too */
 	logged_reset();
@@ -376,7 +383,7 @@ static void test_git_clone_then_reuse(void **state)
 	assert_int_equal(logged.warnings, 1);
 	free(want);
 	/* a commit never checked out cannot be had offline */
-	sh(t->dir, "rm -rf '%s'", tree);
+	sh(t->dir, "rm -rf '%s' '%s.git'", tree, tree);
 	load_err(t, "commit.yaml", "%s/commit.yaml:8:5: crs-a.source.url: "
 		 "cannot fetch %s (ref %s): failed to resolve path '%s/repo': "
 		 "No such file or directory", t->dir, t->repo_url, head,

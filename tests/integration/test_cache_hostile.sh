@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# test_cache_hostile.sh - --cache-dir is hostile input (issue 21, items 1
+# and 4): a GitLab cache is restored inside the merge request's checkout
+# and shared between branches, so anything in it may be an attacker's.
+# (a) The cache's corpus/<project> is a link to a host folder whose
+# <harness> folder holds a file and a listening unix socket (crs-ci before
+# issue 21 bound that folder into the harness's replay container, copied
+# the file into the CRSs' seeds and wrote their seeds into it): the scan
+# passes it over with a warning naming it, never binds, reads or writes
+# there (the file's bytes appear nowhere in the work or output folders,
+# nothing connects, nothing new lands in the folder), and still succeeds. (b) A cached image archive
+# whose manifest.json tags another image (a sentinel tag on the stand-in
+# base runner): the next scan does not load it, builds that image instead,
+# and the sentinel still names the image it named before. (c) A
+# --cache-dir that is itself a link is refused (exit 2).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+mktemp_dir; tmp=$TMP
+eval "$("$ROOT/examples/make-repo.sh" "$tmp/repo")"
+cache=$tmp/cache
+scan() {
+	local n=$1; shift
+	"$CRS_CI" scan --compose "$ROOT/container/crs/libfuzzer/compose.yaml" \
+		--project "$ROOT/examples/projects/recparse" \
+		--source "$tmp/repo" --base "$base" --head "$head" \
+		--harness fuzz_records --timeout 10m --cache-dir "$cache" \
+		--work-dir "$tmp/work$n" --out "$tmp/out$n" "$@"
+}
+# (a) the host folder, its file and its socket
+host=$tmp/host/fuzz_records
+mkdir -p "$host"
+secret="crs-ci-sentinel-$(od -An -tx8 -N8 /dev/urandom | tr -d ' ')"
+printf '%s\n' "$secret" >"$host/secret.txt"
+python3 - "$host/sock" "$tmp/connections.txt" <<'PY' &
+import os, socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.bind(sys.argv[1]); s.listen(8)
+open(sys.argv[2] + ".ready", "w").close()
+while True:
+    c, _ = s.accept()
+    with open(sys.argv[2], "a") as f:
+        f.write("connected\n")
+    c.close()
+PY
+listener=$!
+sentinel_tag=
+cleanup() {
+	kill "$listener" 2>/dev/null || true
+	[ -z "$sentinel_tag" ] || docker rmi "$sentinel_tag" >/dev/null 2>&1 || true
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+for _ in $(seq 50); do [ -e "$tmp/connections.txt.ready" ] && break; sleep 0.1; done
+[ -S "$host/sock" ] || fail "no listening socket"
+before=$(ls -A "$host" | sort | tr '\n' ' ')
+mkdir -p "$cache/corpus"
+ln -s "$tmp/host" "$cache/corpus/recparse"
+set +e
+scan 1 >/dev/null 2>"$tmp/log1.txt"
+code=$?
+set -e
+[ "$code" -eq 1 ] || { cat "$tmp/log1.txt" >&2; fail "first scan: exit $code"; }
+grep -q "cache: .*/corpus/recparse: a link or a file, not a folder" "$tmp/log1.txt" ||
+	{ grep "cache:" "$tmp/log1.txt" >&2; fail "no warning naming the link"; }
+after=$(ls -A "$host" | sort | tr '\n' ' ')
+[ "$before" = "$after" ] || fail "the scan wrote into the linked host folder: $after"
+[ ! -s "$tmp/connections.txt" ] || fail "something connected to the host socket"
+if grep -rlF "$secret" "$tmp/work1" "$tmp/out1" 2>/dev/null; then
+	fail "the host file was read into the scan"
+fi
+[ -L "$cache/corpus/recparse" ] || fail "the link was replaced"
+note "a linked corpus folder: passed over with a warning, $(ls -A "$host" | wc -l) entries in it as before, no connection"
+# (b) a cached archive that names another image
+archive=$(python3 - "$cache" <<'PY'
+import json, os, sys
+ix = json.load(open(os.path.join(sys.argv[1], "index.json")))
+for name, e in ix["entries"].items():
+    if name.startswith("image:crs-ci-target/"):
+        print(name[len("image:"):], e["path"]); break
+PY
+)
+read -r target rel <<<"$archive"
+[ -n "$rel" ] || fail "no target image in the cache"
+sentinel_tag="crs-ci-it-sentinel/$(od -An -tx4 -N4 /dev/urandom | tr -d ' '):before"
+docker tag "$BASE_RUNNER_STAND_IN" "$sentinel_tag"
+want=$(docker image inspect -f '{{.Id}}' "$sentinel_tag")
+python3 - "$cache/$rel" "$sentinel_tag" <<'PY'
+import io, json, sys, tarfile
+path, tag = sys.argv[1], sys.argv[2]
+with tarfile.open(path) as t:
+    members = [(m, t.extractfile(m).read() if m.isfile() else None) for m in t.getmembers()]
+with tarfile.open(path, "w") as out:
+    for m, data in members:
+        if m.name == "manifest.json":
+            man = json.loads(data)
+            man[0]["RepoTags"] = [tag]
+            data = json.dumps(man).encode()
+            m.size = len(data)
+        out.addfile(m, io.BytesIO(data) if data is not None else None)
+PY
+docker rmi "$target" >/dev/null
+set +e
+scan 2 >/dev/null 2>"$tmp/log2.txt"
+code=$?
+set -e
+[ "$code" -eq 1 ] || { cat "$tmp/log2.txt" >&2; fail "second scan: exit $code"; }
+got=$(docker image inspect -f '{{.Id}}' "$sentinel_tag" 2>/dev/null || echo gone)
+[ "$got" = "$want" ] || fail "the cache archive retagged $sentinel_tag ($want -> $got)"
+grep -qF "cache: cannot load $target" "$tmp/log2.txt" ||
+	{ grep "cache:" "$tmp/log2.txt" >&2; fail "no warning for the archive naming another tag"; }
+docker image inspect "$target" >/dev/null 2>&1 || fail "$target was not built instead"
+note "an archive tagging $sentinel_tag: not loaded, $target built, the sentinel unchanged"
+# (c) a cache folder that is a link
+ln -s "$cache" "$tmp/cache-link"
+set +e
+"$CRS_CI" scan --compose "$ROOT/container/crs/libfuzzer/compose.yaml" \
+	--project "$ROOT/examples/projects/recparse" --source "$tmp/repo" \
+	--base "$base" --head "$head" --harness fuzz_records --timeout 10m \
+	--cache-dir "$tmp/cache-link" --work-dir "$tmp/work3" --out "$tmp/out3" \
+	>/dev/null 2>"$tmp/log3.txt"
+code=$?
+set -e
+[ "$code" -eq 2 ] || { cat "$tmp/log3.txt" >&2; fail "a linked --cache-dir: exit $code, want 2"; }
+grep -q -- "--cache-dir .*cache-link is a link" "$tmp/log3.txt" || { cat "$tmp/log3.txt" >&2; fail "no reason given"; }
+note "a --cache-dir that is a link: exit 2"
