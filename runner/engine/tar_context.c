@@ -116,6 +116,7 @@ struct tar_replace {
 	const char *name;	/* entry name, "Dockerfile"; NULL: none */
 	const void *data;
 	size_t len;
+	int leading;		/* written first; the tree's `name` left out */
 };
 
 static int tar_add_tree(struct archive *a, struct buf *path, size_t root_len,
@@ -153,9 +154,10 @@ static int tar_add_entry(struct archive *a, struct buf *path, size_t root_len,
 	int fd = -1;
 	int r = CRS_ERR;
 
-	if (rep->name && !strcmp(name, rep->name) && !S_ISDIR(st->st_mode)) {
+	if (rep->name && !strcmp(name, rep->name) &&
+	    (rep->leading || !S_ISDIR(st->st_mode))) {
 		archive_entry_free(e);
-		return tar_add_replacement(a, name, rep);
+		return rep->leading ? 0 : tar_add_replacement(a, name, rep);
 	}
 	archive_entry_set_pathname(e, name);
 	archive_entry_set_perm(e, st->st_mode & 07777);
@@ -276,6 +278,8 @@ static int tar_write_fd(const char *dir, int fd, const char *tar_path,
 	buf_adds(&path, dir);
 	while (path.len > 1 && path.ptr[path.len - 1] == '/')
 		path.ptr[--path.len] = '\0';
+	if (rep->leading && (r = tar_add_replacement(a, rep->name, rep)) != 0)
+		goto out;
 	/* Entry names start after "<dir>/". */
 	if ((r = tar_add_tree(a, &path, path.len + 1, rep)) != 0)
 		goto out;
@@ -290,9 +294,10 @@ out:
 	return r;
 }
 
-int tar_context_write(const char *dir, const char *tar_path)
+int tar_context_write(const char *dir, const char *tar_path,
+		      const char *lead, const void *data, size_t len)
 {
-	static const struct tar_replace none = { NULL, NULL, 0 };
+	struct tar_replace rep = { lead, data, len, lead != NULL };
 	int fd = open(tar_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 		      0600);
 	int r;
@@ -300,7 +305,7 @@ int tar_context_write(const char *dir, const char *tar_path)
 	if (fd < 0)
 		return crs_error_set(CRS_ERR, "%s: %s", tar_path,
 				     strerror(errno));
-	r = tar_write_fd(dir, fd, tar_path, &none);
+	r = tar_write_fd(dir, fd, tar_path, &rep);
 	if (close(fd) != 0 && r == 0)
 		r = crs_error_set(CRS_ERR, "%s: close: %s", tar_path,
 				  strerror(errno));
@@ -310,7 +315,7 @@ int tar_context_write(const char *dir, const char *tar_path)
 int tar_context_temp_replacing(const char *dir, const char *name,
 			       const void *data, size_t len, char **path_out)
 {
-	struct tar_replace rep = { name, data, len };
+	struct tar_replace rep = { name, data, len, 0 };
 	const char *tmp = getenv("TMPDIR");
 	char *path = xasprintf("%s/crs-ci-tar-XXXXXX.tar",
 			       tmp && tmp[0] ? tmp : "/tmp");

@@ -21,10 +21,15 @@
  * regular files, directories, symlinks, FIFOs and device nodes are stored,
  * sockets (which tar cannot hold) are left out, and hard links are stored
  * as separate copies. Symlinks are never followed below `dir`.
+ * With `lead` (NULL: none), the first entry is a regular file of that
+ * name (one component, mode 0644) holding `data`, and the tree's own
+ * entry of that name, with anything below it, is left out: how a kept
+ * build carries what it was built from (runner/scan/build_cache.h).
  * Returns 0, CRS_ENOTFOUND (dir missing) or CRS_ERR (I/O; the message
  * names the path). On failure tar_path may hold a partial archive.
  */
-int tar_context_write(const char *dir, const char *tar_path);
+int tar_context_write(const char *dir, const char *tar_path,
+		      const char *lead, const void *data, size_t len);
 
 /*
  * Same, into a new file $TMPDIR/crs-ci-tar-XXXXXX.tar (TMPDIR unset:

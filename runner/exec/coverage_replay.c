@@ -224,8 +224,8 @@ int coverage_replay_build(struct scan *s, int *ok_out)
 			 "before (log %s)", log);
 		goto out;
 	}
-	r = target_compile(s, s->state.head_image, "coverage", "head",
-			   NULL);
+	r = target_compile(s, s->state.head_image, s->state.head_commit,
+			   "coverage", "head", NULL);
 	if (r == CRS_EINTR || r == CRS_EENGINE)
 		goto out;
 	if (r != 0) {

@@ -140,7 +140,8 @@ int snapshot_head_ensure(struct scan *s, const char *sanitizer,
 	if (r == CRS_ENOTFOUND) {
 		crs_error_clear();
 		which = xasprintf("snapshot-%s", sanitizer);
-		r = target_compile(s, s->state.head_image, sanitizer, which,
+		r = target_compile(s, s->state.head_image,
+				   s->state.head_commit, sanitizer, which,
 				   ref);
 	}
 	if (r == 0) {

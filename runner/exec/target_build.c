@@ -10,6 +10,7 @@
 #include "runner/exec/target_build.h"
 #include "runner/exec/base_images.h"
 #include "runner/exec/build_group.h"
+#include "runner/exec/build_record.h"
 #include "runner/exec/container.h"
 #include "runner/exec/container_policy.h"
 #include "runner/scan/build_cache.h"
@@ -26,9 +27,12 @@
 #include "common/strvec.h"
 #include "common/xalloc.h"
 
+#include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 /* A WORKDIR we can safely put into a Dockerfile line and a bind path. */
 static int workdir_ok(const char *wd)
@@ -222,25 +226,120 @@ int target_image_build(struct scan *s, const char *proj_dir,
 	return r;
 }
 
-int target_source_dir(struct scan *s, const char *commit, char **src_out)
-{
-	char *ctx = scan_work_path(s, "source/%s", commit);
-	char *src = xasprintf("%s/src", ctx);
-	char *src_done = xasprintf("%s/.src-complete", ctx);
-	int r = 0;
+/*
+ * What this process exported (struct scan's `exported`): one lock for
+ * every scan, as the image table's (runner/scan/scan.c); the builds side
+ * by side and the CRS sidecars ask for a commit's tree at once, and one
+ * exports it while the others wait.
+ */
+static pthread_mutex_t exports_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t exports_cond = PTHREAD_COND_INITIALIZER;
 
-	*src_out = NULL;
-	if (!fs_exists(src_done) &&
-	    ((r = fs_remove_tree(src)) != 0 ||
-	     (r = source_export(s->source_dir, commit, src)) != 0 ||
-	     (r = fs_write_file_atomic(src_done, "", 0)) != 0))
+/* The entry of `commit`, or NULL; under exports_lock. */
+static struct scan_kv *export_find(struct scan *s, const char *commit)
+{
+	for (size_t i = 0; i < s->exported_nr; i++)
+		if (!strcmp(s->exported[i].key, commit))
+			return &s->exported[i];
+	return NULL;
+}
+
+/*
+ * <work>/source/<commit> made afresh, whatever was there (a folder a
+ * pull request planted, with a marker and a tree of its own; a link is
+ * removed, never followed), `commit`'s tree exported to its src/, and
+ * that tree's hash in hash.
+ */
+static int export_fresh(struct scan *s, const char *commit, char hash[65])
+{
+	char *parent = scan_work_path(s, "source");
+	char *ctx = xasprintf("%s/%s", parent, commit);
+	char *src = xasprintf("%s/src", ctx);
+	struct timespec t0, t1;
+	struct stat st;
+	int r;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	/* a folder name, from scan.json of a phase before: a commit id */
+	if (strlen(commit) < 40 || strspn(commit, "0123456789abcdef") !=
+	    strlen(commit)) {
+		r = crs_error_set(CRS_EINPUT, "\"%.80s\" is not a commit id",
+				  commit);
 		goto out;
-	*src_out = src;
-	src = NULL; /* transferred */
+	}
+	if (lstat(parent, &st) == 0 && !S_ISDIR(st.st_mode) &&
+	    (r = fs_remove_tree(parent)) != 0)
+		goto out;
+	if ((r = fs_remove_tree(ctx)) != 0 || (r = fs_mkdir_p(parent)) != 0)
+		goto out;
+	if (mkdir(ctx, 0755) != 0) {
+		r = crs_error_set(CRS_ERR, "mkdir '%s': %s", ctx,
+				  strerror(errno));
+		goto out;
+	}
+	if ((r = source_export(s->source_dir, commit, src)) != 0 ||
+	    (r = fs_sha256_tree(hash, src)) != 0)
+		goto out;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	log_debug("source: %.12s exported and hashed in %.3f s (tree %.12s)",
+		  commit, (double)(t1.tv_sec - t0.tv_sec) +
+		  (double)(t1.tv_nsec - t0.tv_nsec) / 1e9, hash);
 out:
+	free(parent);
 	free(ctx);
 	free(src);
-	free(src_done);
+	return r;
+}
+
+/*
+ * target_source_dir's export of `commit` (done now if this process has
+ * not yet), and the SHA-256 of the exported tree (fs_sha256_tree) in out:
+ * what a build of the commit is compiled from.
+ */
+static int target_source_hash(struct scan *s, const char *commit,
+			      char out[65])
+{
+	struct scan_kv *e;
+	int r;
+
+	pthread_mutex_lock(&exports_lock);
+	while ((e = export_find(s, commit)) && !e->value)
+		pthread_cond_wait(&exports_cond, &exports_lock);
+	if (e) {
+		memcpy(out, e->value, 65);
+		pthread_mutex_unlock(&exports_lock);
+		return 0;
+	}
+	s->exported = xrealloc(s->exported, st_mult(s->exported_nr + 1,
+						    sizeof(*s->exported)));
+	s->exported[s->exported_nr].key = xstrdup(commit);
+	s->exported[s->exported_nr++].value = NULL;
+	pthread_mutex_unlock(&exports_lock);
+
+	r = export_fresh(s, commit, out);
+
+	pthread_mutex_lock(&exports_lock);
+	e = export_find(s, commit);
+	if (r == 0) {
+		e->value = xstrdup(out);
+	} else {
+		/* the next one asking tries again */
+		free(e->key);
+		*e = s->exported[--s->exported_nr];
+	}
+	pthread_cond_broadcast(&exports_cond);
+	pthread_mutex_unlock(&exports_lock);
+	return r;
+}
+
+int target_source_dir(struct scan *s, const char *commit, char **src_out)
+{
+	char hash[65];
+	int r;
+
+	*src_out = NULL;
+	if ((r = target_source_hash(s, commit, hash)) == 0)
+		*src_out = scan_work_path(s, "source/%s/src", commit);
 	return r;
 }
 
@@ -268,12 +367,35 @@ int target_source_image(struct scan *s, const char *commit,
 	return r;
 }
 
+/*
+ * The record of compiling `image` (its id in *id_out, the caller's) from
+ * `commit`'s tree (its hash in hash) with `sanitizer`.
+ */
+static int expected_record(struct scan *s, const char *image,
+			   const char *commit, const char *sanitizer,
+			   char **id_out, char hash[65],
+			   struct build_record *rec)
+{
+	int r;
+
+	*id_out = NULL;
+	if ((r = docker_image_exists(s->docker, image, id_out)) != 0 ||
+	    (r = target_source_hash(s, commit, hash)) != 0)
+		return r;
+	rec->image_id = *id_out;
+	rec->sanitizer = sanitizer;
+	rec->project = s->state.project;
+	rec->source_hash = hash;
+	rec->commit = commit;
+	return 0;
+}
+
 /* Keep the build in out/ in the cache as `key`; trouble is a warning.
  * Its container is gone: no one writes out/ while it is archived. */
-static void keep(struct scan *s, const char *key, const char *out,
-		 const char *which)
+static void keep(struct scan *s, const char *key, const char *material,
+		 const char *out, const char *which)
 {
-	if (build_cache_save(s, key, out) != 0) {
+	if (build_cache_save(s, key, material, out) != 0) {
 		log_warn("cache: the %s build is not kept: %s", which,
 			 crs_error_last());
 		crs_error_clear();
@@ -284,19 +406,22 @@ void target_build_keep(struct scan *s, const char *sanitizer,
 		       const char *which, const char *commit)
 {
 	char *out = scan_work_path(s, "builds/%s/%s/out", sanitizer, which);
-	char key[65];
+	char *material = NULL, key[65], hash[65];
 
 	if (!s->opts->cache_dir)
 		goto out;
-	if (build_cache_key(key, s, sanitizer, commit) != 0) {
+	if (target_source_hash(s, commit, hash) != 0 ||
+	    build_cache_key(key, &material, s, sanitizer, commit,
+			    hash) != 0) {
 		log_warn("cache: the %s build is not kept: %s", which,
 			 crs_error_last());
 		crs_error_clear();
 	} else if (!build_cache_has(s, key)) {
-		keep(s, key, out, which);
+		keep(s, key, material, out, which);
 	}
 out:
 	free(out);
+	free(material);
 }
 
 int target_compile_cached(struct scan *s, const char *image,
@@ -304,33 +429,37 @@ int target_compile_cached(struct scan *s, const char *image,
 			  const char *commit)
 {
 	char *dir = scan_work_path(s, "builds/%s/%s", sanitizer, which);
-	char *out = xasprintf("%s/out", dir), *id = NULL, *marker = NULL;
-	char key[65];
+	char *out = xasprintf("%s/out", dir), *id = NULL, *material = NULL;
+	char key[65], hash[65];
+	struct build_record rec;
 	int r, hit = 0;
 
-	if ((r = docker_image_exists(s->docker, image, &id)) != 0)
+	if ((r = expected_record(s, image, commit, sanitizer, &id, hash,
+				 &rec)) != 0)
 		goto out;
-	marker = xasprintf("%s/.built-%.19s", dir, id);
-	if (!s->opts->cache_dir || fs_exists(marker)) {
-		r = target_compile(s, image, sanitizer, which, NULL);
+	if (!s->opts->cache_dir || build_record_matches(dir, &rec)) {
+		r = target_compile(s, image, commit, sanitizer, which, NULL);
 		goto out;
 	}
-	if ((r = build_cache_key(key, s, sanitizer, commit)) != 0 ||
-	    (r = build_cache_restore(s, key, out, &hit)) != 0)
+	if ((r = build_record_remove(dir)) != 0 ||
+	    (r = build_cache_key(key, &material, s, sanitizer, commit,
+				 hash)) != 0 ||
+	    (r = build_cache_restore(s, key, material, out, &hit)) != 0)
 		goto out;
 	if (hit) {
 		log_info("%s build: restored from the cache (build %.12s of "
 			 "%.12s), not compiled", which, key, commit);
-		r = fs_write_file_atomic(marker, "", 0);
+		r = build_record_write(dir, &rec);
 		goto out;
 	}
-	if ((r = target_compile(s, image, sanitizer, which, NULL)) == 0)
-		keep(s, key, out, which);
+	if ((r = target_compile(s, image, commit, sanitizer, which,
+				NULL)) == 0)
+		keep(s, key, material, out, which);
 out:
 	free(dir);
 	free(out);
 	free(id);
-	free(marker);
+	free(material);
 	return r;
 }
 
@@ -344,28 +473,32 @@ void target_build_env(struct strvec *env, const struct scan *s,
 	strvec_pushf(env, "PROJECT_NAME=%s", s->state.project);
 }
 
-int target_compile(struct scan *s, const char *image, const char *sanitizer,
-		   const char *which, const char *snapshot_ref)
+int target_compile(struct scan *s, const char *image, const char *commit,
+		   const char *sanitizer, const char *which,
+		   const char *snapshot_ref)
 {
 	struct docker_run_opts ro = DOCKER_RUN_OPTS_INIT;
 	struct strvec env = STRVEC_INIT, binds = STRVEC_INIT;
 	char *dir = scan_work_path(s, "builds/%s/%s", sanitizer, which);
-	char *out = xasprintf("%s/out", dir), *id = NULL, *marker = NULL;
+	char *out = xasprintf("%s/out", dir), *id = NULL;
 	char *log = scan_work_path(s, "logs/%s-%s-build.log", which, sanitizer);
-	char *span_name = NULL;
+	char *span_name = NULL, hash[65];
+	struct build_record rec;
 	static const char *const cmd[] = { "compile", NULL };
 	const struct compose_resources *res = target_build_res(s);
 	int r, code = -1, span;
 
-	if ((r = docker_image_exists(s->docker, image, &id)) != 0)
+	if ((r = expected_record(s, image, commit, sanitizer, &id, hash,
+				 &rec)) != 0)
 		goto out;
-	marker = xasprintf("%s/.built-%.19s", dir, id);
-	if (fs_exists(marker) && (!snapshot_ref ||
+	if (build_record_matches(dir, &rec) && (!snapshot_ref ||
 	    docker_image_exists(s->docker, snapshot_ref, NULL) == 0)) {
 		log_info("%s build: reusing %s", which, out);
 		goto out;
 	}
-	if ((r = fs_remove_tree(out)) != 0 || (r = fs_mkdir_p(out)) != 0)
+	/* out/ is no build until the record says it is */
+	if ((r = build_record_remove(dir)) != 0 ||
+	    (r = fs_remove_tree(out)) != 0 || (r = fs_mkdir_p(out)) != 0)
 		goto out;
 	target_build_env(&env, s, sanitizer);
 	strvec_push(&env, "HELPER=True");
@@ -400,14 +533,13 @@ int target_compile(struct scan *s, const char *image, const char *sanitizer,
 		free(tail);
 		goto out;
 	}
-	r = fs_write_file_atomic(marker, "", 0);
+	r = build_record_write(dir, &rec);
 out:
 	strvec_release(&env);
 	strvec_release(&binds);
 	free(dir);
 	free(out);
 	free(id);
-	free(marker);
 	free(log);
 	free(span_name);
 	return r;

@@ -36,10 +36,13 @@ int target_source_image(struct scan *s, const char *commit, const char *which,
 			char **tag_out);
 
 /*
- * <work>/source/<commit>/src: `commit`'s tree checked out (once per
- * commit). *src_out is the caller's.
+ * <work>/source/<commit>/src: `commit`'s tree checked out into a fresh
+ * folder, once per commit and process (whatever the work folder held
+ * there before is removed, never trusted: a marker or a tree a pull
+ * request committed there means nothing). *src_out is the caller's.
  */
 int target_source_dir(struct scan *s, const char *commit, char **src_out);
+
 
 /*
  * The image of a build context folder `ctx` whose src/ the caller filled
@@ -56,24 +59,30 @@ int target_context_image(struct scan *s, const char *ctx, const char *label,
 			 char **tag_out);
 
 /*
- * Run `compile` in `image` with SANITIZER=sanitizer (address, undefined,
- * memory, coverage) into <work>/builds/<sanitizer>/<which>/out, on the
- * compose's infra cpuset and memory (target_build_res), without network,
- * MAKEFLAGS=-j<CPUs of that cpuset>. Skipped when this
- * image was built there before. CRS_EBUILD with the log's tail when the
- * build fails. With `snapshot_ref` (may be NULL) the build's container
- * is committed as that image (runner/exec/snapshot.h), and the build is not
- * skipped while that image is missing.
+ * Run `compile` in `image` (the source image of `commit`) with
+ * SANITIZER=sanitizer (address, undefined, memory, coverage) into
+ * <work>/builds/<sanitizer>/<which>/out, on the compose's infra cpuset
+ * and memory (target_build_res), without network, MAKEFLAGS=-j<CPUs of
+ * that cpuset>. Skipped when out/'s record (runner/exec/build_record.h)
+ * names exactly this build: the image's id, the sanitizer, the project,
+ * the hash of the commit's exported tree and the commit; the record is
+ * removed before the compile and written after it succeeded. CRS_EBUILD
+ * with the log's tail when the build fails. With `snapshot_ref` (may be
+ * NULL) the build's container is committed as that image
+ * (runner/exec/snapshot.h), and the build is not skipped while that image
+ * is missing.
  */
-int target_compile(struct scan *s, const char *image, const char *sanitizer,
-		   const char *which, const char *snapshot_ref);
+int target_compile(struct scan *s, const char *image, const char *commit,
+		   const char *sanitizer, const char *which,
+		   const char *snapshot_ref);
 
 /*
  * target_compile of `commit` (its source image `image`), kept in and
  * restored from --cache-dir (runner/scan/build_cache.h): a build the
- * cache holds under the same key (commit's tree, images, sanitizer) is
- * unpacked into out/ instead of compiled, and a build compiled here is
- * kept for the next scan. Without --cache-dir, target_compile. Errors as
+ * cache holds under the same key (the hash of the exported tree, the
+ * commit's tree, images, sanitizer), and whose archive says so, is
+ * unpacked into out/ instead of compiled (and recorded as target_compile
+ * records), and a build compiled here is kept for the next scan. Without --cache-dir, target_compile. Errors as
  * target_compile; the cache's own trouble is a warning.
  */
 int target_compile_cached(struct scan *s, const char *image,

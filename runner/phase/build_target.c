@@ -196,8 +196,8 @@ static int build_head(struct scan *s, void *arg)
 {
 	struct builds *b = arg;
 	char *out = NULL;
-	int r = target_compile(s, s->state.head_image, s->state.sanitizer,
-			       "head", b->head_snap);
+	int r = target_compile(s, s->state.head_image, s->state.head_commit,
+			       s->state.sanitizer, "head", b->head_snap);
 
 	if (r == 0) {
 		/* s->state.harnesses: this build's alone until it ends */
@@ -264,7 +264,8 @@ static int build_coverage(struct scan *s, void *arg)
 	pthread_mutex_unlock(&b->lock);
 	if (done != 1)
 		return 0;
-	r = target_compile(s, s->state.head_image, "coverage", "head", NULL);
+	r = target_compile(s, s->state.head_image, s->state.head_commit,
+			   "coverage", "head", NULL);
 	if (r == 0 || r == CRS_EINTR || r == CRS_EENGINE)
 		return r;
 	log_warn("head build with SANITIZER=coverage failed: %s",

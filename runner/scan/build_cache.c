@@ -39,33 +39,63 @@
 #include <time.h>
 #include <unistd.h>
 
-#define BUILD_CACHE_VERSION "crs-ci build cache 1"
+#define BUILD_CACHE_VERSION "crs-ci build cache 2"
 /* deeper than any build output: a bound on the walk */
 #define BUILD_TREE_DEPTH_MAX 64
 
-int build_cache_key(char out[65], struct scan *s, const char *sanitizer,
-		    const char *commit)
+int build_cache_key(char out[65], char **material_out, struct scan *s,
+		    const char *sanitizer, const char *commit,
+		    const char *source_hash)
 {
 	struct buf b = BUF_INIT;
 	char *tree = NULL, *target_id = NULL, proj[65];
 	int r;
 
+	*material_out = NULL;
 	if ((r = source_tree_id(&tree, s->source_dir, commit)) != 0 ||
 	    (r = fs_sha256_tree(proj, s->project->dir)) != 0 ||
 	    (r = docker_image_exists(s->docker, s->state.target_image,
 				     &target_id)) != 0)
 		goto out;
-	buf_printf(&b, "%s\ntree %s\nproject %s\ntarget-image %s\n"
-		   "sanitizer %s\nlanguage %s\nengine libfuzzer\n"
-		   "base-images %s\n", BUILD_CACHE_VERSION, tree, proj,
-		   target_id, sanitizer, s->state.language,
-		   base_images_tag_seed(s));
+	buf_printf(&b, "%s\ntree %s\nsource %s\nproject %s\n"
+		   "target-image %s\nsanitizer %s\nlanguage %s\n"
+		   "engine libfuzzer\nbase-images %s\n", BUILD_CACHE_VERSION,
+		   tree, source_hash, proj, target_id, sanitizer,
+		   s->state.language, base_images_tag_seed(s));
 	sha256_hex(out, b.ptr, b.len);
+	*material_out = buf_detach(&b, NULL);
 out:
 	buf_release(&b);
 	free(tree);
 	free(target_id);
 	return r;
+}
+
+/*
+ * The archive's first entry: the key's material, checked on restore
+ * before anything is unpacked (a build kept for other inputs is a miss).
+ */
+#define BUILD_KEY_ENTRY ".crs-ci-build-key"
+#define BUILD_KEY_MAX 4096
+
+/* The next entry of `a` is BUILD_KEY_ENTRY and holds `material`. */
+static int key_check(struct archive *a, const char *tar, const char *material)
+{
+	struct archive_entry *e;
+	char got[BUILD_KEY_MAX];
+	la_ssize_t n = 0;
+
+	if (archive_read_next_header(a, &e) != ARCHIVE_OK ||
+	    archive_entry_filetype(e) != AE_IFREG ||
+	    strcmp(archive_entry_pathname(e) ? archive_entry_pathname(e) : "",
+		   BUILD_KEY_ENTRY) ||
+	    archive_entry_size(e) != (la_int64_t)strlen(material) ||
+	    strlen(material) >= sizeof(got) ||
+	    (n = archive_read_data(a, got, sizeof(got))) !=
+	    (la_ssize_t)strlen(material) || memcmp(got, material, (size_t)n))
+		return crs_error_set(CRS_ERR, "%s does not say it was built "
+				     "from this build's inputs", tar);
+	return 0;
 }
 
 static char *entry_name(const char *key)
@@ -133,9 +163,9 @@ static int unpack_one(struct archive *a, struct archive *w,
 }
 
 /* Unpack the regular files and folders of the archive open on `fd`
- * (shown as `tar`) into `dir` (new). */
-CRS_TESTABLE int unpack(int fd, const char *tar, const char *dir,
-			size_t *skipped)
+ * (shown as `tar`), kept for `material`, into `dir` (new). */
+CRS_TESTABLE int unpack(int fd, const char *tar, const char *material,
+			const char *dir, size_t *skipped)
 {
 	struct archive *a = archive_read_new();
 	struct archive *w = archive_write_disk_new();
@@ -154,6 +184,8 @@ CRS_TESTABLE int unpack(int fd, const char *tar, const char *dir,
 				  archive_error_string(a));
 		goto out;
 	}
+	if ((r = key_check(a, tar, material)) != 0)
+		goto out;
 	while (r == 0 &&
 	       (st = archive_read_next_header(a, &e)) == ARCHIVE_OK) {
 		const char *name = archive_entry_pathname(e);
@@ -161,7 +193,8 @@ CRS_TESTABLE int unpack(int fd, const char *tar, const char *dir,
 		char *path;
 
 		if ((type != AE_IFREG && type != AE_IFDIR) || !name ||
-		    !safe_relpath_ok(name) || archive_entry_hardlink(e)) {
+		    !safe_relpath_ok(name) || archive_entry_hardlink(e) ||
+		    !strcmp(name, BUILD_KEY_ENTRY)) {
 			++*skipped;
 			continue;
 		}
@@ -183,8 +216,8 @@ out:
 	return r;
 }
 
-int build_cache_restore(struct scan *s, const char *key, const char *out_dir,
-			int *hit)
+int build_cache_restore(struct scan *s, const char *key,
+			const char *material, const char *out_dir, int *hit)
 {
 	struct cache_index ix = CACHE_INDEX_INIT;
 	char *name = entry_name(key);
@@ -212,7 +245,7 @@ int build_cache_restore(struct scan *s, const char *key, const char *out_dir,
 	if ((r = fs_remove_tree(out_dir)) != 0 ||
 	    (r = fs_mkdir_p(out_dir)) != 0)
 		goto out;
-	if (unpack(fd, e->path, out_dir, &skipped) != 0) {
+	if (unpack(fd, e->path, material, out_dir, &skipped) != 0) {
 		log_warn("cache: cannot restore the build %.12s (%s); "
 			 "compiling it", key, crs_error_last());
 		crs_error_clear();
@@ -306,7 +339,8 @@ static int tree_bytes(int dfd, int64_t cap, int depth, int64_t *total)
 	return r;
 }
 
-int build_cache_save(struct scan *s, const char *key, const char *out_dir)
+int build_cache_save(struct scan *s, const char *key, const char *material,
+		     const char *out_dir)
 {
 	struct cache_index ix = CACHE_INDEX_INIT;
 	char *name = entry_name(key), *rel = entry_rel(key);
@@ -333,7 +367,8 @@ int build_cache_save(struct scan *s, const char *key, const char *out_dir)
 	tmp = scan_work_path(s, "build-cache-%ld-%lx.tar", (long)getpid(),
 			     (unsigned long)pthread_self());
 	if ((r = cache_root_dir(s, "builds", 1, &builds)) != 0 ||
-	    (r = tar_context_write(out_dir, tmp)) != 0)
+	    (r = tar_context_write(out_dir, tmp, BUILD_KEY_ENTRY, material,
+				   strlen(material))) != 0)
 		goto out;
 	st.st_size = bytes;
 	stat(tmp, &st);

@@ -344,6 +344,11 @@ void scan_close(struct scan *s)
 	project_location_release(&s->where);
 	diff_changeset_free(s->change);
 	state_release(&s->state);
+	for (size_t i = 0; i < s->exported_nr; i++) {
+		free(s->exported[i].key);
+		free(s->exported[i].value);
+	}
+	free(s->exported);
 	free(s->work_dir);
 	free(s->out_dir);
 	free(s->source_dir);

@@ -72,6 +72,12 @@ struct scan {
 	/* later phases' jobs started early (runner/phase/early_jobs.h),
 	 * NULL unless the scan's proving phases enabled them */
 	struct early_jobs *early;
+	/* commits this process exported to <work>/source/<commit>/src, each
+	 * with the SHA-256 of that tree (NULL while it is being exported):
+	 * runner/exec/target_build.c, under its lock. Never on disk: what
+	 * the work folder holds from before is not trusted. */
+	struct scan_kv *exported;
+	size_t exported_nr;
 };
 
 enum scan_need {

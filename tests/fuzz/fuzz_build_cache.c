@@ -4,7 +4,8 @@
  * (runner/scan/build_cache.c, unpack)
  *
  * A cache is hostile input on restore, however it was written: the input
- * is a cached build archive (tar). Unpacked into a fresh folder, it must
+ * is a cached build archive (tar) whose first entry holds the key's
+ * material (the seeds' is "k"). Unpacked into a fresh folder, it must
  * leave only regular files and folders there, with no set-id bits, and
  * nothing at all beside that folder.
  */
@@ -24,7 +25,11 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* build_cache.c's, CRS_TESTABLE (static in the product) */
-int unpack(int fd, const char *tar, const char *dir, size_t *skipped);
+int unpack(int fd, const char *tar, const char *material, const char *dir,
+	   size_t *skipped);
+
+/* the key's material the archives must carry first: the seeds' */
+#define MATERIAL "k"
 
 static char base[] = "/tmp/fuzz_build_cache.XXXXXX";
 static char *tar, *out, *outside;
@@ -88,7 +93,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fd = open(tar, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		abort();
-	if (unpack(fd, tar, out, &skipped) != 0)
+	if (unpack(fd, tar, MATERIAL, out, &skipped) != 0)
 		crs_error_clear();
 	close(fd);
 	if (nftw(out, only_files_and_folders, 16, FTW_PHYS) != 0)

@@ -7,7 +7,9 @@
  * a FIFO, a name with ".." and an absolute name are left out (and
  * counted), setuid bits dropped, executable bits kept; an entry the
  * index does not list is a miss; a truncated archive is a miss with
- * nothing half-restored.
+ * nothing half-restored; an archive whose first entry is not the key's
+ * material this scan computed is a miss; a saved build restores under
+ * its own material only.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -29,6 +31,8 @@
 #include <unistd.h>
 
 static char dir[] = "/tmp/test_build_cache.XXXXXX";
+/* what build_cache_key would say the build "k" was made of */
+#define MATERIAL "crs-ci build cache 2\ntree t\nsource s\n"
 
 static void add(struct archive *a, const char *name, mode_t type,
 		mode_t perm, const char *data, const char *link)
@@ -63,6 +67,7 @@ static void make_cache(int truncate_it)
 	snprintf(path, sizeof(path), "%s/cache/builds/k.tar", dir);
 	archive_write_set_format_pax_restricted(a);
 	assert_int_equal(archive_write_open_filename(a, path), ARCHIVE_OK);
+	add(a, ".crs-ci-build-key", AE_IFREG, 0644, MATERIAL, NULL);
 	add(a, "fuzz_x", AE_IFREG, 04755, "ELF harness", NULL);
 	add(a, "sub/", AE_IFDIR, 0755, NULL, NULL);
 	add(a, "sub/seed", AE_IFREG, 0644, "seed", NULL);
@@ -75,7 +80,8 @@ static void make_cache(int truncate_it)
 	assert_int_equal(archive_write_close(a), ARCHIVE_OK);
 	archive_write_free(a);
 	if (truncate_it)
-		assert_int_equal(truncate(path, 512 + 5), 0);
+		/* past the key entry (a header, a block): in fuzz_x's data */
+		assert_int_equal(truncate(path, 3 * 512 + 5), 0);
 	snprintf(index, sizeof(index), "%s/cache/index.json", dir);
 	f = fopen(index, "w");
 	assert_non_null(f);
@@ -110,7 +116,7 @@ static void test_only_files_and_folders(void **st)
 	(void)st;
 	make_cache(0);
 	fixture_init(&f, "work");
-	assert_int_equal(build_cache_restore(&f.s, "k", out, &hit), 0);
+	assert_int_equal(build_cache_restore(&f.s, "k", MATERIAL, out, &hit), 0);
 	assert_int_equal(hit, 1);
 	snprintf(p, sizeof(p), "%s/fuzz_x", out);
 	assert_int_equal(lstat(p, &sb), 0);
@@ -131,11 +137,11 @@ static void test_only_files_and_folders(void **st)
 	assert_int_not_equal(lstat("/abs", &sb), 0);
 	/* not in the index: a miss */
 	hit = -1;
-	assert_int_equal(build_cache_restore(&f.s, "other", out, &hit), 0);
+	assert_int_equal(build_cache_restore(&f.s, "other", MATERIAL, out, &hit), 0);
 	assert_int_equal(hit, 0);
 	/* without --cache-dir: a miss */
 	f.o.cache_dir = NULL;
-	assert_int_equal(build_cache_restore(&f.s, "k", out, &hit), 0);
+	assert_int_equal(build_cache_restore(&f.s, "k", MATERIAL, out, &hit), 0);
 	assert_int_equal(hit, 0);
 }
 
@@ -149,13 +155,73 @@ static void test_truncated_is_a_miss(void **st)
 	(void)st;
 	make_cache(1);
 	fixture_init(&f, "work2");
-	assert_int_equal(build_cache_restore(&f.s, "k", out, &hit), 0);
+	assert_int_equal(build_cache_restore(&f.s, "k", MATERIAL, out, &hit), 0);
 	assert_int_equal(hit, 0);
 	snprintf(p, sizeof(p), "%s/fuzz_x", out);
 	/* nothing half-restored */
 	assert_int_not_equal(lstat(p, &sb), 0);
 	assert_int_equal(lstat(out, &sb), 0);
 	assert_true(S_ISDIR(sb.st_mode));
+}
+
+/* Kept for other material: a miss, nothing restored. */
+static void test_other_material_is_a_miss(void **st)
+{
+	struct fixture f;
+	char *out = f.out, p[300];
+	struct stat sb;
+	int hit = -1;
+
+	(void)st;
+	make_cache(0);
+	fixture_init(&f, "work3");
+	assert_int_equal(build_cache_restore(&f.s, "k", "crs-ci build cache "
+					     "2\ntree t\nsource forged\n",
+					     out, &hit), 0);
+	assert_int_equal(hit, 0);
+	snprintf(p, sizeof(p), "%s/fuzz_x", out);
+	assert_int_not_equal(lstat(p, &sb), 0);
+}
+
+static void write_file(const char *path, const char *data)
+{
+	FILE *fp = fopen(path, "w");
+
+	assert_non_null(fp);
+	fputs(data, fp);
+	fclose(fp);
+}
+
+/* save, then restore: the same material hits, another misses; a key
+ * file the build planted in out/ is neither kept nor restored */
+static void test_save_restore(void **st)
+{
+	struct fixture f;
+	char src[256], p[300];
+	struct stat sb;
+	int hit = -1;
+
+	(void)st;
+	make_cache(0);
+	fixture_init(&f, "work4");
+	snprintf(src, sizeof(src), "%s/built", dir);
+	assert_int_equal(fs_mkdir_p(src), 0);
+	snprintf(p, sizeof(p), "%s/fuzz_y", src);
+	write_file(p, "harness");
+	snprintf(p, sizeof(p), "%s/.crs-ci-build-key", src);
+	write_file(p, "planted");
+	assert_int_equal(build_cache_save(&f.s, "saved", "mat\n", src), 0);
+	assert_int_equal(build_cache_has(&f.s, "saved"), 1);
+	assert_int_equal(build_cache_restore(&f.s, "saved", "mat2\n", f.out,
+					     &hit), 0);
+	assert_int_equal(hit, 0);
+	assert_int_equal(build_cache_restore(&f.s, "saved", "mat\n", f.out,
+					     &hit), 0);
+	assert_int_equal(hit, 1);
+	snprintf(p, sizeof(p), "%s/fuzz_y", f.out);
+	assert_int_equal(lstat(p, &sb), 0);
+	snprintf(p, sizeof(p), "%s/.crs-ci-build-key", f.out);
+	assert_int_not_equal(lstat(p, &sb), 0);
 }
 
 static int setup(void **st)
@@ -176,6 +242,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_only_files_and_folders),
 		cmocka_unit_test(test_truncated_is_a_miss),
+		cmocka_unit_test(test_other_material_is_a_miss),
+		cmocka_unit_test(test_save_restore),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

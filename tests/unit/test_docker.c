@@ -1000,7 +1000,7 @@ static void test_tar_context(void **state)
 	assert_int_equal(chmod(p, 0755), 0);
 	free(p);
 
-	assert_int_equal(tar_context_write(root, t1), 0);
+	assert_int_equal(tar_context_write(root, t1, NULL, NULL, 0), 0);
 	read_text(&a, t1);
 
 	ar = archive_read_new();
