@@ -90,11 +90,12 @@ static void make_cache(int truncate_it)
 	fclose(f);
 }
 
-/* A scan whose --cache-dir is <dir>/cache, restoring into <dir>/WORK/out. */
+/* A scan whose --cache-dir is <dir>/cache, its work folder <dir>/WORK,
+ * restoring into <dir>/WORK/out. */
 struct fixture {
 	struct scan_opts o;
 	struct scan s;
-	char cache[256], out[256];
+	char cache[256], out[256], work[256];
 };
 
 static void fixture_init(struct fixture *f, const char *work)
@@ -103,6 +104,10 @@ static void fixture_init(struct fixture *f, const char *work)
 	f->s.opts = &f->o;
 	snprintf(f->cache, sizeof(f->cache), "%s/cache", dir);
 	snprintf(f->out, sizeof(f->out), "%s/%s/out", dir, work);
+	/* a save writes its archive in the work folder first */
+	snprintf(f->work, sizeof(f->work), "%s/%s", dir, work);
+	assert_int_equal(fs_mkdir_p(f->work), 0);
+	f->s.work_dir = f->work;
 	f->o.cache_dir = f->cache;
 }
 
