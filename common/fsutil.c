@@ -306,6 +306,11 @@ static int remove_at(int dirfd, const char *name, const char *what,
 	return r;
 }
 
+int fs_remove_at(int dirfd, const char *name, const char *shown)
+{
+	return remove_at(dirfd, name, shown ? shown : name, 0);
+}
+
 /* path without trailing slashes ("/" stays "/"); caller frees. */
 static char *strip_slashes(const char *path)
 {
