@@ -196,7 +196,7 @@ void scan_opts_usage(FILE *f, const char *cmd, const char *synopsis)
 		}
 	}
 	fputs("  -h, --help         this text\n", f);
-	if (bit & (SCAN_CMD_SCAN | SCAN_CMD_RUN))
+	if (bit && bit != SCAN_CMD_HOOK)
 		fputs("\nOwn folders: --work-dir, --out and --cache-dir must lie "
 		      "outside --source's\ngit checkout (the change under test "
 		      "can write it), be real folders, not\nlinks, and hold no "

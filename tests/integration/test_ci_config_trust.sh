@@ -107,7 +107,8 @@ gh_run() {	# config-from: $1; sets gh_code, gh_compose, gh_dir
 	(cd "$repo" && PATH="$tmp/fakebin:$PATH" ARGS_LOG=$gh_dir/args \
 		COMPOSE="$gh_compose" PROJECT=$project SOURCE=. TIMEOUT=15m \
 		FAIL_ON=new HARNESSES="" ALLOW_ENV="" BASE=$base HEAD=$head \
-		CACHE_DIR=$gh_dir/cache FORK=false GITHUB_OUTPUT=$gh_dir/output \
+		CACHE_DIR=$gh_dir/cache WORK_DIR=$gh_dir/work OUT_DIR=$gh_dir/out \
+		FORK=false GITHUB_OUTPUT=$gh_dir/output \
 		bash "$tmp/gh-scan.sh") >"$gh_dir/scan.log" 2>&1
 	gh_code=$(sed -n 's/^exit-code=//p' "$gh_dir/output")
 }
@@ -164,7 +165,7 @@ YAML
 gl_run base
 [ "$gl_code" = 0 ] || { cat "$gl_log" >&2; fail "gitlab, config-from base: exit $gl_code, want 0"; }
 case $(compose_arg "$gl_args") in
-*/.crs-ci-base-config/.crs-ci/crs-compose.yaml) ;;
+*/crs-ci-state.*/base-config/.crs-ci/crs-compose.yaml) ;;
 *) cat "$gl_args" "$gl_log" >&2; fail "gitlab, config-from base: the scan did not get the base's compose" ;;
 esac
 grep -q "from the base commit $base" "$gl_log" || { cat "$gl_log" >&2; fail "gitlab: no base-config message"; }
