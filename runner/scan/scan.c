@@ -120,7 +120,8 @@ static int check_llm_env(const struct compose *c)
 /*
  * The user's --work-dir or --out with any link in it resolved (when it
  * exists): below these roots crs-ci follows no link (docs/work-folder.md),
- * so a root given through a link is taken as the folder it names.
+ * so a root named through a link above it is taken as the folder it
+ * names (the root itself as a link is refused: state_dirs.h).
  */
 static char *resolve_root(char *path)
 {
