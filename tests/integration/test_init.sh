@@ -208,6 +208,7 @@ left=$(docker ps -aq --filter "label=io.crs-ci.owner=$owner"; docker network ls 
 [ -z "$left" ] || fail "containers or networks of $owner left behind: $left"
 note "the printed command found the bug as new in $((SECONDS - t0)) s"
 rm -rf "$outdir" "$workdir"
+rmdir "$(dirname "$outdir")" 2>/dev/null || true
 
 # the generated GitLab include's job, by gitlab-ci-local: the include's
 # source becomes a local copy of the template (no GitLab to fetch it
