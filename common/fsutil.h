@@ -73,6 +73,11 @@ int fs_remove_tree(const char *path);
  * errors name `shown` (NULL: name). */
 int fs_remove_at(int dirfd, const char *name, const char *shown);
 /*
+ * fs_remove_tree of `name` (one component) in the open folder dirfd:
+ * nothing is followed; errors name `shown` (NULL: name).
+ */
+int fs_remove_at(int dirfd, const char *name, const char *shown);
+/*
  * Copy a regular file (src opened with O_NOFOLLOW: a link or a FIFO is
  * refused) to dst as fs_write_file_atomic does (mode 0644).
  */

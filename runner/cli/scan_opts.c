@@ -85,10 +85,12 @@ static const struct scan_opt scan_opt_table[] = {
 	  "deadline cannot give a harness N seconds the scan says\n"
 	  "so before fuzzing and its verdict is INCOMPLETE (exit 4)" },
 	{ "out", "DIR", OPT_OUT, SCAN_CMD_SCAN | SCAN_CMD_RUN | SCAN_CMD_REPORT,
-	  "where results go (default crs-ci-out)" },
+	  "where results go, emptied at the start of a scan\n"
+	  "(default crs-ci-out; see 'Own folders' below)" },
 	{ "work-dir", "DIR", OPT_WORK_DIR,
 	  PHASES | SCAN_CMD_REPORT | SCAN_CMD_CHECK,
-	  "builds, runs and logs (default crs-ci-work)" },
+	  "builds, runs and logs (default crs-ci-work; see 'Own\n"
+	  "folders' below)" },
 	{ "cache-dir", "DIR", OPT_CACHE_DIR, PHASES | SCAN_CMD_CHECK,
 	  "saved images, base builds, corpora and git CRS\n"
 	  "checkouts carried between CI runs (git checkouts: in\n"
@@ -194,6 +196,16 @@ void scan_opts_usage(FILE *f, const char *cmd, const char *synopsis)
 		}
 	}
 	fputs("  -h, --help         this text\n", f);
+	if (bit && bit != SCAN_CMD_HOOK)
+		fputs("\nOwn folders: --work-dir, --out and --cache-dir must lie "
+		      "outside --source's\ngit checkout (the change under test "
+		      "can write it), be real folders, not\nlinks, and hold no "
+		      "links crs-ci did not make: crs-ci refuses them\n(exit 2) "
+		      "otherwise. Without --work-dir/--out: crs-ci-work and "
+		      "crs-ci-out in\nthe current folder when it lies outside "
+		      "the checkout, else\n$RUNNER_TEMP/crs-ci/NAME-HASH/ (work, "
+		      "out), or the same under\n${XDG_CACHE_HOME:-~/.cache}/crs-ci "
+		      "off CI; the scan says where.\n", f);
 	if (bit != SCAN_CMD_SCAN && bit != SCAN_CMD_HOOK)
 		fputs("\nThe other options of 'crs-ci scan' are accepted and "
 		      "ignored, so a phase\nre-runs with the scan's command "

@@ -180,12 +180,14 @@ void init_render_github(struct buf *out, const struct init_render_opts *o)
 "        # env:\n"
 "        #   OPENAI_API_KEY: ${{ secrets.OPENAI_API_KEY }}\n"
 "\n"
+"      # crs-ci's output folder lies outside the checkout (the pull\n"
+"      # request writes that): RUNNER_TEMP, where the action puts it\n"
 "      - name: Keep the evidence\n"
 "        if: always() && steps.crs.outputs.findings != '0'\n"
 "        uses: actions/upload-artifact@v4\n"
 "        with:\n"
 "          name: crs-ci-out\n"
-"          path: crs-ci-out/\n",
+"          path: ${{ runner.temp }}/crs-ci-out/\n",
 		   o->layout, o->compose, o->project);
 }
 

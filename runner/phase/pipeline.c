@@ -16,6 +16,7 @@
 #include "runner/scan/scan.h"
 #include "runner/scan/scan_opts.h"
 #include "runner/scan/shard.h"
+#include "runner/scan/state_dirs.h"
 #include "runner/scan/timings.h"
 #include "sarif/change_cov.h"
 
@@ -69,6 +70,9 @@ int phase_scan_prove(struct scan *s)
 {
 	int r;
 
+	/* what a scan writes there is this run's alone (state_dirs.h) */
+	if ((r = state_dir_out_fresh(s->out_dir)) != 0)
+		return r;
 	early_jobs_enable(s);
 	if ((r = phase_select(s)) == 0 && (r = phase_shard(s)) == 0 &&
 	    (r = phase_run(s)) == 0)

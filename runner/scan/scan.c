@@ -9,6 +9,7 @@
 #include "runner/scan/scan.h"
 #include "runner/scan/ctx.h"
 #include "runner/scan/scan_opts.h"
+#include "runner/scan/state_dirs.h"
 #include "runner/scan/timings_record.h"
 #include "runner/config/config.h"
 #include "runner/config/crs_registry.h"
@@ -120,7 +121,8 @@ static int check_llm_env(const struct compose *c)
 /*
  * The user's --work-dir or --out with any link in it resolved (when it
  * exists): below these roots crs-ci follows no link (docs/work-folder.md),
- * so a root given through a link is taken as the folder it names.
+ * so a root named through a link above it is taken as the folder it
+ * names (the root itself as a link is refused: state_dirs.h).
  */
 static char *resolve_root(char *path)
 {
@@ -219,6 +221,39 @@ static int load_compose(struct scan *s)
 	return r;
 }
 
+/*
+ * The work and output folders (the options, or state_dir_default()),
+ * and the cache folder, refused inside the checkout under test or with
+ * links in them (state_dirs.h); then with any link above them resolved.
+ */
+static int open_state_dirs(struct scan *s)
+{
+	const struct scan_opts *o = s->opts;
+	char *work = o->work_dir ? xstrdup(o->work_dir) :
+		state_dir_default(s->source_dir, "work");
+	char *out = o->out_dir ? xstrdup(o->out_dir) :
+		state_dir_default(s->source_dir, "out");
+	int r;
+
+	if ((r = state_dir_check("--work-dir", work, s->source_dir,
+				 STATE_DIR_WORK)) == 0 &&
+	    (r = state_dir_check("--out", out, s->source_dir,
+				 STATE_DIR_OUT)) == 0 &&
+	    o->cache_dir)
+		r = state_dir_check("--cache-dir", o->cache_dir,
+				    s->source_dir, STATE_DIR_CACHE);
+	if (r == 0) {
+		s->work_dir = resolve_root(fs_abspath(work));
+		s->out_dir = resolve_root(fs_abspath(out));
+		if (!o->work_dir || !o->out_dir)
+			log_info("work folder %s, results in %s", s->work_dir,
+				 s->out_dir);
+	}
+	free(work);
+	free(out);
+	return r;
+}
+
 /* CRS_ENOTFOUND if no scan.json (defined below, beside its twin). */
 static int scan_state_load(struct scan *s);
 
@@ -233,10 +268,10 @@ int scan_open(struct scan **out, const struct scan_opts *o,
 	s->ctx = ctx;
 	clock_gettime(CLOCK_MONOTONIC, &s->started);
 	s->started_wall = time(NULL);
-	s->work_dir = resolve_root(fs_abspath(o->work_dir));
-	s->out_dir = resolve_root(fs_abspath(o->out_dir));
 	s->source_dir = fs_abspath(o->source);
 	s->owner = new_owner();
+	if ((r = open_state_dirs(s)) != 0)
+		goto out;
 	{
 		char *path = scan_work_path(s, "timings.json");
 

@@ -30,8 +30,8 @@ struct scan_opts {
 	const char *sanitizer;	/* --sanitizer, overrides project.yaml */
 	long timeout_s;		/* whole scan */
 	long fuzz_seconds;	/* --fuzz-seconds: per harness, 0 without */
-	const char *out_dir;
-	const char *work_dir;
+	const char *out_dir;	/* NULL: state_dir_default() */
+	const char *work_dir;	/* NULL: state_dir_default() */
 	const char *cache_dir;
 	int64_t cache_max;	/* --cache-max bytes; 0: CACHE_MAX_DEFAULT */
 	const char *registry;	/* --registry: registry/<name>.yaml folder */
@@ -56,7 +56,6 @@ struct scan_opts {
 	const char *sarif_category;	/* --sarif-category, or NULL */
 };
 #define SCAN_OPTS_INIT { .source = ".", .timeout_s = 900, \
-	.out_dir = "crs-ci-out", .work_dir = "crs-ci-work", \
 	.fail_on = "new", .reproduce_runs = 5 }
 
 /* The commands that take scan options (struct scan_opt.cmds). */

@@ -140,6 +140,30 @@ sys.exit("no step " + sys.argv[2])
 PY
 }
 
+# commit_hostile_state REPO BASE HEAD SENTINEL OTHER: a pull request's
+# commit on REPO's branch of what would be crs-ci's own state in a
+# checkout (issue 21): the cache's corpus folder of fuzz_records as a
+# link to the folder SENTINEL (made, holding the file secret, whose text
+# "host secret" must never reach the results); crs-ci-out/reports as a link to ../.git
+# and crs-ci-out/povs as a link to OTHER; a "finished" export of BASE
+# under crs-ci-work/source/ that is HEAD's tree (its bug "pre-existing").
+commit_hostile_state() {
+	local repo=$1 base=$2 head=$3 sentinel=$4 other=$5
+	local forged=$repo/crs-ci-work/source/$base
+	mkdir -p "$sentinel"
+	echo "host secret $$" > "$sentinel/secret"
+	mkdir -p "$repo/.crs-ci-cache/corpus/recparse" "$repo/crs-ci-out" \
+		"$forged/src"
+	ln -s "$sentinel" "$repo/.crs-ci-cache/corpus/recparse/fuzz_records"
+	ln -s ../.git "$repo/crs-ci-out/reports"
+	ln -s "$other" "$repo/crs-ci-out/povs"
+	git -C "$repo" archive "$head" | tar -xf - -C "$forged/src"
+	: > "$forged/.src-complete"
+	git -C "$repo" add -f .crs-ci-cache crs-ci-out crs-ci-work
+	git -C "$repo" -c user.name=pr -c user.email=pr@example.invalid \
+		-c commit.gpgsign=false commit -qm "state of our own"
+}
+
 # The SARIF validator (npm), installed once into build/npm.
 sarif_validate() {
 	local tool="$ROOT/build/npm/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool"

@@ -86,6 +86,9 @@ cat > "$tmp/fakebin/crs-ci" <<SH
 #!/bin/sh
 [ "\$1" = scan ] && shift
 printf '%s\n' "\$@" > "\${ARGS_LOG:-/dev/null}"
+# what the cache folder holds when crs-ci starts
+cache=\$(printf '%s\n' "\$@" | awk 'p { print; exit } \$0 == "--cache-dir" { p = 1 }')
+[ -z "\${ARGS_LOG:-}" ] || ls -A "\$cache" > "\$ARGS_LOG.cache" 2>/dev/null || true
 exec "$CRS_CI" check "\$@"
 SH
 chmod +x "$tmp/fakebin/crs-ci"
@@ -107,7 +110,8 @@ gh_run() {	# config-from: $1; sets gh_code, gh_compose, gh_dir
 	(cd "$repo" && PATH="$tmp/fakebin:$PATH" ARGS_LOG=$gh_dir/args \
 		COMPOSE="$gh_compose" PROJECT=$project SOURCE=. TIMEOUT=15m \
 		FAIL_ON=new HARNESSES="" ALLOW_ENV="" BASE=$base HEAD=$head \
-		CACHE_DIR=$gh_dir/cache FORK=false GITHUB_OUTPUT=$gh_dir/output \
+		CACHE_DIR=$gh_dir/cache WORK_DIR=$gh_dir/work OUT_DIR=$gh_dir/out \
+		FORK=false GITHUB_OUTPUT=$gh_dir/output \
 		bash "$tmp/gh-scan.sh") >"$gh_dir/scan.log" 2>&1
 	gh_code=$(sed -n 's/^exit-code=//p' "$gh_dir/output")
 }
@@ -161,10 +165,21 @@ YAML
 	set -e
 	gl_code=$(cat "$repo/.gitlab-ci-local/artifacts/crs-ci-scan/crs-ci-out/exit-code" 2>/dev/null || echo none)
 }
+# the cache GitLab restores into the checkout (untracked there)
+mkdir -p "$repo/.crs-ci-cache"
+echo restored > "$repo/.crs-ci-cache/from-the-default-branch"
 gl_run base
 [ "$gl_code" = 0 ] || { cat "$gl_log" >&2; fail "gitlab, config-from base: exit $gl_code, want 0"; }
+case $(awk 'p { print; exit } $0 == "--cache-dir" { p = 1 }' "$gl_args") in
+*/crs-ci-state.*/cache) ;;
+*) cat "$gl_args" >&2; fail "gitlab: --cache-dir is not the folder beside the checkout" ;;
+esac
+[ "$(cat "$gl_args.cache")" = from-the-default-branch ] ||
+	fail "gitlab: the restored cache was not moved to --cache-dir"
+[ ! -e "$repo/.crs-ci-cache" ] || fail "gitlab: a merge request's job put the cache back (policy pull)"
+note "gitlab: the restored cache moved out of the checkout into --cache-dir, not put back for a merge request"
 case $(compose_arg "$gl_args") in
-*/.crs-ci-base-config/.crs-ci/crs-compose.yaml) ;;
+*/crs-ci-state.*/base-config/.crs-ci/crs-compose.yaml) ;;
 *) cat "$gl_args" "$gl_log" >&2; fail "gitlab, config-from base: the scan did not get the base's compose" ;;
 esac
 grep -q "from the base commit $base" "$gl_log" || { cat "$gl_log" >&2; fail "gitlab: no base-config message"; }

@@ -30,6 +30,7 @@ scan_step() {	# NAME VAR=VALUE...: the scan step with these inputs
 	env PATH="$tmp/bin:$PATH" ARGS_LOG="$tmp/$name.args" \
 		COMPOSE=c.yaml PROJECT="" SOURCE=. TIMEOUT=15m FAIL_ON=new \
 		HARNESSES="" ALLOW_ENV="" BASE="" HEAD=h CACHE_DIR=cache \
+		WORK_DIR=/runner/crs-ci-work OUT_DIR=/runner/crs-ci-out \
 		FORK=false GITHUB_OUTPUT="$tmp/$name.out" "$@" \
 		bash "$tmp/scan.sh" >"$tmp/$name.log" 2>&1 || true
 }
@@ -39,6 +40,10 @@ for o in --sanitizer --sarif-category --fuzz-seconds --report-timeouts --report-
 	! grep -qx -- "$o" "$tmp/defaults.args" || fail "defaults: $o passed"
 done
 grep -qx "artifact=crs-ci-results" "$tmp/defaults.out" || fail "defaults: artifact name"
+tr '\n' ' ' < "$tmp/defaults.args" > "$tmp/defaults.line"
+for want in "--out /runner/crs-ci-out" "--work-dir /runner/crs-ci-work"; do
+	grep -q -- "$want " "$tmp/defaults.line" || fail "defaults: no '$want' in: $(cat "$tmp/defaults.line")"
+done
 scan_step matrix SANITIZER=undefined CATEGORY=crs-ci-ubsan FUZZ_SECONDS=600 \
 	REPORT_TIMEOUTS=false REPORT_OOMS=false
 tr '\n' ' ' < "$tmp/matrix.args" > "$tmp/matrix.line"

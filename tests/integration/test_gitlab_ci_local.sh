@@ -4,12 +4,33 @@
 # as a merge-request pipeline: no dind service (the runner's engine), the
 # crs-ci of this checkout. The job's artifacts hold the Code Quality, SAST
 # and JUnit reports with the finding at src/recparse.c:39, in their formats.
+# The merge request commits cache, output and work folders of its own
+# (links to a host folder and to .git, a forged base export): none is
+# used, the artifacts hold no link, and the bug is still new.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 glci_install
 mktemp_dir; tmp=$TMP
 repo=$tmp/repo
 eval "$("$ROOT/examples/make-repo.sh" "$repo")"
+# The merge request also commits what would be crs-ci's own state in the
+# checkout (issue 21): (a) a corpus folder of the cache as a link to a
+# host folder (a file and a listening socket in it); (b) output folders
+# as links, reports/ to the clone's .git (its token) and povs/ elsewhere;
+# (c) a "finished" export of the base commit that is the buggy head's
+# tree, which would make the bug "pre-existing".
+sentinel=$tmp/sentinel
+commit_hostile_state "$repo" "$base" "$head" "$sentinel" "$tmp/povs-elsewhere"
+python3 -c 'import socket,sys,time
+s=socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(8)
+s.settimeout(1500)
+try:
+    c, _ = s.accept(); open(sys.argv[2], "w").write("connected")
+except OSError: pass' "$sentinel/sock" "$tmp/connected" &
+sock_pid=$!
+for _ in $(seq 100); do [ -S "$sentinel/sock" ] && break; sleep 0.1; done
+trap 'kill $sock_pid 2>/dev/null; rm -rf "$tmp"' EXIT
+before_sentinel=$(find "$sentinel" -printf "%p %y %s %T@\n" | sort)
 # The pipeline file and the template it includes (a local include: a
 # copy in the repository), with the inputs of a shell runner.
 glci_pipeline "$repo" "      image: crs-ci:unused-by-the-shell-executor
@@ -74,6 +95,22 @@ assert "src/recparse.c:39" in f[0].getAttribute("message") + \
     f[0].toxml()
 PY
 [ -s "$out/results.sarif" ] || fail "results.sarif missing from the artifacts"
+# the committed state was not crs-ci's: nothing of it used or kept
+[ -z "$(find "$out" -type l)" ] || scan_fail "links in the artifacts: $(find "$out" -type l)"
+! grep -rqs -e "repositoryformatversion" -e "host secret" "$out" ||
+	scan_fail "the artifacts hold .git or the host folder's content"
+[ -n "$(ls "$out/povs")" ] || scan_fail "no PoV in the artifacts"
+python3 - "$out/results.json" <<'PY' || scan_fail "the finding is not new"
+import json, sys
+f = json.load(open(sys.argv[1]))["findings"]
+assert len(f) == 1 and f[0]["novelty"] == "new", f
+PY
+[ "$(find "$sentinel" -printf "%p %y %s %T@\n" | sort)" = "$before_sentinel" ] ||
+	scan_fail "the host folder changed: $(find "$sentinel" -printf "%p %y %s %T@\n")"
+[ ! -e "$tmp/connected" ] || scan_fail "something connected to the host socket"
+[ ! -e "$tmp/povs-elsewhere" ] || scan_fail "PoVs were written through the committed link"
+! grep -q "reusing.*crs-ci-work" "$tmp/glci.log" || scan_fail "the committed export was used"
+note "the committed cache, output and work state: not read, not written, not uploaded; the bug is new"
 after=$(engine_snapshot)
 if [ "$after" != "$before" ]; then
 	diff <(echo "$before") <(echo "$after") >&2 || true

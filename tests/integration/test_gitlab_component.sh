@@ -40,7 +40,7 @@ set +e
 # the work folder outside the job's build folder, kept for the owner
 # check at the end
 glci_run "$repo" "$base" "$GLCI_HEAD" crs-ci-scan-ubsan \
-	--variable CRS_CI_WORK="$tmp/work-ubsan" >"$tmp/ubsan.log" 2>&1
+	--variable CRS_CI_STATE="$tmp/state-ubsan" >"$tmp/ubsan.log" 2>&1
 code=$?
 set -e
 job_fail() { cat "$1" >&2; fail "$2"; }
@@ -142,8 +142,8 @@ fi
 note "sanitizer memory on the stand-ins: exit 2, with the reason"
 # nothing of the scan left on the engine (by its owner label: other
 # developers' containers may come and go meanwhile)
-runs=("$tmp"/work-ubsan/runs/*/)
-[ -d "${runs[0]}" ] || fail "no run folder in $tmp/work-ubsan"
+runs=("$tmp"/state-ubsan/work/runs/*/)
+[ -d "${runs[0]}" ] || fail "no run folder in $tmp/state-ubsan/work"
 for d in "${runs[@]}"; do
 	run=$(basename "$d")
 	owner=crs-ci-${run#*-}

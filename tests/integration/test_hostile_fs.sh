@@ -14,8 +14,9 @@
 # file are unchanged (nothing was mounted, written or read through the
 # links); no /etc content reached the output; the fake token appears in no
 # file under the work or output folders; no line of crs-ci's stderr starts
-# with "::"; no container or network of the scan is left. --out is given
-# through a link, as a user may: crs-ci resolves its own roots once.
+# with "::"; no container or network of the scan is left. --out is named
+# through a link above it, as a user may: crs-ci resolves its own roots
+# once (the folder itself as a link is refused: test_state_dirs.sh).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 mktemp_dir; tmp=$TMP
@@ -95,16 +96,17 @@ for k, v in c.items():
             os.path.join(os.path.dirname(src), v["source"]["local_path"]))
 yaml.safe_dump(c, open(dst, "w"))
 PY
-# the output folder named through a link (the user's own): it is resolved
+# the output folder named through a link above it (the user's own): it
+# is resolved
 mkdir "$tmp/out"
-ln -s out "$tmp/out-link"
+ln -s . "$tmp/via"
 token="crs-ci-sentinel-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')"
 t0=$SECONDS
 set +e
 GITHUB_TOKEN=$token "$CRS_CI" scan --compose "$tmp/compose.yaml" \
 	--project "$ROOT/examples/projects/recparse" --source "$tmp/repo" \
 	--base "$base" --head "$head" --harness fuzz_records --timeout 10m \
-	--work-dir "$tmp/work" --out "$tmp/out-link" \
+	--work-dir "$tmp/work" --out "$tmp/via/out" \
 	>"$tmp/verdict.txt" 2>"$tmp/log.txt"
 code=$?
 set -e

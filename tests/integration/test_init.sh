@@ -191,18 +191,24 @@ set -e
 cat "$tmp/verdict.txt" >&2
 [ "$code" -eq 1 ] || { tail -n 40 "$tmp/log.txt" >&2; fail "local command: exit $code, want 1"; }
 grep -q "\[new\] Heap-buffer-overflow" "$tmp/verdict.txt" || fail "local command: finding not new"
-python3 - "$repo/crs-ci-out/results.json" <<'PY'
+# run in the checkout without --work-dir/--out: crs-ci's folders go
+# outside it, and the scan says where
+outdir=$(sed -n 's/^crs-ci: work folder .*, results in //p' "$tmp/log.txt")
+workdir=$(sed -n 's/^crs-ci: work folder \(.*\), results in .*/\1/p' "$tmp/log.txt")
+case "$outdir" in ""|"$repo"/*) fail "local command: results in '$outdir', not outside the checkout" ;; esac
+python3 - "$outdir/results.json" <<'PY'
 import json, sys
 f = json.load(open(sys.argv[1]))["findings"]
 assert len(f) == 1 and f[0]["novelty"] == "new", f
 assert f[0]["function"] == "parse_extended", f[0]
 PY
-run=$(python3 -c 'import json,sys;print(json.load(open(sys.argv[1]))["run_id"])' "$repo/crs-ci-work/scan.json")
+run=$(python3 -c 'import json,sys;print(json.load(open(sys.argv[1]))["run_id"])' "$workdir/scan.json")
 owner=crs-ci-${run#*-}
 left=$(docker ps -aq --filter "label=io.crs-ci.owner=$owner"; docker network ls -q --filter "label=io.crs-ci.owner=$owner")
 [ -z "$left" ] || fail "containers or networks of $owner left behind: $left"
 note "the printed command found the bug as new in $((SECONDS - t0)) s"
-rm -rf "$repo/crs-ci-out" "$repo/crs-ci-work"
+rm -rf "$outdir" "$workdir"
+rmdir "$(dirname "$outdir")" 2>/dev/null || true
 
 # the generated GitLab include's job, by gitlab-ci-local: the include's
 # source becomes a local copy of the template (no GitLab to fetch it
