@@ -69,9 +69,6 @@ int fs_write_file_atomic(const char *path, const void *data, size_t len);
  * never descended); a missing path is not an error.
  */
 int fs_remove_tree(const char *path);
-/* fs_remove_tree of `name` (one component) in the folder `dirfd`;
- * errors name `shown` (NULL: name). */
-int fs_remove_at(int dirfd, const char *name, const char *shown);
 /*
  * fs_remove_tree of `name` (one component) in the open folder dirfd:
  * nothing is followed; errors name `shown` (NULL: name).
