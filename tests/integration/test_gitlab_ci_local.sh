@@ -9,7 +9,8 @@
 # restores into the checkout holds a corpus link to a host folder and an
 # image archive whose manifest tags a sentinel image: none is used, the
 # artifacts hold no link, the sentinel tag names the image it named, and
-# the bug is still new.
+# the bug is still new. A cache the merge request commits is not passed
+# to crs-ci at all (a stub in its place records its --cache-dir).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 glci_install
@@ -141,3 +142,21 @@ grep -q "crs-ci: findings fail --fail-on new" "$tmp/verdict.log" ||
 grep -q "FAIL.*crs-ci-verdict" "$tmp/verdict.log" ||
 	{ cat "$tmp/verdict.log" >&2; fail "crs-ci-verdict did not fail"; }
 note "crs-ci-verdict fails the pipeline"
+# a cache the merge request commits is not used at all: the job, crs-ci
+# replaced by a stub that records what its --cache-dir holds, says so
+mkdir -p "$repo/.crs-ci-cache"
+echo '{"version": 2, "entries": {}}' > "$repo/.crs-ci-cache/index.json"
+git -C "$repo" add -f .crs-ci-cache
+git -C "$repo" -c user.name=pr -c user.email=pr@example.invalid \
+	-c commit.gpgsign=false commit -qm "a cache of our own"
+printf '#!/bin/sh\nwhile [ $# -gt 1 ]; do\n\t[ "$1" != --cache-dir ] || ls -A "$2" > %s 2>&1\n\tshift\ndone\n' \
+	"$tmp/stub-cache" > "$tmp/stub"
+chmod +x "$tmp/stub"
+glci_run "$repo" "$base" "$head" crs-ci-scan --variable CRS_CI_BIN="$tmp/stub" \
+	>"$tmp/stub.log" 2>&1 || { cat "$tmp/stub.log" >&2; fail "the stub's job failed"; }
+grep -q "crs-ci: the checkout commits files under .crs-ci-cache: no cache" "$tmp/stub.log" ||
+	{ cat "$tmp/stub.log" >&2; fail "no message for the committed cache"; }
+[ -f "$tmp/stub-cache" ] || { cat "$tmp/stub.log" >&2; fail "the stub did not run"; }
+! grep -qx index.json "$tmp/stub-cache" ||
+	fail "the committed cache was passed as --cache-dir"
+note "a committed cache: not passed to crs-ci"
