@@ -140,15 +140,17 @@ sys.exit("no step " + sys.argv[2])
 PY
 }
 
-# commit_hostile_state REPO BASE HEAD SENTINEL OTHER: a pull request's
-# commit on REPO's branch of what would be crs-ci's own state in a
-# checkout (issue 21): the cache's corpus folder of fuzz_records as a
+# commit_hostile_state REPO BASE HEAD SENTINEL OTHER [CACHE]: a pull
+# request's commit on REPO's branch of what would be crs-ci's own state in
+# a checkout (issue 21): the cache's corpus folder of fuzz_records as a
 # link to the folder SENTINEL (made, holding the file secret, whose text
 # "host secret" must never reach the results); crs-ci-out/reports as a link to ../.git
 # and crs-ci-out/povs as a link to OTHER; a "finished" export of BASE
 # under crs-ci-work/source/ that is HEAD's tree (its bug "pre-existing").
+# CACHE "restored": the cache folder is left untracked in the checkout,
+# as GitLab's cache restore puts it there, not committed.
 commit_hostile_state() {
-	local repo=$1 base=$2 head=$3 sentinel=$4 other=$5
+	local repo=$1 base=$2 head=$3 sentinel=$4 other=$5 cache=${6:-commit}
 	local forged=$repo/crs-ci-work/source/$base
 	mkdir -p "$sentinel"
 	echo "host secret $$" > "$sentinel/secret"
@@ -159,9 +161,83 @@ commit_hostile_state() {
 	ln -s "$other" "$repo/crs-ci-out/povs"
 	git -C "$repo" archive "$head" | tar -xf - -C "$forged/src"
 	: > "$forged/.src-complete"
-	git -C "$repo" add -f .crs-ci-cache crs-ci-out crs-ci-work
+	git -C "$repo" add -f crs-ci-out crs-ci-work
+	[ "$cache" = restored ] || git -C "$repo" add -f .crs-ci-cache
 	git -C "$repo" -c user.name=pr -c user.email=pr@example.invalid \
 		-c commit.gpgsign=false commit -qm "state of our own"
+}
+
+# sentinel_tag_make: the stand-in base runner tagged as a fresh
+# crs-ci-it-sentinel/<random>:before; sets SENTINEL_TAG and SENTINEL_ID
+# (the image it names). The caller removes the tag (sentinel_tag_remove).
+sentinel_tag_make() {
+	SENTINEL_TAG="crs-ci-it-sentinel/$(od -An -tx4 -N4 /dev/urandom | tr -d ' '):before"
+	docker tag "$BASE_RUNNER_STAND_IN" "$SENTINEL_TAG"
+	SENTINEL_ID=$(docker image inspect -f '{{.Id}}' "$SENTINEL_TAG")
+}
+# sentinel_tag_check: fails unless SENTINEL_TAG still names SENTINEL_ID
+sentinel_tag_check() {
+	local got
+	got=$(docker image inspect -f '{{.Id}}' "$SENTINEL_TAG" 2>/dev/null || echo gone)
+	[ "$got" = "$SENTINEL_ID" ] ||
+		fail "a cache archive retagged $SENTINEL_TAG ($SENTINEL_ID -> $got)"
+}
+# sentinel_tag_remove: the tag of sentinel_tag_make removed, if made
+sentinel_tag_remove() {
+	[ -z "${SENTINEL_TAG:-}" ] || docker rmi "$SENTINEL_TAG" >/dev/null 2>&1 || true
+}
+
+# archive_retag ARCHIVE TAG: the `docker save` ARCHIVE rewritten with TAG
+# as the only tag its manifest.json gives the image (an engine loading it
+# as it is would move TAG to that image).
+archive_retag() {
+	python3 - "$1" "$2" <<'PY'
+import io, json, sys, tarfile
+path, tag = sys.argv[1], sys.argv[2]
+with tarfile.open(path) as t:
+    members = [(m, t.extractfile(m).read() if m.isfile() else None) for m in t.getmembers()]
+with tarfile.open(path, "w") as out:
+    for m, data in members:
+        if m.name == "manifest.json":
+            man = json.loads(data)
+            man[0]["RepoTags"] = [tag]
+            data = json.dumps(man).encode()
+            m.size = len(data)
+        out.addfile(m, io.BytesIO(data) if data is not None else None)
+PY
+}
+
+# cache_forge_tagging DIR TAG: a cache folder DIR (made, or its
+# index.json added to) listing an image of crs-ci's own that no engine
+# has, crs-ci-target/recparse:forged-<random>, whose archive is a
+# one-file image (imported, saved, removed again) with the tag TAG in its
+# manifest. Sets FORGED_TAG to the listed tag.
+cache_forge_tagging() {
+	local dir=$1 tag=$2 img rel id
+	FORGED_TAG="crs-ci-target/recparse:forged-$(od -An -tx4 -N4 /dev/urandom | tr -d ' ')"
+	img="crs-ci-it-forged/${FORGED_TAG##*:}:x"
+	rel="images/$(printf '%s' "$FORGED_TAG" | sha256sum | cut -c1-64).tar"
+	mkdir -p "$dir/images"
+	echo forged > "$dir/images/file"
+	tar -C "$dir/images" -cf - file | docker import - "$img" >/dev/null
+	rm "$dir/images/file"
+	id=$(docker image inspect -f '{{.Id}}' "$img")
+	docker save -o "$dir/$rel" "$img"
+	docker rmi "$img" >/dev/null
+	archive_retag "$dir/$rel" "$tag"
+	python3 - "$dir/index.json" "image:$FORGED_TAG" "$rel" "$id" \
+		"$(stat -c %s "$dir/$rel")" <<'PY'
+import json, sys, time
+f, name, rel, id_, size = sys.argv[1:]
+ix = {"version": 2, "entries": {}}
+try:
+    ix = json.load(open(f))
+except FileNotFoundError:
+    pass
+ix["entries"][name] = {"path": rel, "id": id_, "size": int(size),
+                       "last_used": int(time.time())}
+json.dump(ix, open(f, "w"))
+PY
 }
 
 # The SARIF validator (npm), installed once into build/npm.

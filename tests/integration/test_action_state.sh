@@ -7,9 +7,12 @@
 # crs-ci-work/. The scan works in RUNNER_TEMP: the bug is still new, the
 # uploaded paths hold no link and nothing of .git, the host folder is
 # untouched; a cache-dir input inside the checkout is refused (exit 2).
+# The cache actions/cache restores into RUNNER_TEMP lists an image archive
+# whose manifest tags a sentinel image: not loaded, the tag not moved.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 mktemp_dir; tmp=$TMP
+trap 'sentinel_tag_remove; rm -rf "$tmp"' EXIT
 repo=$tmp/repo
 eval "$("$ROOT/examples/make-repo.sh" "$repo")"
 sentinel=$tmp/sentinel
@@ -57,7 +60,10 @@ grep -q -- "--cache-dir .crs-ci-cache lies inside the git work tree" "$tmp/scan-
 	{ cat "$tmp/scan-in.log" >&2; fail "cache-dir in the workspace: no reason"; }
 note "cache-dir inside the workspace: $(grep -o 'error: .*' "$tmp/scan-in.log" | cut -c1-90)..."
 
-# the default cache-dir (RUNNER_TEMP): the whole scan
+# the default cache-dir (RUNNER_TEMP), as actions/cache restores it with
+# an archive tagging a sentinel image: the whole scan
+sentinel_tag_make
+cache_forge_tagging "$(get cache-dir)" "$SENTINEL_TAG"
 start=$(date +%s)
 step "$tmp/scan.sh" "$tmp/scan.out" "${scan_env[@]}" \
 	CACHE_DIR="$(get cache-dir)" >"$tmp/scan.log" 2>&1 || true
@@ -93,4 +99,7 @@ PY
 [ "$(sentinel_state)" = "$before" ] || fail "the host folder changed"
 [ ! -e "$tmp/povs-elsewhere" ] || fail "PoVs went through the committed link"
 ! grep -q "$repo/crs-ci-work" "$tmp/scan.log" || scan_fail "the committed work folder was used"
-note "the upload holds $n paths from RUNNER_TEMP, no link, no .git; the bug is new"
+sentinel_tag_check
+grep -qF "cache: cannot load $FORGED_TAG" "$tmp/scan.log" ||
+	scan_fail "no warning for the archive tagging $SENTINEL_TAG"
+note "the upload holds $n paths from RUNNER_TEMP, no link, no .git; the bug is new; $SENTINEL_TAG not moved"

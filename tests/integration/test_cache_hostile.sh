@@ -43,10 +43,9 @@ while True:
     c.close()
 PY
 listener=$!
-sentinel_tag=
 cleanup() {
 	kill "$listener" 2>/dev/null || true
-	[ -z "$sentinel_tag" ] || docker rmi "$sentinel_tag" >/dev/null 2>&1 || true
+	sentinel_tag_remove
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -81,35 +80,19 @@ PY
 )
 read -r target rel <<<"$archive"
 [ -n "$rel" ] || fail "no target image in the cache"
-sentinel_tag="crs-ci-it-sentinel/$(od -An -tx4 -N4 /dev/urandom | tr -d ' '):before"
-docker tag "$BASE_RUNNER_STAND_IN" "$sentinel_tag"
-want=$(docker image inspect -f '{{.Id}}' "$sentinel_tag")
-python3 - "$cache/$rel" "$sentinel_tag" <<'PY'
-import io, json, sys, tarfile
-path, tag = sys.argv[1], sys.argv[2]
-with tarfile.open(path) as t:
-    members = [(m, t.extractfile(m).read() if m.isfile() else None) for m in t.getmembers()]
-with tarfile.open(path, "w") as out:
-    for m, data in members:
-        if m.name == "manifest.json":
-            man = json.loads(data)
-            man[0]["RepoTags"] = [tag]
-            data = json.dumps(man).encode()
-            m.size = len(data)
-        out.addfile(m, io.BytesIO(data) if data is not None else None)
-PY
+sentinel_tag_make
+archive_retag "$cache/$rel" "$SENTINEL_TAG"
 docker rmi "$target" >/dev/null
 set +e
 scan 2 >/dev/null 2>"$tmp/log2.txt"
 code=$?
 set -e
 [ "$code" -eq 1 ] || { cat "$tmp/log2.txt" >&2; fail "second scan: exit $code"; }
-got=$(docker image inspect -f '{{.Id}}' "$sentinel_tag" 2>/dev/null || echo gone)
-[ "$got" = "$want" ] || fail "the cache archive retagged $sentinel_tag ($want -> $got)"
+sentinel_tag_check
 grep -qF "cache: cannot load $target" "$tmp/log2.txt" ||
 	{ grep "cache:" "$tmp/log2.txt" >&2; fail "no warning for the archive naming another tag"; }
 docker image inspect "$target" >/dev/null 2>&1 || fail "$target was not built instead"
-note "an archive tagging $sentinel_tag: not loaded, $target built, the sentinel unchanged"
+note "an archive tagging $SENTINEL_TAG: not loaded, $target built, the sentinel unchanged"
 # (c) a cache folder that is a link
 ln -s "$cache" "$tmp/cache-link"
 set +e

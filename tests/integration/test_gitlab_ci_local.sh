@@ -4,23 +4,29 @@
 # as a merge-request pipeline: no dind service (the runner's engine), the
 # crs-ci of this checkout. The job's artifacts hold the Code Quality, SAST
 # and JUnit reports with the finding at src/recparse.c:39, in their formats.
-# The merge request commits cache, output and work folders of its own
-# (links to a host folder and to .git, a forged base export): none is
-# used, the artifacts hold no link, and the bug is still new.
+# The merge request commits output and work folders of its own (links to
+# a host folder and to .git, a forged base export), and the cache GitLab
+# restores into the checkout holds a corpus link to a host folder and an
+# image archive whose manifest tags a sentinel image: none is used, the
+# artifacts hold no link, the sentinel tag names the image it named, and
+# the bug is still new. A cache the merge request commits is not passed
+# to crs-ci at all (a stub in its place records its --cache-dir).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 glci_install
 mktemp_dir; tmp=$TMP
 repo=$tmp/repo
 eval "$("$ROOT/examples/make-repo.sh" "$repo")"
-# The merge request also commits what would be crs-ci's own state in the
-# checkout (issue 21): (a) a corpus folder of the cache as a link to a
-# host folder (a file and a listening socket in it); (b) output folders
-# as links, reports/ to the clone's .git (its token) and povs/ elsewhere;
-# (c) a "finished" export of the base commit that is the buggy head's
-# tree, which would make the bug "pre-existing".
+# What would be crs-ci's own state in the checkout (issue 21): (a) the
+# cache GitLab restores there (untracked: one the merge request commits
+# is not used at all) with a corpus folder as a link to a host folder (a
+# file and a listening socket in it) and (d below) a forged image
+# archive; the merge request commits (b) output folders as links,
+# reports/ to the clone's .git (its token) and povs/ elsewhere; (c) a
+# "finished" export of the base commit that is the buggy head's tree,
+# which would make the bug "pre-existing".
 sentinel=$tmp/sentinel
-commit_hostile_state "$repo" "$base" "$head" "$sentinel" "$tmp/povs-elsewhere"
+commit_hostile_state "$repo" "$base" "$head" "$sentinel" "$tmp/povs-elsewhere" restored
 python3 -c 'import socket,sys,time
 s=socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(8)
 s.settimeout(1500)
@@ -29,7 +35,11 @@ try:
 except OSError: pass' "$sentinel/sock" "$tmp/connected" &
 sock_pid=$!
 for _ in $(seq 100); do [ -S "$sentinel/sock" ] && break; sleep 0.1; done
-trap 'kill $sock_pid 2>/dev/null; rm -rf "$tmp"' EXIT
+trap 'kill $sock_pid 2>/dev/null; sentinel_tag_remove; rm -rf "$tmp"' EXIT
+# (d) the cache lists an image of crs-ci's own, its archive's manifest
+# tags a sentinel image (an engine loading it as it is moves the tag)
+sentinel_tag_make
+cache_forge_tagging "$repo/.crs-ci-cache" "$SENTINEL_TAG"
 before_sentinel=$(find "$sentinel" -printf "%p %y %s %T@\n" | sort)
 # The pipeline file and the template it includes (a local include: a
 # copy in the repository), with the inputs of a shell runner.
@@ -110,7 +120,10 @@ PY
 [ ! -e "$tmp/connected" ] || scan_fail "something connected to the host socket"
 [ ! -e "$tmp/povs-elsewhere" ] || scan_fail "PoVs were written through the committed link"
 ! grep -q "reusing.*crs-ci-work" "$tmp/glci.log" || scan_fail "the committed export was used"
-note "the committed cache, output and work state: not read, not written, not uploaded; the bug is new"
+sentinel_tag_check
+grep -qF "cache: cannot load $FORGED_TAG" "$tmp/glci.log" ||
+	scan_fail "no warning for the archive tagging $SENTINEL_TAG"
+note "the restored cache, the committed output and work state: not read, not written, not uploaded; $SENTINEL_TAG not moved; the bug is new"
 after=$(engine_snapshot)
 if [ "$after" != "$before" ]; then
 	diff <(echo "$before") <(echo "$after") >&2 || true
@@ -129,3 +142,21 @@ grep -q "crs-ci: findings fail --fail-on new" "$tmp/verdict.log" ||
 grep -q "FAIL.*crs-ci-verdict" "$tmp/verdict.log" ||
 	{ cat "$tmp/verdict.log" >&2; fail "crs-ci-verdict did not fail"; }
 note "crs-ci-verdict fails the pipeline"
+# a cache the merge request commits is not used at all: the job, crs-ci
+# replaced by a stub that records what its --cache-dir holds, says so
+mkdir -p "$repo/.crs-ci-cache"
+echo '{"version": 2, "entries": {}}' > "$repo/.crs-ci-cache/index.json"
+git -C "$repo" add -f .crs-ci-cache
+git -C "$repo" -c user.name=pr -c user.email=pr@example.invalid \
+	-c commit.gpgsign=false commit -qm "a cache of our own"
+printf '#!/bin/sh\nwhile [ $# -gt 1 ]; do\n\t[ "$1" != --cache-dir ] || ls -A "$2" > %s 2>&1\n\tshift\ndone\n' \
+	"$tmp/stub-cache" > "$tmp/stub"
+chmod +x "$tmp/stub"
+glci_run "$repo" "$base" "$head" crs-ci-scan --variable CRS_CI_BIN="$tmp/stub" \
+	>"$tmp/stub.log" 2>&1 || { cat "$tmp/stub.log" >&2; fail "the stub's job failed"; }
+grep -q "crs-ci: the checkout commits files under .crs-ci-cache: no cache" "$tmp/stub.log" ||
+	{ cat "$tmp/stub.log" >&2; fail "no message for the committed cache"; }
+[ -f "$tmp/stub-cache" ] || { cat "$tmp/stub.log" >&2; fail "the stub did not run"; }
+! grep -qx index.json "$tmp/stub-cache" ||
+	fail "the committed cache was passed as --cache-dir"
+note "a committed cache: not passed to crs-ci"
