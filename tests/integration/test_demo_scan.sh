@@ -5,14 +5,17 @@
 # changed line (the PR's seeds take its truncation paths, and every
 # changed line is reachable); the SARIF validates (GitHub's rules too); a
 # second scan rebuilds no image and takes no planted marker or another
-# head's record for a build (the CRS build step runs again); the CRS gets the change file and the
-# libFuzzer CRS aims at it (dictionary, value profile, focus function).
+# head's record for a build (the CRS build step runs again, and is reused
+# by its record in the build-target phase after it); the CRS gets the
+# change file and the libFuzzer CRS aims at it (dictionary, value
+# profile, focus function).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 mktemp_dir; tmp=$TMP
 eval "$("$ROOT/examples/make-repo.sh" "$tmp/repo")"
+# scan [PHASE]: the demo scan, or one phase of it
 scan() {
-	"$CRS_CI" scan --compose "$ROOT/container/crs/libfuzzer/compose.yaml" \
+	"$CRS_CI" "${1:-scan}" --compose "$ROOT/container/crs/libfuzzer/compose.yaml" \
 		--project "$ROOT/examples/projects/recparse" \
 		--source "$tmp/repo" --base "$base" --head "$head" \
 		--harness fuzz_records --timeout 10m \
@@ -172,6 +175,11 @@ assert json.load(open(built + "/build.json")) == json.load(open(real))
 assert json.load(open(res))["change_coverage"]["status"] == "measured"
 PY
 note "second scan: planted markers and another head's records ignored, the CRS build step ran again"
+# and the record it wrote is taken: build-target again reuses the step
+scan build-target >/dev/null 2>"$tmp/log3.txt" || { cat "$tmp/log3.txt" >&2; fail "build-target failed"; }
+grep -q "CRS crs-libfuzzer build step build: reusing its outputs" "$tmp/log3.txt" &&
+	! grep -q "build step build: running" "$tmp/log3.txt" ||
+	{ cat "$tmp/log3.txt" >&2; fail "build-target did not reuse the CRS build step by its record"; }
 note "second scan: $(grep -c 'reusing' "$tmp/log2.txt") image(s)/builds reused, none rebuilt"
 # in a GitLab job the report phase also writes the merge request's reports
 set +e
