@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * build_record.c - the one record of what produced a build's out/ folder
+ * build_record.c - the one record of what produced a build's outputs
  *
  * A JSON object compared whole (json_equal), so any field that differs,
  * is missing or is added makes the build a stranger.
@@ -18,27 +18,32 @@
 #include <string.h>
 #include <unistd.h>
 
-#define BUILD_RECORD_NAME "build.json"
 #define BUILD_RECORD_FORMAT "crs-ci build record 1"
 #define BUILD_RECORD_MAX 65536
 
+/* The record's JSON; NULL when a field every record has is NULL. */
 static json_t *record_json(const struct build_record *rec)
 {
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}",
+	/* s*: the key is left out when the value is NULL */
+	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s*, s:s*, s:s*}",
 			 "format", BUILD_RECORD_FORMAT,
 			 "image", rec->image_id, "sanitizer", rec->sanitizer,
 			 "project", rec->project, "source", rec->source_hash,
-			 "commit", rec->commit);
+			 "commit", rec->commit, "step", rec->step,
+			 "fetch", rec->fetch_hash,
+			 "project_tree", rec->project_hash);
 }
 
-int build_record_matches(const char *dir, const struct build_record *want)
+int build_record_matches(const char *dir, const char *name,
+			 const struct build_record *want)
 {
 	struct buf b = BUF_INIT;
 	json_t *got = NULL, *exp = record_json(want);
 	int dfd = -1, yes = 0;
 
 	if (exp && fs_open_dir(&dfd, dir) == 0 &&
-	    fs_read_regular_at(&b, dfd, BUILD_RECORD_NAME, NULL,
+	    !strchr(name, '/') &&
+	    fs_read_regular_at(&b, dfd, name, NULL,
 			       BUILD_RECORD_MAX, NULL) == 0 &&
 	    (got = json_loadb(b.ptr ? b.ptr : "", b.len, 0, NULL)))
 		yes = json_equal(got, exp);
@@ -51,11 +56,12 @@ int build_record_matches(const char *dir, const struct build_record *want)
 	return yes;
 }
 
-int build_record_write(const char *dir, const struct build_record *rec)
+int build_record_write(const char *dir, const char *name,
+		       const struct build_record *rec)
 {
 	json_t *j = record_json(rec);
 	char *text = j ? json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS) : NULL;
-	char *path = xasprintf("%s/%s", dir, BUILD_RECORD_NAME);
+	char *path = xasprintf("%s/%s", dir, name);
 	int r;
 
 	if (!text)
@@ -68,9 +74,9 @@ int build_record_write(const char *dir, const struct build_record *rec)
 	return r;
 }
 
-int build_record_remove(const char *dir)
+int build_record_remove(const char *dir, const char *name)
 {
-	char *path = xasprintf("%s/%s", dir, BUILD_RECORD_NAME);
+	char *path = xasprintf("%s/%s", dir, name);
 	int r = fs_remove_tree(path);
 
 	free(path);

@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * build_record.h - the one record of what produced a build's out/ folder
+ * build_record.h - the one record of what produced a build's outputs
  *
- * <work>/builds/<sanitizer>/<which>/build.json, beside out/ (which the
- * compile container writes; this file it cannot reach): written by crs-ci
- * once a compile (or a restore from the cache) succeeded, removed before
- * either starts. out/ is reused only when the record names exactly the
- * build about to be made. Details: docs/work-folder.md.
+ * A JSON file beside the folder a container writes (out/, BUILD_OUT_DIR),
+ * never in it: written once the build succeeded (or failed, for a failure
+ * record), removed before it starts, and trusted only when it names
+ * exactly the build about to be made. Details: docs/work-folder.md.
  */
 #ifndef CRS_RUNNER_EXEC_BUILD_RECORD_H
 #define CRS_RUNNER_EXEC_BUILD_RECORD_H
@@ -17,17 +16,27 @@ struct build_record {
 	const char *project;
 	const char *source_hash;	/* SHA-256 of the exported tree */
 	const char *commit;
+	/* a CRS build step's record only; NULL (and left out) otherwise */
+	const char *step;	/* "<crs>/<step>" */
+	const char *fetch_hash;	/* FETCH_DIR's tree hash, or "no-inputs" */
+	const char *project_hash;	/* the project folder's tree hash */
 };
 
+/* A target build's record, beside out/. */
+#define BUILD_RECORD_OUT "build.json"
+
 /*
- * 1 when <dir>/build.json is a regular file (not a link) whose JSON is
- * exactly `want` (no field more or less); 0 otherwise, a missing or
- * unreadable record included. Cannot fail.
+ * 1 when <dir>/<name> (`name` a file name, no slash) is a regular file
+ * (not a link, not a FIFO; <dir> not a link) whose JSON is exactly
+ * `want` (no field more or less); 0 otherwise, a missing or unreadable
+ * record included. Cannot fail.
  */
-int build_record_matches(const char *dir, const struct build_record *want);
-/* Write <dir>/build.json for `rec` atomically; <dir> must exist. */
-int build_record_write(const char *dir, const struct build_record *rec);
-/* Remove <dir>/build.json (a link there is removed, not followed). */
-int build_record_remove(const char *dir);
+int build_record_matches(const char *dir, const char *name,
+			 const struct build_record *want);
+/* Write <dir>/<name> for `rec` atomically; <dir> must exist. */
+int build_record_write(const char *dir, const char *name,
+		       const struct build_record *rec);
+/* Remove <dir>/<name> (a link there is removed, not followed). */
+int build_record_remove(const char *dir, const char *name);
 
 #endif

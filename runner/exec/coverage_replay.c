@@ -10,6 +10,7 @@
  * capped. The container has no network, the infra cpuset, a timeout.
  */
 #include "runner/exec/coverage_replay.h"
+#include "runner/exec/build_record.h"
 #include "runner/exec/container.h"
 #include "runner/exec/target_build.h"
 #include "runner/scan/coverage.h"
@@ -207,23 +208,29 @@ out:
 	return r;
 }
 
+/* beside out/, as its build.json: the record of a build that failed */
+#define COVERAGE_FAILED_RECORD "build-failed.json"
+
 int coverage_replay_build(struct scan *s, int *ok_out)
 {
-	char *id = NULL, *failed = NULL;
+	char *id = NULL, hash[65];
 	char *dir = scan_work_path(s, "builds/coverage/head");
 	char *log = scan_work_path(s, "logs/head-coverage-build.log");
+	struct build_record rec;
 	int r;
 
 	*ok_out = 0;
-	if ((r = docker_image_exists(s->docker, s->state.head_image,
-				     &id)) != 0)
+	if ((r = target_build_record(s, s->state.head_image,
+				     s->state.head_commit, "coverage", &id,
+				     hash, &rec)) != 0)
 		goto out;
-	failed = xasprintf("%s/.failed-%.19s", dir, id);
-	if (fs_exists(failed)) {
+	if (build_record_matches(dir, COVERAGE_FAILED_RECORD, &rec)) {
 		log_warn("the head did not build with SANITIZER=coverage "
 			 "before (log %s)", log);
 		goto out;
 	}
+	if ((r = build_record_remove(dir, COVERAGE_FAILED_RECORD)) != 0)
+		goto out;
 	r = target_compile(s, s->state.head_image, s->state.head_commit,
 			   "coverage", "head", NULL);
 	if (r == CRS_EINTR || r == CRS_EENGINE)
@@ -233,14 +240,14 @@ int coverage_replay_build(struct scan *s, int *ok_out)
 			 "(log %s)", log);
 		crs_error_clear();
 		if ((r = fs_mkdir_p(dir)) == 0)
-			r = fs_write_file_atomic(failed, "", 0);
+			r = build_record_write(dir, COVERAGE_FAILED_RECORD,
+					       &rec);
 		goto out;
 	}
 	*ok_out = 1;
 out:
 	free(dir);
 	free(id);
-	free(failed);
 	free(log);
 	return r;
 }

@@ -27,8 +27,10 @@ void coverage_replay_release(struct coverage_replay *r);
 
 /*
  * The head built with SANITIZER=coverage into <work>/builds/coverage/
- * head/out, unless it is there. A build that fails is remembered per
- * image (so later scans of the same head do not pay for it again) and
+ * head/out, unless it is there. A build that fails is remembered by a
+ * record beside out/ (runner/exec/build_record.h: the head image's id and
+ * the head's exported tree, so later scans of the same head do not pay
+ * for it again; nothing else skips the build) and
  * is no error: *ok_out is 0 then, with a warning logged. Errors:
  * CRS_EINTR, CRS_EENGINE (and what the engine returns).
  */

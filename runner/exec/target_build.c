@@ -367,18 +367,14 @@ int target_source_image(struct scan *s, const char *commit,
 	return r;
 }
 
-/*
- * The record of compiling `image` (its id in *id_out, the caller's) from
- * `commit`'s tree (its hash in hash) with `sanitizer`.
- */
-static int expected_record(struct scan *s, const char *image,
-			   const char *commit, const char *sanitizer,
-			   char **id_out, char hash[65],
-			   struct build_record *rec)
+int target_build_record(struct scan *s, const char *image,
+			const char *commit, const char *sanitizer,
+			char **id_out, char hash[65], struct build_record *rec)
 {
 	int r;
 
 	*id_out = NULL;
+	*rec = (struct build_record){ 0 };
 	if ((r = docker_image_exists(s->docker, image, id_out)) != 0 ||
 	    (r = target_source_hash(s, commit, hash)) != 0)
 		return r;
@@ -434,14 +430,15 @@ int target_compile_cached(struct scan *s, const char *image,
 	struct build_record rec;
 	int r, hit = 0;
 
-	if ((r = expected_record(s, image, commit, sanitizer, &id, hash,
+	if ((r = target_build_record(s, image, commit, sanitizer, &id, hash,
 				 &rec)) != 0)
 		goto out;
-	if (!s->opts->cache_dir || build_record_matches(dir, &rec)) {
+	if (!s->opts->cache_dir ||
+	    build_record_matches(dir, BUILD_RECORD_OUT, &rec)) {
 		r = target_compile(s, image, commit, sanitizer, which, NULL);
 		goto out;
 	}
-	if ((r = build_record_remove(dir)) != 0 ||
+	if ((r = build_record_remove(dir, BUILD_RECORD_OUT)) != 0 ||
 	    (r = build_cache_key(key, &material, s, sanitizer, commit,
 				 hash)) != 0 ||
 	    (r = build_cache_restore(s, key, material, out, &hit)) != 0)
@@ -449,7 +446,7 @@ int target_compile_cached(struct scan *s, const char *image,
 	if (hit) {
 		log_info("%s build: restored from the cache (build %.12s of "
 			 "%.12s), not compiled", which, key, commit);
-		r = build_record_write(dir, &rec);
+		r = build_record_write(dir, BUILD_RECORD_OUT, &rec);
 		goto out;
 	}
 	if ((r = target_compile(s, image, commit, sanitizer, which,
@@ -488,16 +485,17 @@ int target_compile(struct scan *s, const char *image, const char *commit,
 	const struct compose_resources *res = target_build_res(s);
 	int r, code = -1, span;
 
-	if ((r = expected_record(s, image, commit, sanitizer, &id, hash,
+	if ((r = target_build_record(s, image, commit, sanitizer, &id, hash,
 				 &rec)) != 0)
 		goto out;
-	if (build_record_matches(dir, &rec) && (!snapshot_ref ||
-	    docker_image_exists(s->docker, snapshot_ref, NULL) == 0)) {
+	if (build_record_matches(dir, BUILD_RECORD_OUT, &rec) &&
+	    (!snapshot_ref ||
+	     docker_image_exists(s->docker, snapshot_ref, NULL) == 0)) {
 		log_info("%s build: reusing %s", which, out);
 		goto out;
 	}
 	/* out/ is no build until the record says it is */
-	if ((r = build_record_remove(dir)) != 0 ||
+	if ((r = build_record_remove(dir, BUILD_RECORD_OUT)) != 0 ||
 	    (r = fs_remove_tree(out)) != 0 || (r = fs_mkdir_p(out)) != 0)
 		goto out;
 	target_build_env(&env, s, sanitizer);
@@ -533,7 +531,7 @@ int target_compile(struct scan *s, const char *image, const char *commit,
 		free(tail);
 		goto out;
 	}
-	r = build_record_write(dir, &rec);
+	r = build_record_write(dir, BUILD_RECORD_OUT, &rec);
 out:
 	strvec_release(&env);
 	strvec_release(&binds);

@@ -58,6 +58,18 @@ int target_context_image(struct scan *s, const char *ctx, const char *label,
 			 const char *which, const struct compose_resources *res,
 			 char **tag_out);
 
+struct build_record;
+/*
+ * The record (runner/exec/build_record.h) of a build of `image` (its id
+ * in *id_out, the caller's) from `commit`'s exported tree (exported now
+ * if this process has not yet, as target_source_dir; its hash in hash)
+ * with `sanitizer`, for this scan's project; rec's fields point into
+ * *id_out, hash, s and the arguments. Errors: the engine's, the export's.
+ */
+int target_build_record(struct scan *s, const char *image,
+			const char *commit, const char *sanitizer,
+			char **id_out, char hash[65], struct build_record *rec);
+
 /*
  * Run `compile` in `image` (the source image of `commit`) with
  * SANITIZER=sanitizer (address, undefined, memory, coverage) into

@@ -10,6 +10,7 @@
 #include "runner/phase/phase.h"
 #include "runner/exec/base_images.h"
 #include "runner/exec/build_group.h"
+#include "runner/exec/build_record.h"
 #include "runner/exec/container.h"
 #include "runner/exec/container_policy.h"
 #include "runner/exec/crs_image.h"
@@ -305,17 +306,23 @@ static int crs_build_step(struct scan *s, const struct compose_crs *c,
 	struct crsenv_args ea = { .phase = CRSENV_BUILD_TARGET, .crs = c,
 				   .layer = &b->env };
 	char *tag = NULL, *log = NULL, *what = NULL, *id = NULL, *bid = NULL;
-	char fetch_hash[65] = "no-inputs";
-	char *outdir = NULL, *marker = NULL, *fetch = NULL, *src = NULL;
-	char *built = NULL;
-	char *snap = NULL, *span_name = NULL;
+	char fetch_hash[65] = "no-inputs", src_hash[65], proj_hash[65];
+	char *outdir = NULL, *record = NULL, *fetch = NULL, *src = NULL;
+	char *built = NULL, *step = NULL;
+	char *snap = NULL;
+	struct build_record rec;
 	int r, code = -1, span;
 
 	what = xasprintf("CRS %s build step %s", c->name, b->name);
 	log = scan_work_path(s, "logs/build-%s-%s.log", c->name, b->name);
 	if ((r = crsimg_build(s, c, "builder", b->name, b->dockerfile, 1,
 			      &tag)) != 0 ||
-	    (r = docker_image_exists(s->docker, tag, &id)) != 0)
+	    /* the builder's id, the head's exported tree (it reads that) */
+	    (r = target_build_record(s, tag, s->state.head_commit,
+				     s->state.sanitizer, &id, src_hash,
+				     &rec)) != 0 ||
+	    /* and the project folder */
+	    (r = fs_sha256_tree(proj_hash, s->project->dir)) != 0)
 		goto out;
 	{
 		char *key = xasprintf("%s/build/%s", c->name, b->name);
@@ -332,15 +339,18 @@ static int crs_build_step(struct scan *s, const struct compose_crs *c,
 		if ((r = fs_sha256_tree(fetch_hash, fetch)) != 0)
 			goto out;
 	}
+	step = xasprintf("%s/%s", c->name, b->name);
+	rec.step = step;
+	rec.fetch_hash = fetch_hash;
+	rec.project_hash = proj_hash;
 	/* beside BUILD_OUT_DIR, not in it: the step's container writes there */
 	built = scan_work_path(s, "builds/%s/crs/%s/built", s->state.sanitizer,
 			       c->name);
-	marker = xasprintf("%s/%s.%.19s.%.12s", built, b->name, id,
-			   fetch_hash);
+	record = xasprintf("%s.json", b->name);
 	/* the step's container, kept for rebuilds (runner/exec/snapshot.h) */
 	snap = snapshot_step_ref(c->name, b->name, s->state.sanitizer, id,
 				 fetch_hash);
-	if (fs_exists(marker) &&
+	if (build_record_matches(built, record, &rec) &&
 	    docker_image_exists(s->docker, snap, NULL) == 0) {
 		snapshot_step_record(s, c->name, b->name, snap);
 		log_info("%s: reusing its outputs", what);
@@ -348,7 +358,7 @@ static int crs_build_step(struct scan *s, const struct compose_crs *c,
 		goto out;
 	}
 	crs_error_clear();	/* a missing snapshot */
-	/* the outputs go, and with them every step's claim to them */
+	/* the outputs go, and with them every step's record of them */
 	if ((r = fs_remove_tree(built)) != 0 ||
 	    (r = fs_remove_tree(outdir)) != 0 || (r = fs_mkdir_p(outdir)) != 0)
 		goto out;
@@ -376,8 +386,7 @@ static int crs_build_step(struct scan *s, const struct compose_crs *c,
 	ro.network = "none";
 	container_policy_apply(&ro, ROLE_CRS_BUILD);
 	log_info("%s: running", what);
-	span_name = xasprintf("%s/%s", c->name, b->name);
-	span = timing_begin(s, "crs-build", span_name);
+	span = timing_begin(s, "crs-build", step);
 	r = container_run_commit(s, &ro, TARGET_BUILD_TIMEOUT_S, log, snap,
 				 &code);
 	timing_end(s, span);
@@ -393,12 +402,11 @@ static int crs_build_step(struct scan *s, const struct compose_crs *c,
 	}
 	if ((r = check_outputs(b, outdir, c->name)) == 0 &&
 	    (r = fs_mkdir_p(built)) == 0)
-		r = fs_write_file_atomic(marker, "", 0);
+		r = build_record_write(built, record, &rec);
 	if (r == 0)
 		snapshot_step_record(s, c->name, b->name, snap);
 out:
 	free(snap);
-	free(span_name);
 	strvec_release(&env);
 	strvec_release(&binds);
 	free(bid);
@@ -407,8 +415,9 @@ out:
 	free(what);
 	free(id);
 	free(outdir);
-	free(marker);
+	free(record);
 	free(built);
+	free(step);
 	free(fetch);
 	free(src);
 	return r;

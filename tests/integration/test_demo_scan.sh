@@ -4,14 +4,18 @@
 # the line the change added; the report says fuzzing executed every
 # changed line (the PR's seeds take its truncation paths, and every
 # changed line is reachable); the SARIF validates (GitHub's rules too); a
-# second scan rebuilds no image; the CRS gets the change file and the
-# libFuzzer CRS aims at it (dictionary, value profile, focus function).
+# second scan rebuilds no image and takes no planted marker or another
+# head's record for a build (the CRS build step runs again, and is reused
+# by its record in the build-target phase after it); the CRS gets the
+# change file and the libFuzzer CRS aims at it (dictionary, value
+# profile, focus function).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 mktemp_dir; tmp=$TMP
 eval "$("$ROOT/examples/make-repo.sh" "$tmp/repo")"
+# scan [PHASE]: the demo scan, or one phase of it
 scan() {
-	"$CRS_CI" scan --compose "$ROOT/container/crs/libfuzzer/compose.yaml" \
+	"$CRS_CI" "${1:-scan}" --compose "$ROOT/container/crs/libfuzzer/compose.yaml" \
 		--project "$ROOT/examples/projects/recparse" \
 		--source "$tmp/repo" --base "$base" --head "$head" \
 		--harness fuzz_records --timeout 10m \
@@ -124,7 +128,32 @@ got=$(find "$run_dir/EXCHANGE_DIR/fuzz_records/seeds" -type f | wc -l)
 [ "$said" -gt 0 ] && [ "$got" -ge "$said" ] ||
 	fail "CRS said it submitted $said seeds, the exchange holds $got"
 note "CRS got change.json (parse_extended) and used $(grep -o 'direction: .*' "$crs_log" | cut -c1-60)..."
-# second scan: every image and build is reused
+# the CRS build step's record names what it was made from (issue 21);
+# before the second scan, the step's record is made another head's, and
+# markers of the old kind (an empty file with the right name: the step's
+# builder image and inputs, the coverage build's failure) are planted
+# beside a failure record of another head's coverage build: none of them
+# is taken for a build (docs/work-folder.md)
+built=$tmp/work/builds/address/crs/crs-libfuzzer/built
+cov=$tmp/work/builds/coverage/head
+python3 - "$built" "$cov" "$tmp/real.json" <<'PY' || fail "the build records are not as expected"
+import json, sys
+built, cov, real = sys.argv[1:]
+r = json.load(open(built + "/build.json"))
+assert r["step"] == "crs-libfuzzer/build" and r["sanitizer"] == "address", r
+assert r["project"] == "recparse" and r["image"].startswith("sha256:"), r
+for k in ("source", "fetch", "project_tree"):
+    assert len(r[k]) == 64, (k, r)
+open("%s/build.%.19s.%.12s" % (built, r["image"], r["fetch"]), "w").close()
+json.dump(r, open(real, "w"))
+r["source"] = "0" * 64
+json.dump(r, open(built + "/build.json", "w"))
+c = json.load(open(cov + "/build.json"))
+open("%s/.failed-%.19s" % (cov, c["image"]), "w").close()
+c["source"] = "0" * 64
+json.dump(c, open(cov + "/build-failed.json", "w"))
+PY
+# second scan: every image is reused, the step runs again
 set +e
 scan >/dev/null 2>"$tmp/log2.txt"
 code=$?
@@ -134,6 +163,23 @@ if grep -q "building image" "$tmp/log2.txt"; then
 	grep "building image" "$tmp/log2.txt" >&2
 	fail "second scan rebuilt images"
 fi
+grep -q "CRS crs-libfuzzer build step build: running" "$tmp/log2.txt" &&
+	! grep -q "build step build: reusing its outputs" "$tmp/log2.txt" ||
+	fail "a planted marker or another head's record passed for the CRS build step"
+! grep -q "did not build with SANITIZER=coverage before" "$tmp/log2.txt" ||
+	fail "a planted marker or another head's record passed for a failed coverage build"
+python3 - "$built" "$tmp/real.json" "$tmp/out/results.json" <<'PY' || fail "second scan: the step's record or coverage is wrong"
+import json, sys
+built, real, res = sys.argv[1:]
+assert json.load(open(built + "/build.json")) == json.load(open(real))
+assert json.load(open(res))["change_coverage"]["status"] == "measured"
+PY
+note "second scan: planted markers and another head's records ignored, the CRS build step ran again"
+# and the record it wrote is taken: build-target again reuses the step
+scan build-target >/dev/null 2>"$tmp/log3.txt" || { cat "$tmp/log3.txt" >&2; fail "build-target failed"; }
+grep -q "CRS crs-libfuzzer build step build: reusing its outputs" "$tmp/log3.txt" &&
+	! grep -q "build step build: running" "$tmp/log3.txt" ||
+	{ cat "$tmp/log3.txt" >&2; fail "build-target did not reuse the CRS build step by its record"; }
 note "second scan: $(grep -c 'reusing' "$tmp/log2.txt") image(s)/builds reused, none rebuilt"
 # in a GitLab job the report phase also writes the merge request's reports
 set +e
