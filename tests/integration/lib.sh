@@ -240,6 +240,18 @@ json.dump(ix, open(f, "w"))
 PY
 }
 
+# cache_scan N [ARGS...]: scan the demo PR ($tmp/repo, $base, $head) on
+# fuzz_records with --cache-dir "$cache", work and output folders
+# $tmp/workN and $tmp/outN (test_cache.sh, test_cache_hostile.sh).
+cache_scan() {
+	local n=$1; shift
+	"$CRS_CI" scan --compose "$ROOT/container/crs/libfuzzer/compose.yaml" \
+		--project "$ROOT/examples/projects/recparse" \
+		--source "$tmp/repo" --base "$base" --head "$head" \
+		--harness fuzz_records --timeout 10m --cache-dir "$cache" \
+		--work-dir "$tmp/work$n" --out "$tmp/out$n" "$@"
+}
+
 # The SARIF validator (npm), installed once into build/npm.
 sarif_validate() {
 	local tool="$ROOT/build/npm/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool"

@@ -11,14 +11,6 @@ set -euo pipefail
 mktemp_dir; tmp=$TMP
 eval "$("$ROOT/examples/make-repo.sh" "$tmp/repo")"
 cache=$tmp/cache
-scan() {
-	local n=$1; shift
-	"$CRS_CI" scan --compose "$ROOT/container/crs/libfuzzer/compose.yaml" \
-		--project "$ROOT/examples/projects/recparse" \
-		--source "$tmp/repo" --base "$base" --head "$head" \
-		--harness fuzz_records --timeout 10m --cache-dir "$cache" \
-		--work-dir "$tmp/work$n" --out "$tmp/out$n" "$@"
-}
 # cache_check LOG: every indexed file exists; every image archive holds
 # one of crs-ci's own images (no base image) and leaves layers out;
 # prints the cached image tags
@@ -48,7 +40,7 @@ for name, e in ix["entries"].items():
 PY
 }
 set +e
-scan 1 >/dev/null 2>"$tmp/log1.txt"
+cache_scan 1 >/dev/null 2>"$tmp/log1.txt"
 code=$?
 set -e
 [ "$code" -eq 1 ] || { cat "$tmp/log1.txt" >&2; fail "first scan: exit $code"; }
@@ -69,7 +61,7 @@ note "$line; $(wc -l <"$tmp/tags.txt") image(s), $n corpus file(s), du $bytes by
 # evicts the least recently used entries.
 xargs docker rmi <"$tmp/tags.txt" >/dev/null
 set +e
-scan 2 --cache-max 1M >/dev/null 2>"$tmp/log2.txt"
+cache_scan 2 --cache-max 1M >/dev/null 2>"$tmp/log2.txt"
 code=$?
 set -e
 [ "$code" -eq 1 ] || { cat "$tmp/log2.txt" >&2; fail "second scan: exit $code"; }

@@ -18,14 +18,6 @@ set -euo pipefail
 mktemp_dir; tmp=$TMP
 eval "$("$ROOT/examples/make-repo.sh" "$tmp/repo")"
 cache=$tmp/cache
-scan() {
-	local n=$1; shift
-	"$CRS_CI" scan --compose "$ROOT/container/crs/libfuzzer/compose.yaml" \
-		--project "$ROOT/examples/projects/recparse" \
-		--source "$tmp/repo" --base "$base" --head "$head" \
-		--harness fuzz_records --timeout 10m --cache-dir "$cache" \
-		--work-dir "$tmp/work$n" --out "$tmp/out$n" "$@"
-}
 # (a) the host folder, its file and its socket
 host=$tmp/host/fuzz_records
 mkdir -p "$host"
@@ -55,7 +47,7 @@ before=$(ls -A "$host" | sort | tr '\n' ' ')
 mkdir -p "$cache/corpus"
 ln -s "$tmp/host" "$cache/corpus/recparse"
 set +e
-scan 1 >/dev/null 2>"$tmp/log1.txt"
+cache_scan 1 >/dev/null 2>"$tmp/log1.txt"
 code=$?
 set -e
 [ "$code" -eq 1 ] || { cat "$tmp/log1.txt" >&2; fail "first scan: exit $code"; }
@@ -84,7 +76,7 @@ sentinel_tag_make
 archive_retag "$cache/$rel" "$SENTINEL_TAG"
 docker rmi "$target" >/dev/null
 set +e
-scan 2 >/dev/null 2>"$tmp/log2.txt"
+cache_scan 2 >/dev/null 2>"$tmp/log2.txt"
 code=$?
 set -e
 [ "$code" -eq 1 ] || { cat "$tmp/log2.txt" >&2; fail "second scan: exit $code"; }
