@@ -203,6 +203,15 @@ static int df_from_line(struct dockerfile_froms *out, size_t *alloc,
 				     "letter, then letters, digits, '-', '_' "
 				     "or '.'", source, line);
 	}
+	/* BuildKit reserves these: a stage called "scratch" would make a
+	 * later FROM scratch both a stage and the empty image */
+	if (i + 3 == words->nr && (!strcasecmp(words->v[i + 2], "scratch") ||
+				   !strcasecmp(words->v[i + 2], "context"))) {
+		free(f.platform);
+		return crs_error_set(CRS_EINPUT, "%s:%zu: \"%s\" is a reserved "
+				     "stage name", source, line,
+				     words->v[i + 2]);
+	}
 	f.image = df_expand(words->v[i], args, buildargs, escape, &f.own);
 	if (i + 3 == words->nr)
 		f.stage = xstrdup(words->v[i + 2]);

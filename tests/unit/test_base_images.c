@@ -159,6 +159,10 @@ static void test_from_shapes_refused(void **state)
 		"FROM a AS\n",
 		"FROM a AS b c\n",
 		"FROM a FROM b\n",
+		/* reserved names: "FROM scratch" after this was both a
+		 * stage and the empty image (make fuzz) */
+		"FROM a AS scratch\nFROM scratch\n",
+		"FROM a AS Context\n",
 	};
 	struct dockerfile_froms f = DOCKERFILE_FROMS_INIT;
 
