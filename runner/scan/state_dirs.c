@@ -163,8 +163,8 @@ static const char *inside_checkout(struct checkout *c, const char *real)
 		c->tracked = count_tracked(c->workdir, rel);
 		return "the git work tree";
 	}
-	if (is_within(real, c->source))
-		return "the folder";
+	/* a --source in no git work tree is no checkout (every scan builds
+	 * commits from git): `check` run from / or $HOME keeps its defaults */
 	return NULL;
 }
 
@@ -178,8 +178,7 @@ static int refuse_inside(const char *opt, const char *path,
 			 const char *where, const struct checkout *c,
 			 enum state_dir_kind kind)
 {
-	const char *root = !strcmp(where, "the folder") ? c->source :
-		c->workdir;
+	const char *root = c->workdir;
 	char tracked[64] = "";
 
 	if (c->tracked)

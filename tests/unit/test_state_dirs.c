@@ -118,6 +118,18 @@ static void test_inside(void **state)
 	/* lexically outside, inside as the kernel climbs from the target */
 	link_to("../repo/sub", "outside/l");
 	expect("outside/l/../c", STATE_DIR_CACHE, CRS_EINPUT, "lies inside");
+	/* a --source in no git work tree (crs-ci check from /) is no
+	 * checkout: its default folders below it are fine */
+	{
+		char *src = at("outside"), *p = at("outside/crs-ci-out");
+
+		assert_int_equal(state_dir_check("--out", p, src,
+						 STATE_DIR_OUT), 0);
+		assert_int_equal(state_dir_check("--out", p, "/",
+						 STATE_DIR_OUT), 0);
+		free(src);
+		free(p);
+	}
 }
 
 static void test_links(void **state)
