@@ -3,6 +3,11 @@
 # crs-ci's own workflows (.github/workflows/: ci, release) pass
 # @action-validator/cli (GitHub's action.yml and workflow schemas), and
 # the action's scan step turns its inputs into crs-ci scan options.
+# ClusterFuzzLite's words keep their meaning: fuzz-seconds is the total
+# fuzzing time, min-harness-seconds the per-harness minimum, and every
+# input of the action or the GitLab template named after a crs-ci option
+# passes that option; the SARIF upload is codeql-action v4 and crs-ci's
+# output is one artifact.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
@@ -82,3 +87,22 @@ for f in actions/examples/*.yml; do
 	! grep -n "crs-ci-out" "$f" | grep -v "^[0-9]*: *#" || fail "$f: uploads crs-ci-out again"
 done
 note "fuzz-seconds is the total, min-harness-seconds the minimum; upload-sarif@v4; one artifact"
+
+# An input named after a crs-ci scan option passes that option, in the
+# action and in the GitLab template: the same word, the same meaning
+"$CRS_CI" help scan >"$tmp/help.txt"
+python3 - "$tmp/help.txt" actions/action.yml gitlab/crs-ci.gitlab-ci.yml <<'PY'
+import re, sys, yaml
+opts = set(re.findall(r"^  --([a-z-]+)", open(sys.argv[1]).read(), re.M))
+assert {"fuzz-seconds", "min-harness-seconds"} <= opts, opts
+for path in sys.argv[2:]:
+    text = open(path).read()
+    docs = list(yaml.safe_load_all(text))
+    inputs = docs[0]["inputs"] if "inputs" in docs[0] else docs[0]["spec"]["inputs"]
+    named = sorted(n for n in inputs if n in opts)
+    assert {"fuzz-seconds", "min-harness-seconds"} <= set(named), (path, named)
+    for n in named:
+        assert re.search(r"--%s[ \"]" % re.escape(n), text), f"{path}: input {n} does not pass --{n}"
+    print(f"  - {path}: inputs {', '.join(named)} pass their crs-ci options",
+          file=sys.stderr)
+PY
