@@ -130,8 +130,8 @@ struct finding_candidate {
 
 /*
  * A selected harness that got less fuzzing than it was given (its time
- * share, or --fuzz-seconds when larger) and proved no finding: the scan
- * cannot call it clean (docs/results.md, "Verdicts").
+ * share, or --min-harness-seconds when larger) and proved no finding: the
+ * scan cannot call it clean (docs/results.md, "Verdicts").
  */
 struct finding_incomplete {
 	char *harness;

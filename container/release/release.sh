@@ -13,10 +13,18 @@
 #   5. with --push only (the workflow): docker push of every --tag NAME
 #
 # Usage: container/release/release.sh [--version V] [--tag NAME]... [--push]
+#        container/release/release.sh --print-tags [--version V] [--tag NAME]...
 #   --version V   the release's version (default: v + crs-ci's version)
 #   --tag NAME    also tag the image NAME (repeatable), e.g.
 #                 ghcr.io/OWNER/crs-ci:v0.1.0
 #   --push        push the --tag names (needs docker login first)
+#   --print-tags  run no step: print the tags this release creates, one
+#                 per line, "git TAG" (the git tag the release is cut at,
+#                 which the workflow `crs-ci init` writes, the examples
+#                 and the docs name: uses: crs-ci/crs-ci/actions@TAG,
+#                 GitLab include ref: TAG, component @TAG) then
+#                 "image NAME" for every image tag; the same checks of
+#                 the version as a release, so exit 2 where it would
 # Environment: RELEASE_OUT=DIR (default build/release), DEBIAN_MIRROR=URL,
 # RELEASE_REFRESH=1 (re-run mmdebstrap), SOURCE_DATE_EPOCH (the root file
 # system's timestamps; fixed by default, so the tarball's SHA-256 depends
@@ -30,10 +38,11 @@ mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 suite=bookworm
 version=""
 push=0
+print_tags=0
 tags=""
 
 usage() {
-	echo "usage: $0 [--version V] [--tag NAME]... [--push]" >&2
+	echo "usage: $0 [--print-tags] [--version V] [--tag NAME]... [--push]" >&2
 	exit 2
 }
 while [ $# -gt 0 ]; do
@@ -52,9 +61,14 @@ while [ $# -gt 0 ]; do
 		push=1
 		shift
 		;;
+	--print-tags)
+		print_tags=1
+		shift
+		;;
 	*) usage ;;
 	esac
 done
+[ "$push" = 0 ] || [ "$print_tags" = 0 ] || usage
 [ "$push" = 0 ] || [ -n "$tags" ] || {
 	echo "release: --push needs at least one --tag" >&2
 	exit 2
@@ -68,7 +82,9 @@ say() {
 src_version=$(sed -n 's/^#define CRS_CI_VERSION "\(.*\)"$/\1/p' \
 	"$root/runner/scan/ctx.h")
 [ -n "$version" ] || version=v$src_version
-# A release tag must match the version the binary prints.
+# A release tag must match the version the binary prints, and be one the
+# release workflow runs on (.github/workflows/release.yml: v[0-9]+.[0-9]+.
+# [0-9]+*): the action's release-version.sh installs exactly such tags.
 case $version in
 v"$src_version") ;;
 *)
@@ -77,12 +93,25 @@ v"$src_version") ;;
 	exit 2
 	;;
 esac
+if ! printf '%s\n' "$version" |
+    grep -Eqx 'v[0-9]+\.[0-9]+\.[0-9]+([-+][0-9A-Za-z.-]+)?'; then
+	say "version $version is not vX.Y.Z[-PRE] (runner/scan/ctx.h)"
+	exit 2
+fi
 # The GitLab template's default image is this release's image.
 gitlab=$root/gitlab/crs-ci.gitlab-ci.yml
 grep -q "^      default: ghcr.io/.*/crs-ci:$version\$" "$gitlab" || {
 	say "$gitlab: the image input's default is not ...:$version"
 	exit 2
 }
+image=crs-ci/crs-ci:$version
+if [ "$print_tags" = 1 ]; then
+	echo "git $version"
+	for t in $image $tags; do
+		echo "image $t"
+	done
+	exit 0
+fi
 revision=$(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/crs-ci-release.XXXXXX")
@@ -147,7 +176,6 @@ say "    root file system SHA-256 $(docker image inspect -f \
 	'{{index .Config.Labels "org.crs-ci.release.rootfs-sha256"}}' "$base")"
 
 # --- 4. the image -------------------------------------------------------
-image=crs-ci/crs-ci:$version
 say "4/5 image $image"
 mkdir -p "$tmp/context"
 # the layout of `make install PREFIX=/usr/local`, from the static binaries

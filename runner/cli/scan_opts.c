@@ -30,6 +30,7 @@ enum {
 	OPT_SANITIZER, OPT_SARIF, OPT_SHARD, OPT_NO_LLM, OPT_ALLOW_ENV,
 	OPT_REGISTRY, OPT_BASE_IMAGES, OPT_REPORT_TIMEOUTS, OPT_REPORT_OOMS,
 	OPT_SARIF_CATEGORY, OPT_CACHE_MAX, OPT_FUZZ_SECONDS,
+	OPT_MIN_HARNESS_SECONDS,
 };
 
 /* The commands an option applies to, for the tables below. */
@@ -81,8 +82,13 @@ static const struct scan_opt scan_opt_table[] = {
 	{ "timeout", "DUR", OPT_TIMEOUT, PHASES | SCAN_CMD_HOOK,
 	  "deadline for the whole scan: 900, 90s, 15m, 1h (default 15m)" },
 	{ "fuzz-seconds", "N", OPT_FUZZ_SECONDS, SCAN_CMD_SCAN | SCAN_CMD_RUN,
+	  "total fuzzing time, all selected harnesses together, as\n"
+	  "ClusterFuzzLite's fuzz-seconds: split into their shares\n"
+	  "(default: what --timeout leaves after the builds)" },
+	{ "min-harness-seconds", "N", OPT_MIN_HARNESS_SECONDS,
+	  SCAN_CMD_SCAN | SCAN_CMD_RUN,
 	  "fuzz every selected harness at least N seconds; when the\n"
-	  "deadline cannot give a harness N seconds the scan says\n"
+	  "time left cannot give a harness N seconds the scan says\n"
 	  "so before fuzzing and its verdict is INCOMPLETE (exit 4)" },
 	{ "out", "DIR", OPT_OUT, SCAN_CMD_SCAN | SCAN_CMD_RUN | SCAN_CMD_REPORT,
 	  "where results go, emptied at the start of a scan\n"
@@ -315,14 +321,20 @@ int scan_opts_parse(struct scan_opts *o, int argc, char **argv,
 			}
 			break;
 		case OPT_FUZZ_SECONDS:
-			if (parse_duration(optarg, &o->fuzz_seconds) != 0 ||
-			    o->fuzz_seconds < 1) {
-				crs_error_set(CRS_EINPUT, "--fuzz-seconds: '%s' is "
-					      "not a number of seconds of at least "
-					      "1", optarg);
+		case OPT_MIN_HARNESS_SECONDS: {
+			long *v = c == OPT_FUZZ_SECONDS ? &o->fuzz_seconds :
+				&o->min_harness_seconds;
+
+			if (parse_duration(optarg, v) != 0 || *v < 1) {
+				crs_error_set(CRS_EINPUT, "--%s: '%s' is not a "
+					      "number of seconds of at least 1",
+					      c == OPT_FUZZ_SECONDS ?
+					      "fuzz-seconds" :
+					      "min-harness-seconds", optarg);
 				return usage_error(err, cmd, CRS_EINPUT);
 			}
 			break;
+		}
 		case OPT_OUT: o->out_dir = optarg; break;
 		case OPT_WORK_DIR: o->work_dir = optarg; break;
 		case OPT_CACHE_DIR: o->cache_dir = optarg; break;

@@ -163,8 +163,10 @@ void init_render_github(struct buf *out, const struct init_render_opts *o)
 "          ref: ${{ github.event.pull_request.head.sha }}\n"
 "          fetch-depth: 0\n"
 "\n"
-"      - id: crs\n"
-"        uses: crs-ci/crs-ci/actions@v1\n"
+"      # the release that wrote this file: its binaries, checked against\n"
+"      # its SHA256SUMS (docs/releasing.md); the action uploads crs-ci's\n"
+"      # output (PoVs, reports, SARIF) as the artifact crs-ci-results\n"
+"      - uses: crs-ci/crs-ci/actions@%s\n"
 "        with:\n"
 "          compose: %s\n"
 "          project: %s\n"
@@ -178,17 +180,8 @@ void init_render_github(struct buf *out, const struct init_render_opts *o)
 "          config-from: base\n"
 "        # with the LLM patcher enabled in the compose:\n"
 "        # env:\n"
-"        #   OPENAI_API_KEY: ${{ secrets.OPENAI_API_KEY }}\n"
-"\n"
-"      # crs-ci's output folder lies outside the checkout (the pull\n"
-"      # request writes that): RUNNER_TEMP, where the action puts it\n"
-"      - name: Keep the evidence\n"
-"        if: always() && steps.crs.outputs.findings != '0'\n"
-"        uses: actions/upload-artifact@v4\n"
-"        with:\n"
-"          name: crs-ci-out\n"
-"          path: ${{ runner.temp }}/crs-ci-out/\n",
-		   o->layout, o->compose, o->project);
+"        #   OPENAI_API_KEY: ${{ secrets.OPENAI_API_KEY }}\n",
+		   o->layout, INIT_RELEASE_REF, o->compose, o->project);
 }
 
 void init_render_gitlab(struct buf *out, const struct init_render_opts *o)
@@ -202,22 +195,24 @@ void init_render_gitlab(struct buf *out, const struct init_render_opts *o)
 "# fuzz the project (%s) at its head; the job\n"
 "# publishes Code Quality, SAST and JUnit reports, and crs-ci-verdict\n"
 "# fails the pipeline on crashes the change introduced.\n"
-"# Set `project` and `ref` to where your GitLab keeps crs-ci; the job\n"
-"# image defaults to crs-ci's published one (add an `image` input for a\n"
-"# mirror when your runners cannot reach ghcr.io).\n"
+"# Set `project` to where your GitLab keeps crs-ci (a mirror with its\n"
+"# tags); `ref` is the release that wrote this file, the same as the\n"
+"# GitHub workflow's, and the job image defaults to that release's\n"
+"# published one (add an `image` input for a mirror when your runners\n"
+"# cannot reach ghcr.io).\n"
 "# On a runner with its own Docker engine (no Docker-in-Docker) add the\n"
 "# inputs `services: []` and `docker-host: \"\"`. With the LLM patcher\n"
 "# enabled in the compose, add OPENAI_API_KEY as a masked CI/CD variable.\n"
 "include:\n"
 "  - project: ci/crs-ci\n"
-"    ref: v%s\n"
+"    ref: %s\n"
 "    file: gitlab/crs-ci.gitlab-ci.yml\n"
 "    inputs:\n"
 "      compose: %s\n"
 "      project: %s\n"
 "      timeout: 20m\n"
 "      fail-on: new\n",
-		   o->layout, CRS_CI_VERSION, o->compose, o->project);
+		   o->layout, INIT_RELEASE_REF, o->compose, o->project);
 }
 
 void init_render_gitlab_lines(struct buf *out, const char *local)

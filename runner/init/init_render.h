@@ -11,6 +11,8 @@
 #ifndef CRS_RUNNER_INIT_INIT_RENDER_H
 #define CRS_RUNNER_INIT_INIT_RENDER_H
 
+#include "runner/scan/ctx.h"	/* CRS_CI_VERSION */
+
 struct buf;
 struct init_plan;
 
@@ -45,5 +47,14 @@ void init_render_gitlab_lines(struct buf *out, const char *local);
 #define INIT_COMPOSE ".crs-ci/crs-compose.yaml"
 
 #define INIT_RENDER_MARK "Written by `crs-ci init`"
+
+/*
+ * The one ref the GitHub workflow (`uses: ...@REF`) and the GitLab
+ * include (`ref: REF`) name: the release tag of this crs-ci, vX.Y.Z,
+ * which the release process creates (`container/release/release.sh
+ * --print-tags`; docs/releasing.md says why a pinned tag), so the first
+ * CI run installs the release that wrote the files.
+ */
+#define INIT_RELEASE_REF "v" CRS_CI_VERSION
 
 #endif

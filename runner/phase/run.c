@@ -84,12 +84,18 @@ struct harness_run {
 	struct pov_hook hook;
 };
 
-/* What sizes the reserve: the window, and what earlier harnesses found. */
+/*
+ * What sizes the reserve (the window, and what earlier harnesses found)
+ * and what --fuzz-seconds leaves to the harnesses not run yet.
+ */
 struct run_budget {
 	double window_s;	/* seconds left when the run phase began */
 	size_t povs;		/* PoVs to triage from finished harnesses */
 	size_t patches;		/* patches to validate, likewise */
 	double coverage_s;	/* kept for the change's coverage replay */
+	double fuzz_s;		/* --fuzz-seconds: all harnesses' fuzzing
+				 * together, 0: no cap but the deadline */
+	double fuzzed_s;	/* held so far by the harnesses run */
 };
 
 /*
@@ -104,6 +110,24 @@ static double run_reserve(const struct run_budget *b,
 	size_t patches = b->patches + (x ? exchange_copied(x, 4) : 0);
 
 	return time_reserve(povs, patches, b->window_s) + b->coverage_s;
+}
+
+/*
+ * Seconds the harnesses not run yet may fuzz now: what the deadline
+ * leaves above the reserve, capped at what --fuzz-seconds has left.
+ * `*capped`: 1 when --fuzz-seconds is the smaller (NULL: not wanted).
+ */
+static double run_window(struct scan *s, const struct run_budget *b,
+			 int *capped)
+{
+	double left = scan_remaining(s) - run_reserve(b, NULL);
+	int cap = b->fuzz_s > 0 && b->fuzz_s - b->fuzzed_s < left;
+
+	if (cap)
+		left = b->fuzz_s - b->fuzzed_s;
+	if (capped)
+		*capped = cap;
+	return left;
 }
 
 static int make_dirs(struct scan *s, const char *h)
@@ -515,6 +539,8 @@ static int run_harness(struct scan *s, const struct run_infra *ri,
 	if (r == 0)
 		r = wait_modules(s, &hr, share_s, held_from, h);
 	timing_end(s, span);
+	/* --fuzz-seconds counts the time each harness held */
+	budget->fuzzed_s += scan_elapsed(s) - held_from;
 	/* judged on the time the harness held, its CRSs' start-up included:
 	 * a loaded engine's slow start is not a shortfall of the scan's */
 	why = harness_run_shortfall(wanted_s, share_s,
@@ -619,27 +645,39 @@ static int run_infra_end(struct scan *s, struct run_infra *ri)
 }
 
 /*
- * Before fuzzing, one line when the deadline cannot give every selected
- * harness what it is due: --fuzz-seconds each, or MIN_SHARE_S without.
+ * Before fuzzing, one line when the fuzzing time (run_window: capped by
+ * --fuzz-seconds or else by the deadline) cannot give every selected
+ * harness what it is due: --min-harness-seconds each, or MIN_SHARE_S
+ * without; and one when the deadline cuts --fuzz-seconds short.
  */
-static void warn_short(const struct scan *s, double left)
+static void warn_short(struct scan *s, const struct run_budget *b)
 {
 	size_t n = s->state.harnesses_nr;
-	double due = s->opts->fuzz_seconds ? (double)s->opts->fuzz_seconds :
-		MIN_SHARE_S;
+	long min = s->opts->min_harness_seconds;
+	double due = min ? (double)min : MIN_SHARE_S;
+	int capped = 0;
+	double left = run_window(s, b, &capped);
+	const char *by = capped ? "--fuzz-seconds gives" :
+		"the deadline leaves";
 
+	if (left < 0)
+		left = 0;
+	if (n && !capped && s->opts->fuzz_seconds)
+		log_warn("run: --fuzz-seconds %ld and the deadline leaves "
+			 "%.0fs after builds: fuzzing gets %.0fs (raise "
+			 "--timeout for more)", s->opts->fuzz_seconds, left,
+			 left);
 	if (!n || left >= due * (double)n)
 		return;
-	if (s->opts->fuzz_seconds)
-		log_warn("run: --fuzz-seconds %ld for %zu harness(es) needs "
-			 "%.0fs and the deadline leaves %.0fs after builds: "
-			 "the verdict will be INCOMPLETE for harnesses fuzzed "
-			 "less", s->opts->fuzz_seconds, n, due * (double)n,
-			 left < 0 ? 0 : left);
+	if (min)
+		log_warn("run: --min-harness-seconds %ld for %zu harness(es) "
+			 "needs %.0fs and %s %.0fs: the verdict will be "
+			 "INCOMPLETE for harnesses fuzzed less", min, n,
+			 due * (double)n, by, left);
 	else
-		log_warn("run: %zu harness(es) and %.0fs left after builds: "
-			 "some get no fuzzing and the verdict will be "
-			 "INCOMPLETE", n, left < 0 ? 0 : left);
+		log_warn("run: %zu harness(es) and %s %.0fs: some get no "
+			 "fuzzing and the verdict will be INCOMPLETE", n, by,
+			 left);
 }
 
 /*
@@ -669,10 +707,11 @@ static void load_weights(struct scan *s, double *w)
 
 /*
  * Harnesses by descending weight; each is due its weighted part of the
- * time left among those not run yet (time_share_of), or --fuzz-seconds
- * when given; it may take more than its part (up to what is left) to
- * reach --fuzz-seconds, leaving less to the harnesses after it. The
- * reserve is what run_reserve says at each turn.
+ * fuzzing time left among those not run yet (time_share_of over
+ * run_window: the deadline's, capped by --fuzz-seconds), or
+ * --min-harness-seconds when given; it may take more than its part (up
+ * to what is left) to reach --min-harness-seconds, leaving less to the
+ * harnesses after it. The reserve is what run_reserve says at each turn.
  */
 static int run_all(struct scan *s, struct run_infra *ri,
 		   struct run_budget *budget, struct harness_runs *rec)
@@ -693,13 +732,14 @@ static int run_all(struct scan *s, struct run_infra *ri,
 	}
 	if (n > 1)
 		log_info("run: harnesses by weight: %s", line.ptr);
-	warn_short(s, scan_remaining(s) - run_reserve(budget, NULL));
+	warn_short(s, budget);
 	for (size_t i = 0; i < n && r == 0; i++) {
 		const char *h = s->state.harnesses[order[i]];
-		double left = scan_remaining(s) - run_reserve(budget, NULL);
+		int capped = 0;
+		double left = run_window(s, budget, &capped);
 		double share = time_share_of(left, wo, i, n);
-		double wanted = s->opts->fuzz_seconds ?
-			(double)s->opts->fuzz_seconds : share;
+		double wanted = s->opts->min_harness_seconds ?
+			(double)s->opts->min_harness_seconds : share;
 
 		if (wanted > share)
 			share = wanted < left ? wanted : left;
@@ -707,7 +747,9 @@ static int run_all(struct scan *s, struct run_infra *ri,
 			log_warn("run: no time left for harness %s: it is not "
 				 "fuzzed and the verdict will be INCOMPLETE", h);
 			harness_runs_add(rec, h, wanted < MIN_SHARE_S ?
-					 MIN_SHARE_S : wanted, 0,
+					 MIN_SHARE_S : wanted, 0, capped ?
+					 "the harnesses before it used up "
+					 "--fuzz-seconds" :
 					 "no time left before the deadline");
 			continue;
 		}
@@ -726,7 +768,8 @@ int phase_run(struct scan *s)
 	struct run_infra ri = { STRVEC_INIT, STRVEC_INIT, NULL, NULL };
 	struct harness_runs rec = HARNESS_RUNS_INIT;
 	struct run_budget budget = { scan_remaining(s), s->opts->povs_nr, 0,
-				     phase_change_coverage_reserve(s) };
+				     phase_change_coverage_reserve(s),
+				     (double)s->opts->fuzz_seconds, 0 };
 	char *stamp = NULL, *path = NULL;
 	int r = 0;
 
@@ -754,6 +797,10 @@ int phase_run(struct scan *s)
 	log_info("run: %.0fs left; %.0fs kept for triage and the report "
 		 "while nothing is found", budget.window_s,
 		 run_reserve(&budget, NULL));
+	if (budget.fuzz_s > 0)
+		log_info("run: fuzzing %.0fs in total (--fuzz-seconds), split "
+			 "among %zu harness(es)", budget.fuzz_s,
+			 s->state.harnesses_nr);
 	r = run_all(s, &ri, &budget, &rec);
 	free(path);
 	path = scan_work_path(s, "runs/%s/harness_runs.json", s->state.run_id);

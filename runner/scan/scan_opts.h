@@ -29,7 +29,10 @@ struct scan_opts {
 	size_t sarifs_nr;
 	const char *sanitizer;	/* --sanitizer, overrides project.yaml */
 	long timeout_s;		/* whole scan */
-	long fuzz_seconds;	/* --fuzz-seconds: per harness, 0 without */
+	long fuzz_seconds;	/* --fuzz-seconds: total, all harnesses
+				 * together; 0 without */
+	long min_harness_seconds; /* --min-harness-seconds: each harness's
+				   * minimum, 0 without */
 	const char *out_dir;	/* NULL: state_dir_default() */
 	const char *work_dir;	/* NULL: state_dir_default() */
 	const char *cache_dir;

@@ -8,7 +8,7 @@
 #     harness X", which used to end in PASS with exit 0). Asserts exit 4,
 #     INCOMPLETE and both harnesses' reasons in the terminal output and
 #     results.json.
-#  2. --fuzz-seconds 600 under a 45 s deadline: the up-front warning;
+#  2. --min-harness-seconds 600 under a 45 s deadline: the up-front warning;
 #     exit 4; "verdict: INCOMPLETE" and the harness's reason in the
 #     terminal output; results.json's "verdict" and "incomplete" entry
 #     (fuzzed < wanted = 600); the SARIF run's properties.verdict and
@@ -43,16 +43,16 @@ PY
 assert_no_leftovers "$tmp/work"
 rm -rf "$tmp/work" "$tmp/out"
 
-# 2. --fuzz-seconds more than the deadline can give
+# 2. --min-harness-seconds more than the deadline can give
 t0=$SECONDS
 scan_expect 4 "${common[@]}" --harness fuzz_records --timeout 45s \
-	--fuzz-seconds 600
+	--min-harness-seconds 600
 note "scan 2 took $((SECONDS - t0))s"
 grep -q '^verdict: INCOMPLETE$' "$tmp/verdict.txt" || fail "no INCOMPLETE verdict"
 grep -q 'verdict: PASS' "$tmp/verdict.txt" && fail "PASS printed"
 grep -Eq '^  \[incomplete\] harness fuzz_records fuzzed [0-9]+s of 600s: .+' \
 	"$tmp/verdict.txt" || fail "no per-harness reason in the terminal output"
-grep -q -- '--fuzz-seconds 600 for 1 harness(es) needs 600s' "$tmp/log.txt" ||
+grep -q -- '--min-harness-seconds 600 for 1 harness(es) needs 600s and the deadline leaves' "$tmp/log.txt" ||
 	fail "no up-front warning that the deadline cannot give 600s"
 python3 - "$tmp/out" <<'PY'
 import json, sys

@@ -6,7 +6,8 @@
  * bundled CRSs by registry name only (no `source`) with the plan's
  * cpusets and sizes, and its commented-out LLM patcher block is valid
  * YAML once uncommented; the workflow and the GitLab include point at
- * the compose and the project; every file starts with the comment saying
+ * the compose and the project, at the same release tag, and the workflow
+ * uploads nothing besides the action's own artifact; every file starts with the comment saying
  * what it is, that init wrote it and how to regenerate it; the output
  * depends on nothing but the options. Paths that could break out of a
  * YAML value, a GitHub expression or the GitLab job's shell are refused.
@@ -204,7 +205,7 @@ static void test_github(void **st)
 	assert_string_equal(str_at(&d, "jobs", "scan", "runs-on", NULL, NULL),
 			    "ubuntu-latest");
 	assert_string_equal(str_at(&d, "jobs", "scan", "steps", "#1", "uses"),
-			    "crs-ci/crs-ci/actions@v1");
+			    "crs-ci/crs-ci/actions@v" CRS_CI_VERSION);
 	assert_string_equal(yaml_doc_scalar(at(&d, "jobs", "scan", "steps",
 					      "#1", "with", "compose",
 					      NULL)), "ci/compose.yaml");
@@ -214,6 +215,8 @@ static void test_github(void **st)
 	assert_string_equal(yaml_doc_scalar(at(&d, "jobs", "scan", "steps",
 					      "#1", "with", "config-from",
 					      NULL)), "base");
+	/* the action uploads crs-ci's output: no second upload step */
+	assert_null(at(&d, "jobs", "scan", "steps", "#2", NULL));
 	yaml_doc_release(&d);
 	buf_release(&b);
 }
@@ -238,6 +241,9 @@ static void test_gitlab(void **st)
 	assert_string_equal(yaml_doc_scalar(at(&d, "include", "#0", "inputs",
 					      "project", NULL)),
 			    ".clusterfuzzlite");
+	/* the release that rendered it, the same ref as the workflow's */
+	assert_string_equal(str_at(&d, "include", "#0", "ref", NULL, NULL),
+			    "v" CRS_CI_VERSION);
 	/* the template's default image: crs-ci's published release */
 	assert_null(at(&d, "include", "#0", "inputs", "image", NULL));
 	yaml_doc_release(&d);

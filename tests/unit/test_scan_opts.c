@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * test_scan_opts.c - the scan options' parser: the report switches and
- * the SARIF category
+ * test_scan_opts.c - the scan options' parser: the report switches, the
+ * SARIF category and the fuzzing times
  *
  * --report-timeouts/--report-ooms take exactly yes or no; --sarif-category
  * takes a name GitHub accepts as a category. A bad value is exit 2 with a
@@ -104,12 +104,41 @@ static void test_category(void **state)
 			       "is not"));
 }
 
+/* --fuzz-seconds is the total (ClusterFuzzLite's word), the per-harness
+ * minimum has its own name; both take a duration of at least 1s. */
+static void test_fuzz_seconds(void **state)
+{
+	struct scan_opts o = SCAN_OPTS_INIT;
+	const char *both[] = { "--fuzz-seconds", "10m",
+			       "--min-harness-seconds", "90", NULL };
+	const char *zero[] = { "--min-harness-seconds", "0", NULL };
+	const char *bad[] = { "--fuzz-seconds", "soon", NULL };
+	char *err;
+
+	(void)state;
+	assert_int_equal(parse(&o, both, &err), 0);
+	assert_int_equal(o.fuzz_seconds, 600);
+	assert_int_equal(o.min_harness_seconds, 90);
+	free(err);
+	scan_opts_release(&o);
+	assert_int_equal(parse(&o, zero, &err), CRS_EINPUT);
+	assert_non_null(strstr(err, "--min-harness-seconds: '0' is not a "
+			       "number of seconds of at least 1"));
+	free(err);
+	scan_opts_release(&o);
+	assert_int_equal(parse(&o, bad, &err), CRS_EINPUT);
+	assert_non_null(strstr(err, "--fuzz-seconds: 'soon' is not"));
+	free(err);
+	scan_opts_release(&o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_report_switches),
 		cmocka_unit_test(test_category),
+		cmocka_unit_test(test_fuzz_seconds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
