@@ -148,7 +148,8 @@ static int init_parse(struct init_opts *o, int argc, char **argv,
 			fputs(init_usage, ctx->out);
 			return 1;
 		default:
-			return cli_option_error(ctx->err, "init", c, argv);
+			return cli_option_error(ctx->err, "init", c, argv,
+						cmd_init_opts);
 		}
 	}
 	if (optind < argc)

@@ -416,7 +416,7 @@ int scan_opts_parse(struct scan_opts *o, int argc, char **argv,
 			scan_opts_usage(out, argv[0], synopsis);
 			return 1;
 		default:
-			cli_option_error(err, argv[0], c, argv);
+			cli_option_error(err, argv[0], c, argv, long_opts);
 			return CRS_EINPUT;
 		}
 	}

@@ -71,6 +71,26 @@ done
 run scan --timeout
 [ "$code" -eq 2 ] && [ "$(lines "$err")" -eq 1 ] || fail "scan --timeout: $err"
 
+# 3b. "did you mean": the nearest option of the command's own table, the
+# nearest command; nothing when nothing is near
+run scan --timout 5m
+[ "$code" -eq 2 ] && [ "$err" = "crs-ci: unknown option '--timout' for 'scan'; did you mean '--timeout'? (crs-ci help scan)" ] ||
+	fail "scan --timout: exit $code: $err"
+run report --fial-on=any
+case $err in *"'--fial-on' for 'report'; did you mean '--fail-on'?"*) ;; *) fail "report --fial-on=any: $err" ;; esac
+run gateway --keys-dri x
+case $err in *"did you mean '--keys-dir'? (crs-ci help gateway)") ;; *) fail "gateway --keys-dri: $err" ;; esac
+run init --projetc x
+case $err in *"did you mean '--project'? (crs-ci help init)") ;; *) fail "init --projetc: $err" ;; esac
+run sacn
+[ "$code" -eq 2 ] && [ "$err" = "crs-ci: 'sacn' is not a crs-ci command; did you mean 'scan'? (crs-ci help)" ] ||
+	fail "sacn: exit $code: $err"
+run --verbos scan
+case $err in *"did you mean '--verbose'?"*) ;; *) fail "--verbos: $err" ;; esac
+run scan --zzzzzzzz
+[ "$code" -eq 2 ] && ! grep -q "did you mean" "$tmp/err" || fail "scan --zzzzzzzz suggests: $err"
+note "did you mean: options of scan, report, gateway, init; commands"
+
 # 4. global options after the command
 run scan -v --compose "$tmp/none.yaml"
 [ "$code" -eq 2 ] || fail "scan -v: exit $code"
