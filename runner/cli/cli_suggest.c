@@ -7,6 +7,7 @@
  * short. Like git's help_unknown_cmd, only a near name is suggested.
  */
 #include "runner/cli/cli_suggest.h"
+#include "common/testable.h"
 
 #include <string.h>
 
@@ -19,7 +20,7 @@ static size_t min3(size_t a, size_t b, size_t c)
 	return m < c ? m : c;
 }
 
-size_t cli_edit_distance(const char *a, size_t an, const char *b, size_t bn)
+CRS_TESTABLE size_t cli_edit_distance(const char *a, size_t an, const char *b, size_t bn)
 {
 	size_t d[CLI_SUGGEST_MAX + 1][CLI_SUGGEST_MAX + 1];
 

@@ -33,8 +33,10 @@ void cli_suggest_init(struct cli_suggest *sg, const char *word);
  */
 void cli_suggest_offer(struct cli_suggest *sg, const char *name);
 
+#ifdef UNIT_TESTS
 /* Edits (insert, delete, change, swap of neighbours) from a[0..an) to
  * b[0..bn); both at most CLI_SUGGEST_MAX, else a large number. */
 size_t cli_edit_distance(const char *a, size_t an, const char *b, size_t bn);
+#endif
 
 #endif
