@@ -213,6 +213,36 @@ static int init_relative(char **out, const char *root, const char *path,
 	return 0;
 }
 
+/*
+ * project_locate found no project without --project: say once what init
+ * looked for and what to do. A .clusterfuzzlite/ that is there but not
+ * usable keeps project_locate's words on what is wrong with it.
+ */
+static void init_no_project(int r, const char *root)
+{
+	char why[1024];
+	char *cfl = xasprintf("%s/.clusterfuzzlite", root);
+	struct stat st;
+
+	snprintf(why, sizeof(why), "%s", crs_error_last());
+	if (lstat(cfl, &st) != 0)
+		crs_error_set(r, "no project: crs-ci init looked for %s/ "
+			      "(Dockerfile, build.sh, project.yaml) and "
+			      "--project was not given. Add a ClusterFuzzLite "
+			      "folder (https://google.github.io/clusterfuzzlite/"
+			      "build-integration/) or name an OSS-Fuzz project "
+			      "folder in the repository with --project DIR",
+			      cfl);
+	else
+		crs_error_set(r, "no usable project: crs-ci init looked for "
+			      "%s/ and --project was not given: %s. Fix that "
+			      "folder (https://google.github.io/clusterfuzzlite/"
+			      "build-integration/) or name an OSS-Fuzz project "
+			      "folder in the repository with --project DIR",
+			      cfl, why);
+	free(cfl);
+}
+
 /* The project folder, located and made relative to the repository. */
 static int init_project(struct project_location *loc, char **rel_out,
 			const struct init_opts *o, const char *root)
@@ -223,15 +253,7 @@ static int init_project(struct project_location *loc, char **rel_out,
 	*rel_out = NULL;
 	if ((r = project_locate(loc, o->project, root)) != 0) {
 		if (!o->project)
-			crs_error_set(r, "no project: crs-ci init looked for "
-				      "%s/.clusterfuzzlite/ (Dockerfile, "
-				      "build.sh, project.yaml) and --project "
-				      "was not given (%s). Add a "
-				      "ClusterFuzzLite folder (https://google."
-				      "github.io/clusterfuzzlite/build-"
-				      "integration/) or name an OSS-Fuzz "
-				      "project folder in the repository with "
-				      "--project DIR", root, crs_error_last());
+			init_no_project(r, root);
 		return r;
 	}
 	if (!(real = realpath(loc->dir, NULL)))

@@ -5,7 +5,8 @@
 # or option is one line and exit 2, the global options work after the
 # command, and the bash completion made from the tables completes
 # commands, each command's options and path values (COMP_WORDS driven in
-# a real bash). Needs no engine.
+# a real bash); "did you mean" for a misspelled option or command; a
+# missing --compose named as such. Needs no engine.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 mktemp_dir; tmp=$TMP
@@ -95,6 +96,12 @@ note "did you mean: options of scan, report, gateway, init; commands"
 run scan -v --compose "$tmp/none.yaml"
 [ "$code" -eq 2 ] || fail "scan -v: exit $code"
 ! grep -q "unknown option" "$tmp/err" || fail "scan -v is an unknown option: $err"
+# a missing compose names the option and the path
+grep -q "error: --compose '$tmp/none.yaml': no such file" "$tmp/err" ||
+	fail "a missing compose does not name --compose and its path: $err"
+run check --compose "$tmp"
+[ "$code" -eq 2 ] && grep -q "error: --compose '$tmp': a folder" "$tmp/err" ||
+	fail "check --compose FOLDER: exit $code: $err"
 v=$ROOT/tests/fixtures/config/valid
 run check --compose "$v/compose.yaml" --project "$v/project"
 [ "$code" -eq 0 ] && [ -n "$err" ] || fail "check logs nothing at info: $err"
