@@ -299,6 +299,27 @@ out:
 	return r;
 }
 
+/*
+ * The error of making `f`'s image ready, prefixed with the Dockerfile
+ * line (`shown`, as the user knows the file) that needs it; a failed
+ * pull of an image that has a stand-in says how to build offline.
+ */
+static void base_pull_error(const struct scan *s, int r, const char *shown,
+			    const struct dockerfile_from *f)
+{
+	char msg[1024];
+
+	snprintf(msg, sizeof(msg), "%s", crs_error_last());
+	if (base_mode(s) == BASE_IMAGES_PULL && r != CRS_ETIMEOUT &&
+	    base_images_stand_in(f->image))
+		crs_error_set(r, "%s:%zu: %s; offline, or to build without "
+			      "it: --base-images stand-in (the Debian "
+			      "stand-ins, container/base-images/build.sh)",
+			      shown, f->line, msg);
+	else
+		crs_error_set(r, "%s:%zu: %s", shown, f->line, msg);
+}
+
 int base_images_for_build(struct scan *s, struct docker_build_opts *bo,
 			  struct buf *keep)
 {
@@ -331,7 +352,8 @@ int base_images_for_build(struct scan *s, struct docker_build_opts *bo,
 			r = base_image_ready(s, f->image);
 		}
 		if (r != 0 && r != CRS_EINTR)
-			crs_error_prefix("%s:%zu", source, f->line);
+			base_pull_error(s, r, bo->dockerfile_shown ?
+					bo->dockerfile_shown : source, f);
 	}
 	if (r == 0 && rewrite) {
 		dockerfile_rewrite(keep, text.ptr, text.len, &froms, images);
