@@ -54,6 +54,12 @@ run help scan
 for o in compose harness pov fail-on shard base-images; do
 	printf '%s\n' "$out" | grep -q -- "--$o" || fail "help scan lacks --$o"
 done
+# --harness's default is what select does (docs/select.md), not "all"
+harness_help=$(printf '%s\n' "$out" | sed -n '/^  --harness/,/^  --[a-z]/p' | sed '$d')
+! grep -q "default: all" <<<"$harness_help" &&
+	grep -q "default: the" <<<"$harness_help" &&
+	grep -q "harnesses whose corpus reaches the change" <<<"$harness_help" ||
+	fail "help scan: --harness's default is not select's: $harness_help"
 
 # 3. a wrong command, help topic or option: one line, exit 2
 run help nosuch
