@@ -45,6 +45,7 @@ int cli_option_error(FILE *err, const char *cmd, int c, char **argv,
 	const char *word = argv[optind - 1];
 	const struct option *o;
 	struct cli_suggest sg;
+	char what[256];
 
 	/* an unknown short option inside a group: argv names the group */
 	if (c == '?' && optopt > 0 && optopt < 128)
@@ -62,11 +63,20 @@ int cli_option_error(FILE *err, const char *cmd, int c, char **argv,
 				       "value", o->name);
 	for (o = opts; o && o->name; o++)
 		cli_suggest_offer(&sg, o->name);
-	if (sg.best)
-		return cli_usage_error(err, cmd, "unknown option '--%.*s' for "
-				       "'%s'; did you mean '--%s'?",
-				       (int)sg.word_len, sg.word, cmd,
-				       sg.best);
-	return cli_usage_error(err, cmd, "unknown option '%s' for '%s'",
-			       word, cmd);
+	snprintf(what, sizeof(what), "unknown option '--%.*s' for '%s'",
+		 (int)sg.word_len, sg.word, cmd);
+	return cli_unknown_error(err, cmd, what, "--", &sg);
+}
+
+int cli_unknown_error(FILE *err, const char *cmd, const char *what,
+		      const char *dashes, const struct cli_suggest *sg)
+{
+	char hint[CLI_SUGGEST_MAX + 32] = "";
+
+	if (sg->best)
+		snprintf(hint, sizeof(hint), "; did you mean '%s%s'?", dashes,
+			 sg->best);
+	log_fprintf(err, "crs-ci: ", "%s%s (crs-ci help%s%s)", what, hint,
+		    cmd ? " " : "", cmd ? cmd : "");
+	return EXIT_USAGE;
 }

@@ -19,6 +19,7 @@ int cli_usage_error(FILE *err, const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 struct option;
+struct cli_suggest;
 
 /*
  * The one line for what getopt_long returned as `c` ('?' an unknown
@@ -30,5 +31,13 @@ struct option;
  */
 int cli_option_error(FILE *err, const char *cmd, int c, char **argv,
 		     const struct option *opts);
+
+/*
+ * "crs-ci: <what>; did you mean '<dashes><name>'? (crs-ci help <cmd>)"
+ * to `err`, without the question when `sg` found no near name and
+ * without <cmd> when it is NULL (an unknown command). Returns 2.
+ */
+int cli_unknown_error(FILE *err, const char *cmd, const char *what,
+		      const char *dashes, const struct cli_suggest *sg);
 
 #endif

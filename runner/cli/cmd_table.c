@@ -10,10 +10,10 @@
  */
 #include "runner/cli/cmd.h"
 #include "runner/cli/cli_suggest.h"
+#include "runner/cli/cli_usage.h"
 #include "runner/cli/phase_cmd.h"
 #include "runner/phase/phase.h"
 #include "runner/scan/scan.h"
-#include "common/log.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -121,17 +121,13 @@ const struct cmd *cmd_lookup(const char *name)
 int cmd_unknown(FILE *err, const char *word)
 {
 	struct cli_suggest sg;
+	char what[256];
 
 	cli_suggest_init(&sg, word);
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		cli_suggest_offer(&sg, cmds[i].name);
-	if (sg.best)
-		log_fprintf(err, "crs-ci: ", "'%s' is not a crs-ci command; "
-			    "did you mean '%s'? (crs-ci help)", word, sg.best);
-	else
-		log_fprintf(err, "crs-ci: ", "'%s' is not a crs-ci command "
-			    "(crs-ci help)", word);
-	return EXIT_USAGE;
+	snprintf(what, sizeof(what), "'%s' is not a crs-ci command", word);
+	return cli_unknown_error(err, NULL, what, "", &sg);
 }
 
 void cmd_list(FILE *f)

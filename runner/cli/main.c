@@ -9,6 +9,7 @@
  */
 #include "runner/cli/cmd.h"
 #include "runner/cli/cli_suggest.h"
+#include "runner/cli/cli_usage.h"
 #include "runner/cli/interrupt.h"
 #include "runner/cli/lib_init.h"
 #include "runner/scan/scan_opts.h"
@@ -62,18 +63,14 @@ static int unknown_global(const char *w)
 	static const char *const names[] = { "verbose", "quiet", "help",
 					     "version" };
 	struct cli_suggest sg;
+	char what[256];
 
 	cli_suggest_init(&sg, w + strspn(w, "-"));
 	for (size_t i = 0; w[1] == '-' && i < sizeof(names) / sizeof(*names);
 	     i++)
 		cli_suggest_offer(&sg, names[i]);
-	if (sg.best)
-		log_fprintf(stderr, "crs-ci: ", "unknown option '%s'; did you "
-			    "mean '--%s'? (crs-ci help)", w, sg.best);
-	else
-		log_fprintf(stderr, "crs-ci: ", "unknown option '%s' (crs-ci "
-			    "help)", w);
-	return EXIT_USAGE;
+	snprintf(what, sizeof(what), "unknown option '%s'", w);
+	return cli_unknown_error(stderr, NULL, what, "--", &sg);
 }
 
 /* Does word `w` of command `c` take the next word as its value

@@ -229,40 +229,41 @@ static void test_suggest_nearest_only(void **state)
 /* A misspelled option of each kind of command names the nearest. */
 static void test_unknown_option_did_you_mean(void **state)
 {
-	char *scan[] = { "scan", "--timout", "5m", NULL };
-	char *scan_eq[] = { "scan", "--fial-on=any", NULL };
-	char *flag[] = { "scan", "--keep-going=yes", NULL };
-	char *report[] = { "report", "--sarif-categroy", "x", NULL };
-	char *merge[] = { "merge", "--fial-on", "any", NULL };
-	char *init[] = { "init", "--projetc", "p", NULL };
-	struct io io = { 0 };
+	static char *scan[] = { "scan", "--timout", "5m", NULL };
+	static char *scan_eq[] = { "scan", "--fial-on=any", NULL };
+	static char *flag[] = { "scan", "--keep-going=yes", NULL };
+	static char *report[] = { "report", "--sarif-categroy", "x", NULL };
+	static char *merge[] = { "merge", "--fial-on", "any", NULL };
+	static char *init[] = { "init", "--projetc", "p", NULL };
+	static const struct {
+		int (*fn)(int, char **, struct runner_ctx *);
+		int argc;
+		char **argv;
+		const char *want;
+	} cases[] = {
+		{ scan_cmd, 3, scan, "crs-ci: unknown option '--timout' for "
+		  "'scan'; did you mean '--timeout'? (crs-ci help scan)\n" },
+		{ scan_cmd, 2, scan_eq, "'--fial-on' for 'scan'; did you mean "
+		  "'--fail-on'?" },
+		{ scan_cmd, 2, flag, "option '--keep-going' takes no value" },
+		{ cmd_exec_report, 3, report, "did you mean "
+		  "'--sarif-category'? (crs-ci help report)" },
+		{ cmd_merge, 3, merge, "did you mean '--fail-on'? (crs-ci help "
+		  "merge)" },
+		{ cmd_init, 3, init, "did you mean '--project'? (crs-ci help "
+		  "init)" },
+	};
 
 	(void)state;
-	assert_int_equal(run(scan_cmd, 3, scan, &io), EXIT_USAGE);
-	assert_string_equal(io.err, "crs-ci: unknown option '--timout' for "
-			    "'scan'; did you mean '--timeout'? (crs-ci help "
-			    "scan)\n");
-	io_release(&io);
-	assert_int_equal(run(scan_cmd, 2, scan_eq, &io), EXIT_USAGE);
-	assert_non_null(strstr(io.err, "'--fial-on' for 'scan'; did you mean "
-			       "'--fail-on'?"));
-	io_release(&io);
-	assert_int_equal(run(scan_cmd, 2, flag, &io), EXIT_USAGE);
-	assert_non_null(strstr(io.err, "option '--keep-going' takes no "
-			       "value"));
-	io_release(&io);
-	assert_int_equal(run(cmd_exec_report, 3, report, &io), EXIT_USAGE);
-	assert_non_null(strstr(io.err, "did you mean '--sarif-category'?"));
-	io_release(&io);
-	assert_int_equal(run(cmd_merge, 3, merge, &io), EXIT_USAGE);
-	assert_non_null(strstr(io.err, "did you mean '--fail-on'? (crs-ci "
-			       "help merge)"));
-	io_release(&io);
-	assert_int_equal(run(cmd_init, 3, init, &io), EXIT_USAGE);
-	assert_non_null(strstr(io.err, "did you mean '--project'? (crs-ci "
-			       "help init)"));
-	assert_int_equal(lines(io.err), 1);
-	io_release(&io);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct io io = { 0 };
+
+		assert_int_equal(run(cases[i].fn, cases[i].argc,
+				     cases[i].argv, &io), EXIT_USAGE);
+		assert_non_null(strstr(io.err, cases[i].want));
+		assert_int_equal(lines(io.err), 1);
+		io_release(&io);
+	}
 }
 
 static void test_unknown_command_did_you_mean(void **state)
