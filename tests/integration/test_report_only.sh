@@ -1,16 +1,29 @@
 #!/usr/bin/env bash
-# test_sarif_srcroot.sh - results.sarif carries no absolute host path:
-# run.originalUriBaseIds describes %SRCROOT% (the repository's root)
-# without the checkout's path, as CodeQL's logs do; every location in the
-# repository is a relative uri with uriBaseId %SRCROOT%; Microsoft's
-# validator with GitHub's rules (Gh;Sarif) accepts the log. Made by
-# `crs-ci report` from a results.json with one finding in the demo
-# repository (examples/make-repo.sh), so no engine and no scan.
+# test_report_only.sh - `crs-ci report` alone on a results.json with one
+# finding in the demo repository (examples/make-repo.sh), and on a work
+# folder whose timings record a scan that ended an hour ago; no engine.
+#  1. results.sarif carries no absolute host path: run.originalUriBaseIds
+#     describes %SRCROOT% (the repository's root) without the checkout's
+#     path, as CodeQL's logs do; every location in the repository is a
+#     relative uri with uriBaseId %SRCROOT%; Microsoft's validator with
+#     GitHub's rules (Gh;Sarif) accepts the log.
+#  2. the totals are the scan's own (100 s and the report's seconds),
+#     not the hour since: results.json's timings.total_s and the printed
+#     "timings:" line.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 mktemp_dir; tmp=$TMP
 eval "$("$ROOT/examples/make-repo.sh" "$tmp/repo")"
 mkdir -p "$tmp/out" "$tmp/work"
+# the scan's record: prepare 0-40 s, run 40-100 s, report 100-101 s, an hour ago
+python3 - "$tmp/work/timings.json" <<'PY'
+import json, sys, time
+span = lambda n, a, z: {"kind": "phase", "name": n, "start_s": a, "end_s": z, "lane": 0}
+json.dump({"format": "crs-ci-timings", "version": 1, "origin": time.time() - 3600,
+           "deadline_s": 600, "spans": [span("prepare", 0, 40), span("run", 40, 100),
+                                        span("report", 100, 101)]},
+          open(sys.argv[1], "w"))
+PY
 python3 - "$tmp/out/results.json" "$tmp/repo" "$base" "$head" <<'PY'
 import json, sys
 out, root, base, head = sys.argv[1:5]
@@ -75,8 +88,14 @@ for a in repo:
 print(len(repo))
 PY
 	fail "results.sarif: originalUriBaseIds or locations hold host paths"
+total=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["timings"]["total_s"])' "$tmp/out/results.json")
+python3 -c 'import sys; t = float(sys.argv[1]); sys.exit(not 100 <= t < 160)' "$total" ||
+	fail "report an hour later: timings.total_s $total, want the scan's 100 s and the report's"
+grep -q "timings: 10[0-9]\.[0-9] s" "$tmp/report.log" ||
+	{ cat "$tmp/report.log" >&2; fail "the printed timings line is not the scan's total"; }
+note "report an hour later: total_s $total"
 sarif_validate "$tmp/out/results.sarif" >"$tmp/validate.txt" 2>&1 ||
 	{ cat "$tmp/validate.txt" >&2; fail "SARIF does not validate (Gh;Sarif)"; }
 note "originalUriBaseIds: $(python3 -c 'import json,sys; print(json.dumps(json.load(open(sys.argv[1]))["runs"][0]["originalUriBaseIds"]))' "$tmp/out/results.sarif")"
-note "validator: $(grep -iE "error|warning|valid" "$tmp/validate.txt" | tail -1)"
-echo "ok: test_sarif_srcroot"
+note "validator (Gh;Sarif): $(grep -E "Analysis completed|error" "$tmp/validate.txt" | tail -1)"
+echo "ok: test_report_only"
