@@ -1110,7 +1110,8 @@ static json_t *run_properties(const struct finding_set *s,
  * run.originalUriBaseIds: %SRCROOT% is the repository's root, wherever it
  * is checked out. Described, never given a "uri": the checkout's absolute
  * path is a host's, and would differ on every runner (SARIF 2.1.0
- * 3.14.14 lets an entry go without one; CodeQL's logs do the same).
+ * 3.14.14 lets an entry go without one; CodeQL's logs likewise base
+ * locations on %SRCROOT% without naming the host's checkout).
  */
 static json_t *src_root_base_ids(void)
 {
