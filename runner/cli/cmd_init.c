@@ -220,11 +220,9 @@ static int init_relative(char **out, const char *root, const char *path,
  */
 static void init_no_project(int r, const char *root)
 {
-	char why[1024];
 	char *cfl = xasprintf("%s/.clusterfuzzlite", root);
 	struct stat st;
 
-	snprintf(why, sizeof(why), "%s", crs_error_last());
 	if (lstat(cfl, &st) != 0)
 		crs_error_set(r, "no project: crs-ci init looked for %s/ "
 			      "(Dockerfile, build.sh, project.yaml) and "
@@ -239,7 +237,7 @@ static void init_no_project(int r, const char *root)
 			      "folder (https://google.github.io/clusterfuzzlite/"
 			      "build-integration/) or name an OSS-Fuzz project "
 			      "folder in the repository with --project DIR",
-			      cfl, why);
+			      cfl, crs_error_last());
 	free(cfl);
 }
 

@@ -195,6 +195,13 @@ static int base_pull(struct scan *s, const char *ref)
 	registry_auth_free(auth);
 	if (r != 0 && r != CRS_EINTR)
 		crs_error_prefix("cannot pull %s", ref);
+	/* offline, the image's stand-in builds without the registry */
+	if (r != 0 && r != CRS_EINTR && r != CRS_ETIMEOUT &&
+	    base_images_stand_in(ref))
+		crs_error_set(r, "%s; offline, or to build without it: "
+			      "--base-images stand-in (the Debian stand-ins, "
+			      "container/base-images/build.sh)",
+			      crs_error_last());
 	return r;
 }
 
@@ -299,27 +306,6 @@ out:
 	return r;
 }
 
-/*
- * The error of making `f`'s image ready, prefixed with the Dockerfile
- * line (`shown`, as the user knows the file) that needs it; a failed
- * pull of an image that has a stand-in says how to build offline.
- */
-static void base_pull_error(const struct scan *s, int r, const char *shown,
-			    const struct dockerfile_from *f)
-{
-	char msg[1024];
-
-	snprintf(msg, sizeof(msg), "%s", crs_error_last());
-	if (base_mode(s) == BASE_IMAGES_PULL && r != CRS_ETIMEOUT &&
-	    base_images_stand_in(f->image))
-		crs_error_set(r, "%s:%zu: %s; offline, or to build without "
-			      "it: --base-images stand-in (the Debian "
-			      "stand-ins, container/base-images/build.sh)",
-			      shown, f->line, msg);
-	else
-		crs_error_set(r, "%s:%zu: %s", shown, f->line, msg);
-}
-
 int base_images_for_build(struct scan *s, struct docker_build_opts *bo,
 			  struct buf *keep)
 {
@@ -352,8 +338,9 @@ int base_images_for_build(struct scan *s, struct docker_build_opts *bo,
 			r = base_image_ready(s, f->image);
 		}
 		if (r != 0 && r != CRS_EINTR)
-			base_pull_error(s, r, bo->dockerfile_shown ?
-					bo->dockerfile_shown : source, f);
+			crs_error_prefix("%s:%zu", bo->dockerfile_shown ?
+					 bo->dockerfile_shown : source,
+					 f->line);
 	}
 	if (r == 0 && rewrite) {
 		dockerfile_rewrite(keep, text.ptr, text.len, &froms, images);
