@@ -19,11 +19,14 @@ static _Thread_local int error_code;
 
 int crs_error_set(int code, const char *fmt, ...)
 {
+	char msg[ERROR_MSG_MAX];
 	va_list ap;
 
+	/* formatted aside: an argument may be crs_error_last() itself */
 	va_start(ap, fmt);
-	vsnprintf(error_msg, sizeof(error_msg), fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	memcpy(error_msg, msg, sizeof(msg));
 	error_code = code;
 	return code;
 }

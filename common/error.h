@@ -26,7 +26,8 @@ enum crs_error_code {
 
 /*
  * Record a message for the calling thread and return `code`, so that
- * `return crs_error_set(CRS_EINPUT, "...")` is one line. Cannot fail.
+ * `return crs_error_set(CRS_EINPUT, "...")` is one line. An argument may
+ * be crs_error_last() (the old message inside the new). Cannot fail.
  */
 int crs_error_set(int code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

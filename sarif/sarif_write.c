@@ -1106,20 +1106,18 @@ static json_t *run_properties(const struct finding_set *s,
 	return p;
 }
 
-/* "file:///abs/root/" for %SRCROOT%, or NULL when no root is known. */
-static char *root_uri(const char *root)
+/*
+ * run.originalUriBaseIds: %SRCROOT% is the repository's root, wherever it
+ * is checked out. Described, never given a "uri": the checkout's absolute
+ * path is a host's, and would differ on every runner (SARIF 2.1.0
+ * 3.14.14 lets an entry go without one; CodeQL's logs likewise base
+ * locations on %SRCROOT% without naming the host's checkout).
+ */
+static json_t *src_root_base_ids(void)
 {
-	char *abs, *esc, *uri;
-
-	if (!root || !*root)
-		return NULL;
-	abs = fs_abspath(root);
-	esc = uri_escape(abs);
-	uri = xasprintf("file://%s%s", esc,
-			esc[0] && esc[strlen(esc) - 1] == '/' ? "" : "/");
-	free(esc);
-	free(abs);
-	return uri;
+	return json_pack("{s:{s:{s:s}}}", "%SRCROOT%", "description", "text",
+			 "The root of the scanned repository: every "
+			 "location based on it is a path in the repository.");
 }
 
 CRS_TESTABLE int sarif_from_findings(json_t **out, const struct finding_set *s,
@@ -1131,7 +1129,7 @@ CRS_TESTABLE int sarif_from_findings(json_t **out, const struct finding_set *s,
 	json_t *results = json_array(), *rules_json = json_array();
 	json_t *driver, *run, *log;
 	size_t i, unlocated = 0, suppressed = 0;
-	char *uri, *category;
+	char *category;
 
 	*out = NULL;
 	src.data = (struct buf)BUF_INIT;
@@ -1175,13 +1173,13 @@ CRS_TESTABLE int sarif_from_findings(json_t **out, const struct finding_set *s,
 			"results", results,
 			"properties", run_properties(s, s->nr - i,
 						     unlocated, suppressed));
-	if ((uri = root_uri(m->source_root ? m->source_root : source_root)))
+	if ((m->source_root && *m->source_root) ||
+	    (source_root && *source_root))
 		json_object_set_new(run, "originalUriBaseIds",
-			json_pack("{s:{s:s}}", "%SRCROOT%", "uri", uri));
+				    src_root_base_ids());
 	log = json_pack("{s:s,s:s,s:[o]}", "$schema", SARIF_SCHEMA_URI,
 			"version", "2.1.0", "runs", run);
 	*out = log;
-	free(uri);
 	free(category);
 	free(rules.v);
 	free(src.root);

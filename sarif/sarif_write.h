@@ -26,8 +26,9 @@ struct finding_set;
 /*
  * Build the SARIF log (new reference in *out). `source_root` is where the
  * repo-relative files can be read for line hashes and UTF-16 columns (may
- * be NULL: no primaryLocationLineHash then); %SRCROOT% is
- * summary.source_root, else `source_root`. Files are read only when they
+ * be NULL: no primaryLocationLineHash then); %SRCROOT% stands for
+ * summary.source_root, else `source_root`, and is described in
+ * run.originalUriBaseIds without that path. Files are read only when they
  * resolve inside source_root and are regular. A finding with no frame
  * that names a file is left out, because GitHub rejects a whole upload
  * when one result has no location (run.properties.resultsWithoutLocation

@@ -63,6 +63,12 @@ int cmd_exec(const struct cmd *c, int argc, char **argv,
 /* The entry named `name`, NULL when there is none. */
 const struct cmd *cmd_lookup(const char *name);
 
+/*
+ * The one line for a word that names no command, with the nearest name
+ * when one is near ("did you mean"), to `err`. Returns 2 (EXIT_USAGE).
+ */
+int cmd_unknown(FILE *err, const char *word);
+
 /* Print the command table (crs-ci help). */
 void cmd_list(FILE *f);
 

@@ -137,7 +137,8 @@ int cmd_crs(int argc, char **argv, struct runner_ctx *ctx)
 			fputs(crs_usage, ctx->out);
 			return EXIT_OK;
 		default:
-			return cli_option_error(ctx->err, "crs", c, argv + 1);
+			return cli_option_error(ctx->err, "crs", c, argv + 1,
+						cmd_crs_opts);
 		}
 	}
 	if (optind + 1 != argc - 1)

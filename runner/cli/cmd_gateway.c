@@ -203,7 +203,8 @@ static int parse_opts(struct gateway_opts *o, int argc, char **argv,
 			fputs(gateway_usage, ctx->out);
 			return 1;
 		default:
-			return cli_option_error(ctx->err, "gateway", c, argv);
+			return cli_option_error(ctx->err, "gateway", c, argv,
+						cmd_gateway_opts);
 		}
 	}
 	if (optind < argc)

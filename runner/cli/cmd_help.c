@@ -35,11 +35,8 @@ int cmd_help(int argc, char **argv, struct runner_ctx *ctx)
 		fputs(help_usage, ctx->out);
 		return EXIT_OK;
 	}
-	if (!(c = cmd_lookup(argv[1]))) {
-		log_fprintf(ctx->err, "crs-ci: ", "'%s' is not a crs-ci "
-			    "command (crs-ci help)", argv[1]);
-		return EXIT_USAGE;
-	}
+	if (!(c = cmd_lookup(argv[1])))
+		return cmd_unknown(ctx->err, argv[1]);
 	args[0] = (char *)c->name;
 	return cmd_exec(c, 2, args, ctx);
 }

@@ -148,7 +148,8 @@ static int init_parse(struct init_opts *o, int argc, char **argv,
 			fputs(init_usage, ctx->out);
 			return 1;
 		default:
-			return cli_option_error(ctx->err, "init", c, argv);
+			return cli_option_error(ctx->err, "init", c, argv,
+						cmd_init_opts);
 		}
 	}
 	if (optind < argc)
@@ -212,6 +213,34 @@ static int init_relative(char **out, const char *root, const char *path,
 	return 0;
 }
 
+/*
+ * project_locate found no project without --project: say once what init
+ * looked for and what to do. A .clusterfuzzlite/ that is there but not
+ * usable keeps project_locate's words on what is wrong with it.
+ */
+static void init_no_project(int r, const char *root)
+{
+	char *cfl = xasprintf("%s/.clusterfuzzlite", root);
+	struct stat st;
+
+	if (lstat(cfl, &st) != 0)
+		crs_error_set(r, "no project: crs-ci init looked for %s/ "
+			      "(Dockerfile, build.sh, project.yaml) and "
+			      "--project was not given. Add a ClusterFuzzLite "
+			      "folder (https://google.github.io/clusterfuzzlite/"
+			      "build-integration/) or name an OSS-Fuzz project "
+			      "folder in the repository with --project DIR",
+			      cfl);
+	else
+		crs_error_set(r, "no usable project: crs-ci init looked for "
+			      "%s/ and --project was not given: %s. Fix that "
+			      "folder (https://google.github.io/clusterfuzzlite/"
+			      "build-integration/) or name an OSS-Fuzz project "
+			      "folder in the repository with --project DIR",
+			      cfl, crs_error_last());
+	free(cfl);
+}
+
 /* The project folder, located and made relative to the repository. */
 static int init_project(struct project_location *loc, char **rel_out,
 			const struct init_opts *o, const char *root)
@@ -222,15 +251,7 @@ static int init_project(struct project_location *loc, char **rel_out,
 	*rel_out = NULL;
 	if ((r = project_locate(loc, o->project, root)) != 0) {
 		if (!o->project)
-			crs_error_set(r, "no project: crs-ci init looked for "
-				      "%s/.clusterfuzzlite/ (Dockerfile, "
-				      "build.sh, project.yaml) and --project "
-				      "was not given (%s). Add a "
-				      "ClusterFuzzLite folder (https://google."
-				      "github.io/clusterfuzzlite/build-"
-				      "integration/) or name an OSS-Fuzz "
-				      "project folder in the repository with "
-				      "--project DIR", root, crs_error_last());
+			init_no_project(r, root);
 		return r;
 	}
 	if (!(real = realpath(loc->dir, NULL)))

@@ -155,7 +155,8 @@ int cmd_merge(int argc, char **argv, struct runner_ctx *ctx)
 			code = EXIT_OK;
 			goto out;
 		default:
-			code = cli_option_error(ctx->err, "merge", c, argv);
+			code = cli_option_error(ctx->err, "merge", c, argv,
+						cmd_merge_opts);
 			goto out;
 		}
 	}

@@ -120,7 +120,8 @@ int cmd_plan(int argc, char **argv, struct runner_ctx *ctx)
 			code = EXIT_OK;
 			goto out;
 		default:
-			code = cli_option_error(ctx->err, "plan", c, argv);
+			code = cli_option_error(ctx->err, "plan", c, argv,
+						cmd_plan_opts);
 			goto out;
 		}
 	}

@@ -8,6 +8,8 @@
  * Details: docs/internals.md.
  */
 #include "runner/cli/cmd.h"
+#include "runner/cli/cli_suggest.h"
+#include "runner/cli/cli_usage.h"
 #include "runner/cli/interrupt.h"
 #include "runner/cli/lib_init.h"
 #include "runner/scan/scan_opts.h"
@@ -53,6 +55,22 @@ static int global_option(const char *w)
 	if (!strcmp(w, "-h") || !strcmp(w, "--help"))
 		return 'h';
 	return 0;
+}
+
+/* The one line for an unknown option before the command; returns 2. */
+static int unknown_global(const char *w)
+{
+	static const char *const names[] = { "verbose", "quiet", "help",
+					     "version" };
+	struct cli_suggest sg;
+	char what[256];
+
+	cli_suggest_init(&sg, w + strspn(w, "-"));
+	for (size_t i = 0; w[1] == '-' && i < sizeof(names) / sizeof(*names);
+	     i++)
+		cli_suggest_offer(&sg, names[i]);
+	snprintf(what, sizeof(what), "unknown option '%s'", w);
+	return cli_unknown_error(stderr, NULL, what, "--", &sg);
 }
 
 /* Does word `w` of command `c` take the next word as its value
@@ -106,15 +124,11 @@ static const struct cmd *parse_line(int argc, char **argv, char **args,
 			if (!strcmp(w, "--version"))
 				w = "version";
 			if (w[0] == '-') {
-				log_fprintf(stderr, "crs-ci: ", "unknown option "
-					    "'%s' (crs-ci help)", w);
-				*rc = EXIT_USAGE;
+				*rc = unknown_global(w);
 				return NULL;
 			}
 			if (!(c = cmd_lookup(w))) {
-				log_fprintf(stderr, "crs-ci: ", "'%s' is not a "
-					    "crs-ci command (crs-ci help)", w);
-				*rc = EXIT_USAGE;
+				*rc = cmd_unknown(stderr, w);
 				return NULL;
 			}
 		} else if (!strcmp(w, "--")) {

@@ -65,7 +65,10 @@ static const struct scan_opt scan_opt_table[] = {
 	  "the change as a unified diff instead of --base" },
 	{ "harness", "NAME", OPT_HARNESS,
 	  SCAN_CMD_SCAN | SCAN_CMD_BUILD_TARGET | SCAN_CMD_RUN,
-	  "fuzz only this harness (repeatable; default: all)" },
+	  "fuzz only this harness (repeatable); default: the\n"
+	  "harnesses whose corpus reaches the change; every one\n"
+	  "without a change, or when none reaches it\n"
+	  "(docs/select.md)" },
 	{ "pov", "FILE", OPT_POV, SCAN_CMD_SCAN | SCAN_CMD_RUN,
 	  "a known crashing input (repeatable): reproduced on head\n"
 	  "and base, handed to CRSs; one that crashes only the\n"
@@ -428,7 +431,7 @@ int scan_opts_parse(struct scan_opts *o, int argc, char **argv,
 			scan_opts_usage(out, argv[0], synopsis);
 			return 1;
 		default:
-			cli_option_error(err, argv[0], c, argv);
+			cli_option_error(err, argv[0], c, argv, long_opts);
 			return CRS_EINPUT;
 		}
 	}

@@ -64,6 +64,9 @@ int docker_image_layers(struct docker_client *d, const char *ref,
 struct docker_build_opts {
 	const char *context_dir;	/* directory sent as the tar context */
 	const char *dockerfile;		/* path inside the context */
+	/* the Dockerfile as the user knows it, for messages (a project's
+	 * own, not the work folder's copy), or NULL: context/dockerfile */
+	const char *dockerfile_shown;
 	const char *tag;		/* "repo:tag" */
 	/* Sent in the context in place of `dockerfile` when not NULL (the
 	 * FROM lines crs-ci rewrote); the folder is left as it is. */

@@ -195,6 +195,13 @@ static int base_pull(struct scan *s, const char *ref)
 	registry_auth_free(auth);
 	if (r != 0 && r != CRS_EINTR)
 		crs_error_prefix("cannot pull %s", ref);
+	/* offline, the image's stand-in builds without the registry */
+	if (r != 0 && r != CRS_EINTR && r != CRS_ETIMEOUT &&
+	    base_images_stand_in(ref))
+		crs_error_set(r, "%s; offline, or to build without it: "
+			      "--base-images stand-in (the Debian stand-ins, "
+			      "container/base-images/build.sh)",
+			      crs_error_last());
 	return r;
 }
 
@@ -331,7 +338,9 @@ int base_images_for_build(struct scan *s, struct docker_build_opts *bo,
 			r = base_image_ready(s, f->image);
 		}
 		if (r != 0 && r != CRS_EINTR)
-			crs_error_prefix("%s:%zu", source, f->line);
+			crs_error_prefix("%s:%zu", bo->dockerfile_shown ?
+					 bo->dockerfile_shown : source,
+					 f->line);
 	}
 	if (r == 0 && rewrite) {
 		dockerfile_rewrite(keep, text.ptr, text.len, &froms, images);

@@ -97,13 +97,34 @@ out:
 }
 
 /*
- * The image of the build context folder `dir` (its `dockerfile`), tagged
+ * The project's Dockerfile as the user knows it (--project's, or
+ * --source's .clusterfuzzlite/), for messages; NULL for `proj_dir`, a
+ * copy a CRS patched. Caller frees.
+ */
+static char *user_dockerfile(const struct scan *s, const char *proj_dir)
+{
+	const char *src = s->opts ? s->opts->source : NULL;
+
+	if (strcmp(proj_dir, s->where.dir))
+		return NULL;
+	if (s->where.layout != PROJECT_LAYOUT_CLUSTERFUZZLITE)
+		return xasprintf("%s/Dockerfile", s->opts && s->opts->project ?
+				 s->opts->project : s->where.dir);
+	if (!src || !strcmp(src, "."))
+		return xstrdup(".clusterfuzzlite/Dockerfile");
+	return xasprintf("%s/.clusterfuzzlite/Dockerfile", src);
+}
+
+/*
+ * The image of the build context folder `dir` (its `dockerfile`, which
+ * messages call `shown` when not NULL), tagged
  * crs-ci-target/<project>:<prefix><content hash> and cached by it.
  */
 static int context_image(struct scan *s, const char *dir,
-			 const char *dockerfile, const char *prefix,
-			 const char *which, const struct compose_resources *res,
-			 int offline, char **tag_out)
+			 const char *dockerfile, const char *shown,
+			 const char *prefix, const char *which,
+			 const struct compose_resources *res, int offline,
+			 char **tag_out)
 {
 	struct docker_build_opts bo = DOCKER_BUILD_OPTS_INIT;
 	char *tag = NULL, *log = NULL, *what = NULL, hash[65];
@@ -125,6 +146,7 @@ static int context_image(struct scan *s, const char *dir,
 	what = xasprintf("%s image", which);
 	bo.context_dir = dir;
 	bo.dockerfile = dockerfile;
+	bo.dockerfile_shown = shown;
 	bo.tag = tag;
 	bo.log_path = log;
 	bo.network = offline ? "none" : NULL;
@@ -150,7 +172,7 @@ int target_context_image(struct scan *s, const char *ctx, const char *label,
 	if ((r = write_context(s, ctx, label)) != 0)
 		return r;
 	/* our own Dockerfile: it only copies, so it needs no network */
-	return context_image(s, ctx, "Dockerfile", "src-", which, res, 1,
+	return context_image(s, ctx, "Dockerfile", NULL, "src-", which, res, 1,
 			     tag_out);
 }
 
@@ -212,17 +234,18 @@ int target_image_build(struct scan *s, const char *proj_dir,
 		       const char *which, const struct compose_resources *res,
 		       int offline, char **tag_out)
 {
-	char *ctx = NULL;
+	char *ctx = NULL, *shown = user_dockerfile(s, proj_dir);
 	int r;
 
 	*tag_out = NULL;
 	if (s->where.layout != PROJECT_LAYOUT_CLUSTERFUZZLITE)
-		return context_image(s, proj_dir, "Dockerfile", "", which, res,
-				     offline, tag_out);
-	if ((r = cfl_context(s, proj_dir, which, &ctx)) == 0)
-		r = context_image(s, ctx, ".clusterfuzzlite/Dockerfile", "",
-				  which, res, offline, tag_out);
+		r = context_image(s, proj_dir, "Dockerfile", shown, "", which,
+				  res, offline, tag_out);
+	else if ((r = cfl_context(s, proj_dir, which, &ctx)) == 0)
+		r = context_image(s, ctx, ".clusterfuzzlite/Dockerfile", shown,
+				  "", which, res, offline, tag_out);
 	free(ctx);
+	free(shown);
 	return r;
 }
 

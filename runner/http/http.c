@@ -10,6 +10,7 @@
 #include "runner/http/http.h"
 #include "runner/http/http_easy.h"
 #include "runner/http/http_share.h"
+#include "runner/engine/engine_hint.h"
 #include "common/error.h"
 #include "common/xalloc.h"
 
@@ -144,10 +145,12 @@ static int http_curl_error(struct http_curl *c, struct http_xfer *x,
 	curl_easy_getinfo(x->h, CURLINFO_OS_ERRNO, &os_errno);
 	if (c->socket_path && os_errno)
 		return crs_error_set(CRS_EENGINE, "engine unreachable at %s: "
-				     "%s: %s", c->host, curl_easy_strerror(rc),
-				     strerror((int)os_errno));
-	return crs_error_set(CRS_EENGINE, "engine unreachable at %s: %s",
-			     c->host, why);
+				     "%s: %s; %s", c->host,
+				     curl_easy_strerror(rc),
+				     strerror((int)os_errno),
+				     engine_start_hint());
+	return crs_error_set(CRS_EENGINE, "engine unreachable at %s: %s; %s",
+			     c->host, why, engine_start_hint());
 }
 
 static int http_curl_setup_body(struct http_xfer *x)

@@ -200,11 +200,23 @@ static int load_compose(struct scan *s)
 {
 	const struct scan_opts *o = s->opts;
 	struct compose_sources src = { 0 };
-	char *registry = crsreg_dir(o->registry,
-				    getenv("CRS_CI_REGISTRY"), NULL);
-	char *cache = NULL;
-	int r;
+	char *registry = NULL, *cache = NULL;
+	struct stat st;
+	int r, e;
 
+	/* the option named: "x.yaml: No such file" alone does not say
+	 * which of the paths on the command line is missing */
+	e = stat(o->compose, &st) != 0 ? errno :
+		S_ISDIR(st.st_mode) ? EISDIR : 0;
+	if (e) {
+		r = crs_error_set(CRS_ECONFIG, "--compose '%s': %s (crs-ci "
+				  "init writes a starter compose)", o->compose,
+				  e == ENOENT || e == ENOTDIR ? "no such file" :
+				  e == EISDIR ? "a folder, not a compose file" :
+				  strerror(e));
+		return r;
+	}
+	registry = crsreg_dir(o->registry, getenv("CRS_CI_REGISTRY"), NULL);
 	if (o->cache_dir) {
 		char *abs = fs_abspath(o->cache_dir);
 

@@ -31,8 +31,10 @@ void timing_end(struct scan *s, int id);
  * before is being re-run: its earlier span and every span that began
  * after it are dropped (and the clock restarts when nothing is left).
  * "prepare", the first phase, starts a new record unless this process
- * started one already (timing_restart). The span ends at the next phase
- * or when the scan is closed.
+ * started one already (timing_restart). "report" in a process that
+ * continues an earlier one's record (crs-ci report, later) starts where
+ * the record ended: the scan's clock leaves out the time between. The
+ * span ends at the next phase or when the scan is closed.
  */
 void timing_phase(struct scan *s, const char *name);
 /* A new scan (crs-ci scan, the pre-push hook): forget the old record. */

@@ -42,6 +42,11 @@ struct timings {
 	double own_origin;	/* this process's scan start (wall clock) */
 	double own_deadline_s;	/* and its --timeout */
 	double first_pov;	/* scan clock, < 0 none */
+	/* wall-clock seconds this process leaves out of the scan clock: a
+	 * report run later than the record it joins starts where the record
+	 * ended, so the scan's total is its own, not the time until now */
+	double skew;
+	int joined;		/* this process's first phase has begun */
 	int phase;		/* the open phase span, -1 none */
 	struct timing_span *v;
 	size_t nr, alloc;
@@ -57,7 +62,7 @@ static double wall_now(void)
 
 static double clock_now(const struct timings *t)
 {
-	return wall_now() - t->origin;
+	return wall_now() - t->origin - t->skew;
 }
 
 static void span_release(struct timing_span *sp)
@@ -305,6 +310,7 @@ void timings_end(struct timings *rec, int id)
 static void restart_locked(struct timings *t)
 {
 	spans_clear(t);
+	t->skew = 0;
 	t->origin = t->own_origin;
 	t->deadline_s = t->own_deadline_s;
 	t->fresh = 1;
@@ -345,6 +351,24 @@ static void rerun_locked(struct timings *t, const char *name)
 		restart_locked(t);
 }
 
+/*
+ * A report joining an earlier process's record: the scan clock goes on
+ * from the record's last end, leaving out the time between (a report
+ * re-run an hour later adds its own seconds to the total, not the hour).
+ */
+static void join_locked(struct timings *t)
+{
+	double last = 0, now = clock_now(t);
+
+	for (size_t i = 0; i < t->nr; i++)
+		if (!t->v[i].dropped && t->v[i].end > last)
+			last = t->v[i].end;
+	if (t->first_pov > last)
+		last = t->first_pov;
+	if (now > last)
+		t->skew += now - last;
+}
+
 void timings_phase(struct timings *rec, const char *name)
 {
 	struct timings *t = lock(rec);
@@ -357,6 +381,9 @@ void timings_phase(struct timings *rec, const char *name)
 		restart_locked(t);
 	else
 		rerun_locked(t, name);
+	if (!t->joined && !t->fresh && t->nr && !strcmp(name, "report"))
+		join_locked(t);
+	t->joined = 1;
 	if (!strcmp(name, "run"))
 		t->deadline_s = t->own_deadline_s;
 	if (t->nr < TIMINGS_SPANS_MAX) {

@@ -5,7 +5,8 @@
 # or option is one line and exit 2, the global options work after the
 # command, and the bash completion made from the tables completes
 # commands, each command's options and path values (COMP_WORDS driven in
-# a real bash). Needs no engine.
+# a real bash); "did you mean" for a misspelled option or command; a
+# missing --compose named as such. Needs no engine.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 mktemp_dir; tmp=$TMP
@@ -53,6 +54,12 @@ run help scan
 for o in compose harness pov fail-on shard base-images; do
 	printf '%s\n' "$out" | grep -q -- "--$o" || fail "help scan lacks --$o"
 done
+# --harness's default is what select does (docs/select.md), not "all"
+harness_help=$(printf '%s\n' "$out" | sed -n '/^  --harness/,/^  --[a-z]/p' | sed '$d')
+! grep -q "default: all" <<<"$harness_help" &&
+	grep -q "default: the" <<<"$harness_help" &&
+	grep -q "harnesses whose corpus reaches the change" <<<"$harness_help" ||
+	fail "help scan: --harness's default is not select's: $harness_help"
 
 # 3. a wrong command, help topic or option: one line, exit 2
 run help nosuch
@@ -71,10 +78,36 @@ done
 run scan --timeout
 [ "$code" -eq 2 ] && [ "$(lines "$err")" -eq 1 ] || fail "scan --timeout: $err"
 
+# 3b. "did you mean": the nearest option of the command's own table, the
+# nearest command; nothing when nothing is near
+run scan --timout 5m
+[ "$code" -eq 2 ] && [ "$err" = "crs-ci: unknown option '--timout' for 'scan'; did you mean '--timeout'? (crs-ci help scan)" ] ||
+	fail "scan --timout: exit $code: $err"
+run report --fial-on=any
+case $err in *"'--fial-on' for 'report'; did you mean '--fail-on'?"*) ;; *) fail "report --fial-on=any: $err" ;; esac
+run gateway --keys-dri x
+case $err in *"did you mean '--keys-dir'? (crs-ci help gateway)") ;; *) fail "gateway --keys-dri: $err" ;; esac
+run init --projetc x
+case $err in *"did you mean '--project'? (crs-ci help init)") ;; *) fail "init --projetc: $err" ;; esac
+run sacn
+[ "$code" -eq 2 ] && [ "$err" = "crs-ci: 'sacn' is not a crs-ci command; did you mean 'scan'? (crs-ci help)" ] ||
+	fail "sacn: exit $code: $err"
+run --verbos scan
+case $err in *"did you mean '--verbose'?"*) ;; *) fail "--verbos: $err" ;; esac
+run scan --zzzzzzzz
+[ "$code" -eq 2 ] && ! grep -q "did you mean" "$tmp/err" || fail "scan --zzzzzzzz suggests: $err"
+note "did you mean: options of scan, report, gateway, init; commands"
+
 # 4. global options after the command
 run scan -v --compose "$tmp/none.yaml"
 [ "$code" -eq 2 ] || fail "scan -v: exit $code"
 ! grep -q "unknown option" "$tmp/err" || fail "scan -v is an unknown option: $err"
+# a missing compose names the option and the path
+grep -q "error: --compose '$tmp/none.yaml': no such file" "$tmp/err" ||
+	fail "a missing compose does not name --compose and its path: $err"
+run check --compose "$tmp"
+[ "$code" -eq 2 ] && grep -q "error: --compose '$tmp': a folder" "$tmp/err" ||
+	fail "check --compose FOLDER: exit $code: $err"
 v=$ROOT/tests/fixtures/config/valid
 run check --compose "$v/compose.yaml" --project "$v/project"
 [ "$code" -eq 0 ] && [ -n "$err" ] || fail "check logs nothing at info: $err"

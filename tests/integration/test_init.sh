@@ -3,7 +3,7 @@
 # .clusterfuzzlite/ (examples/make-repo.sh --clusterfuzzlite: the recparse
 # example, its pull request planting a heap-buffer-overflow at
 # src/recparse.c:39).
-# Asserts: with no project it exits 2 naming what it looked for; --dry-run
+# Asserts: with no project it exits 2 naming what it looked for, once; --dry-run
 # writes nothing; the first run writes the compose, the GitHub workflow
 # and the GitLab include, crs-ci check accepts the compose (also with its
 # LLM patcher block uncommented) and @action-validator/cli the workflow;
@@ -38,8 +38,22 @@ set -e
 grep -q "looked for $tmp/plain/.clusterfuzzlite/" "$tmp/err.txt" &&
 	grep -q -- "--project DIR" "$tmp/err.txt" ||
 	{ cat "$tmp/err.txt" >&2; fail "no project: message"; }
+[ "$(grep -c "looked for" "$tmp/err.txt")" -eq 1 ] &&
+	[ "$(grep -o "no project" "$tmp/err.txt" | wc -l)" -eq 1 ] &&
+	[ "$(wc -l <"$tmp/err.txt")" -eq 1 ] ||
+	{ cat "$tmp/err.txt" >&2; fail "no project: the message is not said once"; }
 [ -z "$(git -C "$tmp/plain" status --porcelain)" ] || fail "no project: files written"
 note "no project: exit 2: $(head -c 160 "$tmp/err.txt")..."
+# an empty .clusterfuzzlite/: what is wrong with it, once
+mkdir "$tmp/plain/.clusterfuzzlite"
+set +e
+init "$tmp/plain" >"$tmp/out.txt" 2>"$tmp/err.txt"
+code=$?
+set -e
+[ "$code" -eq 2 ] && grep -q "no Dockerfile" "$tmp/err.txt" &&
+	[ "$(grep -o "looked for" "$tmp/err.txt" | wc -l)" -eq 1 ] ||
+	{ cat "$tmp/err.txt" >&2; fail "empty .clusterfuzzlite: exit $code"; }
+rmdir "$tmp/plain/.clusterfuzzlite"
 
 # an OSS-Fuzz project folder in the repository, named with --project from
 # a subfolder: the CI files and the printed command name it from the top

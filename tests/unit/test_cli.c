@@ -5,7 +5,9 @@
  * In-process: every command in the table answers `help CMD` with its own
  * usage; a phase command's help lists only the options whose entry names
  * it; a bad option or help topic is one line; the table is sorted and
- * every scan option is listed by scan's help.
+ * every scan option is listed by scan's help; a mistyped option or
+ * command is answered with the nearest name of its table ("did you
+ * mean"), through one helper for every command.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +15,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include "runner/cli/cmd.h"
+#include "runner/cli/cli_suggest.h"
 #include "runner/cli/phase_cmd.h"
 #include "runner/scan/scan_opts.h"
 #include "common/error.h"
@@ -45,6 +48,12 @@ static int run(int (*fn)(int, char **, struct runner_ctx *), int argc,
 static int scan_cmd(int argc, char **argv, struct runner_ctx *ctx)
 {
 	return cmd_exec(cmd_lookup("scan"), argc, argv, ctx);
+}
+
+/* The report command, another phase row. */
+static int cmd_exec_report(int argc, char **argv, struct runner_ctx *ctx)
+{
+	return cmd_exec(cmd_lookup("report"), argc, argv, ctx);
 }
 
 static void io_release(struct io *io)
@@ -179,6 +188,100 @@ static void test_unknown_option_is_one_line(void **state)
 	io_release(&io);
 }
 
+static void test_edit_distance(void **state)
+{
+	(void)state;
+	assert_int_equal(cli_edit_distance("timeout", 7, "timeout", 7), 0);
+	assert_int_equal(cli_edit_distance("timout", 6, "timeout", 7), 1);
+	assert_int_equal(cli_edit_distance("tiemout", 7, "timeout", 7), 1);
+	assert_int_equal(cli_edit_distance("sacn", 4, "scan", 4), 1);
+	assert_int_equal(cli_edit_distance("", 0, "pov", 3), 3);
+	assert_int_equal(cli_edit_distance("kitten", 6, "sitting", 7), 3);
+}
+
+/* The nearest name of `names` for `word`, or NULL. */
+static const char *suggest(const char *word, const char *const *names)
+{
+	struct cli_suggest sg;
+
+	cli_suggest_init(&sg, word);
+	for (; *names; names++)
+		cli_suggest_offer(&sg, *names);
+	return sg.best;
+}
+
+static void test_suggest_nearest_only(void **state)
+{
+	static const char *const opts[] = { "timeout", "out", "pov",
+					    "fail-on", "deadline", NULL };
+
+	(void)state;
+	assert_string_equal(suggest("deadlline", opts), "deadline");
+	assert_string_equal(suggest("timout=5m", opts), "timeout");
+	assert_string_equal(suggest("fial-on", opts), "fail-on");
+	assert_string_equal(suggest("pvo", opts), "pov");
+	assert_null(suggest("x", opts));	/* too short to guess */
+	assert_null(suggest("ou", opts));
+	assert_null(suggest("harness", opts));	/* nothing near */
+	assert_null(suggest("timeout", opts));	/* the word itself */
+}
+
+/* A misspelled option of each kind of command names the nearest. */
+static void test_unknown_option_did_you_mean(void **state)
+{
+	static char *scan[] = { "scan", "--timout", "5m", NULL };
+	static char *scan_eq[] = { "scan", "--fial-on=any", NULL };
+	static char *flag[] = { "scan", "--keep-going=yes", NULL };
+	static char *report[] = { "report", "--sarif-categroy", "x", NULL };
+	static char *merge[] = { "merge", "--fial-on", "any", NULL };
+	static char *init[] = { "init", "--projetc", "p", NULL };
+	static const struct {
+		int (*fn)(int, char **, struct runner_ctx *);
+		int argc;
+		char **argv;
+		const char *want;
+	} cases[] = {
+		{ scan_cmd, 3, scan, "crs-ci: unknown option '--timout' for "
+		  "'scan'; did you mean '--timeout'? (crs-ci help scan)\n" },
+		{ scan_cmd, 2, scan_eq, "'--fial-on' for 'scan'; did you mean "
+		  "'--fail-on'?" },
+		{ scan_cmd, 2, flag, "option '--keep-going' takes no value" },
+		{ cmd_exec_report, 3, report, "did you mean "
+		  "'--sarif-category'? (crs-ci help report)" },
+		{ cmd_merge, 3, merge, "did you mean '--fail-on'? (crs-ci help "
+		  "merge)" },
+		{ cmd_init, 3, init, "did you mean '--project'? (crs-ci help "
+		  "init)" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct io io = { 0 };
+
+		assert_int_equal(run(cases[i].fn, cases[i].argc,
+				     cases[i].argv, &io), EXIT_USAGE);
+		assert_non_null(strstr(io.err, cases[i].want));
+		assert_int_equal(lines(io.err), 1);
+		io_release(&io);
+	}
+}
+
+static void test_unknown_command_did_you_mean(void **state)
+{
+	char *argv[] = { "help", "sacn", NULL };
+	char *far[] = { "help", "zzzzzz", NULL };
+	struct io io = { 0 };
+
+	(void)state;
+	assert_int_equal(run(cmd_help, 2, argv, &io), EXIT_USAGE);
+	assert_string_equal(io.err, "crs-ci: 'sacn' is not a crs-ci command; "
+			    "did you mean 'scan'? (crs-ci help)\n");
+	io_release(&io);
+	assert_int_equal(run(cmd_help, 2, far, &io), EXIT_USAGE);
+	assert_null(strstr(io.err, "did you mean"));
+	io_release(&io);
+}
+
 static void test_completion_has_every_command(void **state)
 {
 	char *argv[] = { "completion", "bash", NULL };
@@ -209,6 +312,10 @@ int main(void)
 		cmocka_unit_test(test_help_unknown_is_one_line),
 		cmocka_unit_test(test_phase_help_lists_own_options),
 		cmocka_unit_test(test_unknown_option_is_one_line),
+		cmocka_unit_test(test_edit_distance),
+		cmocka_unit_test(test_suggest_nearest_only),
+		cmocka_unit_test(test_unknown_option_did_you_mean),
+		cmocka_unit_test(test_unknown_command_did_you_mean),
 		cmocka_unit_test(test_completion_has_every_command),
 	};
 

@@ -7,8 +7,9 @@
  * "timings", many threads beginning and ending spans at once, the record
  * surviving its process (a second recorder on the same file: the phase
  * commands run one by one), a re-run phase replacing its spans,
- * "prepare" starting a new record, and results.json carrying "timings"
- * through load and save.
+ * "prepare" starting a new record, a report re-run later keeping the
+ * scan's own clock, and results.json carrying "timings" through load and
+ * save.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -277,6 +278,48 @@ static void test_persistence(void **st)
 	timings_free(t);
 }
 
+/*
+ * crs-ci report re-run an hour after the scan (its record written by an
+ * earlier process): the total is the scan's own seconds plus the
+ * report's, not the time until now.
+ */
+static void test_report_later_keeps_the_scan_clock(void **st)
+{
+	struct fixture *f = *st;
+	FILE *fp = fopen(f->path, "w");
+	struct timings *t;
+	json_t *j, *rep;
+
+	assert_non_null(fp);
+	fprintf(fp, "{\"format\": \"crs-ci-timings\", \"version\": 1, "
+		"\"origin\": %.3f, \"deadline_s\": 600, \"spans\": ["
+		"{\"kind\": \"phase\", \"name\": \"prepare\", "
+		"\"start_s\": 0, \"end_s\": 40, \"lane\": 0}, "
+		"{\"kind\": \"phase\", \"name\": \"run\", "
+		"\"start_s\": 40, \"end_s\": 100, \"lane\": 0}, "
+		"{\"kind\": \"phase\", \"name\": \"report\", "
+		"\"start_s\": 100, \"end_s\": 101, \"lane\": 0}]}",
+		timings_wall_now() - 3600);
+	fclose(fp);
+	t = rec_new(f);
+	timings_phase(t, "report");
+	j = timings_json(t);
+	assert_non_null(j);
+	/* the old report is replaced; the new one starts where run ended */
+	rep = find_span(j, "phase", "report");
+	assert_true(num(rep, "start_s") >= 100 && num(rep, "start_s") < 101);
+	assert_true(num(j, "total_s") >= 100 && num(j, "total_s") < 110);
+	assert_int_equal(json_array_size(json_object_get(j, "spans")), 3);
+	json_decref(j);
+	timings_free(t);
+	/* and so it stays in the file the next reader finds */
+	t = rec_new(f);
+	j = timings_json(t);
+	assert_true(num(j, "total_s") < 110);
+	json_decref(j);
+	timings_free(t);
+}
+
 static void test_restart_then_prepare(void **st)
 {
 	struct timings *t = rec_new(*st);
@@ -426,6 +469,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_threads, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_persistence, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(
+			test_report_later_keeps_the_scan_clock, setup,
+			teardown),
 		cmocka_unit_test_setup_teardown(test_restart_then_prepare,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_file, setup,

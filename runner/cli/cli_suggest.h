@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * cli_suggest.h - "did you mean" for a mistyped command or option
+ *
+ * The word the user typed is offered every name it could have meant (a
+ * command table, a getopt table); the nearest by edit distance, when it
+ * is near enough, is the suggestion. Nothing is allocated.
+ */
+#ifndef CRS_RUNNER_CLI_CLI_SUGGEST_H
+#define CRS_RUNNER_CLI_CLI_SUGGEST_H
+
+#include <stddef.h>
+
+/* The longest word compared; a longer one gets no suggestion. */
+#define CLI_SUGGEST_MAX 64
+
+struct cli_suggest {
+	const char *word;	/* what was typed (borrowed) */
+	size_t word_len;	/* its length up to '=' ("--opt=value") */
+	const char *best;	/* the nearest name offered so far, or NULL */
+	size_t best_dist;
+};
+
+/* Start for `word` (borrowed; an option without its leading "--"). */
+void cli_suggest_init(struct cli_suggest *sg, const char *word);
+
+/*
+ * Offer `name` (borrowed until the suggestion is read). It becomes the
+ * suggestion when it is nearer than every earlier one, not the word
+ * itself, and within the allowance for the word's length (none up to 2
+ * letters, 1 edit up to 4, 2 up to 8, then 3); a swap of neighbours is
+ * one edit. Cannot fail.
+ */
+void cli_suggest_offer(struct cli_suggest *sg, const char *name);
+
+#ifdef UNIT_TESTS
+/* Edits (insert, delete, change, swap of neighbours) from a[0..an) to
+ * b[0..bn); both at most CLI_SUGGEST_MAX, else a large number. */
+size_t cli_edit_distance(const char *a, size_t an, const char *b, size_t bn);
+#endif
+
+#endif
