@@ -155,15 +155,15 @@ static int new_branch_base(char **base, git_repository *repo,
 	if (*base)
 		return 0;
 	return crs_error_set(CRS_ECONFIG, "pre-push: %s is new on %s and there "
-			     "is no base to scan it from: no remote-tracking "
-			     "ref of %s's default branch (refs/remotes/%s/HEAD, "
-			     "main or master) shares its history. Run git "
-			     "fetch %s if %s has that branch, or set the "
+			     "is no base to scan it from (no remote-tracking "
+			     "ref of its default branch, refs/remotes/%s/HEAD, "
+			     "main or master, shares its history): run git "
+			     "fetch %s if %s has that branch, or name the "
 			     "revision the scan starts from with git config "
 			     "crs-ci.base REV (e.g. main, or the commit before "
 			     "your first); %s skips the check once",
 			     ref->local_ref, remote, remote, remote, remote,
-			     remote, skip_once(pc));
+			     skip_once(pc));
 }
 
 static int scan_range(struct runner_ctx *ctx, const struct push_cfg *pc,
@@ -349,9 +349,9 @@ int cmd_pre_push(int argc, char **argv, struct runner_ctx *ctx)
 		    (r = new_branch_base(&base, repo, &pc, remote, ref)) != 0)
 			break;
 		if (base && !strcmp(base, ref->local_oid)) {
-			log_info("pre-push: %s is already in its base %s: "
-				 "nothing new to scan", ref->local_ref,
-				 pc.base ? pc.base : remote);
+			log_info("pre-push: %s is already in %s: nothing new "
+				 "to scan", ref->local_ref, pc.base ? pc.base :
+				 "the remote's default branch");
 			free(base);
 			continue;
 		}

@@ -29,7 +29,7 @@ sed "s|local_path: \"\\.\"|local_path: \"$ROOT/container/crs/libfuzzer\"|" \
 printf 'repos:\n  - repo: %s\n    rev: %s\n    hooks:\n      - id: crs-ci\n' \
 	"$tmp/hooks" "$rev" >.pre-commit-config.yaml
 git add .pre-commit-config.yaml	# pre-commit refuses an unstaged config
-git config crs-ci.timeout 150	# the deadline, with room for a cold build cache
+git config crs-ci.timeout 120	# the deadline, with room for a cold build cache
 export PATH="$ROOT/build:$PATH" PRE_COMMIT_HOME="$tmp/pre-commit-home"
 pre-commit install --hook-type pre-push >/dev/null
 git init -q --bare "$tmp/remote.git"
@@ -56,7 +56,7 @@ grep -q "git config crs-ci.base REV" "$tmp/push1.txt" ||
 	{ cat "$tmp/push1.txt" >&2; fail "the refusal does not say what to configure"; }
 grep -q "SKIP=crs-ci git push" "$tmp/push1.txt" ||
 	{ cat "$tmp/push1.txt" >&2; fail "the refusal does not say how to skip once"; }
-note "no base: $(grep -m1 -o 'there is no base.*' "$tmp/push1.txt" | cut -c1-90)..."
+note "no base: $(grep -m1 -o "there is no base.*" "$tmp/push1.txt" | cut -c1-150)..."
 git config crs-ci.base main
 push_refused "$tmp/push2.txt"
 grep -q "\[new\] Heap-buffer-overflow" "$tmp/push2.txt" ||
