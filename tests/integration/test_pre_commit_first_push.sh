@@ -26,10 +26,11 @@ cd "$tmp/repo"
 mkdir .crs-ci
 sed "s|local_path: \"\\.\"|local_path: \"$ROOT/container/crs/libfuzzer\"|" \
 	"$ROOT/container/crs/libfuzzer/compose.yaml" >.crs-ci/crs-compose.yaml
-printf 'repos:\n  - repo: %s\n    rev: %s\n    hooks:\n      - id: crs-ci\n' \
+# verbose: the scan's log shows on a pass too (the failure's evidence)
+printf 'repos:\n  - repo: %s\n    rev: %s\n    hooks:\n      - id: crs-ci\n        verbose: true\n' \
 	"$tmp/hooks" "$rev" >.pre-commit-config.yaml
 git add .pre-commit-config.yaml	# pre-commit refuses an unstaged config
-git config crs-ci.timeout 120	# the deadline, with room for a cold build cache
+git config crs-ci.timeout 180	# the deadline: room for cold builds on a busy host
 export PATH="$ROOT/build:$PATH" PRE_COMMIT_HOME="$tmp/pre-commit-home"
 pre-commit install --hook-type pre-push >/dev/null
 git init -q --bare "$tmp/remote.git"
