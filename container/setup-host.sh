@@ -43,8 +43,10 @@ command -v npm >/dev/null || packages+=(npm)
 command -v python3 >/dev/null || packages+=(python3)
 # gitlab-ci-local (test_gitlab_ci_local.sh, from npm) copies with rsync.
 command -v rsync >/dev/null || packages+=(rsync)
-# test_pre_commit.sh runs .pre-commit-hooks.yaml with the pre-commit
-# framework (Debian's package: this machine reaches no Python registry).
+# test_pre_commit*.sh run .pre-commit-hooks.yaml with the pre-commit
+# framework 3.2 or later: Debian 12's package is older, but brings the
+# Python libraries that lib.sh's pre_commit_install runs Debian 13's on
+# (this machine reaches no Python registry).
 command -v pre-commit >/dev/null || packages+=(pre-commit)
 
 installed() {

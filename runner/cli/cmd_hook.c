@@ -165,7 +165,7 @@ static int uninstall(git_repository *repo, struct runner_ctx *ctx)
 {
 	static const char *const keys[] = {
 		"crs-ci.compose", "crs-ci.project", "crs-ci.timeout",
-		"crs-ci.failOn", NULL,
+		"crs-ci.failOn", "crs-ci.base", NULL,
 	};
 	git_config *cfg = NULL;
 	char *path = NULL;

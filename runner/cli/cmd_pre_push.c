@@ -33,8 +33,17 @@
 
 struct push_cfg {
 	char *compose, *project, *fail_on;
+	char *base;		/* crs-ci.base: where a new branch is scanned from */
 	int64_t timeout_s;
+	int pre_commit;		/* run by the pre-commit framework */
 };
+
+/* How to push once without the check, as the hook that runs us takes it. */
+static const char *skip_once(const struct push_cfg *pc)
+{
+	return pc->pre_commit ? "SKIP=crs-ci git push (or git push --no-verify)"
+		: "git push --no-verify";
+}
 
 static int git_fail(int code, const char *what)
 {
@@ -76,6 +85,9 @@ static int read_cfg(struct push_cfg *pc, git_repository *repo)
 		xstrdup(v.ptr) : xstrdup("new");
 	if (git_config_get_int64(&pc->timeout_s, cfg, "crs-ci.timeout") != 0)
 		pc->timeout_s = 900;
+	git_buf_dispose(&v);
+	if (git_config_get_string_buf(&v, cfg, "crs-ci.base") == 0)
+		pc->base = xstrdup(v.ptr);
 out:
 	free(dflt);
 	git_error_clear();
@@ -84,29 +96,73 @@ out:
 	return r;
 }
 
-/* A base for a new branch: where it left the remote's default branch. */
-static char *new_branch_base(git_repository *repo, const char *remote,
-			     const char *local_oid)
+/* The merge-base of the commits `a` and `b` (hex) into *out, or 0. */
+static int merge_base_hex(char **out, git_repository *repo, const char *a,
+			  const char *b)
 {
-	static const char *const heads[] = { "HEAD", "main", "master", NULL };
-	git_oid local, other, mb;
+	git_oid x, y, mb;
 	char hex[GIT_OID_HEXSZ + 1];
 
-	if (git_oid_fromstr(&local, local_oid) != 0)
-		return NULL;
-	for (const char *const *h = heads; *h; h++) {
-		char *ref = xasprintf("refs/remotes/%s/%s", remote, *h);
-		int ok = git_reference_name_to_id(&other, repo, ref) == 0 &&
-			git_merge_base(&mb, repo, &local, &other) == 0;
-
-		free(ref);
-		if (ok) {
-			git_oid_tostr(hex, sizeof(hex), &mb);
-			return xstrdup(hex);
-		}
+	if (git_oid_fromstr(&x, a) != 0 || git_oid_fromstr(&y, b) != 0 ||
+	    git_merge_base(&mb, repo, &x, &y) != 0) {
+		git_error_clear();
+		return 0;
 	}
-	git_error_clear();
-	return NULL;
+	git_oid_tostr(hex, sizeof(hex), &mb);
+	*out = xstrdup(hex);
+	return 1;
+}
+
+/*
+ * Where a new branch's scan starts: its merge-base with the revision in
+ * git config crs-ci.base when set, else with the remote's default branch
+ * (refs/remotes/REMOTE/HEAD, main or master). With neither, an error that
+ * says what to configure: a push is never let through unscanned.
+ */
+static int new_branch_base(char **base, git_repository *repo,
+			   const struct push_cfg *pc, const char *remote,
+			   const struct diff_prepush_ref *ref)
+{
+	static const char *const heads[] = { "HEAD", "main", "master", NULL };
+	const char *path = git_repository_path(repo);
+	char *hex = NULL;
+	int r = 0;
+
+	*base = NULL;
+	if (pc->base) {
+		if (source_resolve(&hex, path, pc->base) != 0)
+			r = crs_error_set(CRS_ECONFIG, "git config crs-ci.base: "
+					  "'%s' is not a commit of this "
+					  "repository", pc->base);
+		else if (!merge_base_hex(base, repo, ref->local_oid, hex))
+			r = crs_error_set(CRS_ECONFIG, "git config crs-ci.base: "
+					  "'%s' shares no history with %s",
+					  pc->base, ref->local_ref);
+		free(hex);
+		return r;
+	}
+	for (const char *const *h = heads; *h && !*base; h++) {
+		char *name = xasprintf("refs/remotes/%s/%s", remote, *h);
+
+		if (source_resolve(&hex, path, name) == 0)
+			merge_base_hex(base, repo, ref->local_oid, hex);
+		free(hex);
+		hex = NULL;
+		free(name);
+	}
+	crs_error_clear();
+	if (*base)
+		return 0;
+	return crs_error_set(CRS_ECONFIG, "pre-push: %s is new on %s and there "
+			     "is no base to scan it from (no remote-tracking "
+			     "ref of its default branch, refs/remotes/%s/HEAD, "
+			     "main or master, shares its history): run git "
+			     "fetch %s if %s has that branch, or name the "
+			     "revision the scan starts from with git config "
+			     "crs-ci.base REV (e.g. main, or the commit before "
+			     "your first); %s skips the check once",
+			     ref->local_ref, remote, remote, remote, remote,
+			     skip_once(pc));
 }
 
 static int scan_range(struct runner_ctx *ctx, const struct push_cfg *pc,
@@ -151,6 +207,9 @@ static const char pre_push_usage[] =
 "`crs-ci hook install` writes) with the ref lines on standard input;\n"
 "the pre-commit framework runs it (.pre-commit-hooks.yaml, hook id\n"
 "crs-ci) with PRE_COMMIT_FROM_REF and PRE_COMMIT_TO_REF set instead.\n"
+"A branch new on the remote is scanned from its merge-base with git\n"
+"config crs-ci.base, else with the remote's default branch; with\n"
+"neither, the push is refused with what to configure.\n"
 "The scan options come from git config, section crs-ci (crs-ci hook\n"
 "install writes them), else .clusterfuzzlite/ and its crs-compose.yaml.\n"
 "\nexit status: 0 push, 1 findings block the push, 2 usage or\n"
@@ -181,14 +240,62 @@ static size_t to_scan(const struct diff_prepush *refs)
 	return n;
 }
 
+/* The value of environment variable `name`, or NULL when unset or empty. */
+static const char *env_set(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? v : NULL;
+}
+
+/*
+ * The ref line of a run by the pre-commit framework, from its environment
+ * (git's lines on stdin were read by pre-commit itself). It gives
+ * PRE_COMMIT_FROM_REF..PRE_COMMIT_TO_REF when the pushed commits reach a
+ * remote-tracking ref; on a first push, whose commits reach none, it gives
+ * no range, only the pushed PRE_COMMIT_LOCAL_BRANCH (HEAD when run by
+ * hand): that is then a new branch, scanned from its base.
+ */
+static int pre_commit_refs(struct buf *in, git_repository *repo)
+{
+	const char *path = git_repository_path(repo);
+	const char *from = env_set("PRE_COMMIT_FROM_REF");
+	const char *to = env_set("PRE_COMMIT_TO_REF");
+	const char *local = env_set("PRE_COMMIT_LOCAL_BRANCH");
+	const char *remote_ref = env_set("PRE_COMMIT_REMOTE_BRANCH");
+	char *fhex = NULL, *thex = NULL, zeros[GIT_OID_HEXSZ + 1];
+	int r;
+
+	if (from && !from[strspn(from, "0")])
+		from = NULL;	/* all zeros: the remote has no such ref */
+	if (!(from && to))
+		from = NULL, to = local ? local : "HEAD";
+	if ((r = source_resolve(&thex, path, to)) != 0 ||
+	    (from && (r = source_resolve(&fhex, path, from)) != 0))
+		goto out;
+	if (from) {
+		buf_printf(in, "%s %s %s %s\n", to, thex, from, fhex);
+		goto out;
+	}
+	log_info("pre-push: pre-commit gave no range (the pushed commits "
+		 "reach no remote-tracking ref): %s is scanned as a new branch",
+		 to);
+	memset(zeros, '0', strlen(thex));
+	zeros[strlen(thex)] = '\0';
+	buf_printf(in, "%s %s %s %s\n", to, thex, remote_ref ? remote_ref : to,
+		   zeros);
+out:
+	free(fhex);
+	free(thex);
+	return r;
+}
+
 int cmd_pre_push(int argc, char **argv, struct runner_ctx *ctx)
 {
 	struct push_cfg pc = { 0 };
 	git_repository *repo = NULL;
 	struct buf in = BUF_INIT;
 	const char *remote = argc > 1 ? argv[1] : "origin";
-	const char *from = getenv("PRE_COMMIT_FROM_REF");
-	const char *to = getenv("PRE_COMMIT_TO_REF");
 	struct diff_prepush *refs = NULL;
 	int r, blocked = 0, scanned = 0, incomplete = 0;
 
@@ -202,7 +309,13 @@ int cmd_pre_push(int argc, char **argv, struct runner_ctx *ctx)
 	if (argc > 3)
 		return cli_usage_error(ctx->err, "pre-push", "unexpected "
 				       "argument '%s'", argv[3]);
-	if (!(from && to && *from && *to)) {
+	/* pre-commit sets PRE_COMMIT=1 for its hooks (and the range, if any) */
+	pc.pre_commit = (env_set("PRE_COMMIT") && !strcmp(getenv("PRE_COMMIT"),
+							  "1")) ||
+		(env_set("PRE_COMMIT_FROM_REF") && env_set("PRE_COMMIT_TO_REF"));
+	if (pc.pre_commit && env_set("PRE_COMMIT_REMOTE_NAME"))
+		remote = getenv("PRE_COMMIT_REMOTE_NAME");
+	if (!pc.pre_commit) {
 		/* git's lines on stdin: with nothing to scan, done at once */
 		if ((r = read_stdin(&in)) != 0 ||
 		    (r = diff_prepush_parse(in.ptr, in.len, &refs)) != 0)
@@ -218,20 +331,9 @@ int cmd_pre_push(int argc, char **argv, struct runner_ctx *ctx)
 	}
 	if ((r = read_cfg(&pc, repo)) != 0)
 		goto out;
-	if (!refs) {
-		/* the pre-commit framework: refs in the environment */
-		const char *path = git_repository_path(repo);
-		char *fhex = NULL, *thex = NULL;
-
-		if ((r = source_resolve(&thex, path, to)) == 0 &&
-		    (r = source_resolve(&fhex, path, from)) == 0)
-			buf_printf(&in, "%s %s %s %s\n", to, thex, from, fhex);
-		free(fhex);
-		free(thex);
-		if (r != 0 ||
-		    (r = diff_prepush_parse(in.ptr, in.len, &refs)) != 0)
-			goto out;
-	}
+	if (!refs && ((r = pre_commit_refs(&in, repo)) != 0 ||
+		      (r = diff_prepush_parse(in.ptr, in.len, &refs)) != 0))
+		goto out;
 	for (size_t i = 0; i < refs->nr && r == 0; i++) {
 		const struct diff_prepush_ref *ref = &refs->v[i];
 		char *base = NULL;
@@ -243,10 +345,13 @@ int cmd_pre_push(int argc, char **argv, struct runner_ctx *ctx)
 			continue;
 		}
 		if (ref->is_new &&
-		    !(base = new_branch_base(repo, remote, ref->local_oid))) {
-			log_warn("pre-push: new branch %s has no merge-base with "
-				 "%s's default branch: not scanned",
-				 ref->local_ref, remote);
+		    (r = new_branch_base(&base, repo, &pc, remote, ref)) != 0)
+			break;
+		if (base && !strcmp(base, ref->local_oid)) {
+			log_info("pre-push: %s is already in %s: nothing new "
+				 "to scan", ref->local_ref, pc.base ? pc.base :
+				 "the remote's default branch");
+			free(base);
 			continue;
 		}
 		r = scan_range(ctx, &pc, git_repository_path(repo),
@@ -262,7 +367,7 @@ int cmd_pre_push(int argc, char **argv, struct runner_ctx *ctx)
 out:
 	if (r == 0 && blocked)
 		log_error("push blocked: findings fail --fail-on %s (see above); "
-			  "git push --no-verify skips this check", pc.fail_on);
+			  "%s skips this check", pc.fail_on, skip_once(&pc));
 	else if (r == 0 && incomplete)
 		log_warn("pre-push: INCOMPLETE: a selected harness got less "
 			 "fuzzing than it was due (see above), so this is not a "
@@ -277,7 +382,15 @@ out:
 	free(pc.compose);
 	free(pc.project);
 	free(pc.fail_on);
-	if (r != 0)
-		return phase_cmd_fail(r);
+	free(pc.base);
+	if (r != 0) {
+		int code = phase_cmd_fail(r);
+
+		if (r == CRS_EENGINE)
+			log_error("pre-push: no scan without the container engine "
+				  "(see above for how to start it); to push once "
+				  "without the check: %s", skip_once(&pc));
+		return code;
+	}
 	return blocked ? EXIT_FINDINGS : EXIT_OK;
 }

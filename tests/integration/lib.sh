@@ -86,6 +86,45 @@ glci_install() {
 	fi
 }
 
+# pre-commit 3.2 or later (the manifest's minimum_pre_commit_version: its
+# stage names), installed once into build/pre-commit; puts it first on
+# PATH and exports the PYTHONPATH its installed hooks need. Debian 12 has
+# 3.0.4 and this machine reaches no Python registry, so it is Debian 13's
+# package, fetched with a private apt state (the host's apt is untouched)
+# and unpacked; it runs on the host's python3 with the libraries Debian's
+# own pre-commit package brought (container/setup-host.sh).
+pre_commit_install() {
+	local d="$ROOT/build/pre-commit" pkgs="/usr/lib/python3/dist-packages"
+	local apt=(-q -o "Dir::Etc::SourceList=$d/apt/sources.list"
+		-o Dir::Etc::SourceParts=/dev/null -o "Dir::State::Lists=$d/apt/lists"
+		-o "Dir::Cache=$d/apt" -o Debug::NoLocking=1)
+	local v
+	if v=$(pre_commit_version "$(command -v pre-commit)") &&
+	    pre_commit_new_enough "$v"; then
+		return 0	# the host's own is recent enough
+	fi
+	if ! [ -x "$d/bin/pre-commit" ]; then
+		rm -rf "$d" && mkdir -p "$d/apt/lists/partial" "$d/apt/archives/partial" "$d/bin"
+		echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg]" \
+			"http://deb.debian.org/debian trixie main" >"$d/apt/sources.list"
+		(cd "$d" && apt-get "${apt[@]}" update >apt/update.log 2>&1 &&
+			apt-get "${apt[@]}" download pre-commit >apt/download.log 2>&1 &&
+			dpkg-deb -x pre-commit_*_all.deb root) ||
+			fail "could not fetch Debian 13's pre-commit (see $d/apt/*.log)"
+		printf '#!/bin/sh\nexec /usr/bin/python3 -m pre_commit "$@"\n' >"$d/bin/pre-commit"
+		chmod +x "$d/bin/pre-commit"
+	fi
+	export PATH="$d/bin:$PATH" PYTHONPATH="$d/root$pkgs"
+	v=$(pre_commit_version "$d/bin/pre-commit") && pre_commit_new_enough "$v" ||
+		fail "pre-commit in $d: '$v' is not 3.2 or later"
+}
+pre_commit_version() {
+	[ -n "$1" ] && "$1" --version 2>/dev/null | sed -n 's/^pre-commit //p' | grep .
+}
+pre_commit_new_enough() {	# VERSION: 3.2 or later
+	[ "$(printf '3.2.0\n%s\n' "$1" | sort -V | head -1)" = 3.2.0 ]
+}
+
 # glci_pipeline REPO INPUTS [TEMPLATE]: REPO/.gitlab-ci.yml including a
 # copy of the GitLab template (default gitlab/crs-ci.gitlab-ci.yml, copied
 # to ci/ under its own name) with INPUTS (YAML mapping lines, indented 6),
