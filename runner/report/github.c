@@ -12,6 +12,7 @@
 #include "runner/report/timing_summary.h"
 #include "runner/report/markdown.h"
 #include "runner/http/http.h"
+#include "sarif/change_anchor.h"
 #include "sarif/finding.h"
 #include "common/buf.h"
 #include "common/error.h"
@@ -281,14 +282,17 @@ static void annotation(struct buf *b, const char *kind,
 		       const struct finding *x, const char *out_dir)
 {
 	struct buf t = BUF_INIT;
+	int line, moved;
+	const char *file = change_anchor_place(x, &line, &moved);
 
+	/* on the change anchor: GitHub shows it on the diff only there */
 	buf_printf(b, "::%s ", kind);
-	if (x->file && *x->file) {
+	if (file && *file) {
 		buf_adds(b, "file=");
-		github_escape_property(b, x->file);
-		if (x->line > 0)
-			buf_printf(b, ",line=%d", x->line);
-		if (x->line > 0 && x->column > 0)
+		github_escape_property(b, file);
+		if (line > 0)
+			buf_printf(b, ",line=%d", line);
+		if (!moved && line > 0 && x->column > 0)
 			buf_printf(b, ",col=%d", x->column);
 		buf_addch(b, ',');
 	}
@@ -298,6 +302,10 @@ static void annotation(struct buf *b, const char *kind,
 	github_escape_property(b, t.ptr);
 	buf_adds(b, "::");
 	buf_reset(&t);
+	if (moved) {
+		change_anchor_lead_text(&t, x, 1);
+		buf_adds(&t, ".\n");
+	}
 	buf_printf(&t, "%s in %s, reproduced %d/%d on the head build, "
 		   "harness %s, found by %s.", or_unknown(x->crash_type),
 		   or_unknown(x->function), x->reproduced, x->attempts,
