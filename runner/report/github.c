@@ -497,6 +497,12 @@ static void summary_row(struct buf *b, const struct finding *x,
 	buf_adds(b, " in ");
 	md(b, x->function);
 	buf_adds(b, " | ");
+	if (change_anchor_moved(x->anchor)) {
+		/* the changed line first: the one the diff shows */
+		md(b, x->anchor->file);
+		buf_printf(b, "\\:%d (changed line the PoV ran), crash at ",
+			   x->anchor->line);
+	}
 	if (x->file) {
 		md(b, x->file);
 		if (x->line > 0)
