@@ -238,6 +238,7 @@ static int replay_harness(struct scan *s, const char *harness,
 	const char **paths = xcalloc(nr + 1, sizeof(char *));
 	size_t *idx = xcalloc(nr + 1, sizeof(size_t)), n = 0;
 	char *dir = scan_work_path(s, "change-coverage/povs/%s", harness);
+	char *label;
 	int r, span;
 
 	for (size_t i = 0; i < nr && n < POV_COVERAGE_MAX; i++)
@@ -245,7 +246,9 @@ static int replay_harness(struct scan *s, const char *harness,
 			idx[n] = i;
 			paths[n++] = jobs[i].path;
 		}
-	span = timing_begin_harness(s, "replay-povs", harness, harness);
+	label = xasprintf("%s PoVs", harness);
+	span = timing_begin_harness(s, "replay", label, harness);
+	free(label);
 	r = pov_coverage_run(&p, s, harness, dir, paths, n, left);
 	timing_end(s, span);
 	if (r != 0 && r != CRS_EINTR) {
@@ -288,6 +291,15 @@ static void job_harnesses(const struct pov_job *jobs, size_t nr,
 	}
 }
 
+/* Every job of `harness` (all when NULL) cannot be measured: `why`. */
+static void fail_jobs(struct reach_set *reach, const struct pov_job *jobs,
+		      size_t nr, const char *harness, const char *why)
+{
+	for (size_t k = 0; k < nr; k++)
+		if (!harness || !strcmp(jobs[k].harness, harness))
+			set_failed(&reach[jobs[k].finding], why);
+}
+
 static int replay_all(struct scan *s, const struct pov_job *jobs, size_t nr,
 		      struct reach_set *reach, struct change_cov *cc,
 		      const struct coverage_targets *t)
@@ -304,16 +316,11 @@ static int replay_all(struct scan *s, const struct pov_job *jobs, size_t nr,
 		if (scan_interrupted(s))
 			r = crs_error_set(CRS_EINTR, "interrupted");
 		else if (!fs_exists(bin))
-			for (size_t k = 0; k < nr; k++) {
-				if (!strcmp(jobs[k].harness, hs.v[i]))
-					set_failed(&reach[jobs[k].finding],
-						   "no coverage build of its "
-						   "harness");
-			}
+			fail_jobs(reach, jobs, nr, hs.v[i], "no coverage build "
+				  "of its harness");
 		else if (left < POV_REACH_MIN_S / 2)
-			for (size_t k = 0; k < nr; k++)
-				set_failed(&reach[jobs[k].finding], "no time "
-					   "left before the deadline");
+			fail_jobs(reach, jobs, nr, hs.v[i], "no time left "
+				  "before the deadline");
 		else
 			r = replay_harness(s, hs.v[i], jobs, nr, reach, cc, t,
 					   left);
@@ -355,9 +362,8 @@ int phase_pov_reach(struct scan *s, struct finding_set *fs,
 	list_jobs(fs, &jobs, &jobs_nr);
 	/* with no changed line that could run, every anchor: not-executed */
 	if (t->lines_total && budget(s) < POV_REACH_MIN_S)
-		for (size_t i = 0; i < fs->nr; i++)
-			set_failed(&reach[i], "no time left before the "
-				   "deadline");
+		fail_jobs(reach, jobs, jobs_nr, NULL, "no time left before the "
+			  "deadline");
 	else if (t->lines_total &&
 		 (r = replay_all(s, jobs, jobs_nr, reach, cc, t)) != 0)
 		goto out;
@@ -372,7 +378,7 @@ int phase_pov_reach(struct scan *s, struct finding_set *fs,
 			qsort(reach[i].files, reach[i].nr,
 			      sizeof(*reach[i].files), cmp_file);
 		change_anchor_free(f->anchor);
-		if (!reach[i].measured && t->lines_total)
+		if (!reach[i].measured && t->lines_total && !f->in_change)
 			f->anchor = change_anchor_unmeasured(f, reach[i].failed);
 		else
 			f->anchor = change_anchor_pick(f, reach[i].files,

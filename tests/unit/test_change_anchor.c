@@ -303,7 +303,8 @@ static json_t *result_of(struct finding_set *s)
 {
 	json_t *log = NULL, *r;
 
-	s->summary.mode = xstrdup("delta");
+	if (!s->summary.mode)
+		s->summary.mode = xstrdup("delta");
 	assert_int_equal(sarif_from_findings(&log, s, SRC), 0);
 	r = json_array_get(json_object_get(json_array_get(
 		json_object_get(log, "runs"), 0), "results"), 0);
