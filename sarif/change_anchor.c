@@ -1,16 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * change_anchor.c - choosing, copying and reading a finding's change
- * anchor
+ * change_anchor.c - a finding's change anchor: copied, described, and
+ * read back from results.json
  *
- * The choice walks the crashing stack from the crash outwards and takes
- * the first function that executed a changed line; results.json may come
- * from a shard or an old run, so reading it checks every field and caps
- * the lines.
+ * results.json may come from a shard or an old run, so reading it checks
+ * every field and caps the lines.
  */
 #include "sarif/change_anchor.h"
-#include "sarif/finding.h"
-#include "common/buf.h"
 #include "common/error.h"
 #include "common/xalloc.h"
 
@@ -34,8 +30,8 @@ void change_anchor_free(struct change_anchor *a)
 	free(a);
 }
 
-static void copy_exec(struct change_anchor *a, const struct anchor_file *e,
-		      size_t n)
+void change_anchor_set_executed(struct change_anchor *a,
+				const struct anchor_file *e, size_t n)
 {
 	a->executed = xcalloc(n ? n : 1, sizeof(*a->executed));
 	for (size_t i = 0; i < n; i++) {
@@ -51,165 +47,13 @@ static void copy_exec(struct change_anchor *a, const struct anchor_file *e,
 	}
 }
 
-struct change_anchor *change_anchor_dup(const struct change_anchor *a)
+const struct anchor_file *change_anchor_file(const struct change_anchor *a,
+					    const char *path)
 {
-	struct change_anchor *d;
-
-	if (!a)
-		return NULL;
-	d = xcalloc(1, sizeof(*d));
-	d->how = xstrdup(a->how);
-	d->file = a->file ? xstrdup(a->file) : NULL;
-	d->line = a->line;
-	d->function = a->function ? xstrdup(a->function) : NULL;
-	d->frame = a->frame;
-	d->reason = a->reason ? xstrdup(a->reason) : NULL;
-	copy_exec(d, a->executed, a->executed_nr);
-	return d;
-}
-
-/* The crash site as an anchor labelled `how`. */
-static struct change_anchor *at_crash(const struct finding *f,
-				      const char *how)
-{
-	struct change_anchor *a = xcalloc(1, sizeof(*a));
-
-	a->how = xstrdup(how);
-	a->frame = -1;
-	if (f->file && f->line > 0) {
-		a->file = xstrdup(f->file);
-		a->line = f->line;
-		a->function = f->function ? xstrdup(f->function) : NULL;
-	}
-	for (size_t i = 0; a->file && i < f->stack_nr; i++)
-		if (f->stack[i].in_project) {
-			a->frame = (int)i;	/* the crash frame */
-			break;
-		}
-	return a;
-}
-
-struct change_anchor *change_anchor_unmeasured(const struct finding *f,
-					       const char *reason)
-{
-	struct change_anchor *a = at_crash(f, ANCHOR_UNMEASURED);
-
-	a->reason = xstrdup(reason && *reason ? reason : "not measured");
-	a->frame = -1;
-	return a;
-}
-
-static const struct anchor_file *exec_file(const struct anchor_file *e,
-					   size_t n, const char *path)
-{
-	for (size_t i = 0; path && i < n; i++)
-		if (!strcmp(e[i].path, path))
-			return &e[i];
+	for (size_t i = 0; a && path && i < a->executed_nr; i++)
+		if (!strcmp(a->executed[i].path, path))
+			return &a->executed[i];
 	return NULL;
-}
-
-/*
- * The line of `ef` in [lo, hi] nearest `at` (a line above wins a tie),
- * or 0.
- */
-static int nearest(const struct anchor_file *ef, int lo, int hi, int at)
-{
-	int best = 0;
-	long bestd = LONG_MAX;
-
-	for (size_t i = 0; ef && i < ef->nr; i++) {
-		int l = ef->lines[i];
-		long d = l > at ? (long)l - at : (long)at - l;
-
-		if (l < lo || l > hi)
-			continue;
-		if (d < bestd || (d == bestd && l < best)) {
-			best = l;
-			bestd = d;
-		}
-	}
-	return best;
-}
-
-static void set_at(struct change_anchor *a, const char *how,
-		   const char *file, int line, const char *function,
-		   int frame)
-{
-	free(a->how);
-	free(a->file);
-	free(a->function);
-	a->how = xstrdup(how);
-	a->file = xstrdup(file);
-	a->line = line;
-	a->function = function ? xstrdup(function) : NULL;
-	a->frame = frame;
-}
-
-/* A changed line in the function of some in-project frame: 1 if found. */
-static int pick_on_stack(struct change_anchor *a, const struct finding *f,
-			 const struct anchor_file *exec, size_t exec_nr,
-			 anchor_span_fn span, void *ctx)
-{
-	int crash_frame = -1;
-
-	for (size_t i = 0; span && i < f->stack_nr; i++) {
-		const struct finding_frame *fr = &f->stack[i];
-		const struct anchor_file *ef;
-		const char *name = NULL;
-		int start, end, l;
-
-		if (!fr->in_project || !fr->file || fr->line < 1)
-			continue;
-		if (crash_frame < 0)
-			crash_frame = (int)i;
-		ef = exec_file(exec, exec_nr, fr->file);
-		if (!ef || !span(ctx, fr->file, fr->line, &start, &end, &name))
-			continue;
-		if (!(l = nearest(ef, start, end, fr->line)))
-			continue;
-		set_at(a, (int)i == crash_frame ? ANCHOR_CRASH_FUNCTION :
-		       ANCHOR_CALLER, fr->file, l, name ? name : fr->func,
-		       (int)i);
-		return 1;
-	}
-	return 0;
-}
-
-struct change_anchor *change_anchor_pick(const struct finding *f,
-					 const struct anchor_file *exec,
-					 size_t exec_nr, anchor_span_fn span,
-					 void *ctx)
-{
-	struct change_anchor *a;
-	const struct anchor_file *ef;
-	int l;
-
-	if (f->in_change && f->file && f->line > 0) {
-		a = at_crash(f, ANCHOR_CRASH_SITE);
-		copy_exec(a, exec, exec_nr);
-		return a;
-	}
-	a = at_crash(f, ANCHOR_NOT_EXECUTED);
-	copy_exec(a, exec, exec_nr);
-	if (!a->executed_nr)
-		return a;
-	if (pick_on_stack(a, f, a->executed, a->executed_nr, span, ctx))
-		return a;
-	/* off the stack: above the crash in its file, else the first */
-	ef = exec_file(a->executed, a->executed_nr, f->file);
-	if (ef && f->line > 0 && (l = nearest(ef, 1, f->line, f->line)))
-		set_at(a, ANCHOR_EXECUTED, ef->path, l, NULL, -1);
-	else
-		set_at(a, ANCHOR_EXECUTED, a->executed[0].path,
-		       a->executed[0].lines[0], NULL, -1);
-	if (span) {
-		const char *name = NULL;
-		int s, e;
-
-		if (span(ctx, a->file, a->line, &s, &e, &name) && name)
-			a->function = xstrdup(name);
-	}
-	return a;
 }
 
 int change_anchor_moved(const struct change_anchor *a)
@@ -220,27 +64,12 @@ int change_anchor_moved(const struct change_anchor *a)
 		 !strcmp(a->how, ANCHOR_EXECUTED));
 }
 
-const char *change_anchor_place(const struct finding *f, int *line_out,
-				int *moved_out)
-{
-	int moved = change_anchor_moved(f->anchor);
-
-	if (moved_out)
-		*moved_out = moved;
-	if (moved) {
-		*line_out = f->anchor->line;
-		return f->anchor->file;
-	}
-	*line_out = f->file ? f->line : 0;
-	return f->file;
-}
-
 int change_anchor_executed(const struct change_anchor *a, const char *path,
 			   int line)
 {
 	const struct anchor_file *ef;
 
-	if (!a || !(ef = exec_file(a->executed, a->executed_nr, path)))
+	if (!(ef = change_anchor_file(a, path)))
 		return 0;
 	for (size_t i = 0; i < ef->nr; i++)
 		if (ef->lines[i] == line)
@@ -268,26 +97,6 @@ const char *change_anchor_how_text(const struct change_anchor *a)
 			"site";
 	return "the PoV's coverage of the change is unknown; shown at the "
 		"crash site";
-}
-
-void change_anchor_lead_text(struct buf *b, const struct finding *f,
-			     int capital)
-{
-	const char *type = f->crash_type && *f->crash_type ?
-		f->crash_type : "crash";
-	size_t at = b->len;
-
-	buf_printf(b, "%s change leads to a ", capital ? "This" : "this");
-	at = b->len;
-	buf_adds(b, type);
-	/* "Heap-buffer-overflow WRITE 4": a sentence's word, not a title */
-	if (b->ptr[at] >= 'A' && b->ptr[at] <= 'Z' &&
-	    !(b->ptr[at + 1] >= 'A' && b->ptr[at + 1] <= 'Z'))
-		b->ptr[at] = (char)(b->ptr[at] - 'A' + 'a');
-	if (f->file && f->line > 0)
-		buf_printf(b, " at %s:%d", f->file, f->line);
-	if (f->function)
-		buf_printf(b, " in %s", f->function);
 }
 
 /* --- results.json -------------------------------------------------------- */

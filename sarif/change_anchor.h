@@ -1,18 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * change_anchor.h - the changed line a finding's PoV executed nearest
- * its crash
+ * its crash, where reports place a finding whose crash site lies outside
+ * the change (forges show alerts only on changed lines)
  *
- * A typical regression crashes below the line it changed (a bounds
- * check edited at 448 lets line 450 overflow). Forges show alerts and
- * annotations only on a pull request's changed lines, so every report
- * places a finding whose crash site lies outside the change on its
- * *change anchor*: the changed line its PoV executed nearest the crash
- * (results.json "change_anchor", docs/results.md). Knows nothing of
- * containers or llvm-cov: the executed lines come in, a choice goes
- * out.
- *
- * Details: docs/results.md; design notes: docs/internals.md.
+ * The record and its results.json form; sarif/anchor_pick.h chooses it.
+ * Details: docs/results.md ("The change anchor").
  */
 #ifndef CRS_SARIF_CHANGE_ANCHOR_H
 #define CRS_SARIF_CHANGE_ANCHOR_H
@@ -20,8 +13,6 @@
 #include <stddef.h>
 #include <jansson.h>
 
-struct buf;
-struct finding;
 
 /* How the anchor was chosen (results.json "change_anchor.how"). */
 #define ANCHOR_CRASH_SITE "crash-site"		/* the crash line is changed */
@@ -58,40 +49,16 @@ struct change_anchor {
 	size_t executed_nr;
 };
 
-/*
- * Where a function around `line` of `file` starts and ends, and its name
- * (borrowed, may be NULL): 1 when known, 0 when not (not C, C++ or
- * Java, or no function there).
- */
-typedef int (*anchor_span_fn)(void *ctx, const char *file, int line,
-			      int *start, int *end, const char **name);
-
-/*
- * Choose f's anchor from `exec` (exec_nr files, each sorted; NULL for
- * none), the changed lines its PoVs executed; `span` (may be NULL) says
- * which function a line lies in. In this order: the crash line itself
- * when it is a changed line (crash-site); the executed changed line
- * nearest the crash line inside the crashing function (crash-function);
- * the nearest to the call site in the innermost caller on the stack that
- * has one (caller); the nearest executed changed line above the crash
- * in the crash's file, else the first one (executed); with none at all,
- * the crash site (not-executed). Nearest: the smallest distance, a line
- * above winning a tie. Copies `exec`. Cannot fail; free with
- * change_anchor_free.
- */
-struct change_anchor *change_anchor_pick(const struct finding *f,
-					 const struct anchor_file *exec,
-					 size_t exec_nr, anchor_span_fn span,
-					 void *ctx);
-
-/* The crash site, labelled unmeasured with `reason` (copied). */
-struct change_anchor *change_anchor_unmeasured(const struct finding *f,
-					       const char *reason);
-
 void change_anchor_free(struct change_anchor *a);
 
-/* A deep copy (NULL for NULL). */
-struct change_anchor *change_anchor_dup(const struct change_anchor *a);
+/* Replace a's executed lines with a copy of `e` (n files, empty ones
+ * left out). Cannot fail. */
+void change_anchor_set_executed(struct change_anchor *a,
+				const struct anchor_file *e, size_t n);
+
+/* The executed lines of `path` in `a`, borrowed, or NULL. */
+const struct anchor_file *change_anchor_file(const struct change_anchor *a,
+					    const char *path);
 
 /*
  * 1 when `a` moves the finding's location off its crash site onto a
@@ -104,26 +71,9 @@ int change_anchor_moved(const struct change_anchor *a);
 int change_anchor_executed(const struct change_anchor *a, const char *path,
 			   int line);
 
-/*
- * Where reports place f: its anchor's file and *line_out when the anchor
- * moved it, else f's own (crash site) file and line. NULL (line 0) when
- * f has no file. *moved_out (may be NULL): 1 for a moved anchor.
- */
-const char *change_anchor_place(const struct finding *f, int *line_out,
-				int *moved_out);
-
 /* One phrase for reports: "the changed line nearest the crash in its
  * caller", "no changed line ran on the PoV", ... (static). */
 const char *change_anchor_how_text(const struct change_anchor *a);
-
-/*
- * Append "this change leads to a heap-buffer-overflow WRITE 4 at
- * src/x.c:1197 in parse" (f's crash type and crash site; "This" when
- * `capital`) to b: the words every report puts on a moved anchor. Text
- * as stored: the caller escapes for its sink. Cannot fail.
- */
-void change_anchor_lead_text(struct buf *b, const struct finding *f,
-			     int capital);
 
 /* results.json's "change_anchor" object (new reference). */
 json_t *change_anchor_to_json(const struct change_anchor *a);

@@ -8,6 +8,7 @@
  * Details: docs/results.md; design notes: docs/internals.md.
  */
 #include "sarif/sarif_write.h"
+#include "sarif/anchor_pick.h"
 #include "sarif/change_anchor.h"
 #include "sarif/change_cov.h"
 #include "sarif/cwe.h"

@@ -2,14 +2,10 @@
 /*
  * pov_coverage.h - the lines each PoV executes on the coverage build
  *
- * A PoV crashes or hangs, and libFuzzer's crash and timeout handlers end
- * the process with _Exit, so the profile runtime's exit-time writer never
- * runs. The coverage build is compiled with runtime counter relocation
- * (target_build_env), which lets each PoV run in clang's continuous
- * profile mode (LLVM_PROFILE_FILE with %c): its counters live in the
- * mmap'ed profile file from the first instruction, so a SEGV, an abort,
- * a libFuzzer timeout or a SIGKILL keeps what ran. Details:
- * docs/results.md ("change_anchor").
+ * A crash or a hang keeps its coverage: the build has counter relocation
+ * and each PoV runs in clang's continuous profile mode (%c).
+ *
+ * Details: docs/results.md ("The change anchor"); docs/internals.md.
  */
 #ifndef CRS_RUNNER_EXEC_POV_COVERAGE_H
 #define CRS_RUNNER_EXEC_POV_COVERAGE_H

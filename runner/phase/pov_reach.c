@@ -3,14 +3,9 @@
  * pov_reach.c - which changed lines each finding's PoVs executed, and
  * the change anchor chosen from them
  *
- * Diff mode, after triage: every proved finding's PoVs are replayed on
- * the head's coverage build (runner/exec/pov_coverage.h, one container
- * per harness); the changed lines they executed count as reached in the
- * change coverage, and each finding gets its change anchor
- * (sarif/change_anchor.h), with the functions around lines read from the
- * head source by descriptor.
- *
- * Details: docs/results.md; design notes: docs/internals.md.
+ * Diff mode, after triage: the changed lines the PoVs ran count in the
+ * change coverage, and each finding gets its anchor.
+ * Details: docs/results.md ("The change anchor").
  */
 #include "runner/phase/phase.h"
 #include "runner/exec/pov_coverage.h"
@@ -18,6 +13,7 @@
 #include "runner/scan/scan.h"
 #include "runner/scan/timings.h"
 #include "diff/func_spans.h"
+#include "sarif/anchor_pick.h"
 #include "sarif/change_anchor.h"
 #include "sarif/change_cov.h"
 #include "sarif/finding.h"

@@ -2,13 +2,10 @@
 /*
  * change_lines.c - the changed lines around each finding, for the report
  *
- * For every finding's change anchor (with its crash line when near) and
- * its stack frames on lines the change added, a few lines of the head
- * source around them, with the changed
- * ones listed: change-lines.json, which report.html shows. The file
- * names come from sanitizer output (hostile), so only files the change
- * touched are read, below the source folder's descriptor, never through
- * a link, size-capped. docs/results.md has the format.
+ * Excerpts of the head source around each finding's change anchor (with
+ * its crash line when near) and its frames on changed lines. The names
+ * are hostile: only the change's files are read, below the source
+ * folder's descriptor, never through a link. docs/results.md.
  */
 #include "runner/report/change_lines.h"
 #include "diff/changeset.h"

@@ -12,6 +12,7 @@
 #include "runner/report/timing_summary.h"
 #include "runner/report/markdown.h"
 #include "runner/http/http.h"
+#include "sarif/anchor_pick.h"
 #include "sarif/change_anchor.h"
 #include "sarif/finding.h"
 #include "common/buf.h"

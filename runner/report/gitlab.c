@@ -15,6 +15,7 @@
 #include "runner/report/suggest.h"
 #include "diff/changeset.h"
 #include "runner/report/junit.h"
+#include "sarif/anchor_pick.h"
 #include "sarif/change_anchor.h"
 #include "sarif/cwe.h"
 #include "sarif/finding.h"

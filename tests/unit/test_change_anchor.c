@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "finding_builder.h"
+#include "sarif/anchor_pick.h"
 #include "sarif/change_anchor.h"
 #include "sarif/finding.h"
 #include "sarif/sarif_write.h"
@@ -210,7 +211,7 @@ static void test_json_round_trip(void **st)
 	int lines[] = { 16, 18 };
 	struct anchor_file exec[] = { { "parse.c", lines, 2 } };
 	struct change_anchor *a = change_anchor_pick(f, exec, 1, spans, NULL);
-	struct change_anchor *b = NULL, *c;
+	struct change_anchor *b = NULL;
 	json_t *j = change_anchor_to_json(a);
 
 	(void)st;
@@ -223,10 +224,8 @@ static void test_json_round_trip(void **st)
 	assert_int_equal(b->frame, 1);
 	assert_int_equal(b->executed_nr, 1);
 	assert_int_equal(b->executed[0].nr, 2);
-	c = change_anchor_dup(b);
-	assert_string_equal(c->function, "parse_record");
-	assert_int_equal(c->executed[0].lines[1], 18);
-	change_anchor_free(c);
+	assert_string_equal(b->function, "parse_record");
+	assert_int_equal(b->executed[0].lines[1], 18);
 	change_anchor_free(b);
 	json_decref(j);
 	/* through the whole finding set */

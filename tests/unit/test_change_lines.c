@@ -19,6 +19,7 @@
 
 #include "runner/report/change_lines.h"
 #include "diff/changeset.h"
+#include "sarif/anchor_pick.h"
 #include "sarif/change_anchor.h"
 #include "sarif/finding.h"
 #include "common/error.h"
