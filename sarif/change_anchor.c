@@ -64,8 +64,9 @@ int change_anchor_moved(const struct change_anchor *a)
 		 !strcmp(a->how, ANCHOR_EXECUTED));
 }
 
-int change_anchor_executed(const struct change_anchor *a, const char *path,
-			   int line)
+/* 1 when `a` lists `line` of `path` as executed. */
+static int executed_line(const struct change_anchor *a, const char *path,
+			 int line)
 {
 	const struct anchor_file *ef;
 
@@ -281,7 +282,7 @@ int change_anchor_from_json(struct change_anchor **out, const json_t *j,
 		return r;
 	}
 	if (change_anchor_moved(a) &&
-	    !change_anchor_executed(a, a->file, a->line)) {
+	    !executed_line(a, a->file, a->line)) {
 		change_anchor_free(a);
 		return bad(src, at, "line", "an anchor off the crash site "
 			   "must be an executed line");

@@ -67,10 +67,6 @@ const struct anchor_file *change_anchor_file(const struct change_anchor *a,
  */
 int change_anchor_moved(const struct change_anchor *a);
 
-/* 1 when `a` lists `line` of `path` as executed. */
-int change_anchor_executed(const struct change_anchor *a, const char *path,
-			   int line);
-
 /* One phrase for reports: "the changed line nearest the crash in its
  * caller", "no changed line ran on the PoV", ... (static). */
 const char *change_anchor_how_text(const struct change_anchor *a);

@@ -89,8 +89,9 @@ static void test_pick_crash_function(void **st)
 	assert_string_equal(a->function, "parse_record");
 	assert_int_equal(a->frame, 1);
 	assert_true(change_anchor_moved(a));
-	assert_true(change_anchor_executed(a, "parse.c", 28));
-	assert_false(change_anchor_executed(a, "parse.c", 20));
+	assert_int_equal(change_anchor_file(a, "parse.c")->nr, 4);
+	assert_int_equal(change_anchor_file(a, "parse.c")->lines[3], 28);
+	assert_null(change_anchor_file(a, "other.c"));
 	assert_int_equal(a->executed_nr, 2);
 	change_anchor_free(a);
 	finding_set_release(&s);
