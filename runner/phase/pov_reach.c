@@ -194,18 +194,22 @@ static void set_failed(struct reach_set *r, const char *why)
 		r->failed = xstrdup(why);
 }
 
-/* Fold PoV k of `p` (job `j`) into its finding's reach and cc. */
-static void fold_pov(struct reach_set *reach, struct change_cov *cc,
-		     const struct pov_coverage *p, size_t k,
-		     const struct pov_job *j, const struct coverage_targets *t,
-		     const struct scan *s)
+/*
+ * Fold PoV k of `p` (job `j`) into its finding's reach and cc: how many
+ * changed lines it was the first input to execute.
+ */
+static size_t fold_pov(struct reach_set *reach, struct change_cov *cc,
+		       const struct pov_coverage *p, size_t k,
+		       const struct pov_job *j,
+		       const struct coverage_targets *t, const struct scan *s)
 {
 	struct coverage_reach cr = COVERAGE_REACH_INIT;
 	struct reach_set *r = &reach[j->finding];
+	size_t first = 0;
 
 	if (!p->cov[k]) {
 		set_failed(r, p->failed[k] ? p->failed[k] : "no profile");
-		return;
+		return 0;
 	}
 	coverage_reach(&cr, p->cov[k], t, s->state.repo_path);
 	r->measured = 1;
@@ -215,13 +219,25 @@ static void fold_pov(struct reach_set *reach, struct change_cov *cc,
 				continue;
 			reach_add(r, t->files[f].path, t->files[f].lines[l]);
 			if (cc)
-				change_cov_add(cc, t->files[f].path,
-					       t->files[f].lines[l],
-					       CHANGE_COV_HIT);
+				first += (size_t)change_cov_add(cc,
+					t->files[f].path, t->files[f].lines[l],
+					CHANGE_COV_HIT);
 		}
-	if (cc)
-		change_cov_add_harness(cc, j->harness, cr.hit_nr);
 	coverage_reach_release(&cr);
+	return first;
+}
+
+/* by_harness: the corpus's count plus the lines only its PoVs ran. */
+static void add_harness_lines(struct change_cov *cc, const char *harness,
+			      size_t more)
+{
+	size_t cur = 0;
+
+	for (size_t i = 0; i < cc->by_harness_nr; i++)
+		if (!strcmp(cc->by_harness[i].name, harness))
+			cur = cc->by_harness[i].lines;
+	if (more)
+		change_cov_add_harness(cc, harness, cur + more);
 }
 
 /* Replay the jobs of one harness; 0 or CRS_EINTR. */
@@ -257,13 +273,18 @@ static int replay_harness(struct scan *s, const char *harness,
 		free(why);
 		r = 0;
 	} else if (r == 0) {
+		size_t first = 0;
+
 		for (size_t k = 0; k < n; k++) {
 			if (p.all_failed)
 				set_failed(&reach[jobs[idx[k]].finding],
 					   p.all_failed);
 			else
-				fold_pov(reach, cc, &p, k, &jobs[idx[k]], t, s);
+				first += fold_pov(reach, cc, &p, k,
+						  &jobs[idx[k]], t, s);
 		}
+		if (cc)
+			add_harness_lines(cc, harness, first);
 	}
 	pov_coverage_release(&p);
 	free(paths);
