@@ -191,3 +191,24 @@ json_t *change_lines_build(int rootfd, const struct diff_changeset *cs,
 	}
 	return json_pack("{s:i,s:o}", "version", 1, "findings", all);
 }
+
+json_t *change_lines_load(const char *out_dir)
+{
+	struct buf b = BUF_INIT;
+	json_t *doc = NULL, *all = NULL;
+	int dirfd = -1;
+
+	/* by descriptor, never through a link: a bundle may be hostile */
+	if (fs_open_dir(&dirfd, out_dir) == 0 &&
+	    fs_read_regular_at(&b, dirfd, "change-lines.json", NULL,
+			       CHANGE_LINES_JSON_MAX, NULL) == 0)
+		doc = json_loadb(b.ptr, b.len, JSON_REJECT_DUPLICATES, NULL);
+	crs_error_clear();	/* no excerpts: nothing to show */
+	if (dirfd >= 0)
+		close(dirfd);
+	if (json_is_object(json_object_get(doc, "findings")))
+		all = json_incref(json_object_get(doc, "findings"));
+	json_decref(doc);
+	buf_release(&b);
+	return all;
+}

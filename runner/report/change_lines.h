@@ -30,4 +30,12 @@ struct finding_set;
 json_t *change_lines_build(int rootfd, const struct diff_changeset *cs,
 			   const struct finding_set *fs);
 
+/*
+ * The "findings" object of `out_dir`'s change-lines.json (new reference),
+ * or NULL when it is missing, larger than CHANGE_LINES_JSON_MAX or not
+ * such a document. Cannot fail.
+ */
+#define CHANGE_LINES_JSON_MAX (4u << 20)
+json_t *change_lines_load(const char *out_dir);
+
 #endif

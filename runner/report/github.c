@@ -9,6 +9,7 @@
  * Authorization header only, never logged nor put in a URL.
  */
 #include "runner/report/github.h"
+#include "runner/report/change_lines.h"
 #include "runner/report/timing_summary.h"
 #include "runner/report/markdown.h"
 #include "runner/http/http.h"
@@ -530,6 +531,41 @@ static void summary_row(struct buf *b, const struct finding *x,
 	buf_adds(b, " |\n");
 }
 
+/*
+ * The changed lines around each of the first `rows` findings' moved
+ * change anchors, with the crash line (change-lines.json's excerpts).
+ */
+static void summary_anchor_lines(struct buf *b, const struct finding_set *fs,
+				 size_t rows, const char *out_dir)
+{
+	json_t *all = change_lines_load(out_dir);
+	int head = 0;
+
+	for (size_t i = 0; all && i < rows && b->len < GITHUB_SUMMARY_MAX / 2;
+	     i++) {
+		const struct finding *x = &fs->items[i];
+		/* borrowed: the anchor's excerpt, then the crash's if apart */
+		const json_t *a = json_object_get(all, x->id ? x->id : "");
+
+		for (size_t k = 0; k < 2 && change_anchor_moved(x->anchor);
+		     k++) {
+			const json_t *e = json_array_get(a, k);
+			const char *role = json_string_value(
+				json_object_get(e, "role"));
+
+			if (!role || strcmp(role, k ? "crash" : "anchor"))
+				break;
+			if (!head++)
+				buf_adds(b, "**Changed lines that led to the "
+					 "crash** ('*' the changed line the PoV "
+					 "ran, '>' the crash, '+' other changed "
+					 "lines):\n\n");
+			md_excerpt(b, e);
+		}
+	}
+	json_decref(all);
+}
+
 static void md_list(struct buf *b, const char *label, char **v, size_t n)
 {
 	buf_printf(b, "**%s:** ", label);
@@ -615,6 +651,7 @@ CRS_TESTABLE void github_summary(struct buf *b, const struct finding_set *fs,
 				   "results.json and results.sarif.\n",
 				   fs->nr - rows);
 		buf_adds(b, "\n");
+		summary_anchor_lines(b, fs, rows, out_dir);
 	}
 	md_list(b, "Harnesses", sm->harnesses, sm->harnesses_nr);
 	md_list(b, "CRSs", sm->crs, sm->crs_nr);
