@@ -18,7 +18,8 @@
 # diff's added lines (parsed from `git diff base head`), with the crash
 # site in relatedLocations and the fingerprint on the crash line;
 # Microsoft's validator with GitHub's rules passes; the GitHub `::error`
-# annotation and GitLab's Code Quality entry are on the anchor; change
+# annotation, the job summary's excerpt and GitLab's Code Quality entry
+# are on the anchor (the summary shows the crash line too); change
 # coverage reports every changed line the PoV executed as reached; the
 # HTML shows the changed lines and the crash line. The two scans share a
 # cache folder: the second reuses the base build.
@@ -119,6 +120,9 @@ assert "This change leads to a heap-buffer-overflow" in ann[0], ann[0]
 summary = open(d + "/gh/summary.md").read()
 assert "cJSON\\.c\\:%d (changed line the PoV ran), crash at cJSON\\.c\\:%d" % (
     a["line"], f["line"]) in summary, summary
+assert "**Changed lines that led to the crash**" in summary, summary
+assert re.search(r"\n\* +%d  " % a["line"], summary), "anchor not in the summary's lines"
+assert re.search(r"\n> +%d  " % f["line"], summary), "crash line not in the summary's lines"
 # GitLab Code Quality on the anchor too
 cq = json.load(open(out + "/gl-code-quality-report.json"))
 assert cq[0]["location"]["path"] == "cJSON.c", cq
