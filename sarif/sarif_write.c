@@ -925,9 +925,8 @@ static json_t *anchor_location(const struct change_anchor *a,
 			       struct src_cache *src)
 {
 	struct where w = { a->file, 1, a->line, 0, a->function };
-	json_t *loc = location(&w, src, change_anchor_how_text(a));
 
-	return loc;
+	return location(&w, src, change_anchor_how_text(a));
 }
 
 /*
