@@ -61,26 +61,30 @@ static struct change_cov_file *file_get(struct change_cov *c,
 	return f;
 }
 
-void change_cov_add(struct change_cov *c, const char *path, int line,
-		    enum change_cov_state state)
+int change_cov_add(struct change_cov *c, const char *path, int line,
+		   enum change_cov_state state)
 {
 	struct change_cov_file *f = file_get(c, path);
 	size_t old = f->alloc;
 
 	if (line < 1)
-		return;
+		return 0;
 	/* the common case: lines arrive in order */
 	for (size_t i = f->nr; i-- > 0 && f->lines[i] >= line;)
 		if (f->lines[i] == line) {
+			int raised = state == CHANGE_COV_HIT &&
+				f->state[i] != CHANGE_COV_HIT;
+
 			if (state > f->state[i])
 				f->state[i] = (unsigned char)state;
-			return;
+			return raised;
 		}
 	ALLOC_GROW(f->lines, f->nr + 1, f->alloc);
 	if (f->alloc != old)
 		f->state = xrealloc(f->state, f->alloc);
 	f->lines[f->nr] = line;
 	f->state[f->nr++] = (unsigned char)state;
+	return state == CHANGE_COV_HIT;
 }
 
 void change_cov_add_harness(struct change_cov *c, const char *harness,

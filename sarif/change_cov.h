@@ -65,9 +65,10 @@ void change_cov_set_unknown(struct change_cov *c, const char *reason);
 
 /*
  * Add changed line `line` of `path` with `state`; an already present
- * line keeps the higher state (HIT > MISSED > NONE). Cannot fail.
+ * line keeps the higher state (HIT > MISSED > NONE). Returns 1 when that
+ * made the line executed, else 0. Cannot fail.
  */
-void change_cov_add(struct change_cov *c, const char *path, int line,
+int change_cov_add(struct change_cov *c, const char *path, int line,
 		    enum change_cov_state state);
 
 /*

@@ -10,6 +10,7 @@
  * finding_json_save(), also writes the SARIF log.
  */
 #include "sarif/finding.h"
+#include "sarif/change_anchor.h"
 #include "sarif/change_cov.h"
 #include "common/utf8.h"
 #include "common/buf.h"
@@ -91,6 +92,7 @@ void finding_release(struct finding *f)
 		free(f->povs[i].path);
 		free(f->povs[i].sha256);
 	}
+	change_anchor_free(f->anchor);
 	free(f->povs);
 }
 
@@ -512,6 +514,9 @@ static json_t *finding_to_json(const struct finding *f)
 	json_object_set_new(o, "harnesses", str_array(f->harnesses,
 						      f->harnesses_nr));
 	json_object_set_new(o, "povs", finding_povs_to_json(f));
+	if (f->anchor)
+		json_object_set_new(o, "change_anchor",
+				    change_anchor_to_json(f->anchor));
 	return o;
 }
 
@@ -946,6 +951,19 @@ static int povs_from_json(struct finding *f, const json_t *o,
 	return 0;
 }
 
+/* "change_anchor" (optional), after the stack it may point into. */
+static int anchor_from_json(struct finding *f, const json_t *o,
+			    const struct jctx *c)
+{
+	json_t *v = member(o, "change_anchor");
+	char at[160];
+
+	if (!v)
+		return 0;
+	snprintf(at, sizeof(at), "%.140schange_anchor", c->at);
+	return change_anchor_from_json(&f->anchor, v, f->stack_nr, c->src, at);
+}
+
 static int finding_from_json(struct finding *f, const json_t *o,
 			     const struct jctx *c)
 {
@@ -982,7 +1000,8 @@ static int finding_from_json(struct finding *f, const json_t *o,
 			       "fixed_by")) ||
 	    (r = get_enum(&f->suppressed, c, o, "suppressed",
 			  suppressed_values)) ||
-	    (r = povs_from_json(f, o, c)))
+	    (r = povs_from_json(f, o, c)) ||
+	    (r = anchor_from_json(f, o, c)))
 		return r;
 	if (f->reproduced > f->attempts)
 		return bad(c, "reproduced", "larger than attempts");

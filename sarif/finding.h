@@ -17,6 +17,8 @@
 #define FINDING_FORMAT "crs-ci-results"	/* results.json "format" */
 #define FINDING_FORMAT_VERSION 1	/* results.json "version" */
 
+struct change_anchor;
+
 struct finding_frame {
 	char *func;
 	char *file;		/* repo-relative when in_project, else as printed */
@@ -73,6 +75,10 @@ struct finding {
 	size_t harnesses_nr;
 	struct finding_pov *povs;
 	size_t povs_nr;
+	/* the changed line its PoVs executed nearest the crash, and how it
+	 * was chosen (sarif/change_anchor.h); NULL before it was measured or
+	 * in full mode */
+	struct change_anchor *anchor;
 };
 
 /* The validation steps of a patch, in order. */

@@ -8,6 +8,8 @@
  * Details: docs/results.md; design notes: docs/internals.md.
  */
 #include "sarif/sarif_write.h"
+#include "sarif/anchor_pick.h"
+#include "sarif/change_anchor.h"
 #include "sarif/change_cov.h"
 #include "sarif/cwe.h"
 #include "sarif/finding.h"
@@ -913,6 +915,39 @@ static json_t *fixes_json(const struct finding *f,
 	return a;
 }
 
+/*
+ * A moved change anchor (sarif/change_anchor.h) as the primary location:
+ * one line, the changed line the PoV executed nearest the crash. GitHub
+ * shows an alert on a pull request only when every line of the primary
+ * region is a changed line.
+ */
+static json_t *anchor_location(const struct change_anchor *a,
+			       struct src_cache *src)
+{
+	struct where w = { a->file, 1, a->line, 0, a->function };
+
+	return location(&w, src, change_anchor_how_text(a));
+}
+
+/*
+ * The message's first sentence for a moved anchor, and the crash site
+ * as a related location it links to; the fingerprints stay on the crash
+ * site, so a re-run that picks another anchor is the same alert.
+ */
+static void anchor_lead(struct buf *msg, const struct finding *f,
+			const struct where *crash, json_t *related,
+			struct src_cache *src)
+{
+	int id = (int)json_array_size(related) + 1;
+	json_t *loc;
+
+	loc = location(crash, src, "Crash site");
+	json_object_set_new(loc, "id", json_integer(id));
+	json_array_append_new(related, loc);
+	change_anchor_lead_text(msg, f, 1);
+	buf_printf(msg, " ([crash site](%d)). ", id);
+}
+
 /* The result for a finding, or NULL when it has no location at all. */
 static json_t *result_json(const struct finding *f, struct rule_list *rules,
 			   struct src_cache *src, const struct finding_set *s)
@@ -924,16 +959,22 @@ static json_t *result_json(const struct finding *f, struct rule_list *rules,
 	struct where w;
 	const char *bs;
 	size_t rule_idx;
+	int changed_frames;
 
 	if (!primary_where(&w, f, src))
 		return NULL;
 	rule_idx = rule_index(rules, rule);
 	related = related_locations(f, src);
-	message_text(&msg, f, &w, json_array_size(related) > 0);
+	changed_frames = json_array_size(related) > 0;
+	if (change_anchor_moved(f->anchor))
+		anchor_lead(&msg, f, &w, related, src);
+	message_text(&msg, f, &w, changed_frames);
 	res = json_pack("{s:s,s:i,s:s,s:o}", "ruleId", rule->rule_id,
 			"ruleIndex", (int)rule_idx, "level", result_level(f),
 			"message", jmsg(msg.ptr));
 	json_object_set_new(res, "locations", json_pack("[o]",
+			    change_anchor_moved(f->anchor) ?
+			    anchor_location(f->anchor, src) :
 			    location(&w, src, NULL)));
 	fp = json_object();
 	if (f->id)

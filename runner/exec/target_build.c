@@ -491,6 +491,18 @@ void target_build_env(struct strvec *env, const struct scan *s,
 	strvec_push(env, "ARCHITECTURE=x86_64");
 	strvec_pushf(env, "FUZZING_LANGUAGE=%s", s->state.language);
 	strvec_pushf(env, "PROJECT_NAME=%s", s->state.project);
+	/*
+	 * Counter relocation lets a PoV replay in clang's continuous profile
+	 * mode, so a crash or a hang keeps its coverage (pov_coverage.h).
+	 * Through clang's driver, since the compile scripts of OSS-Fuzz's
+	 * images and ours keep the coverage flags in different variables;
+	 * "#" keeps the driver quiet, and link steps that see -mllvm
+	 * unused do not fail a -Werror build.
+	 */
+	if (!strcmp(sanitizer, "coverage"))
+		strvec_push(env, "CCC_OVERRIDE_OPTIONS=# +-mllvm "
+			    "+-runtime-counter-relocation "
+			    "+-Wno-unused-command-line-argument");
 }
 
 int target_compile(struct scan *s, const char *image, const char *commit,

@@ -284,6 +284,7 @@ int phase_change_coverage_record(struct scan *s, struct change_cov *cc)
 	}
 	timing_phase(s, "coverage");
 	if ((r = finding_set_load(&fs, results)) != 0 ||
+	    (r = phase_pov_reach(s, &fs, cc)) != 0 ||
 	    (r = phase_change_lines(s, &fs)) != 0)
 		goto out;
 	change_cov_line(&line, cc);

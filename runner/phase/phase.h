@@ -59,6 +59,17 @@ int phase_scan_prove(struct scan *s);
 struct change_cov;
 int phase_change_coverage_measure(struct scan *s, struct change_cov **out);
 /*
+ * Replay every finding's PoVs on the head's coverage build: the changed
+ * lines they executed are added to cc (may be NULL) as executed, and each
+ * finding gets its change anchor (sarif/change_anchor.h). Diff mode only;
+ * a replay that cannot measure leaves anchors "unmeasured". Only error:
+ * CRS_EINTR (runner/phase/pov_reach.c).
+ */
+struct finding_set;
+int phase_pov_reach(struct scan *s, struct finding_set *fs,
+		    struct change_cov *cc);
+
+/*
  * Record, after triage: the "coverage" phase writes cc (taken; NULL in
  * full mode) into results.json's "change_coverage", with the change's
  * lines around each finding. Errors reading or writing it are errors.

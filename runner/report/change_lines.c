@@ -2,15 +2,14 @@
 /*
  * change_lines.c - the changed lines around each finding, for the report
  *
- * For every finding's stack frames on lines the change added, a few
- * lines of the head source around the frame's line, with the changed
- * ones listed: change-lines.json, which report.html shows. The file
- * names come from sanitizer output (hostile), so only files the change
- * touched are read, below the source folder's descriptor, never through
- * a link, size-capped. docs/results.md has the format.
+ * Excerpts of the head source around each finding's change anchor (with
+ * its crash line when near) and its frames on changed lines. The names
+ * are hostile: only the change's files are read, below the source
+ * folder's descriptor, never through a link. docs/results.md.
  */
 #include "runner/report/change_lines.h"
 #include "diff/changeset.h"
+#include "sarif/change_anchor.h"
 #include "sarif/finding.h"
 #include "common/buf.h"
 #include "common/error.h"
@@ -62,14 +61,17 @@ static json_t *line_text(const char *p, size_t n)
 	return j;
 }
 
-/* {"file", "line", "first", "lines", "changed"} around `line`, or NULL. */
-static json_t *excerpt(const struct diff_changeset *cs, const char *file,
-		       int line, const struct buf *src)
+/*
+ * {"file", "line", "first", "lines", "changed"} for head lines [first,
+ * last] of `file`, or NULL when the file is shorter than `line`.
+ */
+static json_t *excerpt_range(const struct diff_changeset *cs,
+			     const char *file, int line, int first, int last,
+			     const struct buf *src)
 {
-	int first = line > CHANGE_LINES_CONTEXT ? line - CHANGE_LINES_CONTEXT :
-		1, last = line + CHANGE_LINES_CONTEXT, no = 1;
 	json_t *text = json_array(), *changed = json_array();
 	const char *p = src->ptr, *end = src->ptr + src->len;
+	int no = 1;
 
 	while (p < end && no <= last) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -93,6 +95,57 @@ static json_t *excerpt(const struct diff_changeset *cs, const char *file,
 			 "first", first, "lines", text, "changed", changed);
 }
 
+/* CHANGE_LINES_CONTEXT lines either side of `line`. */
+static json_t *excerpt(const struct diff_changeset *cs, const char *file,
+		       int line, const struct buf *src)
+{
+	return excerpt_range(cs, file, line, line > CHANGE_LINES_CONTEXT ?
+			     line - CHANGE_LINES_CONTEXT : 1,
+			     line + CHANGE_LINES_CONTEXT, src);
+}
+
+/*
+ * A moved change anchor (sarif/change_anchor.h): the lines around it,
+ * "role": "anchor", reaching down (or up) to the crash line when that
+ * lies within CHANGE_LINES_SPAN lines of it in the same file ("crash":
+ * its number); else a second excerpt around the crash line ("role":
+ * "crash") when its file is one the change touched.
+ */
+static void anchor_excerpts(json_t *a, int rootfd,
+			    const struct diff_changeset *cs,
+			    const struct finding *f)
+{
+	const struct change_anchor *an = f->anchor;
+	int near = f->file && !strcmp(f->file, an->file) && f->line > 0 &&
+		abs(f->line - an->line) <= CHANGE_LINES_SPAN;
+	int lo = near && f->line < an->line ? f->line : an->line;
+	int hi = near && f->line > an->line ? f->line : an->line;
+	struct buf src = BUF_INIT;
+	json_t *e;
+
+	lo = lo > CHANGE_LINES_CONTEXT ? lo - CHANGE_LINES_CONTEXT : 1;
+	if (read_source(&src, rootfd, an->file) == 0 &&
+	    (e = excerpt_range(cs, an->file, an->line, lo,
+			       hi + CHANGE_LINES_CONTEXT, &src))) {
+		json_object_set_new(e, "role", json_string("anchor"));
+		if (near)
+			json_object_set_new(e, "crash",
+					    json_integer(f->line));
+		json_array_append_new(a, e);
+	}
+	crs_error_clear();	/* an unreadable file: no excerpt */
+	buf_release(&src);
+	if (near || !f->file || f->line < 1 || !diff_changeset_file(cs, f->file))
+		return;
+	if (read_source(&src, rootfd, f->file) == 0 &&
+	    (e = excerpt(cs, f->file, f->line, &src))) {
+		json_object_set_new(e, "role", json_string("crash"));
+		json_array_append_new(a, e);
+	}
+	crs_error_clear();
+	buf_release(&src);
+}
+
 static int seen(const struct finding *f, size_t upto)
 {
 	const struct finding_frame *fr = &f->stack[upto];
@@ -113,6 +166,9 @@ json_t *change_lines_build(int rootfd, const struct diff_changeset *cs,
 		const struct finding *f = &fs->items[i];
 		json_t *a = json_array();
 
+		if (change_anchor_moved(f->anchor) &&
+		    diff_changeset_file(cs, f->anchor->file))
+			anchor_excerpts(a, rootfd, cs, f);
 		for (size_t k = 0; k < f->stack_nr &&
 		     json_array_size(a) < CHANGE_LINES_PER_FINDING; k++) {
 			const struct finding_frame *fr = &f->stack[k];
@@ -134,4 +190,25 @@ json_t *change_lines_build(int rootfd, const struct diff_changeset *cs,
 			json_decref(a);
 	}
 	return json_pack("{s:i,s:o}", "version", 1, "findings", all);
+}
+
+json_t *change_lines_load(const char *out_dir)
+{
+	struct buf b = BUF_INIT;
+	json_t *doc = NULL, *all = NULL;
+	int dirfd = -1;
+
+	/* by descriptor, never through a link: a bundle may be hostile */
+	if (fs_open_dir(&dirfd, out_dir) == 0 &&
+	    fs_read_regular_at(&b, dirfd, "change-lines.json", NULL,
+			       CHANGE_LINES_JSON_MAX, NULL) == 0)
+		doc = json_loadb(b.ptr, b.len, JSON_REJECT_DUPLICATES, NULL);
+	crs_error_clear();	/* no excerpts: nothing to show */
+	if (dirfd >= 0)
+		close(dirfd);
+	if (json_is_object(json_object_get(doc, "findings")))
+		all = json_incref(json_object_get(doc, "findings"));
+	json_decref(doc);
+	buf_release(&b);
+	return all;
 }

@@ -16,15 +16,26 @@ struct finding_set;
 
 #define CHANGE_LINES_CONTEXT 3		/* lines before and after */
 #define CHANGE_LINES_PER_FINDING 4	/* excerpts per finding */
+#define CHANGE_LINES_SPAN 8		/* anchor to crash, in one excerpt */
 
 /*
  * The document {"version": 1, "findings": {"<id>": [{"file", "line",
- * "first", "lines", "changed"}]}} (new reference) for the frames of `fs`
- * marked in_change whose file is in `cs`, read below the folder `rootfd`
+ * "first", "lines", "changed"[, "role", "crash"]}]}} (new reference) for
+ * each finding's moved change anchor ("role": "anchor", with "crash" its
+ * crash line when the excerpt holds it; else a "role": "crash" excerpt
+ * follows) and the frames of `fs` marked in_change whose file is in `cs`, read below the folder `rootfd`
  * (the head source) without following a link; a file that cannot be read
  * or is shorter than the frame's line gives no excerpt. Cannot fail.
  */
 json_t *change_lines_build(int rootfd, const struct diff_changeset *cs,
 			   const struct finding_set *fs);
+
+/*
+ * The "findings" object of `out_dir`'s change-lines.json (new reference),
+ * or NULL when it is missing, larger than CHANGE_LINES_JSON_MAX or not
+ * such a document. Cannot fail.
+ */
+#define CHANGE_LINES_JSON_MAX (4u << 20)
+json_t *change_lines_load(const char *out_dir);
 
 #endif

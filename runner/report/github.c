@@ -9,9 +9,12 @@
  * Authorization header only, never logged nor put in a URL.
  */
 #include "runner/report/github.h"
+#include "runner/report/change_lines.h"
 #include "runner/report/timing_summary.h"
 #include "runner/report/markdown.h"
 #include "runner/http/http.h"
+#include "sarif/anchor_pick.h"
+#include "sarif/change_anchor.h"
 #include "sarif/finding.h"
 #include "common/buf.h"
 #include "common/error.h"
@@ -281,14 +284,17 @@ static void annotation(struct buf *b, const char *kind,
 		       const struct finding *x, const char *out_dir)
 {
 	struct buf t = BUF_INIT;
+	int line, moved;
+	const char *file = change_anchor_place(x, &line, &moved);
 
+	/* on the change anchor: GitHub shows it on the diff only there */
 	buf_printf(b, "::%s ", kind);
-	if (x->file && *x->file) {
+	if (file && *file) {
 		buf_adds(b, "file=");
-		github_escape_property(b, x->file);
-		if (x->line > 0)
-			buf_printf(b, ",line=%d", x->line);
-		if (x->line > 0 && x->column > 0)
+		github_escape_property(b, file);
+		if (line > 0)
+			buf_printf(b, ",line=%d", line);
+		if (!moved && line > 0 && x->column > 0)
 			buf_printf(b, ",col=%d", x->column);
 		buf_addch(b, ',');
 	}
@@ -298,6 +304,10 @@ static void annotation(struct buf *b, const char *kind,
 	github_escape_property(b, t.ptr);
 	buf_adds(b, "::");
 	buf_reset(&t);
+	if (moved) {
+		change_anchor_lead_text(&t, x, 1);
+		buf_adds(&t, ".\n");
+	}
 	buf_printf(&t, "%s in %s, reproduced %d/%d on the head build, "
 		   "harness %s, found by %s.", or_unknown(x->crash_type),
 		   or_unknown(x->function), x->reproduced, x->attempts,
@@ -489,6 +499,12 @@ static void summary_row(struct buf *b, const struct finding *x,
 	buf_adds(b, " in ");
 	md(b, x->function);
 	buf_adds(b, " | ");
+	if (change_anchor_moved(x->anchor)) {
+		/* the changed line first: the one the diff shows */
+		md(b, x->anchor->file);
+		buf_printf(b, "\\:%d (changed line the PoV ran), crash at ",
+			   x->anchor->line);
+	}
 	if (x->file) {
 		md(b, x->file);
 		if (x->line > 0)
@@ -513,6 +529,41 @@ static void summary_row(struct buf *b, const struct finding *x,
 		buf_adds(b, "none");
 	}
 	buf_adds(b, " |\n");
+}
+
+/*
+ * The changed lines around each of the first `rows` findings' moved
+ * change anchors, with the crash line (change-lines.json's excerpts).
+ */
+static void summary_anchor_lines(struct buf *b, const struct finding_set *fs,
+				 size_t rows, const char *out_dir)
+{
+	json_t *all = change_lines_load(out_dir);
+	int head = 0;
+
+	for (size_t i = 0; all && i < rows && b->len < GITHUB_SUMMARY_MAX / 2;
+	     i++) {
+		const struct finding *x = &fs->items[i];
+		/* borrowed: the anchor's excerpt, then the crash's if apart */
+		const json_t *a = json_object_get(all, x->id ? x->id : "");
+
+		for (size_t k = 0; k < 2 && change_anchor_moved(x->anchor);
+		     k++) {
+			const json_t *e = json_array_get(a, k);
+			const char *role = json_string_value(
+				json_object_get(e, "role"));
+
+			if (!role || strcmp(role, k ? "crash" : "anchor"))
+				break;
+			if (!head++)
+				buf_adds(b, "**Changed lines that led to the "
+					 "crash** ('*' the changed line the PoV "
+					 "ran, '>' the crash, '+' other changed "
+					 "lines):\n\n");
+			md_excerpt(b, e);
+		}
+	}
+	json_decref(all);
 }
 
 static void md_list(struct buf *b, const char *label, char **v, size_t n)
@@ -600,6 +651,7 @@ CRS_TESTABLE void github_summary(struct buf *b, const struct finding_set *fs,
 				   "results.json and results.sarif.\n",
 				   fs->nr - rows);
 		buf_adds(b, "\n");
+		summary_anchor_lines(b, fs, rows, out_dir);
 	}
 	md_list(b, "Harnesses", sm->harnesses, sm->harnesses_nr);
 	md_list(b, "CRSs", sm->crs, sm->crs_nr);

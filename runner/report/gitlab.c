@@ -15,6 +15,8 @@
 #include "runner/report/suggest.h"
 #include "diff/changeset.h"
 #include "runner/report/junit.h"
+#include "sarif/anchor_pick.h"
+#include "sarif/change_anchor.h"
 #include "sarif/cwe.h"
 #include "sarif/finding.h"
 #include "common/buf.h"
@@ -148,17 +150,18 @@ CRS_TESTABLE void gitlab_vuln_uuid(char out[37], const char *finding_id)
 }
 
 /*
- * The repo-relative location of a finding: its file, else its innermost
+ * The repo-relative location of a finding: its change anchor when that
+ * moved it onto a changed line, else its file, else its innermost
  * in-project frame with a file; NULL when none (such findings are left
  * out of Code Quality and SAST, which need a path). Borrowed.
  */
 static const char *gitlab_location(const struct finding *f, int *line_out)
 {
+	const char *file = change_anchor_place(f, line_out, NULL);
+
+	if (file && *file)	/* the change anchor, else the crash site */
+		return file;
 	*line_out = 0;
-	if (f->file && *f->file) {
-		*line_out = f->line;
-		return f->file;
-	}
 	for (size_t i = 0; i < f->stack_nr; i++)
 		if (f->stack[i].in_project && f->stack[i].file &&
 		    *f->stack[i].file) {
@@ -203,10 +206,14 @@ static char *gitlab_summary_line(const struct finding *f,
 {
 	struct buf b = BUF_INIT;
 
-	buf_printf(&b, "%s: %s", rule->title,
-		   gitlab_or(f->crash_type, "crash"));
-	if (f->function)
-		buf_printf(&b, " in %s", f->function);
+	buf_printf(&b, "%s: ", rule->title);
+	if (change_anchor_moved(f->anchor))
+		change_anchor_lead_text(&b, f, 1);
+	else {
+		buf_adds(&b, gitlab_or(f->crash_type, "crash"));
+		if (f->function)
+			buf_printf(&b, " in %s", f->function);
+	}
 	buf_printf(&b, " (%s, reproduced %d/%d, harness %s)",
 		   gitlab_or(f->novelty, "novelty unknown"), f->reproduced,
 		   f->attempts, gitlab_or(f->harness, "?"));

@@ -10,6 +10,7 @@
 #include "runner/report/html.h"
 #include "runner/report/html_timeline.h"
 #include "runner/report/junit.h"
+#include "sarif/change_anchor.h"
 #include "sarif/change_cov.h"
 #include "sarif/finding.h"
 #include "common/buf.h"
@@ -62,6 +63,7 @@ static const char html_css[] =
 	"margin:1em 0}"
 	"pre.snippet .changed{background:#e6ffec}"
 	"pre.snippet .crash{background:#ffebe9;font-weight:bold}"
+	"pre.snippet .anchor{background:#ccffd8;font-weight:bold}"
 	".lineno{color:#6e7781}"
 	"svg.timeline{max-width:100%;height:auto;font-family:system-ui,"
 	"sans-serif}";
@@ -469,6 +471,11 @@ static void html_excerpt_lines(xmlNodePtr parent, const json_t *e)
 	const json_t *changed = json_object_get(e, "changed");
 	json_int_t line = json_integer_value(json_object_get(e, "line"));
 	json_int_t first = json_integer_value(json_object_get(e, "first"));
+	const char *role = json_string_value(json_object_get(e, "role"));
+	int is_anchor = role && !strcmp(role, "anchor");
+	/* the crash line, '>': an anchor's excerpt names it apart */
+	json_int_t crash = is_anchor ?
+		json_integer_value(json_object_get(e, "crash")) : line;
 	xmlNodePtr pre;
 	size_t n = json_array_size(text);
 
@@ -477,8 +484,10 @@ static void html_excerpt_lines(xmlNodePtr parent, const json_t *e)
 		return;
 	if (n > HTML_SNIPPET_LINES)
 		n = HTML_SNIPPET_LINES;
-	html_el_own(parent, "p", NULL, xasprintf("%s:%lld", file,
-		    (long long)line));
+	html_el_own(parent, "p", NULL, xasprintf("%s:%lld%s", file,
+		    (long long)line, is_anchor ? ": the changed line the PoV "
+		    "executed nearest the crash ('*')" : role &&
+		    !strcmp(role, "crash") ? ": the crash" : ""));
 	pre = html_el(parent, "pre", "snippet", NULL);
 	for (size_t i = 0; i < n; i++) {
 		json_int_t no = first + (json_int_t)i;
@@ -489,10 +498,12 @@ static void html_excerpt_lines(xmlNodePtr parent, const json_t *e)
 
 		json_array_foreach(changed, k, c)
 			is_changed |= json_integer_value(c) == no;
-		html_el_own(pre, "span", no == line ? "crash" : is_changed ?
+		html_el_own(pre, "span", no == crash ? "crash" :
+			    is_anchor && no == line ? "anchor" : is_changed ?
 			    "changed" : NULL, xasprintf("%c%5lld  %s",
-			    no == line ? '>' : is_changed ? '+' : ' ',
-			    (long long)no, t ? t : ""));
+			    no == crash ? '>' : is_anchor && no == line ? '*' :
+			    is_changed ? '+' : ' ', (long long)no,
+			    t ? t : ""));
 		html_text(pre, "\n");
 	}
 }
@@ -509,7 +520,7 @@ static void html_change_lines(xmlNodePtr parent, const struct finding *f,
 	if (!json_is_array(a) || !json_array_size(a))
 		return;
 	html_el(parent, "h4", NULL, "Changed lines around the crash ('>' "
-		"the frame's line, '+' lines this change added)");
+		"the crash or the frame's line, '+' lines this change added)");
 	json_array_foreach(a, i, e) {
 		if (i == HTML_SNIPPETS_MAX)
 			break;
@@ -536,6 +547,12 @@ static void html_finding(xmlNodePtr body, const struct finding_set *fs,
 	t = html_el(div, "table", NULL, NULL);
 	html_kv(t, "id", f->id);
 	html_kv_own(t, "location", html_loc(f->file, f->line));
+	if (f->anchor)
+		html_kv_own(t, "change anchor", change_anchor_moved(f->anchor) ?
+			    xasprintf("%s:%d: %s", f->anchor->file,
+				      f->anchor->line,
+				      change_anchor_how_text(f->anchor)) :
+			    xstrdup(change_anchor_how_text(f->anchor)));
 	html_kv(t, "harness", f->harness);
 	html_kv(t, "sanitizer", f->sanitizer);
 	html_kv_own(t, "reproduced", xasprintf("%d of %d run(s)",

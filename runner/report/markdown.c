@@ -123,3 +123,47 @@ void md_change_cov(struct buf *b, const struct change_cov *c)
 	buf_adds(b, "\n\n");
 	buf_release(&line);
 }
+
+#define MD_EXCERPT_LINES 15	/* lines of an excerpt shown, at most */
+
+void md_excerpt(struct buf *b, const json_t *e)
+{
+	/* borrowed */
+	const char *file = json_string_value(json_object_get(e, "file"));
+	const char *role = json_string_value(json_object_get(e, "role"));
+	const json_t *text = json_object_get(e, "lines");
+	const json_t *changed = json_object_get(e, "changed");
+	json_int_t line = json_integer_value(json_object_get(e, "line"));
+	json_int_t first = json_integer_value(json_object_get(e, "first"));
+	int anchor = role && !strcmp(role, "anchor");
+	json_int_t crash = anchor ?
+		json_integer_value(json_object_get(e, "crash")) : line;
+	struct buf block = BUF_INIT;
+	size_t n = json_array_size(text);
+
+	if (!file || !n || first < 1 || line < 1 || first > (1 << 30))
+		return;
+	md_code_span(b, file);
+	buf_printf(b, " line %lld%s\n\n", (long long)line, anchor ?
+		   ": the changed line the PoV ran nearest the crash" :
+		   role && !strcmp(role, "crash") ? ": the crash" : "");
+	for (size_t i = 0; i < n && i < MD_EXCERPT_LINES; i++) {
+		json_int_t no = first + (json_int_t)i;
+		const char *t = json_string_value(json_array_get(text, i));
+		int is_changed = 0;
+		size_t k;
+		json_t *c;
+
+		json_array_foreach(changed, k, c)
+			is_changed |= json_integer_value(c) == no;
+		buf_printf(&block, "%c%6lld  ", no == crash ? '>' :
+			   anchor && no == line ? '*' : is_changed ? '+' : ' ',
+			   (long long)no);
+		for (const char *p = t ? t : ""; *p; p++)
+			buf_addch(&block, (unsigned char)*p < 0x20 ? ' ' : *p);
+		buf_addch(&block, '\n');
+	}
+	md_code_block(b, NULL, block.ptr);
+	buf_addch(b, '\n');
+	buf_release(&block);
+}

@@ -11,6 +11,7 @@
 #ifndef CRS_RUNNER_REPORT_MARKDOWN_H
 #define CRS_RUNNER_REPORT_MARKDOWN_H
 
+#include <jansson.h>
 #include <stddef.h>
 
 struct buf;
@@ -40,5 +41,13 @@ void md_code_block(struct buf *b, const char *info, const char *s);
  * NULL (full mode) appends nothing.
  */
 void md_change_cov(struct buf *b, const struct change_cov *c);
+
+/*
+ * One change-lines.json excerpt (runner/report/change_lines.h) as its
+ * file:line, then a fenced block of numbered lines: '*' the change anchor,
+ * '>' the crash line, '+' other changed lines. A malformed excerpt adds
+ * nothing. Cannot fail.
+ */
+void md_excerpt(struct buf *b, const json_t *e);
 
 #endif

@@ -9,6 +9,7 @@
  */
 #include "runner/report/terminal.h"
 #include "runner/report/timing_summary.h"
+#include "sarif/change_anchor.h"
 #include "sarif/change_cov.h"
 #include "sarif/finding.h"
 #include "common/buf.h"
@@ -175,6 +176,11 @@ size_t terminal_report(FILE *f, const struct finding_set *fs,
 		if (x->found_after_s >= 0)
 			fprintf(f, " after %.0fs", x->found_after_s);
 		fputc('\n', f);
+		if (x->anchor)	/* where the diff shows it, and why */
+			fprintf(f, "      change anchor %s:%d: %s\n",
+				q(a, sizeof(a), x->anchor->file),
+				x->anchor->line,
+				change_anchor_how_text(x->anchor));
 		if (x->suppressed)
 			fprintf(f, "      suppressed by --%s no: fails no "
 				"policy, not in the SARIF\n", x->suppressed);

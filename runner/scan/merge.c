@@ -8,6 +8,7 @@
  * fuzzed, so a bug two shards found is one finding.
  */
 #include "runner/scan/merge.h"
+#include "sarif/change_anchor.h"
 #include "sarif/change_cov.h"
 #include "sarif/finding.h"
 #include "common/error.h"
@@ -101,6 +102,7 @@ static int merge_earlier(const struct finding *a, const struct finding *b)
 static void merge_take_evidence(struct finding *into, struct finding *from)
 {
 	struct finding_frame *stack = into->stack;
+	struct change_anchor *anchor;
 	size_t stack_nr = into->stack_nr;
 
 	into->reproduced = from->reproduced;
@@ -114,6 +116,9 @@ static void merge_take_evidence(struct finding *into, struct finding *from)
 	into->stack_nr = from->stack_nr;
 	from->stack = stack;
 	from->stack_nr = stack_nr;
+	anchor = into->anchor;	/* it points into its stack */
+	into->anchor = from->anchor;
+	from->anchor = anchor;
 }
 
 static void merge_finding(struct finding *into, struct finding *from)
@@ -140,6 +145,12 @@ static void merge_finding(struct finding *into, struct finding *from)
 	merge_str(&into->suppressed, &from->suppressed);
 	into->in_change |= from->in_change;
 	into->is_security |= from->is_security;
+	if (!into->anchor && from->anchor &&
+	    (from->anchor->frame < 0 ||
+	     (size_t)from->anchor->frame < into->stack_nr)) {
+		into->anchor = from->anchor;
+		from->anchor = NULL;
+	}
 	for (size_t i = 0; i < from->povs_nr; i++)
 		finding_add_pov(into, from->povs[i].harness,
 				from->povs[i].path, from->povs[i].sha256);

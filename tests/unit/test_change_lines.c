@@ -7,7 +7,9 @@
  * add, a changed file that is a symlink to a secret: the excerpt around
  * an in-change frame has its lines (tabs expanded) and the changed ones
  * listed; the link, a frame outside the change, a line past the end of
- * the file and a frame not on a changed line give nothing.
+ * the file and a frame not on a changed line give nothing. A change
+ * anchor off the crash line gets an excerpt that reaches the crash line;
+ * one in the linked file gets none.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,6 +19,8 @@
 
 #include "runner/report/change_lines.h"
 #include "diff/changeset.h"
+#include "sarif/anchor_pick.h"
+#include "sarif/change_anchor.h"
 #include "sarif/finding.h"
 #include "common/error.h"
 #include "common/fsutil.h"
@@ -146,10 +150,81 @@ static void test_excerpts(void **state)
 	free(secret);
 }
 
+/* A finding crashing at src/a.c:`crash`, anchored on `file`:`line`. */
+static void anchored(struct finding_set *fs, const char *id, int crash,
+		     const char *file, int line)
+{
+	struct finding *f = finding_set_add(fs);
+	int lines[] = { line };
+	struct anchor_file exec[] = { { (char *)file, lines, 1 } };
+
+	f->id = xstrdup(id);
+	f->file = xstrdup("src/a.c");
+	f->line = crash;
+	f->stack = xcalloc(2, sizeof(*f->stack));
+	frame(f, "src/a.c", crash, 0);
+	f->anchor = change_anchor_pick(f, exec, 1, NULL, NULL);
+	assert_true(change_anchor_moved(f->anchor));
+}
+
+static void test_anchor_excerpts(void **state)
+{
+	char dir[] = "/tmp/crs-ci-test-change-lines.XXXXXX";
+	struct diff_changeset *cs = NULL;
+	struct finding_set fs;
+	json_t *doc, *all, *e;
+	char *src, *link, *secret, *text;
+	int rootfd = -1;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	src = xasprintf("%s/src", dir);
+	link = xasprintf("%s/src/link.c", dir);
+	secret = xasprintf("%s/secret.c", dir);
+	assert_int_equal(fs_mkdir_p(src), 0);
+	put(dir, "src/a.c", HEAD_A);
+	put(dir, "secret.c", "keep\nTOP-SECRET\n");
+	assert_int_equal(symlink(secret, link), 0);
+	if (diff_changeset_from_patch(&cs, PATCH, strlen(PATCH), "t.diff"))
+		fail_msg("%s", crs_error_last());
+	finding_set_init(&fs);
+	anchored(&fs, "2222222222222222", 9, "src/a.c", 6);
+	anchored(&fs, "3333333333333333", 9, "src/link.c", 2);
+	assert_int_equal(fs_open_dir(&rootfd, dir), 0);
+	doc = change_lines_build(rootfd, cs, &fs);
+	all = json_object_get(doc, "findings");
+	/* lines 3 (anchor - 3) to 10 (the file's end, before crash + 3) */
+	e = json_array_get(json_object_get(all, "2222222222222222"), 0);
+	assert_string_equal(json_string_value(json_object_get(e, "role")),
+			    "anchor");
+	assert_int_equal(json_integer_value(json_object_get(e, "line")), 6);
+	assert_int_equal(json_integer_value(json_object_get(e, "crash")), 9);
+	assert_int_equal(json_integer_value(json_object_get(e, "first")), 3);
+	assert_int_equal(json_array_size(json_object_get(e, "lines")), 8);
+	/* the link is never read: no excerpt, and the crash line's file
+	 * gets its own excerpt since the crash is not near the anchor */
+	e = json_array_get(json_object_get(all, "3333333333333333"), 0);
+	assert_string_equal(json_string_value(json_object_get(e, "role")),
+			    "crash");
+	assert_int_equal(json_integer_value(json_object_get(e, "line")), 9);
+	text = json_dumps(doc, 0);
+	assert_null(strstr(text, "TOP-SECRET"));
+	free(text);
+	json_decref(doc);
+	close(rootfd);
+	finding_set_release(&fs);
+	diff_changeset_free(cs);
+	fs_remove_tree(dir);
+	free(src);
+	free(link);
+	free(secret);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_excerpts),
+		cmocka_unit_test(test_anchor_excerpts),
 	};
 
 	int r;

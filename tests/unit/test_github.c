@@ -21,6 +21,8 @@
 #include "tests/helper/fake_github.h"
 #include "ci_commands.h"
 #include "runner/report/github.h"
+#include "sarif/anchor_pick.h"
+#include "sarif/change_anchor.h"
 #include "sarif/change_cov.h"
 #include "sarif/finding.h"
 #include "common/buf.h"
@@ -211,6 +213,60 @@ static void test_annotation_hostile(void **state)
 		"0123456789abcdef\n");
 	free(text);
 	finding_set_release(&fs);
+}
+
+/*
+ * A crash outside the change, anchored on the changed line its PoV ran:
+ * the annotation is on that line (no column) and says where it crashes;
+ * the job summary shows the changed lines with the crash line, a hostile
+ * source line kept inside its code block.
+ */
+static void test_anchor(void **state)
+{
+	static const char lines_json[] =
+		"{\"version\":1,\"findings\":{\"0123456789abcdef\":[{"
+		"\"file\":\"src/a.c\",\"line\":41,\"first\":37,"
+		"\"lines\":[\"a\",\"```\\n::error::x\",\"c\",\"d\",\"e\","
+		"\"f\",\"g\",\"h\"],\"changed\":[40,41],"
+		"\"role\":\"anchor\",\"crash\":44}]}}";
+	int exec_lines[] = { 40, 41 };
+	struct anchor_file exec[] = { { "src/a.c", exec_lines, 2 } };
+	struct finding_set fs;
+	struct finding *x;
+	struct tmpdir t;
+	struct buf md = BUF_INIT;
+	char *mem = NULL, *text, *p;
+	size_t len = 0;
+	FILE *f = open_memstream(&mem, &len);
+
+	(void)state;
+	tmpdir_make(&t);
+	p = tpath(&t, "change-lines.json");
+	assert_int_equal(fs_write_file_atomic(p, lines_json,
+					      strlen(lines_json)), 0);
+	free(p);
+	summary_init(&fs);
+	x = add(&fs, "0123456789abcdef", "new", "src/a.c", 44);
+	x->anchor = change_anchor_pick(x, exec, 1, NULL, NULL);
+	assert_string_equal(x->anchor->how, ANCHOR_EXECUTED);
+	assert_int_equal(github_annotations(f, &fs, "out"), 0);
+	text = stream_text(f, &mem);
+	assert_non_null(strstr(text, "::error file=src/a.c,line=41,title="));
+	assert_non_null(strstr(text, "::This change leads to a heap-buffer-"
+			       "overflow WRITE 4 at src/a.c:44 in parse_ext."));
+	free(text);
+	github_summary(&md, &fs, t.path, NULL, 0);
+	assert_non_null(strstr(md.ptr, "src/a\\.c\\:41 (changed line the "
+			       "PoV ran), crash at src/a\\.c\\:44"));
+	assert_non_null(strstr(md.ptr, "**Changed lines that led to the "
+			       "crash**"));
+	assert_non_null(strstr(md.ptr, "\n+    40  d\n*    41  e\n"));
+	assert_non_null(strstr(md.ptr, "\n>    44  h\n"));
+	/* the fence is longer than any backtick run in the lines */
+	assert_non_null(strstr(md.ptr, "\n````\n"));
+	buf_release(&md);
+	finding_set_release(&fs);
+	tmpdir_remove(&t);
 }
 
 /* Runner commands in every untrusted field: crs-ci's own line still runs. */
@@ -1133,6 +1189,7 @@ int main(void)
 		cmocka_unit_test(test_annotation_suppressed),
 		cmocka_unit_test(test_echo_reports),
 		cmocka_unit_test(test_summary),
+		cmocka_unit_test(test_anchor),
 		cmocka_unit_test(test_outputs),
 		cmocka_unit_test(test_event),
 		cmocka_unit_test(test_env_load),

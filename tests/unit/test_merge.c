@@ -19,6 +19,8 @@
 #include "runner/cli/cmd.h"
 #include "runner/scan/merge.h"
 #include "runner/scan/shard.h"
+#include "sarif/anchor_pick.h"
+#include "sarif/change_anchor.h"
 #include "sarif/change_cov.h"
 #include "sarif/finding.h"
 #include "common/buf.h"
@@ -294,6 +296,37 @@ static void test_merge_union(void **state)
 	finding_set_release(&a);
 	finding_set_release(&b);
 	finding_set_release(&m);
+}
+
+/* The shared finding's change anchor survives whichever shard has it;
+ * taking the better shard's evidence (its stack) takes its anchor. */
+static void test_merge_anchor(void **state)
+{
+	int lines[] = { 2 };
+	struct anchor_file exec[] = { { "src/x.c", lines, 1 } };
+
+	(void)state;
+	for (int which = 0; which < 2; which++) {
+		struct finding_set m, a, b;
+		struct finding *f;
+
+		finding_set_init(&m);
+		shard1(&a);
+		shard2(&b);
+		f = which ? &b.items[1] : &a.items[1];	/* 5555... */
+		f->anchor = change_anchor_pick(f, exec, 1, NULL, NULL);
+		assert_string_equal(f->anchor->how, ANCHOR_EXECUTED);
+		assert_int_equal(merge_finding_sets(&m, &a, "a"), 0);
+		assert_int_equal(merge_finding_sets(&m, &b, "b"), 0);
+		merge_sort(&m);
+		assert_string_equal(m.items[0].id, "5555555555555555");
+		assert_non_null(m.items[0].anchor);
+		assert_int_equal(m.items[0].anchor->line, 2);
+		assert_null(m.items[1].anchor);
+		finding_set_release(&a);
+		finding_set_release(&b);
+		finding_set_release(&m);
+	}
 }
 
 static void test_merge_order_independent(void **state)
@@ -598,6 +631,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_merge_drops_timings),
 		cmocka_unit_test(test_merge_union),
+		cmocka_unit_test(test_merge_anchor),
 		cmocka_unit_test(test_merge_change_cov),
 		cmocka_unit_test(test_merge_order_independent),
 		cmocka_unit_test(test_merge_same_pov_counts_once),
