@@ -11,6 +11,7 @@
 #include "runner/scan/scan_opts.h"
 #include "runner/exec/base_images.h"
 #include "runner/scan/shard.h"
+#include "runner/scan/after_finding.h"
 #include "runner/config/config.h"
 #include "runner/cli/cli_usage.h"
 #include "common/error.h"
@@ -29,7 +30,8 @@ enum {
 	OPT_CACHE_DIR, OPT_FAIL_ON, OPT_REPRODUCE, OPT_KEEP_GOING, OPT_POV,
 	OPT_SANITIZER, OPT_SARIF, OPT_SHARD, OPT_NO_LLM, OPT_ALLOW_ENV,
 	OPT_REGISTRY, OPT_BASE_IMAGES, OPT_REPORT_TIMEOUTS, OPT_REPORT_OOMS,
-	OPT_SARIF_CATEGORY, OPT_CACHE_MAX, OPT_FUZZ_SECONDS,
+	OPT_SARIF_CATEGORY, OPT_CACHE_MAX, OPT_FUZZ_SECONDS, OPT_AFTER_FINDING,
+	OPT_UNTIL_DEADLINE,
 };
 
 /* The commands an option applies to, for the tables below. */
@@ -111,6 +113,17 @@ static const struct scan_opt scan_opt_table[] = {
 	  "runs of each PoV during triage (default 5)" },
 	{ "keep-going", NULL, OPT_KEEP_GOING, SCAN_CMD_SCAN | SCAN_CMD_RUN,
 	  "let CRSs fuzz to the deadline after their first PoV" },
+	{ "after-finding", "WHAT", OPT_AFTER_FINDING,
+	  SCAN_CMD_SCAN | SCAN_CMD_RUN,
+	  "once a finding that fails --fail-on is proved (reproduced\n"
+	  "on head, absent on base): stop (end the run now), a\n"
+	  "DURATION of search for more bugs (30s, 2m), or continue\n"
+	  "to the deadline (default: 10% of what is left, 15s to\n"
+	  "60s; docs/cmd/scan.md)" },
+	{ "until-deadline", NULL, OPT_UNTIL_DEADLINE,
+	  SCAN_CMD_SCAN | SCAN_CMD_RUN,
+	  "fuzz to the deadline whatever is found: --after-finding\n"
+	  "continue" },
 	{ "no-llm", NULL, OPT_NO_LLM,
 	  SCAN_CMD_SCAN | SCAN_CMD_PREPARE | SCAN_CMD_RUN,
 	  "no LLM gateway (e.g. fork pull requests have no secrets):\n"
@@ -352,6 +365,14 @@ int scan_opts_parse(struct scan_opts *o, int argc, char **argv,
 			o->reproduce_runs = (int)n;
 			break;
 		case OPT_KEEP_GOING: o->keep_going = 1; break;
+		case OPT_AFTER_FINDING:
+			if (after_finding_parse(optarg,
+						&o->after_finding_s) != 0)
+				return usage_error(err, cmd, CRS_EINPUT);
+			break;
+		case OPT_UNTIL_DEADLINE:
+			o->after_finding_s = AFTER_FINDING_CONTINUE;
+			break;
 		case OPT_NO_LLM: o->no_llm = 1; break;
 		case OPT_POV:
 			ALLOC_GROW(o->povs, o->povs_nr + 1, povs_alloc);
