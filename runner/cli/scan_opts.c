@@ -31,7 +31,7 @@ enum {
 	OPT_SANITIZER, OPT_SARIF, OPT_SHARD, OPT_NO_LLM, OPT_ALLOW_ENV,
 	OPT_REGISTRY, OPT_BASE_IMAGES, OPT_REPORT_TIMEOUTS, OPT_REPORT_OOMS,
 	OPT_SARIF_CATEGORY, OPT_CACHE_MAX, OPT_FUZZ_SECONDS, OPT_AFTER_FINDING,
-	OPT_UNTIL_DEADLINE,
+	OPT_UNTIL_DEADLINE, OPT_LEND_CORES,
 };
 
 /* The commands an option applies to, for the tables below. */
@@ -124,6 +124,10 @@ static const struct scan_opt scan_opt_table[] = {
 	  SCAN_CMD_SCAN | SCAN_CMD_RUN,
 	  "fuzz to the deadline whatever is found: --after-finding\n"
 	  "continue" },
+	{ "lend-cores", "yes|no", OPT_LEND_CORES, SCAN_CMD_SCAN | SCAN_CMD_RUN,
+	  "yes (default): while harnesses fuzz, CRSs may also use the\n"
+	  "compose's oss_crs_infra cores, where crs-ci's own\n"
+	  "containers outweigh them 8 to 1; no: only their own" },
 	{ "no-llm", NULL, OPT_NO_LLM,
 	  SCAN_CMD_SCAN | SCAN_CMD_PREPARE | SCAN_CMD_RUN,
 	  "no LLM gateway (e.g. fork pull requests have no secrets):\n"
@@ -373,6 +377,14 @@ int scan_opts_parse(struct scan_opts *o, int argc, char **argv,
 		case OPT_UNTIL_DEADLINE:
 			o->after_finding_s = AFTER_FINDING_CONTINUE;
 			break;
+		case OPT_LEND_CORES: {
+			int yes = 1;
+
+			if (parse_yes_no("--lend-cores", optarg, &yes) != 0)
+				return usage_error(err, cmd, CRS_EINPUT);
+			o->no_lend_cores = !yes;
+			break;
+		}
 		case OPT_NO_LLM: o->no_llm = 1; break;
 		case OPT_POV:
 			ALLOC_GROW(o->povs, o->povs_nr + 1, povs_alloc);

@@ -11,6 +11,7 @@
 #include "runner/phase/phase.h"
 #include "runner/phase/early_jobs.h"
 #include "runner/exec/bind_source.h"
+#include "runner/exec/build_group.h"
 #include "runner/exec/container.h"
 #include "runner/exec/container_policy.h"
 #include "runner/scan/after_finding.h"
@@ -181,6 +182,29 @@ static int make_dirs(struct scan *s, const char *h)
 	return r;
 }
 
+/*
+ * The CPUs CRS `c` fuzzes on when infra's are lent to it: its own and
+ * infra's (caller frees), or NULL when there is nothing to lend (no
+ * cpuset on either side, or infra's are its own already).
+ */
+static char *lent_cpus(struct scan *s, const struct compose_crs *c)
+{
+	const char *infra = s->compose->infra.cpuset;
+	char *u = NULL;
+
+	if (!infra || !*infra || !c->res.cpuset || !*c->res.cpuset)
+		return NULL;
+	if (build_group_cpus_union(&u, c->res.cpuset, infra) != 0) {
+		crs_error_clear();	/* the compose check read them */
+		return NULL;
+	}
+	if (build_group_cpus(u) == build_group_cpus(c->res.cpuset)) {
+		free(u);
+		return NULL;
+	}
+	return u;
+}
+
 static int start_module(struct scan *s, struct harness_run *hr,
 			const struct run_infra *ri, size_t crs_idx,
 			const struct manifest_run_module *mod, const char *h)
@@ -198,7 +222,7 @@ static int start_module(struct scan *s, struct harness_run *hr,
 	char *key = xasprintf("%s/%s", c->name, mod->name);
 	const char *image = scan_image(s, key);
 	char *run = scan_work_path(s, "runs/%s", s->state.run_id);
-	char *name = NULL, *id = NULL, *src = NULL;
+	char *name = NULL, *id = NULL, *src = NULL, *lent = NULL;
 	struct running *slot;
 	int r;
 
@@ -246,6 +270,10 @@ static int start_module(struct scan *s, struct harness_run *hr,
 	ro.binds = strvec_list(&binds);
 	ro.labels = strvec_list(&labels);
 	ro.cpuset = c->res.cpuset;
+	/* infra's cores too: crs-ci's own containers outweigh it 8 to 1
+	 * there (container_policy.c) */
+	if (!s->opts->no_lend_cores && (lent = lent_cpus(s, c)))
+		ro.cpuset = lent;
 	ro.memory = c->res.memory_bytes;
 	ro.shm_size = 2LL << 30;
 	ro.network = ri->net_names.v[crs_idx];
@@ -272,6 +300,7 @@ out:
 	free(name);
 	free(id);
 	free(src);
+	free(lent);
 	return r;
 }
 
@@ -818,6 +847,11 @@ int phase_run(struct scan *s)
 	log_info("run: %.0fs left; %.0fs kept for triage and the report "
 		 "while nothing is found", budget.window_s,
 		 run_reserve(&budget, NULL));
+	if (!s->opts->no_lend_cores && s->compose->infra.cpuset)
+		log_info("run: CRSs also fuzz on oss_crs_infra's cores %s; "
+			 "crs-ci's own containers there outweigh them 8 to 1 "
+			 "(--lend-cores no: they keep to their own)",
+			 s->compose->infra.cpuset);
 	budget.cut->policy = after_finding_policy_name(s->opts->after_finding_s);
 	r = run_all(s, &ri, &budget, &rec);
 	free(path);

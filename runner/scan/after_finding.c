@@ -70,7 +70,8 @@ char *after_finding_policy_name(long policy_s)
 	return xstrdup("default");
 }
 
-char *after_finding_record_path(struct scan *s)
+/* runs/<run-id>/after_finding.json of the scan's run; caller frees. */
+static char *after_finding_record_path(struct scan *s)
 {
 	return scan_work_path(s, "runs/%s/after_finding.json",
 			      s->state.run_id);

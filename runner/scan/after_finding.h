@@ -37,9 +37,7 @@ double after_finding_window(long policy_s, double left_s);
  * "default". Caller frees. Cannot fail. */
 char *after_finding_policy_name(long policy_s);
 
-/* runs/<run-id>/after_finding.json of the scan's run; caller frees. */
-char *after_finding_record_path(struct scan *s);
-/* Write it atomically. 0 or CRS_ERR (message names the path). */
+/* Write runs/<run-id>/after_finding.json atomically. 0 or CRS_ERR (message names the path). */
 int after_finding_save(struct scan *s, const struct run_cut *c);
 /* Read it into *out (the caller's): CRS_ENOTFOUND when the run wrote
  * none, CRS_EINPUT naming the file and field when malformed. */

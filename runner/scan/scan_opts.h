@@ -41,6 +41,7 @@ struct scan_opts {
 	/* --after-finding: AFTER_FINDING_DEFAULT, _CONTINUE (also
 	 * --until-deadline), 0 (stop) or seconds (runner/scan/after_finding.h) */
 	long after_finding_s;
+	int no_lend_cores;	/* --lend-cores no: CRSs keep to their cpuset */
 	int no_llm;		/* no gateway; skip CRSs that need an LLM */
 	unsigned shard_index;	/* --shard i/N: 1-based i, 0 without */
 	unsigned shard_count;	/* N, 0 without --shard */
