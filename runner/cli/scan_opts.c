@@ -118,7 +118,7 @@ static const struct scan_opt scan_opt_table[] = {
 	  "once a finding that fails --fail-on is proved (reproduced\n"
 	  "on head, absent on base): stop (end the run now), a\n"
 	  "DURATION of search for more bugs (30s, 2m), or continue\n"
-	  "to the deadline (default: 10% of what is left, 15s to\n"
+	  "to the deadline (default: 5% of what is left, 10s to\n"
 	  "60s; docs/cmd/scan.md)" },
 	{ "until-deadline", NULL, OPT_UNTIL_DEADLINE,
 	  SCAN_CMD_SCAN | SCAN_CMD_RUN,

@@ -17,10 +17,10 @@ struct run_cut;
 /* scan_opts.after_finding_s values besides 0 (stop) and seconds. */
 #define AFTER_FINDING_DEFAULT (-2)	/* SCAN_OPTS_INIT's */
 #define AFTER_FINDING_CONTINUE (-1)
-/* The default window: 10% of what is left at the proof, within these. */
-#define AFTER_FINDING_MIN_S 15.0
+/* The default window: 5% of what is left at the proof, within these. */
+#define AFTER_FINDING_MIN_S 10.0
 #define AFTER_FINDING_MAX_S 60.0
-#define AFTER_FINDING_SHARE 0.10
+#define AFTER_FINDING_SHARE 0.05
 
 /* "stop" -> 0, "continue" -> AFTER_FINDING_CONTINUE, a duration of at
  * least 1s -> seconds. CRS_EINPUT naming --after-finding otherwise. */

@@ -141,14 +141,14 @@ static void test_after_finding(void **state)
 	free(err);
 	scan_opts_release(&o);
 
-	/* the windows: 10% of what is left, 15s to 60s by default */
+	/* the windows: 5% of what is left, 10s to 60s by default */
 	assert_true(after_finding_window(AFTER_FINDING_CONTINUE, 500) < 0);
 	assert_true(after_finding_window(0, 500) == 0);
 	assert_true(after_finding_window(45, 500) == 45);
-	assert_true(after_finding_window(AFTER_FINDING_DEFAULT, 100) == 15);
-	assert_true(after_finding_window(AFTER_FINDING_DEFAULT, 300) == 30);
+	assert_true(after_finding_window(AFTER_FINDING_DEFAULT, 100) == 10);
+	assert_true(after_finding_window(AFTER_FINDING_DEFAULT, 600) == 30);
 	assert_true(after_finding_window(AFTER_FINDING_DEFAULT, 3000) == 60);
-	assert_true(after_finding_window(AFTER_FINDING_DEFAULT, -5) == 15);
+	assert_true(after_finding_window(AFTER_FINDING_DEFAULT, -5) == 10);
 	name = after_finding_policy_name(AFTER_FINDING_DEFAULT);
 	assert_string_equal(name, "default");
 	free(name);
