@@ -4,10 +4,8 @@
  *
  * Every container starts with no capabilities and no-new-privileges;
  * each role gets back only what it was seen to need, plus pids and log
- * caps. crs-ci's own containers that run beside fuzzing (reproductions,
- * replays, sidecar requests, the gateway) weigh OWN_CPU_SHARES, 8 times a
- * CRS's: the run lends infra's cores to CRSs (--lend-cores), and these
- * take them back whenever they run.
+ * caps; crs-ci's own that run beside fuzzing weigh 8 times a CRS
+ * (the run lends them infra's cores: --lend-cores).
  *
  * Details: docs/crs-authors.md; design notes: docs/internals.md.
  */
