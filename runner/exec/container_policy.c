@@ -4,8 +4,8 @@
  *
  * Every container starts with no capabilities and no-new-privileges;
  * each role gets back only what it was seen to need, plus pids and log
- * caps; crs-ci's own that run beside fuzzing weigh 8 times a CRS
- * (the run lends them infra's cores: --lend-cores).
+ * caps; crs-ci's own weigh 8 times a CRS, which the run lends infra's
+ * cores (--lend-cores), so they take those cores back when they run.
  *
  * Details: docs/crs-authors.md; design notes: docs/internals.md.
  */
