@@ -847,7 +847,8 @@ int phase_run(struct scan *s)
 	log_info("run: %.0fs left; %.0fs kept for triage and the report "
 		 "while nothing is found", budget.window_s,
 		 run_reserve(&budget, NULL));
-	if (!s->opts->no_lend_cores && s->compose->infra.cpuset)
+	if (!s->opts->no_lend_cores && s->compose->infra.cpuset &&
+	    s->state.harnesses_nr)
 		log_info("run: CRSs also fuzz on oss_crs_infra's cores %s; "
 			 "crs-ci's own containers there outweigh them 8 to 1 "
 			 "(--lend-cores no: they keep to their own)",

@@ -6,9 +6,9 @@
 #   tests/bench/bench_fuzz_cpu.sh [TIMEOUT]   (default 3m; needs build/crs-ci,
 #                                              the base images, a Docker CLI)
 #
-# Two scans of a clean change to the recparse example (a comment edited in
-# src/recparse.c: nothing to find, so every harness fuzzes to the
-# deadline) with the reference libFuzzer CRS and its 2-core compose:
+# Two scans of a clean change to the recparse example (a comment added to
+# src/recparse.c: nothing to find, so both harnesses, named with
+# --harness, fuzz to the deadline) with the reference libFuzzer CRS and its 2-core compose:
 # `--lend-cores no` (the CRS keeps to its core 1) and `--lend-cores yes`
 # (it may use core 0 too, at CPU weight 64). While each scan runs, the CPU
 # time of every CRS container (its cgroup's cpuacct.usage, or cpu.stat's
@@ -58,15 +58,22 @@ usage_ns() {
 	done
 }
 
-# sample OUT: every CRS container's CPU time, twice a second, until the
-# scan's process is gone
+# sample OUT PID: the CPU time of each CRS container of this scan (its
+# owner label, from the run id in scan.json; the engine may be shared),
+# twice a second, until the scan's process is gone
 sample() {
-	local out=$1 pid=$2 id
+	local out=$1 pid=$2 id owner=
 	while kill -0 "$pid" 2>/dev/null; do
-		for id in $(docker ps -q --no-trunc \
-		    --filter "name=-crs-libfuzzer-fuzzer-" 2>/dev/null); do
-			echo "$id $(usage_ns "$id")"
-		done >> "$out"
+		[ -n "$owner" ] || owner=$(python3 -c 'import json, sys
+try: print("crs-ci-" + json.load(open(sys.argv[1]))["run_id"].split("-", 1)[1])
+except Exception: pass' "$tmp/work/scan.json" 2>/dev/null)
+		if [ -n "$owner" ]; then
+			for id in $(docker ps -q --no-trunc \
+			    --filter "label=io.crs-ci.owner=$owner" \
+			    --filter "name=-crs-libfuzzer-fuzzer-" 2>/dev/null); do
+				echo "$id $(usage_ns "$id")"
+			done >> "$out"
+		fi
 		sleep 0.5
 	done
 }
@@ -80,6 +87,7 @@ one_scan() {
 	"$CRS_CI" scan --compose "$ROOT/container/crs/libfuzzer/compose.yaml" \
 		--project "$ROOT/examples/projects/recparse" \
 		--source "$tmp/repo" --base "$base" --head "$head" \
+		--harness fuzz_records --harness fuzz_text \
 		--timeout "$timeout" --lend-cores "$lend" \
 		--work-dir "$tmp/work" --out "$dir/out" \
 		>"$dir/verdict.txt" 2>"$dir/scan.log" &
