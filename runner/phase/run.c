@@ -349,10 +349,11 @@ static void note_failed_module(struct scan *s, struct harness_run *hr)
 
 /*
  * --after-finding: 1 when a finding proved during the run (early_jobs.h)
- * has had the search window its policy gives it, so the run ends now.
- * The window is set at the proof, from what is left of the scan then.
+ * has had the search window its policy gives it, or will have within
+ * `slack` seconds (a harness is not started for less), so the run ends
+ * now. The window is set at the proof, from what is left of the scan.
  */
-static int cut_due(struct scan *s, struct run_budget *b)
+static int cut_due(struct scan *s, struct run_budget *b, double slack)
 {
 	struct run_cut *c = b->cut;
 	char id[17];
@@ -373,12 +374,13 @@ static int cut_due(struct scan *s, struct run_budget *b)
 	}
 	if (c->proved_at_s < 0 || c->window_s < 0)
 		return 0;
-	if (c->cut_at_s < 0 && scan_elapsed(s) >= c->proved_at_s + c->window_s)
+	if (c->cut_at_s < 0 &&
+	    scan_elapsed(s) + slack >= c->proved_at_s + c->window_s)
 		c->cut_at_s = scan_elapsed(s);
 	return c->cut_at_s >= 0;
 }
 
-/* Why the cut left harness `h` short (caller frees). */
+/* Why the cut left a harness short (caller frees). */
 static char *cut_reason(const struct run_cut *c)
 {
 	return xasprintf("the run ended %.0fs after finding %s was proved "
@@ -424,7 +426,7 @@ static int wait_modules(struct scan *s, struct harness_run *hr,
 				 "%zu module(s)", h, share_s, alive);
 			return 0;
 		}
-		if (cut_due(s, hr->budget)) {
+		if (cut_due(s, hr->budget, 0)) {
 			log_info("run %s: a finding is proved and its search "
 				 "window is over (--after-finding %s); stopping "
 				 "%zu module(s)", h, hr->budget->cut->policy,
@@ -786,7 +788,7 @@ static int run_all(struct scan *s, struct run_infra *ri,
 
 		if (wanted > share)
 			share = wanted < left ? wanted : left;
-		if (cut_due(s, budget)) {
+		if (cut_due(s, budget, MIN_SHARE_S)) {
 			char *why = cut_reason(budget->cut);
 
 			log_info("run: harness %s is not fuzzed: %s", h, why);
