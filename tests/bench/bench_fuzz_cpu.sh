@@ -58,21 +58,25 @@ usage_ns() {
 	done
 }
 
-# run_owner: the owner label of the work dir's last run (scan.json)
+# run_id: the work dir's last run id (scan.json), "<time>-<owner hash>"
 # sample OUT PID: the CPU time of each CRS container of this scan (its
 # owner label, from a new run id in scan.json; the engine may be
 # shared), twice a second, until the scan's process is gone
-run_owner() {
+run_id() {
 	python3 -c 'import json, sys
-try: print("crs-ci-" + json.load(open(sys.argv[1]))["run_id"].split("-", 1)[1])
+try: print(json.load(open(sys.argv[1]))["run_id"])
 except Exception: pass' "$tmp/work/scan.json" 2>/dev/null
 }
 sample() {
-	local out=$1 pid=$2 id owner= old
-	old=$(run_owner)	# the last scan's, in the same work dir
+	local out=$1 pid=$2 id owner= old now
+	old=$(run_id)	# the last scan's, in the same work dir
+	: > "$out"
 	while kill -0 "$pid" 2>/dev/null; do
-		[ -n "$owner" ] || owner=$(run_owner)
-		[ "$owner" != "$old" ] || owner=
+		if [ -z "$owner" ]; then
+			now=$(run_id)
+			[ -n "$now" ] && [ "$now" != "$old" ] &&
+				owner=crs-ci-${now#*-}
+		fi
 		if [ -n "$owner" ]; then
 			for id in $(docker ps -q --no-trunc \
 			    --filter "label=io.crs-ci.owner=$owner" \
