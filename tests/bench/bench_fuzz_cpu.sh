@@ -58,32 +58,19 @@ usage_ns() {
 	done
 }
 
-# run_id: the work dir's last run id (scan.json), "<time>-<owner hash>"
-# sample OUT PID: the CPU time of each CRS container of this scan (its
-# owner label, from a new run id in scan.json; the engine may be
-# shared), twice a second, until the scan's process is gone
-run_id() {
-	python3 -c 'import json, sys
-try: print(json.load(open(sys.argv[1]))["run_id"])
-except Exception: pass' "$tmp/work/scan.json" 2>/dev/null
-}
+# sample OUT PID: the CPU time of each libFuzzer CRS container on the
+# engine ("id name usage_ns" lines; the engine may be shared: the scan's
+# own are picked out by name afterwards), twice a second, until the
+# scan's process is gone
 sample() {
-	local out=$1 pid=$2 id owner= old now
-	old=$(run_id)	# the last scan's, in the same work dir
+	local out=$1 pid=$2 id name
 	: > "$out"
 	while kill -0 "$pid" 2>/dev/null; do
-		if [ -z "$owner" ]; then
-			now=$(run_id)
-			[ -n "$now" ] && [ "$now" != "$old" ] &&
-				owner=crs-ci-${now#*-}
-		fi
-		if [ -n "$owner" ]; then
-			for id in $(docker ps -q --no-trunc \
-			    --filter "label=io.crs-ci.owner=$owner" \
-			    --filter "name=-crs-libfuzzer-fuzzer-" 2>/dev/null); do
-				echo "$id $(usage_ns "$id")"
-			done >> "$out"
-		fi
+		docker ps --no-trunc --format '{{.ID}} {{.Names}}' \
+		    --filter "name=-crs-libfuzzer-fuzzer-" 2>/dev/null |
+		while read -r id name; do
+			echo "$id $name $(usage_ns "$id")"
+		done >> "$out"
 		sleep 0.5
 	done
 }
@@ -112,14 +99,18 @@ one_scan() {
 		echo "bench: the scan exited $code, want 0 (clean)" >&2
 		exit 1
 	fi
-	python3 - "$dir" "$lend" "$(cut -d' ' -f1-3 /proc/loadavg)" <<'PY'
+	python3 - "$dir" "$lend" "$(cut -d' ' -f1-3 /proc/loadavg)" \
+		"$tmp/work/scan.json" <<'PY'
 import json, sys
-d, lend, load = sys.argv[1], sys.argv[2], sys.argv[3]
+d, lend, load, state = sys.argv[1:5]
+# this scan's containers: "<owner>-<crs>-<module>-<harness>", the owner
+# from its run id "<time>-<owner hash>"
+owner = "crs-ci-" + json.load(open(state))["run_id"].split("-", 1)[1] + "-"
 last = {}
 for l in open(f"{d}/usage.txt"):
     p = l.split()
-    if len(p) == 2 and p[1].isdigit():
-        last[p[0]] = max(last.get(p[0], 0), int(p[1]))
+    if len(p) == 3 and p[1].startswith(owner) and p[2].isdigit():
+        last[p[0]] = max(last.get(p[0], 0), int(p[2]))
 cpu = sum(last.values()) / 1e9
 t = json.load(open(f"{d}/out/results.json"))["timings"]
 run = sum(s["end_s"] - s["start_s"] for s in t["spans"]
