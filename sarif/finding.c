@@ -12,6 +12,7 @@
 #include "sarif/finding.h"
 #include "sarif/change_anchor.h"
 #include "sarif/change_cov.h"
+#include "sarif/run_cut.h"
 #include "common/utf8.h"
 #include "common/buf.h"
 #include "common/error.h"
@@ -176,6 +177,7 @@ void finding_set_release(struct finding_set *s)
 	summary_release(&s->summary);
 	json_decref(s->timings);
 	change_cov_free(s->change_coverage);
+	run_cut_free(s->run_cut);
 	finding_set_init(s);
 }
 
@@ -598,6 +600,9 @@ CRS_TESTABLE json_t *finding_set_to_json(const struct finding_set *s)
 	if (s->change_coverage)
 		json_object_set_new(o, "change_coverage",
 				    change_cov_to_json(s->change_coverage));
+	if (s->run_cut)
+		json_object_set_new(o, "after_finding",
+				    run_cut_to_json(s->run_cut));
 	return o;
 }
 
@@ -1265,6 +1270,9 @@ CRS_TESTABLE int finding_set_from_json(struct finding_set *s, const json_t *j,
 	tmp.timings = json_incref(v);
 	if ((v = member(j, "change_coverage")) &&
 	    (r = change_cov_from_json(&tmp.change_coverage, v, src)) != 0)
+		goto out;
+	if ((v = member(j, "after_finding")) &&
+	    (r = run_cut_from_json(&tmp.run_cut, v, src)) != 0)
 		goto out;
 	finding_set_release(s);
 	*s = tmp;

@@ -175,12 +175,16 @@ struct scan_summary {
 };
 
 struct change_cov;
+struct run_cut;
 
 struct finding_set {
 	struct scan_summary summary;
 	/* results.json "change_coverage" (sarif/change_cov.h): NULL in full
 	 * mode or before it was measured */
 	struct change_cov *change_coverage;
+	/* results.json "after_finding" (sarif/run_cut.h): NULL when the run
+	 * recorded no --after-finding policy */
+	struct run_cut *run_cut;
 	struct finding *items;
 	size_t nr, alloc;
 	struct finding_patch *patches;	/* every submitted patch */

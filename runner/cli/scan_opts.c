@@ -11,6 +11,7 @@
 #include "runner/scan/scan_opts.h"
 #include "runner/exec/base_images.h"
 #include "runner/scan/shard.h"
+#include "runner/scan/after_finding.h"
 #include "runner/config/config.h"
 #include "runner/cli/cli_usage.h"
 #include "common/error.h"
@@ -30,7 +31,8 @@ enum {
 	OPT_SANITIZER, OPT_SARIF, OPT_SHARD, OPT_NO_LLM, OPT_ALLOW_ENV,
 	OPT_REGISTRY, OPT_BASE_IMAGES, OPT_REPORT_TIMEOUTS, OPT_REPORT_OOMS,
 	OPT_SARIF_CATEGORY, OPT_CACHE_MAX, OPT_FUZZ_SECONDS,
-	OPT_MIN_HARNESS_SECONDS,
+	OPT_MIN_HARNESS_SECONDS, OPT_AFTER_FINDING, OPT_UNTIL_DEADLINE,
+	OPT_LEND_CORES,
 };
 
 /* The commands an option applies to, for the tables below. */
@@ -120,6 +122,21 @@ static const struct scan_opt scan_opt_table[] = {
 	  "runs of each PoV during triage (default 5)" },
 	{ "keep-going", NULL, OPT_KEEP_GOING, SCAN_CMD_SCAN | SCAN_CMD_RUN,
 	  "let CRSs fuzz to the deadline after their first PoV" },
+	{ "after-finding", "WHAT", OPT_AFTER_FINDING,
+	  SCAN_CMD_SCAN | SCAN_CMD_RUN,
+	  "once a finding that fails --fail-on is proved (reproduced\n"
+	  "on head, absent on base): stop (end the run now), a\n"
+	  "DURATION of search for more bugs (30s, 2m), or continue\n"
+	  "to the deadline (default: 5% of what is left, 10s to\n"
+	  "60s; docs/cmd/scan.md)" },
+	{ "until-deadline", NULL, OPT_UNTIL_DEADLINE,
+	  SCAN_CMD_SCAN | SCAN_CMD_RUN,
+	  "fuzz to the deadline whatever is found: --after-finding\n"
+	  "continue" },
+	{ "lend-cores", "yes|no", OPT_LEND_CORES, SCAN_CMD_SCAN | SCAN_CMD_RUN,
+	  "yes (default): while harnesses fuzz, CRSs may also use the\n"
+	  "compose's oss_crs_infra cores, where crs-ci's own\n"
+	  "containers outweigh them 8 to 1; no: only their own" },
 	{ "no-llm", NULL, OPT_NO_LLM,
 	  SCAN_CMD_SCAN | SCAN_CMD_PREPARE | SCAN_CMD_RUN,
 	  "no LLM gateway (e.g. fork pull requests have no secrets):\n"
@@ -367,6 +384,22 @@ int scan_opts_parse(struct scan_opts *o, int argc, char **argv,
 			o->reproduce_runs = (int)n;
 			break;
 		case OPT_KEEP_GOING: o->keep_going = 1; break;
+		case OPT_AFTER_FINDING:
+			if (after_finding_parse(optarg,
+						&o->after_finding_s) != 0)
+				return usage_error(err, cmd, CRS_EINPUT);
+			break;
+		case OPT_UNTIL_DEADLINE:
+			o->after_finding_s = AFTER_FINDING_CONTINUE;
+			break;
+		case OPT_LEND_CORES: {
+			int yes = 1;
+
+			if (parse_yes_no("--lend-cores", optarg, &yes) != 0)
+				return usage_error(err, cmd, CRS_EINPUT);
+			o->no_lend_cores = !yes;
+			break;
+		}
 		case OPT_NO_LLM: o->no_llm = 1; break;
 		case OPT_POV:
 			ALLOC_GROW(o->povs, o->povs_nr + 1, povs_alloc);

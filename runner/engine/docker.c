@@ -1253,6 +1253,8 @@ static int docker_create_body(const struct docker_run_opts *o, json_t **out)
 		docker_jset(&b, hc, "Binds", docker_jstrv(&b, o->binds));
 	if (o->cpuset)
 		docker_jset(&b, hc, "CpusetCpus", docker_jstr(&b, o->cpuset));
+	if (o->cpu_shares > 0)
+		docker_jset(&b, hc, "CpuShares", json_integer(o->cpu_shares));
 	if (o->memory > 0) {
 		docker_jset(&b, hc, "Memory", json_integer(o->memory));
 		/* No swap: the limit is the limit. */

@@ -164,6 +164,9 @@ struct docker_run_opts {
 	const char *const *labels;	/* NULL-terminated "KEY=VALUE" */
 	const char *workdir;
 	const char *cpuset;		/* "0-1", or NULL */
+	/* relative CPU weight (HostConfig.CpuShares; 1024 is the engine's
+	 * default, cgroup v2 maps it to cpu.weight), 0: the default */
+	int cpu_shares;
 	int64_t memory;			/* bytes, 0 = unlimited */
 	int64_t shm_size;		/* bytes, 0 = default */
 	const char *network;		/* network name or "none", or NULL */

@@ -157,11 +157,42 @@ unsigned build_group_cpus(const char *cpuset)
 	return n ? n : 1;
 }
 
+/* The CPUs marked in `set` as a CPU list, or NULL when none is. */
+static char *cpus_list(const unsigned char *set)
+{
+	struct buf list = BUF_INIT;
+
+	for (unsigned i = 0; i <= CONFIG_CPU_MAX; i++) {
+		unsigned k = i;
+
+		if (!set[i])
+			continue;
+		while (k < CONFIG_CPU_MAX && set[k + 1])
+			k++;
+		buf_printf(&list, "%s%u", list.len ? "," : "", i);
+		if (k > i)
+			buf_printf(&list, "-%u", k);
+		i = k;
+	}
+	return list.len ? buf_detach(&list, NULL) : NULL;
+}
+
+int build_group_cpus_union(char **out, const char *a, const char *b)
+{
+	unsigned char *set = xcalloc(CONFIG_CPU_MAX + 1, 1);
+	int r;
+
+	*out = NULL;
+	if ((r = cpus_mark(set, a)) == 0 && (r = cpus_mark(set, b)) == 0)
+		*out = cpus_list(set);
+	free(set);
+	return r;
+}
+
 int build_group_resources(struct compose_resources *out,
 			  const struct compose *c, size_t jobs)
 {
 	unsigned char *set = xcalloc(CONFIG_CPU_MAX + 1, 1);
-	struct buf list = BUF_INIT;
 	int64_t mem = c->infra.memory_bytes;
 	int r;
 
@@ -177,24 +208,11 @@ int build_group_resources(struct compose_resources *out,
 		else
 			mem = 0;
 	}
-	for (unsigned i = 0; i <= CONFIG_CPU_MAX; i++) {
-		unsigned k = i;
-
-		if (!set[i])
-			continue;
-		while (k < CONFIG_CPU_MAX && set[k + 1])
-			k++;
-		buf_printf(&list, "%s%u", list.len ? "," : "", i);
-		if (k > i)
-			buf_printf(&list, "-%u", k);
-		i = k;
-	}
-	out->cpuset = list.len ? buf_detach(&list, NULL) : NULL;
+	out->cpuset = cpus_list(set);
 	out->memory_bytes = mem > 0 && jobs ? mem / (int64_t)jobs : 0;
 	if (out->memory_bytes)
 		out->memory = xasprintf("%lld", (long long)out->memory_bytes);
 out:
-	buf_release(&list);
 	free(set);
 	return r;
 }

@@ -50,4 +50,11 @@ void build_group_resources_release(struct compose_resources *r);
  * `make -jN`. Cannot fail. */
 unsigned build_group_cpus(const char *cpuset);
 
+/*
+ * The CPU list of every CPU in `a` or `b` (either may be NULL or empty),
+ * as "0-1,4", into *out (caller frees; NULL when both are empty).
+ * 0, or CRS_ECONFIG naming the list that is not a CPU list.
+ */
+int build_group_cpus_union(char **out, const char *a, const char *b);
+
 #endif

@@ -4,7 +4,8 @@
  *
  * Every container starts with no capabilities and no-new-privileges;
  * each role gets back only what it was seen to need, plus pids and log
- * caps.
+ * caps; crs-ci's own weigh 8 times a CRS, which the run lends infra's
+ * cores (--lend-cores), so they take those cores back when they run.
  *
  * Details: docs/crs-authors.md; design notes: docs/internals.md.
  */
@@ -19,21 +20,26 @@ static const char *const run_caps[] = { BUILD_CAPS, NULL };
 static const char *const infra_caps[] = { "DAC_OVERRIDE", "FOWNER", NULL };
 static const char *const no_caps[] = { NULL };
 
+#define OWN_CPU_SHARES 8192	/* the engine's default is 1024 */
+
 static const struct {
 	const char *name;
 	const char *const *caps;
 	int pids;
 	const char *log_max_size;
 	int log_max_file;
+	int cpu_shares;		/* 0: the engine's default */
 } policy[] = {
-	[ROLE_TARGET_BUILD] = { "target build", build_caps, 4096, "16m", 2 },
-	[ROLE_CRS_BUILD] = { "CRS build step", build_caps, 4096, "16m", 2 },
+	[ROLE_TARGET_BUILD] = { "target build", build_caps, 4096, "16m", 2,
+				0 },
+	[ROLE_CRS_BUILD] = { "CRS build step", build_caps, 4096, "16m", 2, 0 },
 	[ROLE_SNAPSHOT] = { "snapshot rebuild/test/PoV", build_caps, 4096,
-			   "16m", 2 },
-	[ROLE_CRS_RUN] = { "CRS run module", run_caps, 1024, "16m", 2 },
+			   "16m", 2, OWN_CPU_SHARES },
+	[ROLE_CRS_RUN] = { "CRS run module", run_caps, 1024, "16m", 2, 0 },
 	[ROLE_INFRA] = { "select/triage/validate", infra_caps, 1024, "16m",
-			 2 },
-	[ROLE_GATEWAY] = { "LLM gateway", no_caps, 256, "16m", 2 },
+			 2, OWN_CPU_SHARES },
+	[ROLE_GATEWAY] = { "LLM gateway", no_caps, 256, "16m", 2,
+			   OWN_CPU_SHARES },
 };
 
 void container_policy_apply(struct docker_run_opts *o,
@@ -43,4 +49,5 @@ void container_policy_apply(struct docker_run_opts *o,
 	o->pids_limit = policy[role].pids;
 	o->log_max_size = policy[role].log_max_size;
 	o->log_max_file = policy[role].log_max_file;
+	o->cpu_shares = policy[role].cpu_shares;
 }

@@ -4,7 +4,9 @@
  *
  * Two background jobs (bg_job.h), started from the run phase and joined
  * by triage and the coverage phase, or by the end of the scan's proving
- * phases on every path.
+ * phases on every path. The first PoV's job also tells the run phase,
+ * through an atomic flag, the moment its finding is proved and fails the
+ * policy (--after-finding), and prints it then as the report will.
  */
 #include "runner/phase/early_jobs.h"
 #include "runner/phase/phase.h"
@@ -14,12 +16,18 @@
 #include "runner/exec/reproduce_pov.h"
 #include "runner/scan/scan.h"
 #include "runner/scan/timings.h"
+#include "runner/scan/scan_opts.h"
+#include "runner/scan/ctx.h"
+#include "runner/report/github.h"
+#include "runner/report/terminal.h"
 #include "sarif/change_cov.h"
+#include "sarif/finding.h"
 #include "common/error.h"
 #include "common/fsutil.h"
 #include "common/log.h"
 #include "common/xalloc.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +42,12 @@ struct early_triage {
 	int r, on_base;		/* reproduce_pov's */
 	struct compose_resources res;	/* every core's share */
 	int all_cores;
+	char *crs;		/* its finder */
+	/* set by the job before `proved` (release), read after it */
+	double proved_at;	/* scan seconds */
+	char id[17];		/* the finding's */
+	int announced;		/* its annotation went to the CI log */
+	atomic_int proved;
 };
 
 struct early_coverage {
@@ -55,6 +69,47 @@ void early_jobs_enable(struct scan *s)
 		s->early = xcalloc(1, sizeof(*s->early));
 }
 
+static int in_github_actions(void)
+{
+	const char *v = getenv("GITHUB_ACTIONS");
+
+	return v && !strcmp(v, "true");
+}
+
+/*
+ * The PoV's reproductions are made: when they prove a finding that fails
+ * the policy (and no option hides), print it as the report will (its
+ * terminal lines, and its annotation in GitHub Actions, which the report
+ * then does not repeat) and tell the run phase.
+ */
+static void judge(struct scan *s, struct early_triage *e)
+{
+	struct finding_set fs;
+	const struct finding *f;
+
+	finding_set_init(&fs);
+	fs.summary.fail_on = xstrdup(s->opts->fail_on);
+	phase_triage_preview(s, e->harness, e->sha, e->crs, e->on_base, &fs);
+	finding_set_suppress(&fs, s->opts->hide_timeouts, s->opts->hide_ooms);
+	f = fs.nr ? &fs.items[0] : NULL;
+	if (f && !f->suppressed &&
+	    finding_fails_policy(f, s->opts->fail_on)) {
+		e->proved_at = scan_elapsed(s);
+		snprintf(e->id, sizeof(e->id), "%s", f->id);
+		log_info("triage: finding %s proved %.1fs into the scan; it "
+			 "fails --fail-on %s:", f->id, e->proved_at,
+			 s->opts->fail_on);
+		terminal_finding(stderr, f, NULL, s->out_dir);
+		if (in_github_actions() && s->ctx && s->ctx->out) {
+			github_annotations(s->ctx->out, &fs, s->out_dir);
+			fflush(s->ctx->out);
+			e->announced = 1;
+		}
+		atomic_store_explicit(&e->proved, 1, memory_order_release);
+	}
+	finding_set_release(&fs);
+}
+
 static int triage_job(struct scan *s, void *arg)
 {
 	struct early_triage *e = arg;
@@ -62,11 +117,27 @@ static int triage_job(struct scan *s, void *arg)
 			      &e->on_base);
 
 	timing_end(s, e->span);
+	if (r == 0 && !scan_interrupted(s))
+		judge(s, e);
 	return r;
 }
 
+int early_triage_proved(const struct scan *s, double *at, char id[17],
+			int *announced)
+{
+	struct early_triage *e = s->early ? &s->early->t : NULL;
+
+	if (!e || !atomic_load_explicit(&e->proved, memory_order_acquire))
+		return 0;
+	*at = e->proved_at;
+	memcpy(id, e->id, 17);
+	*announced = e->announced;
+	return 1;
+}
+
 void early_triage_start(struct scan *s, const char *harness,
-			const void *data, size_t len, int all_cores)
+			const char *crs, const void *data, size_t len,
+			int all_cores)
 {
 	struct early_triage *e = s->early ? &s->early->t : NULL;
 	char name[13], *dir;
@@ -76,6 +147,7 @@ void early_triage_start(struct scan *s, const char *harness,
 		return;		/* not enabled, or the first PoV was */
 	sha256_hex(e->sha, data, len);
 	e->harness = xstrdup(harness);
+	e->crs = xstrdup(crs);
 	e->testcase = scan_work_path(s, "triage/pov-%s", e->sha);
 	dir = scan_work_path(s, "triage");
 	r = fs_mkdir_p(dir);
@@ -182,6 +254,7 @@ void early_jobs_end(struct scan *s)
 		build_group_resources_release(&e->c.res);
 	change_cov_free(e->c.cc);
 	free(e->t.harness);
+	free(e->t.crs);
 	free(e->t.testcase);
 	free(e);
 	s->early = NULL;

@@ -21,15 +21,27 @@ struct change_cov;
 void early_jobs_enable(struct scan *s);
 
 /*
- * A PoV of `harness` with these bytes was copied into the exchange: the
- * first one of an enabled scan starts its reproductions now (its bytes
+ * A PoV of `harness` with these bytes, from CRS `crs`, was copied into
+ * the exchange: the first one of an enabled scan starts its
+ * reproductions now (its bytes
  * are written to <work>/triage/pov-<sha>, crs-ci's own), on infra's
  * cores, or on every core the compose owns when `all_cores` (the run is
  * ending: its last harness's CRSs stop at their first PoV). Cannot fail:
  * what cannot start is left to triage (a warning).
  */
 void early_triage_start(struct scan *s, const char *harness,
-			const void *data, size_t len, int all_cores);
+			const char *crs, const void *data, size_t len,
+			int all_cores);
+
+/*
+ * 1 once the early reproductions proved a finding that fails the policy
+ * (--fail-on, not hidden by --report-timeouts/--report-ooms no): *at the
+ * scan seconds of the proof, `id` the finding's id, *announced whether
+ * its annotation was printed then (GitHub Actions). 0 before or
+ * without. Safe to call from the run loop while the job runs.
+ */
+int early_triage_proved(const struct scan *s, double *at, char id[17],
+			int *announced);
 
 /* 1 when the PoV `sha` of `harness` is (being) reproduced early. */
 int early_triage_covers(const struct scan *s, const char *harness,

@@ -21,6 +21,15 @@ int phase_select(struct scan *s);
 int phase_run(struct scan *s);
 int phase_triage(struct scan *s);
 /*
+ * Triage's finding for PoV `sha` of `harness` from its reproductions
+ * already made (reproduce_pov.h; `on_base` as it set it), as triage will
+ * make it, added to `fs`; nothing added when the head did not crash.
+ * `crs`: its finder, or NULL. Nothing is written. Cannot fail.
+ */
+void phase_triage_preview(struct scan *s, const char *harness,
+			  const char *sha, const char *crs, int on_base,
+			  struct finding_set *fs);
+/*
  * End of triage: read each --sarif file into fs->candidates, marked
  * confirmed or unconfirmed against fs's findings (candidates.c).
  * 0, or CRS_EINPUT naming the file and field of a bad SARIF file.

@@ -11,8 +11,10 @@
 #include "runner/phase/phase.h"
 #include "runner/phase/early_jobs.h"
 #include "runner/exec/bind_source.h"
+#include "runner/exec/build_group.h"
 #include "runner/exec/container.h"
 #include "runner/exec/container_policy.h"
+#include "runner/scan/after_finding.h"
 #include "runner/scan/cache.h"
 #include "runner/exec/crs_env.h"
 #include "runner/sidecar/exchange.h"
@@ -28,6 +30,7 @@
 #include "runner/engine/docker.h"
 #include "runner/scan/timings.h"
 #include "diff/changeset.h"
+#include "sarif/run_cut.h"
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"
@@ -72,6 +75,7 @@ struct pov_hook {
 };
 
 struct harness_run {
+	int cut;		/* stopped by --after-finding */
 	struct running *c;
 	size_t nr, alloc;
 	struct exchange *exchange;
@@ -96,6 +100,7 @@ struct run_budget {
 	double fuzz_s;		/* --fuzz-seconds: all harnesses' fuzzing
 				 * together, 0: no cap but the deadline */
 	double fuzzed_s;	/* held so far by the harnesses run */
+	struct run_cut *cut;	/* --after-finding: its record */
 };
 
 /*
@@ -201,6 +206,29 @@ static int make_dirs(struct scan *s, const char *h)
 	return r;
 }
 
+/*
+ * The CPUs CRS `c` fuzzes on when infra's are lent to it: its own and
+ * infra's (caller frees), or NULL when there is nothing to lend (no
+ * cpuset on either side, or infra's are its own already).
+ */
+static char *lent_cpus(struct scan *s, const struct compose_crs *c)
+{
+	const char *infra = s->compose->infra.cpuset;
+	char *u = NULL;
+
+	if (!infra || !*infra || !c->res.cpuset || !*c->res.cpuset)
+		return NULL;
+	if (build_group_cpus_union(&u, c->res.cpuset, infra) != 0) {
+		crs_error_clear();	/* the compose check read them */
+		return NULL;
+	}
+	if (build_group_cpus(u) == build_group_cpus(c->res.cpuset)) {
+		free(u);
+		return NULL;
+	}
+	return u;
+}
+
 static int start_module(struct scan *s, struct harness_run *hr,
 			const struct run_infra *ri, size_t crs_idx,
 			const struct manifest_run_module *mod, const char *h)
@@ -218,7 +246,7 @@ static int start_module(struct scan *s, struct harness_run *hr,
 	char *key = xasprintf("%s/%s", c->name, mod->name);
 	const char *image = scan_image(s, key);
 	char *run = scan_work_path(s, "runs/%s", s->state.run_id);
-	char *name = NULL, *id = NULL, *src = NULL;
+	char *name = NULL, *id = NULL, *src = NULL, *lent = NULL;
 	struct running *slot;
 	int r;
 
@@ -266,6 +294,10 @@ static int start_module(struct scan *s, struct harness_run *hr,
 	ro.binds = strvec_list(&binds);
 	ro.labels = strvec_list(&labels);
 	ro.cpuset = c->res.cpuset;
+	/* infra's cores too: crs-ci's own containers outweigh it 8 to 1
+	 * there (container_policy.c) */
+	if (!s->opts->no_lend_cores && (lent = lent_cpus(s, c)))
+		ro.cpuset = lent;
 	ro.memory = c->res.memory_bytes;
 	ro.shm_size = 2LL << 30;
 	ro.network = ri->net_names.v[crs_idx];
@@ -292,6 +324,7 @@ out:
 	free(name);
 	free(id);
 	free(src);
+	free(lent);
 	return r;
 }
 
@@ -339,8 +372,50 @@ static void note_failed_module(struct scan *s, struct harness_run *hr)
 }
 
 /*
+ * --after-finding: 1 when a finding proved during the run (early_jobs.h)
+ * has had the search window its policy gives it, or will have within
+ * `slack` seconds (a harness is not started for less), so the run ends
+ * now. The window is set at the proof, from what is left of the scan.
+ */
+static int cut_due(struct scan *s, struct run_budget *b, double slack)
+{
+	struct run_cut *c = b->cut;
+	char id[17];
+
+	if (c->proved_at_s < 0 &&
+	    early_triage_proved(s, &c->proved_at_s, id, &c->announced)) {
+		c->finding = xstrdup(id);
+		c->window_s = after_finding_window(s->opts->after_finding_s,
+						   scan_remaining(s));
+		if (c->window_s < 0)
+			log_info("run: finding %s proved; the run goes on to "
+				 "the deadline (--after-finding %s)", id,
+				 c->policy);
+		else
+			log_info("run: finding %s proved; %.0fs more for other "
+				 "bugs, then the run ends (--after-finding %s)",
+				 id, c->window_s, c->policy);
+	}
+	if (c->proved_at_s < 0 || c->window_s < 0)
+		return 0;
+	if (c->cut_at_s < 0 &&
+	    scan_elapsed(s) + slack >= c->proved_at_s + c->window_s)
+		c->cut_at_s = scan_elapsed(s);
+	return c->cut_at_s >= 0;
+}
+
+/* Why the cut left a harness short (caller frees). */
+static char *cut_reason(const struct run_cut *c)
+{
+	return xasprintf("the run ended %.0fs after finding %s was proved "
+			 "(--after-finding %s)", c->cut_at_s - c->proved_at_s,
+			 c->finding, c->policy);
+}
+
+/*
  * Wait until no module runs, `share_s` from `held_from` (when its CRSs
- * began to start) passes, or the scan must stop.
+ * began to start) passes, the --after-finding policy ends the run, or
+ * the scan must stop.
  */
 static int wait_modules(struct scan *s, struct harness_run *hr,
 			double share_s, double held_from, const char *h)
@@ -373,6 +448,14 @@ static int wait_modules(struct scan *s, struct harness_run *hr,
 						      hr->exchange)) {
 			log_info("run %s: time share of %.0fs used; stopping "
 				 "%zu module(s)", h, share_s, alive);
+			return 0;
+		}
+		if (cut_due(s, hr->budget, 0)) {
+			log_info("run %s: a finding is proved and its search "
+				 "window is over (--after-finding %s); stopping "
+				 "%zu module(s)", h, hr->budget->cut->policy,
+				 alive);
+			hr->cut = 1;
 			return 0;
 		}
 		wait_tick(hr->exchange, hr->sidecar);
@@ -457,13 +540,13 @@ static void harness_run_end(struct scan *s, struct harness_run *hr)
 }
 
 /* A PoV reached the exchange: the scan's first is reproduced now. */
-static void on_pov(void *ctx, const void *data, size_t len)
+static void on_pov(void *ctx, const char *crs, const void *data, size_t len)
 {
 	const struct pov_hook *k = ctx;
 
 	/* its CRSs stop at a first PoV: when no harness comes after this
 	 * one, every core is about to be free */
-	early_triage_start(k->s, k->harness, data, len,
+	early_triage_start(k->s, k->harness, crs, data, len,
 			   k->last && !k->s->opts->keep_going);
 }
 
@@ -543,9 +626,11 @@ static int run_harness(struct scan *s, const struct run_infra *ri,
 	budget->fuzzed_s += scan_elapsed(s) - held_from;
 	/* judged on the time the harness held, its CRSs' start-up included:
 	 * a loaded engine's slow start is not a shortfall of the scan's */
-	why = harness_run_shortfall(wanted_s, share_s,
-				    scan_elapsed(s) - held_from, started,
-				    hr.exited_early, hr.failed);
+	why = hr.cut ? cut_reason(budget->cut) :
+		harness_run_shortfall(wanted_s, share_s,
+				      scan_elapsed(s) - held_from, started,
+				      hr.exited_early, hr.failed);
+	budget->cut->harnesses_cut += hr.cut;
 	if (why)
 		log_warn("run %s: fuzzed %.0fs of %.0fs: %s", h, hr.ran_s,
 			 wanted_s, why);
@@ -743,6 +828,15 @@ static int run_all(struct scan *s, struct run_infra *ri,
 
 		if (wanted > share)
 			share = wanted < left ? wanted : left;
+		if (cut_due(s, budget, MIN_SHARE_S)) {
+			char *why = cut_reason(budget->cut);
+
+			log_info("run: harness %s is not fuzzed: %s", h, why);
+			harness_runs_add(rec, h, wanted, 0, why);
+			budget->cut->harnesses_cut++;
+			free(why);
+			continue;
+		}
 		if (share < MIN_SHARE_S) {
 			log_warn("run: no time left for harness %s: it is not "
 				 "fuzzed and the verdict will be INCOMPLETE", h);
@@ -769,7 +863,8 @@ int phase_run(struct scan *s)
 	struct harness_runs rec = HARNESS_RUNS_INIT;
 	struct run_budget budget = { scan_remaining(s), s->opts->povs_nr, 0,
 				     phase_change_coverage_reserve(s),
-				     (double)s->opts->fuzz_seconds, 0 };
+				     (double)s->opts->fuzz_seconds, 0,
+				     run_cut_new() };
 	char *stamp = NULL, *path = NULL;
 	int r = 0;
 
@@ -801,11 +896,20 @@ int phase_run(struct scan *s)
 		log_info("run: fuzzing %.0fs in total (--fuzz-seconds), split "
 			 "among %zu harness(es)", budget.fuzz_s,
 			 s->state.harnesses_nr);
+	if (!s->opts->no_lend_cores && s->compose->infra.cpuset &&
+	    s->state.harnesses_nr)
+		log_info("run: CRSs also fuzz on oss_crs_infra's cores %s; "
+			 "crs-ci's own containers there outweigh them 8 to 1 "
+			 "(--lend-cores no: they keep to their own)",
+			 s->compose->infra.cpuset);
+	budget.cut->policy = after_finding_policy_name(s->opts->after_finding_s);
 	r = run_all(s, &ri, &budget, &rec);
 	free(path);
 	path = scan_work_path(s, "runs/%s/harness_runs.json", s->state.run_id);
 	if (r == 0)
 		r = harness_runs_save(&rec, path);
+	if (r == 0)
+		r = after_finding_save(s, budget.cut);
 out:
 	if (r != 0) {
 		/* cleaning up may clear the message of what went wrong */
@@ -818,6 +922,7 @@ out:
 		r = run_infra_end(s, &ri);
 	}
 	harness_runs_release(&rec);
+	run_cut_free(budget.cut);
 	free(stamp);
 	free(path);
 	return r;

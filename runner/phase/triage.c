@@ -10,6 +10,7 @@
  */
 #include "runner/phase/phase.h"
 #include "runner/exec/container.h"
+#include "runner/scan/after_finding.h"
 #include "runner/scan/harness_runs.h"
 #include "runner/exec/base_images.h"
 #include "runner/scan/scan.h"
@@ -27,6 +28,7 @@
 #include "sarif/bug_key.h"
 #include "sarif/crash.h"
 #include "sarif/finding.h"
+#include "sarif/run_cut.h"
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"
@@ -279,16 +281,14 @@ static const char *kind_of(const struct crash_report *cr)
 	return cr->kind ? cr->kind : "crash";
 }
 
-/* A finding from a verdict; `on_head` says whose lines its stack names. */
-static struct finding *add_finding(struct scan *s, struct finding_set *fs,
-				   const struct pov *p,
-				   const struct repro_verdict *v,
-				   const char *id, int on_head,
-				   time_t run_start)
+/* A finding from a verdict, nothing written; `on_head` says whose lines
+ * its stack names. */
+static struct finding *fill_finding(struct scan *s, struct finding_set *fs,
+				    const struct pov *p,
+				    const struct repro_verdict *v,
+				    const char *id, int on_head)
 {
 	struct finding *f = finding_set_add(fs);
-	char *rdir = xasprintf("%s/reports", s->out_dir);
-	char *rp = xasprintf("%s/%s.txt", rdir, id);
 
 	f->id = xstrdup(id);
 	f->signature = xstrdup(v->signature);
@@ -306,7 +306,21 @@ static struct finding *add_finding(struct scan *s, struct finding_set *fs,
 	finding_add_pov(f, p->harness, f->pov_path, p->sha);
 	f->reproduced = v->reproduced;
 	f->attempts = v->attempts;
-	f->found_by = xstrdup(p->crs);
+	f->found_by = p->crs ? xstrdup(p->crs) : NULL;
+	return f;
+}
+
+/* fill_finding's, with its sanitizer report under <out>/reports/. */
+static struct finding *add_finding(struct scan *s, struct finding_set *fs,
+				   const struct pov *p,
+				   const struct repro_verdict *v,
+				   const char *id, int on_head,
+				   time_t run_start)
+{
+	struct finding *f = fill_finding(s, fs, p, v, id, on_head);
+	char *rdir = xasprintf("%s/reports", s->out_dir);
+	char *rp = xasprintf("%s/%s.txt", rdir, id);
+
 	f->found_after_s = p->user ? -1 : (p->mtime - (double)run_start);
 	if (fs_mkdir_p(rdir) == 0 &&
 	    fs_write_file_atomic(rp, v->log, v->log_len) == 0)
@@ -405,6 +419,29 @@ out:
 	free(hdir);
 	free(bdir);
 	return r;
+}
+
+void phase_triage_preview(struct scan *s, const char *harness,
+			  const char *sha, const char *crs, int on_base,
+			  struct finding_set *fs)
+{
+	char *hdir = reproduce_pov_dir(s, harness, sha, "head");
+	char *bdir = reproduce_pov_dir(s, harness, sha, "base");
+	struct pov p = { .crs = (char *)crs, .harness = (char *)harness };
+	struct repro_verdict v = { 0 };
+	struct finding *f;
+	char id[17];
+
+	snprintf(p.sha, sizeof(p.sha), "%s", sha);
+	reproduce_read_runs(&v, hdir, s->opts->reproduce_runs, harness);
+	if (v.signature && v.report) {
+		crash_signature_id(id, v.signature);
+		f = fill_finding(s, fs, &p, &v, id, 1);
+		novelty(s, &p, bdir, on_base, v.signature, &f->novelty);
+	}
+	repro_verdict_release(&v);
+	free(hdir);
+	free(bdir);
 }
 
 static time_t read_run_start(struct scan *s)
@@ -513,6 +550,33 @@ static int fill_incomplete(struct scan *s, struct finding_set *fs)
 	return r;
 }
 
+/*
+ * results.json's "after_finding": the run phase's record, with the proof
+ * it did not see (a finding proved after its last harness ended).
+ */
+static int fill_run_cut(struct scan *s, struct finding_set *fs)
+{
+	struct run_cut *c = NULL;
+	char id[17];
+	int r = after_finding_load(s, &c);
+
+	if (r == CRS_ENOTFOUND) {
+		/* a run phase that stopped before it wrote the record */
+		crs_error_clear();
+		return 0;
+	}
+	if (r != 0)
+		return r;
+	if (c->proved_at_s < 0 &&
+	    early_triage_proved(s, &c->proved_at_s, id, &c->announced)) {
+		free(c->finding);
+		c->finding = xstrdup(id);
+	}
+	run_cut_free(fs->run_cut);
+	fs->run_cut = c;
+	return 0;
+}
+
 int phase_triage(struct scan *s)
 {
 	struct pov_list l = { 0 };
@@ -566,6 +630,8 @@ int phase_triage(struct scan *s)
 	phase_suppress(s, &fs);
 	if (r == 0)
 		r = fill_incomplete(s, &fs);
+	if (r == 0)
+		r = fill_run_cut(s, &fs);
 	if (r == 0)
 		r = phase_triage_candidates(s, &fs);
 	timings_into(s, &fs);

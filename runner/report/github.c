@@ -16,6 +16,7 @@
 #include "sarif/anchor_pick.h"
 #include "sarif/change_anchor.h"
 #include "sarif/finding.h"
+#include "sarif/run_cut.h"
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"
@@ -324,7 +325,7 @@ static void annotation(struct buf *b, const char *kind,
 	buf_release(&t);
 }
 
-CRS_TESTABLE size_t github_annotations(FILE *f, const struct finding_set *fs,
+size_t github_annotations(FILE *f, const struct finding_set *fs,
 			  const char *out_dir)
 {
 	const char *policy = policy_of(fs);
@@ -338,6 +339,10 @@ CRS_TESTABLE size_t github_annotations(FILE *f, const struct finding_set *fs,
 
 		if (x->suppressed)	/* --report-timeouts/ooms no */
 			continue;
+		if (fs->run_cut && fs->run_cut->announced &&
+		    fs->run_cut->finding && x->id &&
+		    !strcmp(fs->run_cut->finding, x->id))
+			continue;	/* printed when it was proved */
 		if (is_fixed(x)) {
 			kind = "notice";
 			count = &notices;
@@ -602,6 +607,17 @@ CRS_TESTABLE void github_summary(struct buf *b, const struct finding_set *fs,
 		   "%.0f s%s.\n\n", sm->povs_submitted,
 		   sm->povs_not_reproduced, sm->duration_s,
 		   sm->timed_out ? " (the scan hit its deadline)" : "");
+	{
+		struct buf t = BUF_INIT;
+
+		run_cut_line(&t, fs->run_cut);
+		if (t.len) {
+			buf_adds(b, "**After the finding:** ");
+			md(b, t.ptr);
+			buf_adds(b, ".\n\n");
+		}
+		buf_release(&t);
+	}
 	if (sm->incomplete_nr) {
 		buf_adds(b, "**Incomplete:** these selected harnesses got less "
 			 "fuzzing than they were due, so no finding is not a "

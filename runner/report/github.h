@@ -65,6 +65,19 @@ int github_env_load(struct github_env *env);
 /* Free the strings (wiping the token) and zero `env`. Accepts NULL. */
 void github_env_release(struct github_env *env);
 
+/*
+ * Print one annotation per finding to `f`: "::error" for findings that
+ * fail the policy of fs->summary.fail_on, "::warning" for the others,
+ * "::notice" for "fixed-by-change"; each with file/line/col when known
+ * and a title. At most GITHUB_ANNOTATIONS_ERRORS errors, _WARNINGS
+ * warnings and _NOTICES notices; the rest are counted in one closing
+ * ::notice pointing at the job summary. A finding whose annotation was
+ * printed when it was proved (fs->run_cut->announced) is not printed
+ * again. Returns the number of annotations not printed.
+ */
+size_t github_annotations(FILE *f, const struct finding_set *fs,
+			  const char *out_dir);
+
 #ifdef UNIT_TESTS
 /*
  * Read `pull_request.{number,base,head}` from the event file at `path`
@@ -93,17 +106,6 @@ void github_escape_property(struct buf *b, const char *s);
  */
 void github_escape_markdown(struct buf *b, const char *s);
 
-/*
- * Print one annotation per finding to `f`: "::error" for findings that
- * fail the policy of fs->summary.fail_on, "::warning" for the others,
- * "::notice" for "fixed-by-change"; each with file/line/col when known
- * and a title. At most GITHUB_ANNOTATIONS_ERRORS errors, _WARNINGS
- * warnings and _NOTICES notices; the rest are counted in one closing
- * ::notice pointing at the job summary. Returns
- * the number of annotations not printed.
- */
-size_t github_annotations(FILE *f, const struct finding_set *fs,
-			  const char *out_dir);
 
 /*
  * Print each finding's sanitizer report (out_dir/report_path, at most

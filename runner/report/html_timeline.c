@@ -10,6 +10,7 @@
  * stretch the page.
  */
 #include "runner/report/html_timeline.h"
+#include "sarif/run_cut.h"
 #include "runner/report/junit.h"
 #include "common/buf.h"
 #include "common/xalloc.h"
@@ -189,7 +190,25 @@ static void tl_bar(xmlNodePtr svg, const struct tl_span *sp, double x,
 	}
 }
 
-void html_timeline(xmlNodePtr parent, const json_t *timings)
+/* A dashed vertical line at `t` seconds across the lanes, with a tip. */
+static void tl_marker(xmlNodePtr svg, double x, double bottom,
+		      const char *colour, const char *tip)
+{
+	xmlNodePtr m = tl_el(svg, "line", NULL);
+
+	tl_attrf(m, "x1", x);
+	tl_attrf(m, "x2", x);
+	tl_attrf(m, "y1", TL_TOP);
+	tl_attrf(m, "y2", bottom);
+	tl_attr(m, "stroke", colour);
+	tl_attr(m, "stroke-width", "2");
+	tl_attr(m, "stroke-dasharray", "4 3");
+	tl_attr(m, "class", "timeline-marker");
+	tl_el(m, "title", tip);
+}
+
+void html_timeline(xmlNodePtr parent, const json_t *timings,
+		   const struct run_cut *cut)
 {
 	struct tl_span *v;
 	size_t nr, dropped;
@@ -222,6 +241,10 @@ void html_timeline(xmlNodePtr parent, const json_t *timings)
 			   first);
 	if (dropped)
 		buf_printf(&b, "; %zu span(s) not drawn", dropped);
+	if (cut && cut->proved_at_s >= 0) {
+		buf_adds(&b, "; ");
+		run_cut_line(&b, cut);
+	}
 	p = tl_el(parent, "p", b.ptr);
 	tl_attr(p, "class", "timeline-totals");
 	buf_release(&b);
@@ -256,6 +279,23 @@ void html_timeline(xmlNodePtr parent, const json_t *timings)
 
 		tl_bar(svg, sp, TL_LABEL_W + sp->start * scale,
 		       (sp->end - sp->start) * scale, y);
+	}
+	if (cut && cut->proved_at_s >= 0 && cut->proved_at_s <= total) {
+		char *tip = xasprintf("finding proved at %.1fs",
+				      cut->proved_at_s);
+
+		tl_marker(svg, TL_LABEL_W + cut->proved_at_s * scale, axis_y,
+			  "#cf222e", tip);
+		free(tip);
+	}
+	if (cut && cut->cut_at_s >= 0 && cut->cut_at_s <= total) {
+		char *tip = xasprintf("run ended at %.1fs (--after-finding "
+				      "%s)", cut->cut_at_s,
+				      cut->policy ? cut->policy : "?");
+
+		tl_marker(svg, TL_LABEL_W + cut->cut_at_s * scale, axis_y,
+			  "#57606a", tip);
+		free(tip);
 	}
 	/* the seconds axis */
 	{

@@ -15,6 +15,7 @@
 #include <jansson.h>
 
 struct _xmlNode;
+struct run_cut;
 
 #define HTML_TIMELINE_SPANS_MAX 2000	/* spans drawn; the rest counted */
 #define HTML_TIMELINE_LANES_MAX 32	/* lanes drawn; higher ones dropped */
@@ -23,8 +24,12 @@ struct _xmlNode;
  * Append a heading, one line of totals and the <svg> under `parent`.
  * `timings` NULL, not an object, or without a usable span: nothing is
  * added. Malformed spans (no name, negative or reversed times, a lane
- * out of range) are skipped. Cannot fail (out-of-memory exits).
+ * out of range) are skipped. `cut` (results.json's "after_finding", may
+ * be NULL) adds a marker at the proof of the first failing finding and
+ * one where --after-finding ended the run, and its line to the totals.
+ * Cannot fail (out-of-memory exits).
  */
-void html_timeline(struct _xmlNode *parent, const json_t *timings);
+void html_timeline(struct _xmlNode *parent, const json_t *timings,
+		   const struct run_cut *cut);
 
 #endif

@@ -12,6 +12,7 @@
 #include "sarif/change_anchor.h"
 #include "sarif/change_cov.h"
 #include "sarif/finding.h"
+#include "sarif/run_cut.h"
 #include "common/buf.h"
 #include "common/log.h"
 #include "common/xalloc.h"
@@ -133,6 +134,53 @@ static void terminal_candidates(FILE *f, const struct finding_set *fs,
 		fs->candidates_nr - unconfirmed, unconfirmed);
 }
 
+void terminal_finding(FILE *f, const struct finding *x,
+		      const struct scan_summary *sm, const char *out_dir)
+{
+	char a[512], b[512], c[512], d[512];
+	const char *label = x->novelty ? x->novelty :
+		(x->in_change ? "in-change" : "unknown");
+
+	fprintf(f, "  [%s] %s in %s at %s:%d%s\n", label,
+		q(a, sizeof(a), x->crash_type),
+		q(b, sizeof(b), x->function), q(c, sizeof(c), x->file),
+		x->line, x->in_change ? " (a line this change added)" : "");
+	fprintf(f, "      harness %s, reproduced %d/%d%s, found by %s",
+		q(a, sizeof(a), x->harness), x->reproduced, x->attempts,
+		x->reproduced < x->attempts ? " (flaky: a warning, not "
+		"a failure)" : "", q(b, sizeof(b), x->found_by));
+	if (x->found_after_s >= 0)
+		fprintf(f, " after %.0fs", x->found_after_s);
+	fputc('\n', f);
+	if (x->anchor)	/* where the diff shows it, and why */
+		fprintf(f, "      change anchor %s:%d: %s\n",
+			q(a, sizeof(a), x->anchor->file), x->anchor->line,
+			change_anchor_how_text(x->anchor));
+	if (x->suppressed)
+		fprintf(f, "      suppressed by --%s no: fails no "
+			"policy, not in the SARIF\n", x->suppressed);
+	fprintf(f, "      PoV %s/%s\n", out_dir,
+		q(a, sizeof(a), x->pov_path));
+	if (x->harnesses_nr > 1) {
+		fprintf(f, "      one bug reached by %zu harnesses:",
+			x->harnesses_nr);
+		for (size_t k = 0; k < x->harnesses_nr; k++)
+			fprintf(f, "%s %s", k ? "," : "",
+				q(a, sizeof(a), x->harnesses[k]));
+		fprintf(f, " (%zu PoV(s))\n", x->povs_nr);
+	}
+	if (x->novelty && !strcmp(x->novelty, "fixed-by-change"))
+		fprintf(f, "      it crashes the base build, not the "
+			"head: fixed by this change\n");
+	else if (sm && sm->head_build && sm->runner_image)
+		fprintf(f, "      reproduce: docker run --rm -v %s:/out:ro "
+			"-v %s/%s:/testcase:ro %s reproduce %s\n",
+			q(c, sizeof(c), sm->head_build), out_dir,
+			q(a, sizeof(a), x->pov_path),
+			q(d, sizeof(d), sm->runner_image),
+			q(b, sizeof(b), x->harness));
+}
+
 size_t terminal_report(FILE *f, const struct finding_set *fs,
 		       const char *out_dir)
 {
@@ -159,52 +207,8 @@ size_t terminal_report(FILE *f, const struct finding_set *fs,
 		}
 		fputc('\n', f);
 	}
-	for (size_t i = 0; i < fs->nr; i++) {
-		const struct finding *x = &fs->items[i];
-		char a[512], b[512], c[512], d[512];
-		const char *label = x->novelty ? x->novelty :
-			(x->in_change ? "in-change" : "unknown");
-
-		fprintf(f, "  [%s] %s in %s at %s:%d%s\n", label,
-			q(a, sizeof(a), x->crash_type),
-			q(b, sizeof(b), x->function), q(c, sizeof(c), x->file),
-			x->line, x->in_change ? " (a line this change added)" : "");
-		fprintf(f, "      harness %s, reproduced %d/%d%s, found by %s",
-			q(a, sizeof(a), x->harness), x->reproduced, x->attempts,
-			x->reproduced < x->attempts ? " (flaky: a warning, not "
-			"a failure)" : "", q(b, sizeof(b), x->found_by));
-		if (x->found_after_s >= 0)
-			fprintf(f, " after %.0fs", x->found_after_s);
-		fputc('\n', f);
-		if (x->anchor)	/* where the diff shows it, and why */
-			fprintf(f, "      change anchor %s:%d: %s\n",
-				q(a, sizeof(a), x->anchor->file),
-				x->anchor->line,
-				change_anchor_how_text(x->anchor));
-		if (x->suppressed)
-			fprintf(f, "      suppressed by --%s no: fails no "
-				"policy, not in the SARIF\n", x->suppressed);
-		fprintf(f, "      PoV %s/%s\n", out_dir,
-			q(a, sizeof(a), x->pov_path));
-		if (x->harnesses_nr > 1) {
-			fprintf(f, "      one bug reached by %zu harnesses:",
-				x->harnesses_nr);
-			for (size_t k = 0; k < x->harnesses_nr; k++)
-				fprintf(f, "%s %s", k ? "," : "",
-					q(a, sizeof(a), x->harnesses[k]));
-			fprintf(f, " (%zu PoV(s))\n", x->povs_nr);
-		}
-		if (x->novelty && !strcmp(x->novelty, "fixed-by-change"))
-			fprintf(f, "      it crashes the base build, not the "
-				"head: fixed by this change\n");
-		else if (sm->head_build && sm->runner_image)
-			fprintf(f, "      reproduce: docker run --rm -v %s:/out:ro "
-				"-v %s/%s:/testcase:ro %s reproduce %s\n",
-				q(c, sizeof(c), sm->head_build), out_dir,
-				q(a, sizeof(a), x->pov_path),
-				q(d, sizeof(d), sm->runner_image),
-				q(b, sizeof(b), x->harness));
-	}
+	for (size_t i = 0; i < fs->nr; i++)
+		terminal_finding(f, &fs->items[i], sm, out_dir);
 	terminal_candidates(f, fs, out_dir);
 	terminal_patches(f, fs, out_dir);
 	for (size_t i = 0; i < sm->incomplete_nr; i++) {
@@ -225,6 +229,14 @@ size_t terminal_report(FILE *f, const struct finding_set *fs,
 		buf_release(&t);
 	}
 	fprintf(f, "verdict: %s\n", finding_verdict_name(v));
+	{
+		struct buf t = BUF_INIT;
+
+		run_cut_line(&t, fs->run_cut);
+		if (t.len)
+			fprintf(f, "  %s\n", t.ptr);
+		buf_release(&t);
+	}
 	if (v == VERDICT_INCOMPLETE)
 		fprintf(f, "  no finding fails --fail-on %s, but %zu selected "
 			"harness(es) got less fuzzing than they were due: not "

@@ -7,7 +7,16 @@
 
 #include <stdio.h>
 
+struct finding;
 struct finding_set;
+struct scan_summary;
+
+/*
+ * One finding's lines as the verdict shows them, to `f`; the reproduce
+ * command only when `sm` (may be NULL) names the head build and runner.
+ */
+void terminal_finding(FILE *f, const struct finding *x,
+		      const struct scan_summary *sm, const char *out_dir);
 
 /*
  * Print the verdict for `fs` under its fail_on policy to `f`; paths are

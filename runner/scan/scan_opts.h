@@ -41,6 +41,10 @@ struct scan_opts {
 	const char *fail_on;	/* new | any | none */
 	int reproduce_runs;
 	int keep_going;		/* do not stop a CRS at its first PoV */
+	/* --after-finding: AFTER_FINDING_DEFAULT, _CONTINUE (also
+	 * --until-deadline), 0 (stop) or seconds (runner/scan/after_finding.h) */
+	long after_finding_s;
+	int no_lend_cores;	/* --lend-cores no: CRSs keep to their cpuset */
 	int no_llm;		/* no gateway; skip CRSs that need an LLM */
 	unsigned shard_index;	/* --shard i/N: 1-based i, 0 without */
 	unsigned shard_count;	/* N, 0 without --shard */
@@ -59,7 +63,7 @@ struct scan_opts {
 	const char *sarif_category;	/* --sarif-category, or NULL */
 };
 #define SCAN_OPTS_INIT { .source = ".", .timeout_s = 900, \
-	.fail_on = "new", .reproduce_runs = 5 }
+	.fail_on = "new", .reproduce_runs = 5, .after_finding_s = -2 }
 
 /* The commands that take scan options (struct scan_opt.cmds). */
 enum scan_cmd {

@@ -153,7 +153,8 @@ static void copy_out(struct exchange *x, struct watch *w,
 	strset_add(&x->seen, key);
 	x->copied[w->type]++;
 	if (w->type == 0 && x->on_pov)
-		x->on_pov(x->on_pov_ctx, b->ptr, b->len);
+		x->on_pov(x->on_pov_ctx, x->crs[w->crs].name, b->ptr,
+			  b->len);
 	if (log_get_level() >= LOG_DEBUG) {
 		const char *rel = dst + strlen(x->root) + 1;
 		char q[1024];

@@ -51,10 +51,12 @@ void exchange_set_caps(struct exchange *x, unsigned long files,
 		       unsigned long long bytes);
 #endif
 /*
- * Call fn(ctx, bytes, len) from exchange_sync() with each PoV it copies
- * (a new content), right after the copy. fn must not fail or block.
+ * Call fn(ctx, crs, bytes, len) from exchange_sync() with each PoV it
+ * copies (a new content), right after the copy; `crs` names the CRS that
+ * submitted it. fn must not fail or block.
  */
-typedef void exchange_pov_fn(void *ctx, const void *data, size_t len);
+typedef void exchange_pov_fn(void *ctx, const char *crs, const void *data,
+			     size_t len);
 void exchange_on_pov(struct exchange *x, exchange_pov_fn *fn, void *ctx);
 /* Files copied so far, per type index (0 povs .. 4 patches). */
 unsigned exchange_copied(const struct exchange *x, int type);

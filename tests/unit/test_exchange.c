@@ -160,23 +160,29 @@ static void test_same_content_kept_once(void **st)
 	assert_int_equal(exchange_copied(f->ex, 0), 1);
 }
 
-/* What exchange_on_pov() passed on: each call's bytes, in order. */
+/* What exchange_on_pov() passed on: each call's CRS and bytes, in
+ * order. */
 struct pov_calls {
 	int n;
 	char bytes[4][32];
+	char crs[4][16];
 };
 
-static void record_pov(void *ctx, const void *data, size_t len)
+static void record_pov(void *ctx, const char *crs, const void *data,
+		       size_t len)
 {
 	struct pov_calls *c = ctx;
 
 	if (c->n < 4 && len < sizeof(c->bytes[0]))
 		memcpy(c->bytes[c->n], data, len);
+	if (c->n < 4)
+		snprintf(c->crs[c->n], sizeof(c->crs[0]), "%s", crs);
 	c->n++;
 }
 
 /* Triage hears of each new PoV the moment it is copied (its bytes, as
- * copied), not of seeds, nor of a PoV whose bytes it had already. */
+ * copied, and its CRS), not of seeds, nor of a PoV whose bytes it had
+ * already. */
 static void test_pov_hook(void **st)
 {
 	struct fixture *f = *st;
@@ -190,11 +196,13 @@ static void test_pov_hook(void **st)
 	wait_for(f, "povs/first");
 	assert_int_equal(c.n, 1);
 	assert_string_equal(c.bytes[0], "crash one");
+	assert_string_equal(c.crs[0], "crs-a");
 	write_at(f->b, "povs/again", "crash one");
 	write_at(f->b, "povs/second", "crash two");
 	wait_for(f, "povs/second");
 	assert_int_equal(c.n, 2);
 	assert_string_equal(c.bytes[1], "crash two");
+	assert_string_equal(c.crs[1], "crs-b");
 }
 
 static void test_nested_folders_kept(void **st)

@@ -4,8 +4,9 @@
  * SARIF category and the fuzzing times
  *
  * --report-timeouts/--report-ooms take exactly yes or no; --sarif-category
- * takes a name GitHub accepts as a category. A bad value is exit 2 with a
- * message naming the option and the value.
+ * takes a name GitHub accepts as a category; --after-finding takes stop,
+ * continue or a duration, and --until-deadline means continue. A bad
+ * value is exit 2 with a message naming the option and the value.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +15,7 @@
 #include <cmocka.h>
 
 #include "runner/scan/scan_opts.h"
+#include "runner/scan/after_finding.h"
 #include "common/error.h"
 
 #include <stdio.h>
@@ -132,6 +134,57 @@ static void test_fuzz_seconds(void **state)
 	scan_opts_release(&o);
 }
 
+static void test_after_finding(void **state)
+{
+	struct scan_opts o = SCAN_OPTS_INIT;
+	const char *stop[] = { "--after-finding", "stop", NULL };
+	const char *dur[] = { "--after-finding", "2m", NULL };
+	const char *cont[] = { "--after-finding", "continue", NULL };
+	const char *until[] = { "--until-deadline", NULL };
+	const char *bad[] = { "--after-finding", "0s", NULL };
+	const char *junk[] = { "--after-finding", "soon", NULL };
+	char *err, *name;
+
+	(void)state;
+	assert_int_equal(o.after_finding_s, AFTER_FINDING_DEFAULT);
+	assert_int_equal(parse(&o, stop, &err), 0);
+	assert_int_equal(o.after_finding_s, 0);
+	free(err);
+	assert_int_equal(parse(&o, dur, &err), 0);
+	assert_int_equal(o.after_finding_s, 120);
+	free(err);
+	assert_int_equal(parse(&o, cont, &err), 0);
+	assert_int_equal(o.after_finding_s, AFTER_FINDING_CONTINUE);
+	free(err);
+	o.after_finding_s = AFTER_FINDING_DEFAULT;
+	assert_int_equal(parse(&o, until, &err), 0);
+	assert_int_equal(o.after_finding_s, AFTER_FINDING_CONTINUE);
+	free(err);
+	assert_int_equal(parse(&o, bad, &err), CRS_EINPUT);
+	assert_non_null(strstr(err, "--after-finding: '0s' is not stop, "
+			       "continue or a duration"));
+	free(err);
+	assert_int_equal(parse(&o, junk, &err), CRS_EINPUT);
+	assert_non_null(strstr(err, "'soon'"));
+	free(err);
+	scan_opts_release(&o);
+
+	/* the windows: 5% of what is left, 10s to 60s by default */
+	assert_true(after_finding_window(AFTER_FINDING_CONTINUE, 500) < 0);
+	assert_true(after_finding_window(0, 500) == 0);
+	assert_true(after_finding_window(45, 500) == 45);
+	assert_true(after_finding_window(AFTER_FINDING_DEFAULT, 100) == 10);
+	assert_true(after_finding_window(AFTER_FINDING_DEFAULT, 600) == 30);
+	assert_true(after_finding_window(AFTER_FINDING_DEFAULT, 3000) == 60);
+	assert_true(after_finding_window(AFTER_FINDING_DEFAULT, -5) == 10);
+	name = after_finding_policy_name(AFTER_FINDING_DEFAULT);
+	assert_string_equal(name, "default");
+	free(name);
+	name = after_finding_policy_name(90);
+	assert_string_equal(name, "90s");
+	free(name);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -139,6 +192,7 @@ int main(void)
 		cmocka_unit_test(test_report_switches),
 		cmocka_unit_test(test_category),
 		cmocka_unit_test(test_fuzz_seconds),
+		cmocka_unit_test(test_after_finding),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -22,8 +22,12 @@
 #      adds comparisons, and -focus_function on the touched functions the
 #      binary defines (most changed lines first, one per run, rotating;
 #      dropped when libFuzzer cannot set it). The log says what was used;
-#   3. libFuzzer runs one after another until FUZZ_TIME seconds have passed;
-#      each stops at its first crash, timeout or out-of-memory, whose artifact
+#   3. libFuzzer runs one after another until FUZZ_TIME seconds have passed,
+#      each as FUZZ_WORKERS processes side by side on the one corpus (default:
+#      one per CPU the container may use, `nproc`: crs-ci lends its own
+#      cores at a low weight while harnesses fuzz), all stopped when the
+#      first of them stops; each stops at its first crash, timeout or
+#      out-of-memory, whose artifact
 #      is submitted at once (`libCRS submit pov`) unless its DEDUP_TOKEN was
 #      already submitted; new corpus files are submitted as seeds after each
 #      run (one `libCRS submit seed` call for all of them);
@@ -31,6 +35,7 @@
 # Log lines carry the seconds since the script started; "first execution"
 # marks libFuzzer's INITED (the start-up cost).
 # Environment: FUZZ_TIME (seconds, default 3600), STOP_ON_FIRST_POV (0),
+# FUZZ_WORKERS (libFuzzer processes per run, default `nproc`, at most 16),
 # OSS_CRS_LOG_DIR (libFuzzer output goes to fuzzer.log there, else stderr;
 # the fetch daemon's log to fetch-seeds.log there),
 # FUZZER_EXTRA_ARGS (more libFuzzer flags, split on spaces), DIRECTED (0:
@@ -82,10 +87,21 @@ if [ -n "${OSS_CRS_LOG_DIR:-}" ] && mkdir -p "$OSS_CRS_LOG_DIR" 2>/dev/null; the
 	fetch_log=$OSS_CRS_LOG_DIR/fetch-seeds.log
 fi
 
+workers=${FUZZ_WORKERS:-$(nproc 2>/dev/null || echo 1)}
+case $workers in
+''|*[!0-9]*|0) say "FUZZ_WORKERS '$workers' is not a positive number"; exit 2 ;;
+esac
+[ "$workers" -gt 16 ] && workers=16
+# the container's memory is shared: 2560 MB for one, 3584 MB for all
+rss_mb=2560
+[ "$workers" -gt 1 ] && rss_mb=$((3584 / workers))
+[ "$rss_mb" -lt 1024 ] && rss_mb=1024
+
 start=$SECONDS
 stop=0
 child=
-trap 'stop=1; [ -n "$child" ] && kill -TERM "$child" 2>/dev/null' TERM INT
+children=()
+trap 'stop=1; [ ${#children[@]} -gt 0 ] && kill -TERM "${children[@]}" 2>/dev/null' TERM INT
 
 # 1. The build output: read in place when crs-ci mounted it (a copy of a
 # large build costs seconds before the first execution), else downloaded.
@@ -313,23 +329,41 @@ while [ "$stop" = 0 ]; do
 	[ ${#focus[@]} -gt 0 ] &&
 		focus_arg=("-focus_function=${focus[$(((run - 1) % ${#focus[@]}))]}")
 	say "run $run: $harness for at most $remaining s" \
-		"${focus_arg[@]/#-/with }"
-	"$out/$harness" -artifact_prefix="$povs/" -max_total_time="$remaining" \
-		-timeout=25 -rss_limit_mb=2560 -detect_leaks=0 -close_fd_mask=3 \
-		"${dict[@]}" "${direct[@]}" "${focus_arg[@]}" "${extra[@]}" \
-		"$corpus" < /dev/null > "$runlog" 2>&1 &
-	child=$!
+		"($workers process(es))" "${focus_arg[@]/#-/with }"
+	children=()
+	for w in $(seq "$workers"); do
+		"$out/$harness" -artifact_prefix="$povs/" \
+			-max_total_time="$remaining" -timeout=25 \
+			-rss_limit_mb="$rss_mb" -detect_leaks=0 -close_fd_mask=3 \
+			"${dict[@]}" "${direct[@]}" "${focus_arg[@]}" "${extra[@]}" \
+			"$corpus" < /dev/null > "$runlog.$w" 2>&1 &
+		children+=($!)
+	done
+	child=${children[0]}
 	if [ "$run" = 1 ]; then
-		first_exec "$runlog"
+		first_exec "$runlog.1"
 		start_fetch_daemon
 	fi
-	wait "$child"
+	# the first to stop (an artifact, or its time) stops the others
+	wait -n
 	rc=$?
+	kill -TERM "${children[@]}" 2>/dev/null
+	wait "${children[@]}" 2>/dev/null
 	if [ "$stop" = 1 ]; then
-		wait "$child" 2>/dev/null
-		rc=$?
+		rc=0
 	fi
 	child=
+	children=()
+	# the log of the one with an artifact first, for its DEDUP_TOKEN
+	for w in $(seq "$workers"); do
+		if grep -qa '^DEDUP_TOKEN: ' "$runlog.$w"; then
+			cat "$runlog.$w"
+		fi
+	done > "$runlog"
+	for w in $(seq "$workers"); do
+		grep -qa '^DEDUP_TOKEN: ' "$runlog.$w" || cat "$runlog.$w"
+		rm -f "$runlog.$w"
+	done >> "$runlog"
 	cat "$runlog" >> "$log"
 	if [ ${#focus_arg[@]} -gt 0 ] &&
 	    grep -qa 'ERROR: Failed to set focus function' "$runlog"; then
