@@ -40,7 +40,7 @@ FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzzers/%,$(FUZZ_SRC))
 
 .PHONY: all test unit unit-one unit-plain unit-asan unit-run crs-unit integration demo setup clean \
 	static check-headers check-layers check-exports base-images bench bench-select install install-files \
-	bench-rebuild bench-cache bench-overhead bench-deadline bench-parbuild bench-fuzz-cpu bench-directed bench-elf fuzz fuzz-smoke fuzz-build fuzz-bin
+	bench-rebuild bench-cache bench-overhead bench-deadline bench-parbuild bench-fuzz-cpu bench-directed bench-elf bench-projects fuzz fuzz-smoke fuzz-build fuzz-bin
 all: $(BUILD)/crs-ci $(BUILD)/libCRS $(BUILD)/libCRS-install.sh
 
 $(BUILD)/obj/%.o: %.c
@@ -173,6 +173,11 @@ bench-parbuild: all base-images
 # cores lent to the CRSs (issue 23); two clean 3-minute scans of recparse
 bench-fuzz-cpu: all base-images
 	bash tests/bench/bench_fuzz_cpu.sh $(BENCH_FUZZ_CPU_ARGS)
+# real OSS-Fuzz project folders on the stand-ins (docs/base-images.md),
+# from the google/oss-fuzz checkout OSS_FUZZ names;
+# BENCH_PROJECTS="zlib lz4" for a few
+bench-projects: base-images
+	bash tests/bench/bench_projects.sh $(BENCH_PROJECTS)
 # time to first PoV with and without direction at the change (~20 min;
 # the harness symbol lookup: 200,000 symbols, 4,096 names (BENCH_ELF_ARGS)
 bench-elf:

@@ -62,20 +62,25 @@ static const char *elapsed(char *out, size_t n)
 	return out;
 }
 
-void log_msg(enum log_level level, const char *file, const char *func,
-	     int line, const char *fmt, ...)
+/* One line to the sink: `msg` is escaped already; `more` marks a later
+ * line of a message printed as lines (log_msg_lines). */
+static void log_emit(enum log_level level, const char *file, const char *func,
+		     int line, const char *msg, int more)
 {
-	char raw[4096], msg[4 * sizeof(raw)], stamp[32];
-	va_list ap;
+	char stamp[32];
 
-	if (level > log_level)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(raw, sizeof(raw), fmt, ap);
-	va_end(ap);
-	log_quote(msg, sizeof(msg), raw, strlen(raw));
 	if (log_handler) {
-		log_handler(level, file, func, line, msg, log_handler_ctx);
+		if (more) {
+			char cont[4 * 4096 + 8];
+
+			snprintf(cont, sizeof(cont), "%s%s", LOG_MORE_PREFIX,
+				 msg);
+			log_handler(level, file, func, line, cont,
+				    log_handler_ctx);
+		} else {
+			log_handler(level, file, func, line, msg,
+				    log_handler_ctx);
+		}
 		return;
 	}
 	/* on a terminal, progress lines carry the elapsed time; one line
@@ -83,7 +88,9 @@ void log_msg(enum log_level level, const char *file, const char *func,
 	flockfile(stderr);
 	if (isatty(STDERR_FILENO))
 		fprintf(stderr, "[%s] ", elapsed(stamp, sizeof(stamp)));
-	if (log_level >= LOG_DEBUG)
+	if (more)
+		fprintf(stderr, "crs-ci:%s%s\n", LOG_MORE_PREFIX, msg);
+	else if (log_level >= LOG_DEBUG)
 		fprintf(stderr, "crs-ci: %s: %s (%s:%d)\n", level_name(level),
 			msg, file, line);
 	else if (level == LOG_INFO)
@@ -92,6 +99,53 @@ void log_msg(enum log_level level, const char *file, const char *func,
 		fprintf(stderr, "crs-ci: %s: %s\n", level_name(level), msg);
 	funlockfile(stderr);
 	(void)func;
+}
+
+/* Format, escape and emit a message: as one line, or (`lines`) a line a
+ * line of it (log_msg_lines). */
+static void log_vmsg(enum log_level level, const char *file, const char *func,
+		     int line, int lines, const char *fmt, va_list ap)
+{
+	char raw[4096], msg[4 * sizeof(raw)];
+	const char *p = raw, *nl;
+	size_t n = 0;
+
+	vsnprintf(raw, sizeof(raw), fmt, ap);
+	for (;; p = nl + 1) {
+		nl = lines ? strchr(p, '\n') : NULL;
+		if (n == LOG_LINES_MAX)
+			nl = NULL;	/* the rest in one escaped line */
+		log_quote(msg, sizeof(msg), p, nl ? (size_t)(nl - p) :
+			  strlen(p));
+		log_emit(level, file, func, line, msg, n > 0);
+		n++;
+		if (!nl)
+			break;
+	}
+}
+
+void log_msg(enum log_level level, const char *file, const char *func,
+	     int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (level > log_level)
+		return;
+	va_start(ap, fmt);
+	log_vmsg(level, file, func, line, 0, fmt, ap);
+	va_end(ap);
+}
+
+void log_msg_lines(enum log_level level, const char *file, const char *func,
+		   int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (level > log_level)
+		return;
+	va_start(ap, fmt);
+	log_vmsg(level, file, func, line, 1, fmt, ap);
+	va_end(ap);
 }
 
 /*

@@ -28,10 +28,28 @@ void log_msg(enum log_level level, const char *file, const char *func,
 	     int line, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 
+/*
+ * log_msg() for a message whose line breaks are meant (a failed build's
+ * last output lines): each line is escaped on its own (log_quote), the
+ * first printed as log_msg() prints it, each later one as
+ * "crs-ci:" LOG_MORE_PREFIX "<line>" (to a handler: LOG_MORE_PREFIX
+ * "<line>"), so no line holds a control byte or a CI runner command and
+ * none reads as a message of its own. Line LOG_LINES_MAX + 1 and the rest
+ * are one escaped line. The whole message is at most 4 KiB, as in
+ * log_msg().
+ */
+#define LOG_MORE_PREFIX "   | "
+#define LOG_LINES_MAX 40
+void log_msg_lines(enum log_level level, const char *file, const char *func,
+		   int line, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
 #define log_error(...) log_msg(LOG_ERROR, __FILE__, __func__, __LINE__, __VA_ARGS__)
 #define log_warn(...) log_msg(LOG_WARN, __FILE__, __func__, __LINE__, __VA_ARGS__)
 #define log_info(...) log_msg(LOG_INFO, __FILE__, __func__, __LINE__, __VA_ARGS__)
 #define log_debug(...) log_msg(LOG_DEBUG, __FILE__, __func__, __LINE__, __VA_ARGS__)
+#define log_error_lines(...) log_msg_lines(LOG_ERROR, __FILE__, __func__, __LINE__, __VA_ARGS__)
+#define log_warn_lines(...) log_msg_lines(LOG_WARN, __FILE__, __func__, __LINE__, __VA_ARGS__)
 
 /*
  * 1 when byte i of the `len` bytes at s must not reach a CI log as it is,

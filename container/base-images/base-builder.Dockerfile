@@ -10,6 +10,12 @@
 #  - clang-14 does not know -Wno-error=vla-cxx-extension; it is left out.
 #  - compile does not copy llvm-symbolizer into $OUT: Debian's is linked
 #    against libLLVM; base-runner has it on PATH (ASAN_SYMBOLIZER_PATH).
+#
+# As OSS-Fuzz's base-builder (its install_deps.sh): the i386 architecture is
+# enabled and the package lists of both are kept, so a project Dockerfile's
+# `apt-get install zlib1g-dev:i386` works without its own `apt-get update`;
+# the same helper packages (build-essential, curl, wget, jq, patchelf,
+# subversion, binutils-dev, libc6-dev-i386) and the helper `srcmap`.
 ARG BASE_IMAGE
 FROM ${BASE_IMAGE}
 
@@ -36,8 +42,19 @@ ENV CC=clang \
     COVERAGE_FLAGS_coverage="-fprofile-instr-generate -fcoverage-mapping -pthread -Wl,--no-as-needed -Wl,-ldl -Wl,-lm -Wno-unused-command-line-argument" \
     UBSAN_OPTIONS=silence_unsigned_overflow=1 \
     DFSAN_OPTIONS=warn_unimplemented=0 \
+    HWASAN_OPTIONS=random_tags=0 \
+    FUZZER_LDFLAGS="" \
+    FUZZINTRO_OUTDIR=/src \
+    DEBIAN_FRONTEND=noninteractive \
     PATH=/usr/local/sbin:/usr/local/bin:/usr/lib/llvm-14/bin:/usr/sbin:/usr/bin:/sbin:/bin:/out
 ENV CXXFLAGS="$CFLAGS"
+
+RUN set -eu; \
+    dpkg --add-architecture i386; \
+    apt-get update; \
+    apt-get install -y --no-install-recommends build-essential curl wget jq \
+        patchelf subversion binutils-dev libc6-dev-i386; \
+    apt-get clean
 
 RUN set -eu; \
     for t in clang clang++ clang-cpp llvm-symbolizer llvm-profdata llvm-cov \
@@ -47,10 +64,12 @@ RUN set -eu; \
     rt="$(clang-14 -print-resource-dir)/lib/linux/libclang_rt.fuzzer-x86_64.a"; \
     test -f "$rt"; \
     cp "$rt" /usr/lib/libFuzzingEngine.a; \
-    mkdir -p /src /work /out
+    ln -sf /usr/bin/python3 /usr/local/bin/python; \
+    mkdir -p /src /work /out; \
+    chmod a+rwx /src /work /out
 
-COPY bin/compile /usr/local/bin/compile
-RUN chmod 0755 /usr/local/bin/compile
+COPY bin/compile bin/srcmap /usr/local/bin/
+RUN chmod 0755 /usr/local/bin/compile /usr/local/bin/srcmap
 
 WORKDIR /src
 CMD ["compile"]

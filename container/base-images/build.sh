@@ -3,6 +3,7 @@
 # Debian bookworm packages (no container registry needed).
 #
 #   container/base-images/build.sh [--force] [--hash] [--keep-legacy-tags]
+#                                  [--tag NAME]
 #
 # crs-ci uses them only when asked (--base-images stand-in or
 # CRS_CI_BASE_IMAGES=stand-in); it never tags them under the real names,
@@ -33,6 +34,9 @@
 # --force             rebuild even when the crs-ci/...:<hash> images exist
 # --hash              print <hash> on stdout and exit
 # --keep-legacy-tags  skip step 6
+# --tag NAME          in step 5 tag crs-ci/base-{builder,runner}:NAME instead
+#                     of :stand-in (to try a change without replacing the
+#                     stand-ins others use)
 #
 # Environment: DEBIAN_MIRROR (default http://deb.debian.org/debian),
 # DEBIAN_SECURITY_MIRROR (default http://deb.debian.org/debian-security),
@@ -55,9 +59,19 @@ die() { printf 'base-images: error: %s\n' "$*" >&2; exit 1; }
 force=0
 print_hash=0
 keep_legacy=0
+alias_tag=stand-in
 legacy_tags=${BASE_IMAGES_LEGACY_TAGS-gcr.io/oss-fuzz-base/base-builder:latest gcr.io/oss-fuzz-base/base-runner:latest ghcr.io/aixcc-finals/base-builder:v1.3.0 ghcr.io/aixcc-finals/base-runner:v1.3.0}
-for arg in "$@"; do
+while [ $# -gt 0 ]; do
+	arg=$1
+	shift
 	case $arg in
+	--tag)
+		[ $# -gt 0 ] || die "--tag needs a NAME"
+		alias_tag=$1
+		shift
+		[[ $alias_tag =~ ^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$ ]] ||
+			die "--tag '$alias_tag' is not a Docker tag"
+		;;
 	--force) force=1 ;;
 	--hash) print_hash=1 ;;
 	--keep-legacy-tags) keep_legacy=1 ;;
@@ -156,8 +170,8 @@ image base-builder.Dockerfile "$clang_tag" "crs-ci/base-builder:$hash"
 image base-runner.Dockerfile "$runtime_tag" "crs-ci/base-runner:$hash"
 
 for kind in builder runner; do
-	docker tag "crs-ci/base-$kind:$hash" "crs-ci/base-$kind:stand-in"
-	log "tagged crs-ci/base-$kind:stand-in -> crs-ci/base-$kind:$hash"
+	docker tag "crs-ci/base-$kind:$hash" "crs-ci/base-$kind:$alias_tag"
+	log "tagged crs-ci/base-$kind:$alias_tag -> crs-ci/base-$kind:$hash"
 done
 
 # untag_legacy TAG: remove TAG when it names an image this script built.

@@ -20,8 +20,8 @@ int phase_cmd_fail(int r)
 	if (r == CRS_EINTR)
 		log_error("interrupted by signal %d; containers and networks "
 			  "of this scan were removed", interrupt_signal());
-	else
-		log_error("%s", crs_error_last());
+	else	/* a build's last output lines stay lines */
+		log_error_lines("%s", crs_error_last());
 	return r == CRS_EINTR ? 130 : exit_code_for(r);
 }
 

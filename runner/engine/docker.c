@@ -16,6 +16,7 @@
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/log.h"
+#include "common/log_lines.h"
 #include "common/xalloc.h"
 #include "common/testable.h"
 
@@ -46,6 +47,7 @@ CRS_TESTABLE int docker_client_new_with_transport(struct docker_client **out,
 #define DOCKER_BUILD_LINE_MAX ((size_t)4 << 20)
 #define DOCKER_BUILD_TAIL_BYTES 16384
 #define DOCKER_BUILD_TAIL_LINES 20
+#define DOCKER_BUILD_TAIL_CAP 1200	/* bytes of them in the error */
 #define DOCKER_MSG_MAX 512
 
 struct docker_client {
@@ -693,24 +695,57 @@ static void docker_stream_release(struct docker_stream *s)
 	s->id = NULL;
 }
 
-/* Set CRS_EBUILD: the error, then the last output lines (quoted). */
-static int docker_build_failed(struct docker_stream *s, const char *tag)
+/*
+ * The start of the failing step's output in the `len` bytes at `t`: its
+ * last "Step N/M : ..." line (N stored in *step), or `t` with *step 0.
+ */
+static const char *docker_last_step(const char *t, size_t len, int *step)
 {
-	char err[DOCKER_MSG_MAX], lines[1400], sid[256];
-	const char *end = s->tail.ptr + s->tail.len;
-	const char *p;
-	int nl = 0;
+	const char *p = t + len;
+
+	*step = 0;
+	while (p > t) {
+		const char *line = p - 1;
+
+		while (line > t && line[-1] != '\n')
+			line--;
+		if ((size_t)(t + len - line) > 5 &&
+		    !strncmp(line, "Step ", 5)) {
+			long n = strtol(line + 5, NULL, 10);
+
+			*step = n > 0 && n < 100000 ? (int)n : 0;
+			return line;
+		}
+		p = line;
+	}
+	return t;
+}
+
+/*
+ * Set CRS_EBUILD: the error and the log's path, then the failing step's
+ * last output lines (log_lines_tail: one escaped line each, for
+ * log_error_lines). *step, when not NULL, gets the step number.
+ */
+static int docker_build_failed(struct docker_stream *s, const char *tag,
+			       int *step)
+{
+	char err[DOCKER_MSG_MAX], sid[256], *lines;
+	const char *from;
+	int n, r;
 
 	log_quote(err, sizeof(err), s->error.ptr, s->error.len);
-	while (end > s->tail.ptr && end[-1] == '\n')
-		end--;
-	/* Back to the start of the last N lines, within ~1 KiB. */
-	for (p = end; p > s->tail.ptr && end - p < 1024; p--)
-		if (p[-1] == '\n' && ++nl == DOCKER_BUILD_TAIL_LINES)
-			break;
-	log_quote(lines, sizeof(lines), p, (size_t)(end - p));
-	return crs_error_set(CRS_EBUILD, "build '%s': %s\nlast output:\n%s",
-			     docker_short(sid, sizeof(sid), tag), err, lines);
+	from = docker_last_step(s->tail.ptr, s->tail.len, &n);
+	if (step)
+		*step = n;
+	lines = log_lines_tail(from, (size_t)(s->tail.ptr + s->tail.len - from),
+			       DOCKER_BUILD_TAIL_LINES, DOCKER_BUILD_TAIL_CAP);
+	r = crs_error_set(CRS_EBUILD, "build '%s': %s%s%s%s\nlast output:\n%s",
+			  docker_short(sid, sizeof(sid), tag), err,
+			  s->log_path ? " (log " : "",
+			  s->log_path ? s->log_path : "",
+			  s->log_path ? ")" : "", lines);
+	free(lines);
+	return r;
 }
 
 static int docker_build_query(struct buf *path,
@@ -812,13 +847,15 @@ int docker_image_build(struct docker_client *d,
 	if ((r = docker_stream_finish(&s)) != 0)
 		goto out;
 	if (s.error.len) {
-		r = docker_build_failed(&s, o->tag ? o->tag : "(untagged)");
+		r = docker_build_failed(&s, o->tag ? o->tag : "(untagged)",
+					o->failed_step);
 		goto out;
 	}
 	if (!s.id && !s.saw_success) {
 		buf_adds(&s.error, "the engine's stream ended without a "
 			 "result");
-		r = docker_build_failed(&s, o->tag ? o->tag : "(untagged)");
+		r = docker_build_failed(&s, o->tag ? o->tag : "(untagged)",
+					o->failed_step);
 		goto out;
 	}
 	r = 0;

@@ -82,6 +82,8 @@ struct docker_build_opts {
 	const char *network;		/* "none", or NULL: the default */
 	const char *cpuset;		/* "0-1", or NULL */
 	int64_t memory;			/* bytes, no swap; 0 = unlimited */
+	/* On CRS_EBUILD: the failing "Step N/M" N, or 0 when none showed */
+	int *failed_step;
 };
 #define DOCKER_BUILD_OPTS_INIT { 0 }
 
@@ -92,8 +94,10 @@ struct docker_build_opts {
  * The JSON-lines answer is read as it arrives: "stream" text is appended
  * to log_path, pull "status" lines too, and errors as "ERROR: <msg>".
  * An "error" object in the stream, a non-200 status, or a stream that ends
- * without a result is CRS_EBUILD "build '<tag>': <error>\nlast
- * output:\n<up to 20 lines>". CRS_EINPUT for a buildarg/label that is not
+ * without a result is CRS_EBUILD "build '<tag>': <error> (log
+ * <log_path>)\nlast output:\n<lines>": the failing step's last lines
+ * (from its "Step N/M" line, at most 20 and 1200 bytes, colour codes
+ * stripped, each escaped on its own; print it with log_error_lines). CRS_EINPUT for a buildarg/label that is not
  * KEY=VALUE; CRS_ERR when the context or log cannot be written.
  */
 int docker_image_build(struct docker_client *d,

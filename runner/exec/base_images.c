@@ -354,3 +354,84 @@ out:
 	buf_release(&text);
 	return r;
 }
+
+/* The apt message in `err` that names a package Debian lacks, or NULL. */
+static const char *base_missing_package(const char *err)
+{
+	static const char *const said[] = {
+		"Unable to locate package", "has no installation candidate",
+		"is not available, but is referred to",
+	};
+	const char *p;
+
+	for (size_t i = 0; i < sizeof(said) / sizeof(said[0]); i++)
+		if ((p = strstr(err, said[i])) != NULL)
+			return p;
+	return NULL;
+}
+
+void base_images_explain_failure(const struct docker_build_opts *bo,
+				 int step)
+{
+	struct dockerfile_froms froms = DOCKERFILE_FROMS_INIT;
+	struct buf text = BUF_INIT;
+	const char *dockerfile = bo->dockerfile ? bo->dockerfile : "Dockerfile";
+	const char *why, *eol;
+	char *keep = xstrdup(crs_error_last()), *what = NULL, *hint = NULL;
+	size_t line, next_line;
+	int code = crs_error_code();
+
+	if (!bo->dockerfile_text || step <= 0 ||
+	    base_read_beneath(&text, bo->context_dir, dockerfile) != 0 ||
+	    dockerfile_froms_parse(&froms, text.ptr, text.len, bo->buildargs,
+				   dockerfile) != 0 ||
+	    (size_t)step > froms.nr_steps)
+		goto out;
+	line = froms.steps[step - 1];
+	next_line = (size_t)step < froms.nr_steps ? froms.steps[step] :
+		(size_t)-1;
+	if ((why = base_missing_package(keep)) != NULL) {
+		/* the apt line that says so, to its end */
+		const char *b = why;
+
+		while (b > keep && b[-1] != '\n')
+			b--;
+		eol = strchr(why, '\n');
+		what = xasprintf("%.*s", (int)((eol ? eol : why + strlen(why)) -
+					       b), b);
+	} else {
+		/* a .deb fetched in the step's own lines */
+		size_t n = 1;
+
+		for (const char *p = text.ptr; p && *p; n++) {
+			const char *e = strchr(p, '\n');
+			size_t l = e ? (size_t)(e - p) : strlen(p);
+
+			if (n >= line && n < next_line &&
+			    memmem(p, l, ".deb", 4) &&
+			    (memmem(p, l, "http://", 7) ||
+			     memmem(p, l, "https://", 8))) {
+				what = xstrdup("it downloads a .deb");
+				break;
+			}
+			p = e ? e + 1 : NULL;
+		}
+	}
+	if (!what)
+		goto out;
+	hint = xasprintf("%s/%s:%zu: this step needs an Ubuntu package the "
+			 "offline stand-ins (Debian bookworm) lack (%s); the "
+			 "real base images are Ubuntu: try --base-images pull",
+			 bo->context_dir, dockerfile, line, what);
+out:
+	/* reading the Dockerfile again must not lose the build's error */
+	if (hint)
+		crs_error_set(code, "%s: %s", hint, keep);
+	else
+		crs_error_set(code, "%s", keep);
+	free(hint);
+	free(what);
+	free(keep);
+	buf_release(&text);
+	dockerfile_froms_release(&froms);
+}

@@ -91,4 +91,16 @@ int base_images_for_build(struct scan *s, struct docker_build_opts *bo,
  */
 const char *base_images_tag_seed(const struct scan *s);
 
+/*
+ * After a build FROM the stand-ins failed at its step `step` (the
+ * classic builder's "Step N/M", 0: unknown; bo as base_images_for_build
+ * left it): when the error's output says apt knows no such package
+ * ("Unable to locate package", "has no installation candidate") or the
+ * step fetches a .deb, prefix the error with the Dockerfile's line of
+ * that step and that the stand-ins are Debian, not Ubuntu: try
+ * --base-images pull. Nothing changes otherwise. Cannot fail.
+ */
+void base_images_explain_failure(const struct docker_build_opts *bo,
+				 int step);
+
 #endif

@@ -21,6 +21,7 @@
 #include "common/error.h"
 #include "common/fsutil.h"
 #include "common/log.h"
+#include "common/log_lines.h"
 #include "common/strvec.h"
 #include "common/xalloc.h"
 
@@ -155,26 +156,16 @@ long infra_rss_limit_mb(const struct scan *s)
 char *log_tail(const char *path, int lines)
 {
 	struct buf b = BUF_INIT;
-	const char *p;
-	int n = 0;
+	char *tail;
 
 	if (fs_read_file(&b, path, LOG_KEEP_MAX * 2) != 0) {
 		crs_error_clear();
 		buf_release(&b);
 		return xstrdup("");
 	}
-	p = b.ptr + b.len;
-	while (p > b.ptr) {
-		if (p[-1] == '\n' && p != b.ptr + b.len && ++n >= lines)
-			break;
-		p--;
-	}
-	{
-		char *quoted = xmalloc(st_add(st_mult(strlen(p), 4), 1));
-		log_quote(quoted, strlen(p) * 4 + 1, p, strlen(p));
-		buf_release(&b);
-		return quoted;
-	}
+	tail = log_lines_tail(b.ptr, b.len, (size_t)lines, LOG_TAIL_CAP);
+	buf_release(&b);
+	return tail;
 }
 
 int image_build_cached(struct scan *s, const struct docker_build_opts *o,
@@ -182,7 +173,7 @@ int image_build_cached(struct scan *s, const struct docker_build_opts *o,
 {
 	struct docker_build_opts bo = *o;
 	struct buf dockerfile = BUF_INIT;
-	int r = docker_image_exists(s->docker, o->tag, NULL), span;
+	int r = docker_image_exists(s->docker, o->tag, NULL), span, step = 0;
 
 	if (r == 0) {
 		log_info("%s: reusing image %s", what, o->tag);
@@ -199,9 +190,12 @@ int image_build_cached(struct scan *s, const struct docker_build_opts *o,
 	log_info("%s: building image %s%s", what, o->tag,
 		 bo.dockerfile_text ? " (FROM the stand-ins)" : "");
 	bo.interrupted = scan_stop_flag(s);
+	bo.failed_step = &step;
 	span = timing_begin(s, "image", what);
 	r = docker_image_build(s->docker, &bo);
 	timing_end(s, span);
+	if (r == CRS_EBUILD)	/* an Ubuntu package on Debian stand-ins? */
+		base_images_explain_failure(&bo, step);
 	buf_release(&dockerfile);
 	if (r != 0)
 		return crs_error_prefix("%s", what);

@@ -52,7 +52,13 @@ int container_run_script(struct scan *s, const char *script,
  */
 long infra_rss_limit_mb(const struct scan *s);
 
-/* The last `lines` lines of a log file, for error messages; caller frees. */
+/*
+ * The last `lines` lines of a log file, for error messages printed with
+ * log_error_lines(): log_lines_tail() (colour codes stripped, each line
+ * escaped on its own, '\n' between them), at most LOG_TAIL_CAP bytes;
+ * "" when it cannot be read. Caller frees.
+ */
+#define LOG_TAIL_CAP 1200
 char *log_tail(const char *path, int lines);
 
 /* Build an image unless `tag` exists. `what` names it in progress lines. */

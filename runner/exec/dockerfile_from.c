@@ -283,7 +283,7 @@ int dockerfile_froms_parse(struct dockerfile_froms *out, const char *text,
 	struct df_args args = { NULL, 0, 0 };
 	struct buf logical = BUF_INIT;
 	struct strvec words = STRVEC_INIT;
-	size_t pos = 0, line = 1, alloc = 0;
+	size_t pos = 0, line = 1, alloc = 0, steps_alloc = 0;
 	char escape = '\\';
 	int directives = 1, seen_from = 0, r = 0;
 
@@ -348,6 +348,8 @@ int dockerfile_froms_parse(struct dockerfile_froms *out, const char *text,
 		df_split(&words, logical.ptr);
 		if (!words.nr)
 			continue;
+		ALLOC_GROW(out->steps, out->nr_steps + 1, steps_alloc);
+		out->steps[out->nr_steps++] = start_line;
 		if (!strcasecmp(words.v[0], "arg") && !seen_from) {
 			df_arg_line(&args, &words);
 		} else if (!strcasecmp(words.v[0], "from")) {
@@ -375,6 +377,9 @@ void dockerfile_froms_release(struct dockerfile_froms *f)
 	free(f->v);
 	f->v = NULL;
 	f->nr = 0;
+	free(f->steps);
+	f->steps = NULL;
+	f->nr_steps = 0;
 }
 
 void dockerfile_rewrite(struct buf *out, const char *text, size_t len,

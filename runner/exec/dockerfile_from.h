@@ -31,8 +31,12 @@ struct dockerfile_from {
 struct dockerfile_froms {
 	struct dockerfile_from *v;
 	size_t nr;
+	/* the 1-based line of every instruction, in order: instruction i + 1
+	 * is the classic builder's "Step i + 1/M" */
+	size_t *steps;
+	size_t nr_steps;
 };
-#define DOCKERFILE_FROMS_INIT { NULL, 0 }
+#define DOCKERFILE_FROMS_INIT { NULL, 0, NULL, 0 }
 
 /*
  * Parse Dockerfile text: comments, line continuations and the escape

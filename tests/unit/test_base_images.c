@@ -14,10 +14,15 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/buf.h"
 #include "common/error.h"
+#include "common/fsutil.h"
+#include "common/xalloc.h"
+#include "runner/engine/docker.h"
 #include "runner/exec/base_images.h"
 #include "runner/exec/dockerfile_from.h"
 #include "runner/exec/images.h"
@@ -242,6 +247,86 @@ static void test_stand_in_names(void **state)
 					 "base-builder"));
 }
 
+/* Every instruction's line, as the classic builder numbers its steps. */
+static void test_step_lines(void **state)
+{
+	struct dockerfile_froms f = DOCKERFILE_FROMS_INIT;
+
+	(void)state;
+	parse_ok(&f, "# syntax=x\nARG B=gcr.io/oss-fuzz-base/base-builder\n"
+		 "FROM $B\n\n# comment\nRUN apt-get update && \\\n"
+		 "    # inside\n    apt-get install -y x:i386\n"
+		 "WORKDIR a\n", NULL);
+	assert_int_equal(f.nr_steps, 4);
+	assert_int_equal(f.steps[0], 2);
+	assert_int_equal(f.steps[1], 3);
+	assert_int_equal(f.steps[2], 6);
+	assert_int_equal(f.steps[3], 9);
+	dockerfile_froms_release(&f);
+	assert_null(f.steps);
+}
+
+/* The failed build's error, after base_images_explain_failure(). */
+static const char *explain(const char *dockerfile, int step, const char *err)
+{
+	char tmp[] = "/tmp/test_base_images.XXXXXX";
+	struct docker_build_opts bo = DOCKER_BUILD_OPTS_INIT;
+	char *path;
+	static char got[2048];
+
+	assert_non_null(mkdtemp(tmp));
+	path = xasprintf("%s/Dockerfile", tmp);
+	assert_int_equal(fs_write_file_atomic(path, dockerfile,
+					      strlen(dockerfile)), 0);
+	bo.context_dir = tmp;
+	bo.dockerfile_text = "FROM crs-ci/base-builder:stand-in\n";
+	crs_error_set(CRS_EBUILD, "%s", err);
+	base_images_explain_failure(&bo, step);
+	assert_int_equal(crs_error_code(), CRS_EBUILD);
+	snprintf(got, sizeof(got), "%s", crs_error_last());
+	fs_remove_tree(tmp);
+	free(path);
+	return got;
+}
+
+static void test_explain_ubuntu_only(void **state)
+{
+	static const char df[] = "FROM gcr.io/oss-fuzz-base/base-builder\n"
+		"RUN apt-get update && apt-get install -y \\\n"
+		"    libstdc++-9-dev:i386 make\n"
+		"RUN wget http://archive.ubuntu.com/x/libfoo_1_amd64.deb && \\\n"
+		"    dpkg -i libfoo_1_amd64.deb\n"
+		"RUN make\n";
+	const char *got;
+	char *want;
+
+	(void)state;
+	/* apt knows no such package: the line of step 2, and the hint */
+	got = explain(df, 2, "build 'x': The command ... returned a non-zero "
+		      "code: 100 (log /w/l)\nlast output:\nStep 2/4 : RUN "
+		      "apt-get update ...\nE: Unable to locate package "
+		      "libstdc++-9-dev:i386\n");
+	assert_non_null(strstr(got, "/Dockerfile:2: this step needs an Ubuntu "
+			       "package the offline stand-ins (Debian "
+			       "bookworm) lack (E: Unable to locate package "
+			       "libstdc++-9-dev:i386); the real base images "
+			       "are Ubuntu: try --base-images pull: build 'x': "
+			       "The command"));
+	/* the build's last lines are kept, as lines */
+	assert_non_null(strstr(got, "\nE: Unable to locate package "));
+	/* a .deb fetched over the network in the failing step */
+	got = explain(df, 3, "build 'x': failed\nlast output:\n404 Not Found");
+	assert_non_null(strstr(got, "/Dockerfile:4: this step needs an Ubuntu "
+			       "package the offline stand-ins (Debian "
+			       "bookworm) lack (it downloads a .deb)"));
+	/* any other failure is left as it was */
+	want = xstrdup("build 'x': failed\nlast output:\ncc: error: boom");
+	assert_string_equal(explain(df, 4, want), want);
+	assert_string_equal(explain(df, 0, want), want);
+	assert_string_equal(explain(df, 9, want), want);
+	free(want);
+}
+
 static void test_mode_parse(void **state)
 {
 	enum base_images_mode m = BASE_IMAGES_PULL;
@@ -286,6 +371,8 @@ int main(void)
 		cmocka_unit_test(test_from_shapes_refused),
 		cmocka_unit_test(test_rewrite),
 		cmocka_unit_test(test_stand_in_names),
+		cmocka_unit_test(test_step_lines),
+		cmocka_unit_test(test_explain_ubuntu_only),
 		cmocka_unit_test(test_mode_parse),
 		cmocka_unit_test(test_sanitizer_check),
 	};

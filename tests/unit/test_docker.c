@@ -709,7 +709,8 @@ static void test_image_build_error(void **state)
 		"\n{\"stream\":\" ---\\u003e 1234\\n\"}\r\n{\"str";
 	static const char s2[] = "eam\":\"Step 2/2 : RUN make\\n\"}\r\n"
 		"{\"stream\":\"cc -c a.c\\n\"}\r";
-	static const char s3[] = "\n{\"stream\":\"a.c:1: error: boom\\n\"}\r\n"
+	static const char s3[] = "\n{\"stream\":\"\\u001b[91ma.c:1: error: "
+		"boom\\u001b[0m\\n\"}\r\n"
 		"{\"errorDetail\":{\"code\":2,\"message\":\"The command "
 		"'/bin/sh -c make' returned a non-zero code: 2\"},\"error\":"
 		"\"The command '/bin/sh -c make' returned a non-zero code: "
@@ -719,6 +720,8 @@ static void test_image_build_error(void **state)
 		{ s3, sizeof(s3) - 1 }, { NULL, 0 },
 	};
 	const struct fake_call *c;
+	char *want;
+	int step = -1;
 
 	o.context_dir = ctx;
 	o.dockerfile = "docker/Dockerfile.fuzz";
@@ -726,14 +729,18 @@ static void test_image_build_error(void **state)
 	o.buildargs = args;
 	o.labels = labels;
 	o.log_path = log;
+	o.failed_step = &step;
 	write_text(log, "earlier\n");
 	fake_reply_chunks(&fx->f, 200, ch);
 	assert_int_equal(docker_image_build(fx->d, &o), CRS_EBUILD);
-	assert_string_equal(crs_error_last(),
-		"build 'crs-ci/target:h1': The command '/bin/sh -c make' "
-		"returned a non-zero code: 2\nlast output:\n"
-		"Step 1/2 : FROM base\\x0a ---> 1234\\x0aStep 2/2 : RUN "
-		"make\\x0acc -c a.c\\x0aa.c:1: error: boom");
+	/* the failing step's lines, as lines, colour codes stripped */
+	want = xasprintf("build 'crs-ci/target:h1': The command '/bin/sh -c "
+			 "make' returned a non-zero code: 2 (log %s)\nlast "
+			 "output:\nStep 2/2 : RUN make\ncc -c a.c\n"
+			 "a.c:1: error: boom", log);
+	assert_string_equal(crs_error_last(), want);
+	free(want);
+	assert_int_equal(step, 2);
 
 	c = &fx->f.calls[0];
 	assert_string_equal(c->method, "POST");
@@ -752,7 +759,7 @@ static void test_image_build_error(void **state)
 	read_text(&got, log);
 	assert_string_equal(got.ptr, "earlier\nStep 1/2 : FROM base\n"
 		" ---> 1234\nStep 2/2 : RUN make\ncc -c a.c\n"
-		"a.c:1: error: boom\nERROR: The command '/bin/sh -c make' "
+		"\x1b[91ma.c:1: error: boom\x1b[0m\nERROR: The command '/bin/sh -c make' "
 		"returned a non-zero code: 2\n");
 	buf_release(&got);
 	free(log);

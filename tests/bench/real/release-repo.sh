@@ -33,16 +33,8 @@ if [ -e "$dest" ]; then
 	[ -z "$(ls -A "$dest")" ] || die "$dest exists and is not empty"
 fi
 
-cache=${CRS_CI_BENCH_CACHE:-$HOME/.cache/crs-ci-bench}
-tarball=$cache/$(basename "$url")
-mkdir -p "$cache"
-if ! echo "$sha  $tarball" | sha256sum --check --status 2>/dev/null; then
-	curl -fsSL --retry 3 -o "$tarball.part" "$url" ||
-		die "cannot download $url"
-	echo "$sha  $tarball.part" | sha256sum --check --status ||
-		die "$url: SHA-256 does not match Debian's ($sha)"
-	mv "$tarball.part" "$tarball"
-fi
+tarball=$("$(dirname "${BASH_SOURCE[0]}")/fetch-orig.sh" "$url" "$sha") ||
+	die "no tarball"
 
 mkdir -p "$dest"
 tar -xzf "$tarball" -C "$dest" --strip-components=1 --no-same-owner
