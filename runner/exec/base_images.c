@@ -111,10 +111,28 @@ const char *base_images_runner_name(const struct scan *s)
 		BASE_RUNNER_IMAGE;
 }
 
-const char *base_images_tag_seed(const struct scan *s)
+const char *base_images_tag_seed(struct scan *s)
 {
-	return base_mode(s) == BASE_IMAGES_STAND_IN ?
-		"base-images=stand-in\n" : "";
+	static const char *const stand_ins[] = {
+		STAND_IN_BUILDER_IMAGE, STAND_IN_RUNNER_IMAGE,
+	};
+	struct buf b = BUF_INIT;
+
+	if (base_mode(s) != BASE_IMAGES_STAND_IN)
+		return "";
+	if (s->state.base_seed)
+		return s->state.base_seed;
+	buf_adds(&b, "base-images=stand-in\n");
+	for (size_t i = 0; i < sizeof(stand_ins) / sizeof(stand_ins[0]); i++) {
+		char *id = NULL;
+
+		if (docker_image_exists(s->docker, stand_ins[i], &id) != 0)
+			crs_error_clear();
+		buf_printf(&b, "%s %s\n", stand_ins[i], id ? id : "missing");
+		free(id);
+	}
+	s->state.base_seed = buf_detach(&b, NULL);
+	return s->state.base_seed;
 }
 
 /* Sleep `ms`, waking early on Ctrl-C (CRS_EINTR). */

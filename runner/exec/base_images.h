@@ -86,10 +86,14 @@ int base_images_for_build(struct scan *s, struct docker_build_opts *bo,
 
 /*
  * What image tags mix in so that a stand-in build never answers for a
- * pull build: "" when pulling, "base-images=stand-in\n" otherwise.
- * Borrowed. Cannot fail.
+ * pull build, nor one FROM an older stand-in for one FROM today's (make
+ * base-images rebuilt them: an image tagged by its context alone would
+ * otherwise be reused with the old toolchain under it): "" when pulling,
+ * else "base-images=stand-in" and the stand-ins' image ids (those the
+ * engine lacks say so; the build then fails on them). Borrowed, made
+ * once per scan. Cannot fail.
  */
-const char *base_images_tag_seed(const struct scan *s);
+const char *base_images_tag_seed(struct scan *s);
 
 /*
  * After a build FROM the stand-ins failed at its step `step` (the

@@ -354,6 +354,7 @@ static void state_release(struct scan_state *st)
 	free(st->project);
 	free(st->sanitizer);
 	free(st->language);
+	free(st->base_seed);
 	free(st->head_commit);
 	free(st->base_commit);
 	free(st->target_image);

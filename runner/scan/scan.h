@@ -48,6 +48,7 @@ struct scan_state {
 	size_t harnesses_nr;
 	struct scan_kv *images;	/* "<crs>/<module>" -> image tag */
 	size_t images_nr;
+	char *base_seed;	/* base_images_tag_seed()'s, once made */
 };
 
 struct scan {
