@@ -153,7 +153,7 @@ long infra_rss_limit_mb(const struct scan *s)
 	return mem > 0 && mb < 2560 ? mb : 2560;
 }
 
-char *log_tail(const char *path, int lines)
+char *log_tail(const char *path, int lines, size_t cap)
 {
 	struct buf b = BUF_INIT;
 	char *tail;
@@ -163,7 +163,7 @@ char *log_tail(const char *path, int lines)
 		buf_release(&b);
 		return xstrdup("");
 	}
-	tail = log_lines_tail(b.ptr, b.len, (size_t)lines, LOG_TAIL_CAP);
+	tail = log_lines_tail(b.ptr, b.len, (size_t)lines, cap);
 	buf_release(&b);
 	return tail;
 }

@@ -8,6 +8,8 @@
 #ifndef CRS_RUNNER_EXEC_CONTAINER_H
 #define CRS_RUNNER_EXEC_CONTAINER_H
 
+#include <stddef.h>
+
 struct scan;
 struct docker_run_opts;
 struct strvec;
@@ -53,13 +55,14 @@ int container_run_script(struct scan *s, const char *script,
 long infra_rss_limit_mb(const struct scan *s);
 
 /*
- * The last `lines` lines of a log file, for error messages printed with
- * log_error_lines(): log_lines_tail() (colour codes stripped, each line
- * escaped on its own, '\n' between them), at most LOG_TAIL_CAP bytes;
- * "" when it cannot be read. Caller frees.
+ * The last `lines` lines of a log file: log_lines_tail() (colour codes
+ * stripped, each line escaped on its own, '\n' between them), at most
+ * `cap` bytes; "" when it cannot be read. Error messages printed with
+ * log_error_lines() take LOG_TAIL_CAP; what a CRS reads back (the
+ * sidecar's stdout.log) more. Caller frees.
  */
 #define LOG_TAIL_CAP 1200
-char *log_tail(const char *path, int lines);
+char *log_tail(const char *path, int lines, size_t cap);
 
 /* Build an image unless `tag` exists. `what` names it in progress lines. */
 struct docker_build_opts;

@@ -558,7 +558,7 @@ int target_compile(struct scan *s, const char *image, const char *commit,
 	if (r != 0)
 		goto out;
 	if (code != 0) {
-		char *tail = log_tail(log, 15);
+		char *tail = log_tail(log, 15, LOG_TAIL_CAP);
 
 		r = crs_error_set(CRS_EBUILD, "the %s does not build (compile "
 				  "exited %d; log %s):\n%s", which, code, log,

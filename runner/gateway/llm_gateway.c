@@ -315,7 +315,7 @@ static char *save_log(struct scan *s, const char *id, const char *log_path)
 	}
 	fs_write_file_atomic(log_path, b.ptr, b.len);
 	buf_release(&b);
-	tail = log_tail(log_path, 15);
+	tail = log_tail(log_path, 15, LOG_TAIL_CAP);
 	return tail;
 }
 

@@ -393,7 +393,7 @@ static int crs_build_step(struct scan *s, const struct compose_crs *c,
 	if (r != 0)
 		goto out;
 	if (code != 0) {
-		char *tail = log_tail(log, 15);
+		char *tail = log_tail(log, 15, LOG_TAIL_CAP);
 
 		r = crs_error_set(CRS_EBUILD, "%s failed (exit %d; log %s):\n%s",
 				  what, code, log, tail);

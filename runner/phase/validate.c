@@ -122,7 +122,7 @@ static void step(struct vpatch *v, const char *name, const char *verdict,
 	crs_error_clear();
 	finding_patch_add_step(v->p, name, verdict, detail, rel);
 	if (!strcmp(verdict, "failed")) {
-		char *tail = log ? log_tail(log, 15) : xstrdup("");
+		char *tail = log ? log_tail(log, 15, LOG_TAIL_CAP) : xstrdup("");
 
 		v->p->failed_step = xstrdup(name);
 		v->p->failure = xasprintf("%s%s%s", detail ? detail : "",

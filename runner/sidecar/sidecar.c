@@ -45,6 +45,7 @@
 
 #define SIDECAR_TESTS_S 600.0		/* the project's tests at most */
 #define SIDECAR_LOG_LINES 200		/* of a build log in stdout.log */
+#define SIDECAR_LOG_CAP (256u << 10)	/* bytes of them at most */
 
 _Static_assert((int)SIDECAR_BUILD == MAILBOX_BUILD &&
 	       (int)SIDECAR_POV == MAILBOX_POV &&
@@ -707,7 +708,7 @@ static int job_build(struct sidecar_crs *k,
 	}
 	if (r != 0)
 		goto out;
-	if ((tail = log_tail(blog, SIDECAR_LOG_LINES)) != NULL)
+	if ((tail = log_tail(blog, SIDECAR_LOG_LINES, SIDECAR_LOG_CAP)) != NULL)
 		buf_adds(&jr->out, tail);
 	if (j.apply_failed) {
 		jr->retcode = 1;
