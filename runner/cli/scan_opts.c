@@ -121,7 +121,9 @@ static const struct scan_opt scan_opt_table[] = {
 	{ "reproduce", "N", OPT_REPRODUCE, SCAN_CMD_SCAN | SCAN_CMD_RUN,
 	  "runs of each PoV during triage (default 5)" },
 	{ "keep-going", NULL, OPT_KEEP_GOING, SCAN_CMD_SCAN | SCAN_CMD_RUN,
-	  "let CRSs fuzz to the deadline after their first PoV" },
+	  "let CRSs fuzz to the deadline after their first PoV\n"
+	  "(and the run past a proved finding: --after-finding\n"
+	  "continue, unless given)" },
 	{ "after-finding", "WHAT", OPT_AFTER_FINDING,
 	  SCAN_CMD_SCAN | SCAN_CMD_RUN,
 	  "once a finding that fails --fail-on is proved (reproduced\n"
@@ -134,9 +136,10 @@ static const struct scan_opt scan_opt_table[] = {
 	  "fuzz to the deadline whatever is found: --after-finding\n"
 	  "continue" },
 	{ "lend-cores", "yes|no", OPT_LEND_CORES, SCAN_CMD_SCAN | SCAN_CMD_RUN,
-	  "yes (default): while harnesses fuzz, CRSs may also use the\n"
+	  "yes: while harnesses fuzz, CRSs may also use the\n"
 	  "compose's oss_crs_infra cores, where crs-ci's own\n"
-	  "containers outweigh them 8 to 1; no: only their own" },
+	  "containers outweigh them 8 to 1; no (default): only\n"
+	  "their own" },
 	{ "no-llm", NULL, OPT_NO_LLM,
 	  SCAN_CMD_SCAN | SCAN_CMD_PREPARE | SCAN_CMD_RUN,
 	  "no LLM gateway (e.g. fork pull requests have no secrets):\n"
@@ -478,6 +481,10 @@ int scan_opts_parse(struct scan_opts *o, int argc, char **argv,
 			      "cannot be used together");
 		return usage_error(err, cmd, CRS_EINPUT);
 	}
+	/* a CRS let fuzz past its first PoV fuzzes past the proof too,
+	 * unless --after-finding says otherwise */
+	if (o->keep_going && o->after_finding_s == AFTER_FINDING_DEFAULT)
+		o->after_finding_s = AFTER_FINDING_CONTINUE;
 	return 0;
 }
 

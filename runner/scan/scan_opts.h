@@ -63,7 +63,8 @@ struct scan_opts {
 	const char *sarif_category;	/* --sarif-category, or NULL */
 };
 #define SCAN_OPTS_INIT { .source = ".", .timeout_s = 900, \
-	.fail_on = "new", .reproduce_runs = 5, .after_finding_s = -2 }
+	.fail_on = "new", .reproduce_runs = 5, .after_finding_s = -2, \
+	.no_lend_cores = 1 }
 
 /* The commands that take scan options (struct scan_opt.cmds). */
 enum scan_cmd {

@@ -85,13 +85,18 @@ assert t["cores"] >= 1 and t["deadline_s"] == 600, t
 tri = [s for s in spans if s["kind"] == "triage"]
 assert tri and tri[0]["start_s"] < run["end_s"], (tri, run)
 assert len({s["name"] for s in tri}) == len(tri), tri
-# the coverage replay ran once the CRS had stopped (as the run tore down,
-# beside triage), before the coverage phase that writes it down
+# the corpus's coverage replay ran once the CRS had stopped (as the run
+# tore down, beside triage), before the coverage phase that writes it
+# down; the PoVs' replay (the change anchor) inside that phase
 cov = next(s for s in spans if s["kind"] == "phase" and s["name"] == "coverage")
-rep = [s for s in spans if s["kind"] == "replay"]
+rep = [s for s in spans if s["kind"] == "replay" and not s["name"].endswith(" PoVs")]
 assert rep, spans
 for s in rep:
     assert fuzz[0]["end_s"] <= s["start_s"] and s["end_s"] <= cov["start_s"], (s, fuzz, cov)
+povs = [s for s in spans if s["kind"] == "replay" and s["name"].endswith(" PoVs")]
+assert [s["harness"] for s in povs] == ["fuzz_records"], spans
+for s in povs:
+    assert cov["start_s"] <= s["start_s"] and s["end_s"] <= cov["end_s"] + 1e-6, (s, cov)
 PY
 grep -q "triage: PoV [0-9a-f]* on fuzz_records reproduced now, as the run goes on" "$tmp/log1.txt" ||
 	fail "the first PoV was not reproduced while the run ended"
