@@ -23,7 +23,7 @@
 #   3. its FROM gcr.io/oss-fuzz-base/base-builder[:tag] names the builder
 #      under test, as crs-ci's --base-images stand-in does (not counted:
 #      that is the stand-in mapping itself);
-#   4. `docker build` (classic builder, network on: the Dockerfile's
+#   4. `docker build --force-rm` (no container left by a failed step; classic builder, network on: the Dockerfile's
 #      apt-get needs it), then `compile` in it with --network none and
 #      SANITIZER=address, as crs-ci runs a target build;
 #   5. built = compile exited 0 and left at least one executable in $OUT.
@@ -108,7 +108,7 @@ for name in "${list[@]}"; do
 		sed -i -E "s#^([[:space:]]*FROM[[:space:]]+)gcr\.io/oss-fuzz-base/base-builder(:[^[:space:]]+)?#\1$builder#I" \
 			"$ctx/Dockerfile.bench"
 		tag=crs-ci-bench/$name:$$
-		if ! nice docker build -f "$ctx/Dockerfile.bench" -t "$tag" \
+		if ! nice docker build --force-rm -f "$ctx/Dockerfile.bench" -t "$tag" \
 			"$ctx" >>"$log" 2>&1; then
 			result="image fails" reason=$(why "$log")
 		else
