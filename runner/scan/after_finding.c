@@ -9,6 +9,7 @@
 #include "runner/scan/after_finding.h"
 #include "runner/scan/scan.h"
 #include "runner/scan/scan_opts.h"
+#include "sarif/finding.h"
 #include "sarif/run_cut.h"
 #include "common/buf.h"
 #include "common/error.h"
@@ -81,15 +82,8 @@ int after_finding_save(struct scan *s, const struct run_cut *c)
 {
 	json_t *j = run_cut_to_json(c);
 	char *path = after_finding_record_path(s);
-	char *text = json_dumps(j, JSON_INDENT(2));
-	int r;
+	int r = finding_json_save(j, path, "record");
 
-	if (!text)
-		r = crs_error_set(CRS_ERR, "%s: cannot serialise the record",
-				  path);
-	else
-		r = fs_write_file_atomic(path, text, strlen(text));
-	free(text);
 	free(path);
 	json_decref(j);
 	return r;
