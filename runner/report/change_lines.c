@@ -212,3 +212,25 @@ json_t *change_lines_load(const char *out_dir)
 	buf_release(&b);
 	return all;
 }
+
+char change_lines_mark(const json_t *e, json_int_t no)
+{
+	/* borrowed */
+	const char *role = json_string_value(json_object_get(e, "role"));
+	const json_t *changed = json_object_get(e, "changed");
+	json_int_t line = json_integer_value(json_object_get(e, "line"));
+	int anchor = role && !strcmp(role, "anchor");
+	json_int_t crash = anchor ?
+		json_integer_value(json_object_get(e, "crash")) : line;
+	size_t k;
+	json_t *c;
+
+	if (no == crash)
+		return '>';
+	if (anchor && no == line)
+		return '*';
+	json_array_foreach(changed, k, c)
+		if (json_integer_value(c) == no)
+			return '+';
+	return ' ';
+}

@@ -38,4 +38,12 @@ json_t *change_lines_build(int rootfd, const struct diff_changeset *cs,
 #define CHANGE_LINES_JSON_MAX (4u << 20)
 json_t *change_lines_load(const char *out_dir);
 
+/*
+ * How the job summary and report.html mark line `no` of the excerpt `e`
+ * (one entry of change-lines.json): '>' the crash line (an "anchor"
+ * excerpt names it in "crash", any other excerpt's "line" is it), '*'
+ * the change anchor, '+' another changed line, ' ' the rest. Cannot fail.
+ */
+char change_lines_mark(const json_t *e, json_int_t no);
+
 #endif

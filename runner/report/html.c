@@ -8,6 +8,7 @@
  * Details: docs/internals.md.
  */
 #include "runner/report/html.h"
+#include "runner/report/change_lines.h"
 #include "runner/report/html_timeline.h"
 #include "runner/report/junit.h"
 #include "sarif/change_anchor.h"
@@ -468,14 +469,10 @@ static void html_excerpt_lines(xmlNodePtr parent, const json_t *e)
 	/* borrowed */
 	const char *file = json_string_value(json_object_get(e, "file"));
 	const json_t *text = json_object_get(e, "lines");
-	const json_t *changed = json_object_get(e, "changed");
 	json_int_t line = json_integer_value(json_object_get(e, "line"));
 	json_int_t first = json_integer_value(json_object_get(e, "first"));
 	const char *role = json_string_value(json_object_get(e, "role"));
 	int is_anchor = role && !strcmp(role, "anchor");
-	/* the crash line, '>': an anchor's excerpt names it apart */
-	json_int_t crash = is_anchor ?
-		json_integer_value(json_object_get(e, "crash")) : line;
 	xmlNodePtr pre;
 	size_t n = json_array_size(text);
 
@@ -492,17 +489,11 @@ static void html_excerpt_lines(xmlNodePtr parent, const json_t *e)
 	for (size_t i = 0; i < n; i++) {
 		json_int_t no = first + (json_int_t)i;
 		const char *t = json_string_value(json_array_get(text, i));
-		int is_changed = 0;
-		size_t k;
-		json_t *c;
+		char mark = change_lines_mark(e, no);
 
-		json_array_foreach(changed, k, c)
-			is_changed |= json_integer_value(c) == no;
-		html_el_own(pre, "span", no == crash ? "crash" :
-			    is_anchor && no == line ? "anchor" : is_changed ?
-			    "changed" : NULL, xasprintf("%c%5lld  %s",
-			    no == crash ? '>' : is_anchor && no == line ? '*' :
-			    is_changed ? '+' : ' ', (long long)no,
+		html_el_own(pre, "span", mark == '>' ? "crash" :
+			    mark == '*' ? "anchor" : mark == '+' ? "changed" :
+			    NULL, xasprintf("%c%5lld  %s", mark, (long long)no,
 			    t ? t : ""));
 		html_text(pre, "\n");
 	}

@@ -7,6 +7,7 @@
  * span or fence; knows nothing of either forge.
  */
 #include "runner/report/markdown.h"
+#include "runner/report/change_lines.h"
 #include "sarif/change_cov.h"
 #include "common/buf.h"
 #include "common/log.h"
@@ -132,12 +133,9 @@ void md_excerpt(struct buf *b, const json_t *e)
 	const char *file = json_string_value(json_object_get(e, "file"));
 	const char *role = json_string_value(json_object_get(e, "role"));
 	const json_t *text = json_object_get(e, "lines");
-	const json_t *changed = json_object_get(e, "changed");
 	json_int_t line = json_integer_value(json_object_get(e, "line"));
 	json_int_t first = json_integer_value(json_object_get(e, "first"));
 	int anchor = role && !strcmp(role, "anchor");
-	json_int_t crash = anchor ?
-		json_integer_value(json_object_get(e, "crash")) : line;
 	struct buf block = BUF_INIT;
 	size_t n = json_array_size(text);
 
@@ -150,14 +148,8 @@ void md_excerpt(struct buf *b, const json_t *e)
 	for (size_t i = 0; i < n && i < MD_EXCERPT_LINES; i++) {
 		json_int_t no = first + (json_int_t)i;
 		const char *t = json_string_value(json_array_get(text, i));
-		int is_changed = 0;
-		size_t k;
-		json_t *c;
 
-		json_array_foreach(changed, k, c)
-			is_changed |= json_integer_value(c) == no;
-		buf_printf(&block, "%c%6lld  ", no == crash ? '>' :
-			   anchor && no == line ? '*' : is_changed ? '+' : ' ',
+		buf_printf(&block, "%c%6lld  ", change_lines_mark(e, no),
 			   (long long)no);
 		for (const char *p = t ? t : ""; *p; p++)
 			buf_addch(&block, (unsigned char)*p < 0x20 ? ' ' : *p);
