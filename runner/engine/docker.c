@@ -4,7 +4,7 @@
  *
  * The only file that knows the Engine's HTTP paths. Requests are built
  * here (JSON with jansson, ids and names percent-escaped) and executed by
- * an http_transport (http_curl.c, or a fake in tests). Every HTTP status
+ * an http_transport (runner/http/http.c, or a fake in tests). Every HTTP status
  * is mapped in one place, docker_status_error(): 404 -> CRS_ENOTFOUND,
  * 409 -> CRS_ECONFLICT, anything else -> CRS_EENGINE, each carrying the
  * engine's own JSON "message".

@@ -3,7 +3,7 @@
  * llm_gateway.h - the run phase's LLM gateway container
  *
  * `crs-ci gateway` in a container on every CRS network plus one egress
- * network (DESIGN.md decisions 3 and 5); one key and budget per CRS.
+ * network (docs/decisions.md, decisions 3 and 5); one key and budget per CRS.
  *
  * Details: docs/gateway.md; design notes: docs/internals.md.
  */
