@@ -11,7 +11,7 @@
 #include "runner/config/crs_registry.h"
 #include "runner/config/crs_source.h"
 #include "runner/config/yaml_doc.h"
-#include "runner/exec/crs_git.h"
+#include "runner/config/crs_git.h"
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"

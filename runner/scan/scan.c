@@ -15,7 +15,7 @@
 #include "runner/config/crs_registry.h"
 #include "runner/engine/docker.h"
 #include "runner/gateway/gw_config.h"
-#include "runner/exec/reaper.h"
+#include "runner/engine/reaper.h"
 #include "diff/changeset.h"
 #include "sarif/sarif_read.h"
 #include "common/buf.h"

@@ -109,8 +109,6 @@ int scan_opts_parse(struct scan_opts *o, int argc, char **argv,
 void scan_opts_release(struct scan_opts *o);
 
 
-/* "15m", "90s", "1h", "600" (seconds) -> seconds; CRS_EINPUT if bad. */
-int parse_duration(const char *s, long *out);
 
 #ifdef UNIT_TESTS
 /*

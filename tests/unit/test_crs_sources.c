@@ -28,7 +28,7 @@
 #include "common/xalloc.h"
 #include "runner/config/config.h"
 #include "runner/config/crs_registry.h"
-#include "runner/exec/crs_git.h"
+#include "runner/config/crs_git.h"
 #include "log_capture.h"
 #include "tree_writer.h"
 

@@ -8,8 +8,8 @@
  * .git inside) on every use: the cache may be someone else's, so nothing
  * in it is reused by name. See docs/crs-sources.md.
  */
-#ifndef CRS_RUNNER_EXEC_CRS_GIT_H
-#define CRS_RUNNER_EXEC_CRS_GIT_H
+#ifndef CRS_RUNNER_CONFIG_CRS_GIT_H
+#define CRS_RUNNER_CONFIG_CRS_GIT_H
 
 struct crsgit_checkout {
 	char *tree;		/* <cache>/<commit id>, exported afresh */

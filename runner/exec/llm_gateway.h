@@ -7,8 +7,8 @@
  *
  * Details: docs/gateway.md; design notes: docs/internals.md.
  */
-#ifndef CRS_RUNNER_GATEWAY_LLM_GATEWAY_H
-#define CRS_RUNNER_GATEWAY_LLM_GATEWAY_H
+#ifndef CRS_RUNNER_EXEC_LLM_GATEWAY_H
+#define CRS_RUNNER_EXEC_LLM_GATEWAY_H
 
 struct scan;
 struct llm_gateway;

@@ -9,7 +9,7 @@
  *
  * Details: docs/crs-sources.md; design notes: docs/internals.md.
  */
-#include "runner/exec/crs_git.h"
+#include "runner/config/crs_git.h"
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"
