@@ -238,7 +238,7 @@ static int start_module(struct scan *s, struct harness_run *hr,
 	struct docker_run_opts ro = DOCKER_RUN_OPTS_INIT;
 	struct strvec env = STRVEC_INIT, binds = STRVEC_INIT;
 	struct strvec labels = STRVEC_INIT, aliases = STRVEC_INIT;
-	struct crsenv_args ea = { .phase = CRSENV_RUN, .crs = c,
+	struct crs_env_args ea = { .phase = CRSENV_RUN, .crs = c,
 				   .layer = &mod->env, .module = mod->name,
 				   .harness = h, .run_id = s->state.run_id,
 				   .llm_api_url = key_file ? LLM_GATEWAY_URL
@@ -283,7 +283,7 @@ static int start_module(struct scan *s, struct harness_run *hr,
 			     key_file);
 	ea.stop_on_first_pov = !s->opts->keep_going;
 	ea.time_limit_s = hr->share_s;
-	crsenv_build(&env, s, &ea);
+	crs_env_build(&env, s, &ea);
 	strvec_push(&env, "OSS_CRS_MAILBOX_DIR=/OSS_CRS_MAILBOX");
 	container_labels(&labels, s);
 	strvec_pushf(&aliases, "%s.%s", mod->name, c->name);

@@ -216,7 +216,7 @@ static int load_compose(struct scan *s)
 				  strerror(e));
 		return r;
 	}
-	registry = crsreg_dir(o->registry, getenv("CRS_CI_REGISTRY"), NULL);
+	registry = crs_registry_dir(o->registry, getenv("CRS_CI_REGISTRY"), NULL);
 	if (o->cache_dir) {
 		char *abs = fs_abspath(o->cache_dir);
 

@@ -572,7 +572,7 @@ static int step_rebuild(struct sidecar_crs *k,
 	const struct manifest *m = k->c->manifest;
 	const struct manifest_build_step *b = NULL;
 	struct strvec env = STRVEC_INIT, binds = STRVEC_INIT, cmd = STRVEC_INIT;
-	struct crsenv_args ea = { .phase = CRSENV_BUILD_TARGET,
+	struct crs_env_args ea = { .phase = CRSENV_BUILD_TARGET,
 				   .crs = k->c };
 	char *out = scan_work_path(s, "builds/%s/%s/out", s->state.sanitizer,
 				   which);
@@ -599,7 +599,7 @@ static int step_rebuild(struct sidecar_crs *k,
 	snprintf(id, sizeof(id), "%ld", n);
 	ea.layer = &b->env;
 	ea.build_id = id;
-	crsenv_build(&env, s, &ea);
+	crs_env_build(&env, s, &ea);
 	strvec_pushf(&env, "OSS_CRS_REBUILD_ID=%s", id);
 	for (size_t i = 0; i < cmd.nr; i++)
 		buf_printf(&joined, "%s%s", i ? " " : "", cmd.v[i]);
