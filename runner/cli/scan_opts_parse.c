@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * scan_opts.c - option table and parser shared by scan and the phases
+ * scan_opts_parse.c - option table and parser shared by scan and the phases
  *
  * One table of options (name, argument, commands, help); getopt's table,
  * each phase command's usage and the bash completion are made from it.
@@ -8,7 +8,7 @@
  * run in-process one after another (tests do). Usage errors are one line
  * that names the command's help (runner/cli/cli_usage.c).
  */
-#include "runner/scan/scan_opts.h"
+#include "runner/cli/scan_opts_parse.h"
 #include "runner/exec/base_images.h"
 #include "runner/scan/shard.h"
 #include "runner/scan/after_finding.h"
