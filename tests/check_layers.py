@@ -14,6 +14,7 @@
 #     runner/http/ includes <curl/curl.h> or runner/http/http_easy.h:
 #     runner/http/ is the one HTTP client, the only code that speaks
 #     libcurl (tests and the static build's smoke test may use it);
+#   - a folder's private header (PRIVATE) is included from outside it;
 #   - the include graph has a cycle. A node is a module, a .c with its .h
 #     (runner/sidecar/sidecar.{c,h}), so "sidecar.c includes
 #     sidecar_tree.h and sidecar_tree.c includes sidecar.h" is a cycle;
@@ -41,6 +42,8 @@ FLOORS = (
     ("runner/phase",),
     ("runner/cli",),
 )
+# Headers only their own folder may include.
+PRIVATE = {"runner/engine/docker_call.h": "runner/engine/"}
 FLOOR = {folder: i for i, names in enumerate(FLOORS) for folder in names}
 # A function definition at the start of a line, not static.
 DEFINITION = re.compile(r'^(?!static\b)[A-Za-z_][\w \t*]*?[\s*](\w+)\('
@@ -98,6 +101,9 @@ def main():
             path = resolve(root, src, inc)
             if path is None:
                 path = inc
+            if path in PRIVATE and not src.startswith(PRIVATE[path]):
+                problems.append(f"{src}:{line}: includes \"{inc}\": only "
+                                f"{PRIVATE[path]} includes it (PRIVATE)")
             a, b = folder_of(src), folder_of(path)
             if (a != b and a in FLOOR and b in FLOOR and
                     FLOOR[b] >= FLOOR[a]):

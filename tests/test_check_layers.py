@@ -3,7 +3,8 @@
 # test_check_layers.py - check_layers.py on small git trees
 #
 # Run by `make check-layers`: an include that climbs to a higher floor,
-# one between two folders of the same floor, a folder on no floor, an
+# one between two folders of the same floor, a private header included
+# from outside its folder, a folder on no floor, an
 # include cycle and a call cycle each fail with file and line; a tree
 # that only includes downwards passes.
 import os
@@ -65,6 +66,17 @@ class CheckLayers(unittest.TestCase):
         self.assertEqual(rc, 1)
         self.assertIn('diff/d.c:1: includes "sarif/s.h": sarif/ is on the '
                       'same floor as diff/', out)
+
+    def test_private_header_outside_its_folder_fails(self):
+        rc, out = self.run_on({
+            "runner/engine/docker_call.h": "int call(void);\n",
+            "runner/engine/docker.c": c_file(["runner/engine/docker_call.h"]),
+            "runner/exec/x.c": c_file(["runner/engine/docker_call.h"]),
+        })
+        self.assertEqual(rc, 1)
+        self.assertIn('runner/exec/x.c:1: includes "runner/engine/'
+                      'docker_call.h": only runner/engine/ includes it', out)
+        self.assertNotIn("runner/engine/docker.c:1", out)
 
     def test_folder_on_no_floor_fails(self):
         rc, out = self.run_on({"runner/extra/x.c": "int x;\n"})
