@@ -2,12 +2,13 @@
 /*
  * sarif_write.c - SARIF 2.1.0 for GitHub code scanning from a finding set
  *
- * Rules, results, code flows, fingerprints and fixes; source files
- * are read only to hash lines, never copied into the log.
+ * Rules, results, code flows, fingerprints (line_hash.c) and fixes;
+ * source files are read only to hash lines, never copied into the log.
  *
  * Details: docs/results.md; design notes: docs/internals.md.
  */
 #include "sarif/sarif_write.h"
+#include "sarif/line_hash.h"
 #include "sarif/anchor_pick.h"
 #include "sarif/change_anchor.h"
 #include "sarif/change_cov.h"
@@ -29,188 +30,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define LINE_HASH_BLOCK 100	/* codeql-action's BLOCK_SIZE */
-#define LINE_HASH_MOD 37
-#define LINE_HASH_EOF 65535
 #define LIBFUZZER_DOC_URI "https://llvm.org/docs/LibFuzzer.html"
-
-/* --- UTF-8 to UTF-16, as Node's TextDecoder does it ------------------- */
-
-typedef void (*utf16_fn)(void *ctx, uint32_t unit);
-
-static void emit_cp(utf16_fn fn, void *ctx, uint32_t cp)
-{
-	if (cp > 0xffff) {
-		cp -= 0x10000;
-		fn(ctx, 0xd800 + (cp >> 10));
-		fn(ctx, 0xdc00 + (cp & 0x3ff));
-	} else {
-		fn(ctx, cp);
-	}
-}
-
-/*
- * Decode like the WHATWG UTF-8 decoder (what Node uses): one U+FFFD per
- * maximal invalid subpart, then emit UTF-16 code units.
- */
-static void utf8_to_utf16(const char *data, size_t n, utf16_fn fn, void *ctx)
-{
-	const unsigned char *s = (const unsigned char *)data;
-	unsigned lo = 0x80, hi = 0xbf;
-	uint32_t cp = 0;
-	int need = 0, seen = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		unsigned b = s[i];
-
-		if (!need) {
-			if (b < 0x80) {
-				fn(ctx, b);
-			} else if (b >= 0xc2 && b <= 0xdf) {
-				need = 1;
-				cp = b & 0x1f;
-			} else if (b >= 0xe0 && b <= 0xef) {
-				if (b == 0xe0)
-					lo = 0xa0;
-				if (b == 0xed)
-					hi = 0x9f;
-				need = 2;
-				cp = b & 0x0f;
-			} else if (b >= 0xf0 && b <= 0xf4) {
-				if (b == 0xf0)
-					lo = 0x90;
-				if (b == 0xf4)
-					hi = 0x8f;
-				need = 3;
-				cp = b & 0x07;
-			} else {
-				fn(ctx, 0xfffd);
-			}
-			continue;
-		}
-		if (b < lo || b > hi) {
-			cp = 0;
-			need = seen = 0;
-			lo = 0x80;
-			hi = 0xbf;
-			fn(ctx, 0xfffd);
-			i--;	/* reprocess the byte; need > 0: i > 0 */
-			continue;
-		}
-		lo = 0x80;
-		hi = 0xbf;
-		cp = (cp << 6) | (b & 0x3f);
-		if (++seen == need) {
-			emit_cp(fn, ctx, cp);
-			cp = 0;
-			need = seen = 0;
-		}
-	}
-	if (need)
-		fn(ctx, 0xfffd);
-}
-
-/* --- GitHub's primaryLocationLineHash ---------------------------------- */
-
-struct line_hasher {
-	uint64_t hash, first_mod;
-	uint32_t window[LINE_HASH_BLOCK];
-	long lines[LINE_HASH_BLOCK];	/* line starting here, or -1 */
-	int index;
-	long line_no;
-	int line_start, prev_cr;
-	long want;
-	uint64_t *seen;			/* hashes output before `want` */
-	size_t seen_nr, seen_alloc;
-	int found;
-	uint64_t found_hash;
-	size_t found_count;
-};
-
-static void lh_output(struct line_hasher *h)
-{
-	uint64_t v = h->hash;
-
-	if (!h->found) {
-		if (h->lines[h->index] == h->want) {
-			size_t n = 1;
-
-			for (size_t i = 0; i < h->seen_nr; i++)
-				n += h->seen[i] == v;
-			h->found = 1;
-			h->found_hash = v;
-			h->found_count = n;
-		} else {
-			ALLOC_GROW(h->seen, h->seen_nr + 1, h->seen_alloc);
-			h->seen[h->seen_nr++] = v;
-		}
-	}
-	h->lines[h->index] = -1;
-}
-
-static void lh_update(struct line_hasher *h, uint32_t cur)
-{
-	uint32_t begin = h->window[h->index];
-
-	h->window[h->index] = cur;
-	h->hash = LINE_HASH_MOD * h->hash + cur - h->first_mod * begin;
-	h->index = (h->index + 1) % LINE_HASH_BLOCK;
-}
-
-static void lh_char(void *ctx, uint32_t cur)
-{
-	struct line_hasher *h = ctx;
-
-	if (cur == ' ' || cur == '\t' || (h->prev_cr && cur == '\n')) {
-		h->prev_cr = 0;
-		return;
-	}
-	if (cur == '\r') {
-		cur = '\n';
-		h->prev_cr = 1;
-	} else {
-		h->prev_cr = 0;
-	}
-	if (h->lines[h->index] != -1)
-		lh_output(h);
-	if (h->line_start) {
-		h->line_start = 0;
-		h->lines[h->index] = ++h->line_no;
-	}
-	if (cur == '\n')
-		h->line_start = 1;
-	lh_update(h, cur);
-}
-
-CRS_TESTABLE int sarif_line_hash(char out[40], const char *data, size_t len, int line)
-{
-	struct line_hasher *h = xcalloc(1, sizeof(*h));
-	int r = CRS_ENOTFOUND;
-
-	out[0] = '\0';
-	h->first_mod = 1;
-	for (int i = 0; i < LINE_HASH_BLOCK; i++) {
-		h->first_mod *= LINE_HASH_MOD;
-		h->lines[i] = -1;
-	}
-	h->line_start = 1;
-	h->want = line;
-	utf8_to_utf16(data, len, lh_char, h);
-	lh_char(h, LINE_HASH_EOF);
-	for (int i = 0; i < LINE_HASH_BLOCK; i++) {
-		if (h->lines[h->index] != -1)
-			lh_output(h);
-		lh_update(h, 0);
-	}
-	if (h->found) {
-		snprintf(out, 40, "%" PRIx64 ":%zu", h->found_hash,
-			 h->found_count);
-		r = 0;
-	}
-	free(h->seen);
-	free(h);
-	return r;
-}
 
 /* --- reading sources, confined to the source root ---------------------- */
 
