@@ -9,6 +9,7 @@
  */
 #include "sarif/sarif_write.h"
 #include "sarif/line_hash.h"
+#include "sarif/sarif_json.h"
 #include "sarif/anchor_pick.h"
 #include "sarif/change_anchor.h"
 #include "sarif/change_cov.h"
@@ -101,41 +102,6 @@ static int utf16_column(const struct buf *src, int line, int col)
 
 /* --- building blocks --------------------------------------------------- */
 
-/* A JSON string from untrusted text: repaired to UTF-8, never NULL. */
-static json_t *jstr(const char *s)
-{
-	json_t *j = json_string(s ? s : "");
-	char *c;
-
-	if (j)
-		return j;
-	c = utf8_clean(s, strlen(s), strlen(s));
-	j = json_string(c);
-	free(c);
-	return j;
-}
-
-static json_t *jmsg(const char *text)
-{
-	return json_pack("{s:o}", "text", jstr(text));
-}
-
-/* Percent-encode a path for a URI reference (RFC 3986 pchar and '/'). */
-static char *uri_escape(const char *path)
-{
-	static const char ok[] = "-._~!$&'()*+,;=:@/";
-	struct buf b = BUF_INIT;
-
-	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
-		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		    (*p >= '0' && *p <= '9') || (*p && strchr(ok, *p)))
-			buf_addch(&b, (char)*p);
-		else
-			buf_printf(&b, "%%%02X", *p);
-	}
-	return buf_detach(&b, NULL);
-}
-
 /* Where a location points: a repo-relative or an absolute file. */
 struct where {
 	const char *file;
@@ -147,7 +113,7 @@ struct where {
 static json_t *physical_location(const struct where *w,
 				 struct src_cache *src)
 {
-	char *esc = uri_escape(w->file);
+	char *esc = sarif_uri_escape(w->file);
 	char *uri = w->relative || w->file[0] != '/' ? esc :
 		xasprintf("file://%s", esc);
 	json_t *art = json_pack("{s:s}", "uri", uri);
@@ -184,10 +150,10 @@ static json_t *location(const struct where *w, struct src_cache *src,
 				    physical_location(w, src));
 	if (w->function)
 		json_object_set_new(loc, "logicalLocations",
-			json_pack("[{s:o,s:s}]", "name", jstr(w->function),
+			json_pack("[{s:o,s:s}]", "name", sarif_jstr(w->function),
 				  "kind", "function"));
 	if (message)
-		json_object_set_new(loc, "message", jmsg(message));
+		json_object_set_new(loc, "message", sarif_jmsg(message));
 	return loc;
 }
 
@@ -449,7 +415,7 @@ static json_t *confirmed_candidates(const struct finding *f,
 					      k->rule_id) :
 			xasprintf("%s#%zu", k->source ? k->source : "?",
 				  k->index);
-		json_array_append_new(a, jstr(text));
+		json_array_append_new(a, sarif_jstr(text));
 		free(text);
 	}
 	return a;
@@ -461,32 +427,32 @@ static json_t *result_properties(const struct finding *f,
 	json_t *p = json_object(), *cands = confirmed_candidates(f, s);
 
 	if (f->novelty)
-		json_object_set_new(p, "novelty", jstr(f->novelty));
+		json_object_set_new(p, "novelty", sarif_jstr(f->novelty));
 	if (f->pov_sha256)
-		json_object_set_new(p, "povSha256", jstr(f->pov_sha256));
+		json_object_set_new(p, "povSha256", sarif_jstr(f->pov_sha256));
 	if (f->pov_path)
-		json_object_set_new(p, "povPath", jstr(f->pov_path));
+		json_object_set_new(p, "povPath", sarif_jstr(f->pov_path));
 	json_object_set_new(p, "reproduceRate", json_sprintf("%d/%d",
 			    f->reproduced, f->attempts));
 	if (f->harness)
-		json_object_set_new(p, "harness", jstr(f->harness));
+		json_object_set_new(p, "harness", sarif_jstr(f->harness));
 	if (f->harnesses_nr) {
 		json_t *a = json_array();
 
 		for (size_t i = 0; i < f->harnesses_nr; i++)
-			json_array_append_new(a, jstr(f->harnesses[i]));
+			json_array_append_new(a, sarif_jstr(f->harnesses[i]));
 		json_object_set_new(p, "harnesses", a);
 	}
 	if (f->povs_nr)
 		json_object_set_new(p, "povs", finding_povs_to_json(f));
 	if (f->crash_type)
-		json_object_set_new(p, "crashType", jstr(f->crash_type));
+		json_object_set_new(p, "crashType", sarif_jstr(f->crash_type));
 	if (f->kind)
-		json_object_set_new(p, "kind", jstr(f->kind));
+		json_object_set_new(p, "kind", sarif_jstr(f->kind));
 	if (f->sanitizer)
-		json_object_set_new(p, "sanitizer", jstr(f->sanitizer));
+		json_object_set_new(p, "sanitizer", sarif_jstr(f->sanitizer));
 	if (f->found_by)
-		json_object_set_new(p, "foundBy", jstr(f->found_by));
+		json_object_set_new(p, "foundBy", sarif_jstr(f->found_by));
 	if (f->found_after_s >= 0)
 		json_object_set_new(p, "foundAfterSeconds",
 				    json_real(f->found_after_s));
@@ -495,9 +461,9 @@ static json_t *result_properties(const struct finding *f,
 	json_object_set_new(p, "inChange", json_boolean(f->in_change));
 	json_object_set_new(p, "isSecurity", json_boolean(f->is_security));
 	if (f->signature)
-		json_object_set_new(p, "crashSignature", jstr(f->signature));
+		json_object_set_new(p, "crashSignature", sarif_jstr(f->signature));
 	if (f->report_path)
-		json_object_set_new(p, "reportPath", jstr(f->report_path));
+		json_object_set_new(p, "reportPath", sarif_jstr(f->report_path));
 	if (json_array_size(cands))
 		json_object_set_new(p, "confirmsCandidates", cands);
 	else
@@ -542,7 +508,7 @@ static json_t *code_flows(const struct finding *f, struct src_cache *src)
 		return NULL;
 	}
 	return json_pack("[{s:o,s:[{s:o}]}]", "message",
-			 jmsg("Crashing stack, outermost call first"),
+			 sarif_jmsg("Crashing stack, outermost call first"),
 			 "threadFlows", "locations", locs);
 }
 
@@ -562,7 +528,7 @@ static json_t *stacks(const struct finding *f, struct src_cache *src)
 		free(text);
 	}
 	return json_pack("[{s:o,s:o}]", "message",
-			 jmsg("Crashing stack, innermost frame first"),
+			 sarif_jmsg("Crashing stack, innermost frame first"),
 			 "frames", frames);
 }
 
@@ -586,151 +552,6 @@ static json_t *related_locations(const struct finding *f,
 		json_object_set_new(loc, "id", json_integer(id++));
 		json_array_append_new(a, loc);
 		free(text);
-	}
-	return a;
-}
-
-/* --- fixes: validated patches as replacements --------------------------- */
-
-/* One run of deleted and inserted lines within a hunk. */
-struct repl_run {
-	int start;		/* first old line it replaces (1-based) */
-	int deleted;		/* old lines it deletes */
-	struct buf inserted;	/* the new lines' text */
-	int open;
-};
-
-/*
- * The old lines [start, start + deleted) as a region of whole lines
- * (startColumn 1 up to column 1 of the line after), so inserting the new
- * lines' text keeps every line ending; an empty region inserts.
- */
-static void repl_flush(struct repl_run *r, json_t *repls)
-{
-	json_t *o;
-
-	if (!r->open)
-		return;
-	o = json_pack("{s:{s:i,s:i,s:i,s:i}}", "deletedRegion",
-		      "startLine", r->start, "startColumn", 1,
-		      "endLine", r->start + r->deleted, "endColumn", 1);
-	if (r->inserted.len)
-		json_object_set_new(o, "insertedContent",
-				    jmsg(r->inserted.ptr));
-	json_array_append_new(repls, o);
-	buf_release(&r->inserted);
-	r->inserted = (struct buf)BUF_INIT;
-	r->open = 0;
-	r->deleted = 0;
-}
-
-/* The replacements of one file of the patch. */
-static json_t *file_replacements(git_patch *gp)
-{
-	json_t *repls = json_array();
-	struct repl_run run = { 0 };
-
-	run.inserted = (struct buf)BUF_INIT;
-	for (size_t h = 0; h < git_patch_num_hunks(gp); h++) {
-		const git_diff_hunk *hunk;
-		size_t lines;
-		int next_old;
-
-		if (git_patch_get_hunk(&hunk, &lines, gp, h) != 0)
-			continue;
-		/* "-N,0" inserts after line N */
-		next_old = hunk->old_lines ? hunk->old_start :
-			hunk->old_start + 1;
-		for (size_t k = 0; k < lines; k++) {
-			const git_diff_line *l;
-
-			if (git_patch_get_line_in_hunk(&l, gp, h, k) != 0)
-				continue;
-			if (l->origin == GIT_DIFF_LINE_CONTEXT) {
-				repl_flush(&run, repls);
-				next_old = l->old_lineno + 1;
-			} else if (l->origin == GIT_DIFF_LINE_DELETION) {
-				if (!run.open) {
-					run.open = 1;
-					run.start = l->old_lineno;
-				}
-				run.deleted++;
-				next_old = l->old_lineno + 1;
-			} else if (l->origin == GIT_DIFF_LINE_ADDITION) {
-				if (!run.open) {
-					run.open = 1;
-					run.start = next_old;
-				}
-				buf_add(&run.inserted, l->content,
-					l->content_len);
-			}
-		}
-		repl_flush(&run, repls);
-	}
-	buf_release(&run.inserted);
-	return repls;
-}
-
-/* A SARIF fix from a validated patch, or NULL when its diff does not parse. */
-static json_t *patch_fix(const struct finding_patch *p)
-{
-	git_diff *diff = NULL;
-	json_t *changes, *fix = NULL;
-	struct buf d = BUF_INIT;
-
-	git_libgit2_init();
-	if (git_diff_from_buffer(&diff, p->diff, strlen(p->diff)) != 0)
-		goto out;
-	changes = json_array();
-	for (size_t i = 0; i < git_diff_num_deltas(diff); i++) {
-		const git_diff_delta *dd = git_diff_get_delta(diff, i);
-		const char *path = dd->status == GIT_DELTA_DELETED ?
-			dd->old_file.path : dd->new_file.path;
-		git_patch *gp = NULL;
-		char *uri;
-
-		if (!path || git_patch_from_diff(&gp, diff, i) != 0)
-			continue;
-		uri = uri_escape(path);
-		json_array_append_new(changes, json_pack(
-			"{s:{s:s,s:s},s:o}", "artifactLocation", "uri", uri,
-			"uriBaseId", "%SRCROOT%", "replacements",
-			file_replacements(gp)));
-		free(uri);
-		git_patch_free(gp);
-	}
-	buf_printf(&d, "Validated patch %.12s from %s (results.json "
-		   "patches[]: built, every PoV stopped, tests: %s, re-fuzzed "
-		   "without a crash)", p->sha256, p->crs ? p->crs : "a CRS",
-		   p->steps_nr > 4 && p->steps[4].verdict ?
-		   p->steps[4].verdict : "passed");
-	fix = json_pack("{s:o,s:o}", "description", jmsg(d.ptr),
-			"artifactChanges", changes);
-out:
-	git_diff_free(diff);
-	git_libgit2_shutdown();
-	buf_release(&d);
-	return fix;
-}
-
-/* result.fixes: every validated patch that fixes f; NULL when none. */
-static json_t *fixes_json(const struct finding *f,
-			  const struct finding_set *s)
-{
-	json_t *a = json_array();
-
-	for (size_t i = 0; i < f->fixed_by_nr; i++) {
-		const struct finding_patch *p =
-			finding_set_find_patch(s, f->fixed_by[i]);
-		json_t *fix;
-
-		if (!p || !p->validated || !p->diff || !(fix = patch_fix(p)))
-			continue;
-		json_array_append_new(a, fix);
-	}
-	if (!json_array_size(a)) {
-		json_decref(a);
-		return NULL;
 	}
 	return a;
 }
@@ -791,14 +612,14 @@ static json_t *result_json(const struct finding *f, struct rule_list *rules,
 	message_text(&msg, f, &w, changed_frames);
 	res = json_pack("{s:s,s:i,s:s,s:o}", "ruleId", rule->rule_id,
 			"ruleIndex", (int)rule_idx, "level", result_level(f),
-			"message", jmsg(msg.ptr));
+			"message", sarif_jmsg(msg.ptr));
 	json_object_set_new(res, "locations", json_pack("[o]",
 			    change_anchor_moved(f->anchor) ?
 			    anchor_location(f->anchor, src) :
 			    location(&w, src, NULL)));
 	fp = json_object();
 	if (f->id)
-		json_object_set_new(fp, "crsCiSignature/v1", jstr(f->id));
+		json_object_set_new(fp, "crsCiSignature/v1", sarif_jstr(f->id));
 	if (w.relative && w.line > 0) {
 		const struct buf *text = source_get(src, w.file);
 		char hash[40];
@@ -820,7 +641,7 @@ static json_t *result_json(const struct finding *f, struct rule_list *rules,
 	if ((bs = baseline_state(f->novelty)))
 		json_object_set_new(res, "baselineState", json_string(bs));
 	json_object_set_new(res, "properties", result_properties(f, s));
-	if ((fixes = fixes_json(f, s)))
+	if ((fixes = sarif_fixes_json(f, s)))
 		json_object_set_new(res, "fixes", fixes);
 	buf_release(&msg);
 	return res;
@@ -835,12 +656,12 @@ static json_t *invocation(const struct scan_summary *m, size_t unlocated)
 	json_t *notes = json_array();
 
 	if (m->started_at)
-		json_object_set_new(inv, "startTimeUtc", jstr(m->started_at));
+		json_object_set_new(inv, "startTimeUtc", sarif_jstr(m->started_at));
 	if (m->finished_at)
-		json_object_set_new(inv, "endTimeUtc", jstr(m->finished_at));
+		json_object_set_new(inv, "endTimeUtc", sarif_jstr(m->finished_at));
 	if (m->timed_out)
 		json_array_append_new(notes, json_pack("{s:o,s:s}", "message",
-			jmsg("The scan reached its deadline; the results hold "
+			sarif_jmsg("The scan reached its deadline; the results hold "
 			     "what was proved by then."), "level", "warning"));
 	for (size_t i = 0; i < m->incomplete_nr; i++) {
 		char *text = xasprintf("Incomplete: harness %s was fuzzed "
@@ -852,7 +673,7 @@ static json_t *invocation(const struct scan_summary *m, size_t unlocated)
 				       m->incomplete[i].reason);
 
 		json_array_append_new(notes, json_pack("{s:o,s:s}", "message",
-				      jmsg(text), "level", "warning"));
+				      sarif_jmsg(text), "level", "warning"));
 		free(text);
 	}
 	if (unlocated) {
@@ -861,7 +682,7 @@ static json_t *invocation(const struct scan_summary *m, size_t unlocated)
 				       "are only in results.json.", unlocated);
 
 		json_array_append_new(notes, json_pack("{s:o,s:s}", "message",
-				      jmsg(text), "level", "warning"));
+				      sarif_jmsg(text), "level", "warning"));
 		free(text);
 	}
 	if (json_array_size(notes))
@@ -880,7 +701,7 @@ static json_t *change_cov_properties(const struct change_cov *c)
 	change_cov_line(&line, c);
 	json_object_set_new(p, "status", json_string(c->unknown ? "unknown" :
 						     "measured"));
-	json_object_set_new(p, "summary", jstr(line.ptr));
+	json_object_set_new(p, "summary", sarif_jstr(line.ptr));
 	buf_release(&line);
 	if (c->unknown)
 		return p;
@@ -891,7 +712,7 @@ static json_t *change_cov_properties(const struct change_cov *c)
 	a = json_array();
 	for (size_t i = 0; i < c->not_reached_nr; i++)
 		json_array_append_new(a, json_pack("{s:o,s:i,s:i}", "file",
-			jstr(c->not_reached[i].file), "startLine",
+			sarif_jstr(c->not_reached[i].file), "startLine",
 			c->not_reached[i].start, "endLine",
 			c->not_reached[i].end));
 	json_object_set_new(p, "notReached", a);
@@ -913,22 +734,22 @@ static json_t *run_properties(const struct finding_set *s,
 	json_t *p = json_object(), *a;
 
 	if (m->project)
-		json_object_set_new(p, "project", jstr(m->project));
+		json_object_set_new(p, "project", sarif_jstr(m->project));
 	if (m->base)
-		json_object_set_new(p, "base", jstr(m->base));
+		json_object_set_new(p, "base", sarif_jstr(m->base));
 	if (m->head)
-		json_object_set_new(p, "head", jstr(m->head));
+		json_object_set_new(p, "head", sarif_jstr(m->head));
 	if (m->mode)
-		json_object_set_new(p, "mode", jstr(m->mode));
+		json_object_set_new(p, "mode", sarif_jstr(m->mode));
 	if (m->sanitizer)
-		json_object_set_new(p, "sanitizer", jstr(m->sanitizer));
+		json_object_set_new(p, "sanitizer", sarif_jstr(m->sanitizer));
 	a = json_array();
 	for (size_t i = 0; i < m->harnesses_nr; i++)
-		json_array_append_new(a, jstr(m->harnesses[i]));
+		json_array_append_new(a, sarif_jstr(m->harnesses[i]));
 	json_object_set_new(p, "harnesses", a);
 	a = json_array();
 	for (size_t i = 0; i < m->crs_nr; i++)
-		json_array_append_new(a, jstr(m->crs[i]));
+		json_array_append_new(a, sarif_jstr(m->crs[i]));
 	json_object_set_new(p, "crs", a);
 	json_object_set_new(p, "povsSubmitted", json_integer(
 		(json_int_t)(m->povs_submitted > INT_MAX ? INT_MAX :
@@ -938,7 +759,7 @@ static json_t *run_properties(const struct finding_set *s,
 			     m->povs_not_reproduced)));
 	json_object_set_new(p, "durationSeconds", json_real(m->duration_s));
 	if (m->fail_on)
-		json_object_set_new(p, "failOn", jstr(m->fail_on));
+		json_object_set_new(p, "failOn", sarif_jstr(m->fail_on));
 	json_object_set_new(p, "verdict", json_string(finding_verdict_name(
 		finding_set_verdict(s, NULL, NULL))));
 	/* harnesses fuzzed short: why the verdict is INCOMPLETE */
@@ -947,7 +768,7 @@ static json_t *run_properties(const struct finding_set *s,
 		const struct finding_incomplete *e = &m->incomplete[i];
 
 		json_array_append_new(a, json_pack("{s:o,s:o,s:f,s:f}",
-			"harness", jstr(e->harness), "reason", jstr(e->reason),
+			"harness", sarif_jstr(e->harness), "reason", sarif_jstr(e->reason),
 			"fuzzedSeconds", e->fuzzed_s,
 			"wantedSeconds", e->wanted_s));
 	}
@@ -1028,7 +849,7 @@ CRS_TESTABLE int sarif_from_findings(json_t **out, const struct finding_set *s,
 				     m->project ? m->project : "");
 	run = json_pack("{s:{s:o},s:{s:o},s:s,s:[o],s:o,s:o}",
 			"tool", "driver", driver,
-			"automationDetails", "id", jstr(category),
+			"automationDetails", "id", sarif_jstr(category),
 			"columnKind", "utf16CodeUnits",
 			"invocations", invocation(m, unlocated),
 			"results", results,

@@ -44,7 +44,8 @@ FLOORS = (
 )
 # Headers only their own folder may include.
 PRIVATE = {"runner/engine/docker_call.h": "runner/engine/",
-           "runner/sidecar/sidecar_jobs.h": "runner/sidecar/"}
+           "runner/sidecar/sidecar_jobs.h": "runner/sidecar/",
+           "sarif/sarif_json.h": "sarif/"}
 FLOOR = {folder: i for i, names in enumerate(FLOORS) for folder in names}
 # A function definition at the start of a line, not static.
 DEFINITION = re.compile(r'^(?!static\b)[A-Za-z_][\w \t*]*?[\s*](\w+)\('
