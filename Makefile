@@ -217,6 +217,7 @@ install-files:
 
 # The layering rule and an acyclic include graph (docs/CodingGuidelines.md)
 check-layers:
+	python3 -m unittest -q tests/test_check_layers.py
 	python3 tests/check_layers.py
 
 # exported functions no product code calls (tests/check_exports.py)

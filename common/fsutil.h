@@ -4,7 +4,7 @@
  *
  * Return 0 or a negative CRS_E* code naming the path. Paths inside a
  * folder a container could write are reached only through directory
- * descriptors with O_NOFOLLOW (DESIGN.md decision 10).
+ * descriptors with O_NOFOLLOW (docs/decisions.md, decision 10).
  *
  * Details: docs/internals.md.
  */

@@ -3,7 +3,7 @@
  * mailbox_proto.h - the sidecar mailbox's request kinds, on both sides
  *
  * libcrs/mailbox.c writes "kind=<name>" into a request's request.txt and
- * runner/sidecar.c reads it back (DESIGN.md decision 4): the names live
+ * runner/sidecar.c reads it back (docs/decisions.md, decision 4): the names live
  * here once so the two sides cannot drift. The order is that of
  * enum crs_sidecar_kind (libcrs.h) and enum sidecar_kind (sidecar.h).
  * What the CRS wrote is untrusted: mailbox_kind_parse only matches.

@@ -2,7 +2,7 @@
 /*
  * safe_io.h - the bounded read and write loops, the relative-path check
  *
- * The two primitives every trust-boundary reader shares (DESIGN.md
+ * The two primitives every trust-boundary reader shares (docs/decisions.md,
  * decision 10): a read that never takes more than a cap, retries EINTR
  * and reports short files, and the test that a path a container or a
  * report named stays below the folder it is joined to; and the one way a

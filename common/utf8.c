@@ -9,6 +9,7 @@
 #include "common/utf8.h"
 #include "common/xalloc.h"
 
+#include <stdint.h>
 #include <string.h>
 
 size_t utf8_seq(const char *s, size_t n, uint32_t *cp)
@@ -103,4 +104,76 @@ int utf8_is_clean(const char *s)
 		i += k;
 	}
 	return 1;
+}
+
+static void emit_cp(utf16_fn fn, void *ctx, uint32_t cp)
+{
+	if (cp > 0xffff) {
+		cp -= 0x10000;
+		fn(ctx, 0xd800 + (cp >> 10));
+		fn(ctx, 0xdc00 + (cp & 0x3ff));
+	} else {
+		fn(ctx, cp);
+	}
+}
+
+/*
+ * Decode like the WHATWG UTF-8 decoder (what Node uses): one U+FFFD per
+ * maximal invalid subpart, then emit UTF-16 code units.
+ */
+void utf8_to_utf16(const char *data, size_t n, utf16_fn fn, void *ctx)
+{
+	const unsigned char *s = (const unsigned char *)data;
+	unsigned lo = 0x80, hi = 0xbf;
+	uint32_t cp = 0;
+	int need = 0, seen = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned b = s[i];
+
+		if (!need) {
+			if (b < 0x80) {
+				fn(ctx, b);
+			} else if (b >= 0xc2 && b <= 0xdf) {
+				need = 1;
+				cp = b & 0x1f;
+			} else if (b >= 0xe0 && b <= 0xef) {
+				if (b == 0xe0)
+					lo = 0xa0;
+				if (b == 0xed)
+					hi = 0x9f;
+				need = 2;
+				cp = b & 0x0f;
+			} else if (b >= 0xf0 && b <= 0xf4) {
+				if (b == 0xf0)
+					lo = 0x90;
+				if (b == 0xf4)
+					hi = 0x8f;
+				need = 3;
+				cp = b & 0x07;
+			} else {
+				fn(ctx, 0xfffd);
+			}
+			continue;
+		}
+		if (b < lo || b > hi) {
+			cp = 0;
+			need = seen = 0;
+			lo = 0x80;
+			hi = 0xbf;
+			fn(ctx, 0xfffd);
+			i--;	/* reprocess the byte; need > 0: i > 0 */
+			continue;
+		}
+		lo = 0x80;
+		hi = 0xbf;
+		cp = (cp << 6) | (b & 0x3f);
+		if (++seen == need) {
+			emit_cp(fn, ctx, cp);
+			cp = 0;
+			need = seen = 0;
+		}
+	}
+	if (need)
+		fn(ctx, 0xfffd);
 }

@@ -4,7 +4,8 @@
  *
  * jansson refuses strings that are not valid UTF-8, and crash reports,
  * paths and function names come from hostile output. These helpers make
- * such text safe to keep and to serialise (SARIF, JUnit, logs).
+ * such text safe to keep and to serialise (SARIF, JUnit, logs); SARIF
+ * columns count UTF-16 code units, so the decoder to them is here too.
  */
 #ifndef CRS_COMMON_UTF8_H
 #define CRS_COMMON_UTF8_H
@@ -36,5 +37,14 @@ size_t utf8_clean_char(char *out, size_t *o, size_t max, const char *s,
 
 /* 1 when s (NUL-terminated) is valid UTF-8 with no control characters. */
 int utf8_is_clean(const char *s);
+
+/* Receives one UTF-16 code unit. */
+typedef void (*utf16_fn)(void *ctx, uint32_t unit);
+
+/*
+ * Decode `n` bytes as the WHATWG UTF-8 decoder does (what Node uses): one
+ * U+FFFD per maximal invalid subpart; each UTF-16 code unit to `fn`.
+ */
+void utf8_to_utf16(const char *data, size_t n, utf16_fn fn, void *ctx);
 
 #endif

@@ -2,7 +2,7 @@
 /*
  * xalloc.c - allocation wrappers that exit on out-of-memory
  *
- * The exit code is 3 (infrastructure error), matching DESIGN.md.
+ * The exit code is 3 (infrastructure error), matching docs/decisions.md (decision 8).
  */
 #include "common/xalloc.h"
 

@@ -14,12 +14,8 @@
 
 #include <stddef.h>
 
-enum diff_lang {
-	DIFF_LANG_NONE,		/* not a language we scan */
-	DIFF_LANG_C,
-	DIFF_LANG_CPP,
-	DIFF_LANG_JAVA,
-};
+#include "diff/diff_lang.h"
+
 
 struct diff_func_span {
 	char *name;	/* C: "parse"; C++: "ns::Class::method", "operator==",

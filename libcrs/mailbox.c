@@ -3,7 +3,7 @@
  * mailbox.c - the client side of crs-ci's builder sidecar
  *
  * Requests travel as folders renamed into the CRS's own mailbox
- * (DESIGN.md decision 4); the answer appears in responses/<id>/.
+ * (docs/decisions.md, decision 4); the answer appears in responses/<id>/.
  *
  * Details: docs/sidecar.md; design notes: docs/internals.md.
  */

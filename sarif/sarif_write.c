@@ -2,12 +2,14 @@
 /*
  * sarif_write.c - SARIF 2.1.0 for GitHub code scanning from a finding set
  *
- * Rules, results, code flows, fingerprints and fixes; source files
- * are read only to hash lines, never copied into the log.
+ * Rules, results, code flows, fingerprints (line_hash.c) and fixes;
+ * source files are read only to hash lines, never copied into the log.
  *
  * Details: docs/results.md; design notes: docs/internals.md.
  */
 #include "sarif/sarif_write.h"
+#include "sarif/line_hash.h"
+#include "sarif/sarif_json.h"
 #include "sarif/anchor_pick.h"
 #include "sarif/change_anchor.h"
 #include "sarif/change_cov.h"
@@ -29,188 +31,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define LINE_HASH_BLOCK 100	/* codeql-action's BLOCK_SIZE */
-#define LINE_HASH_MOD 37
-#define LINE_HASH_EOF 65535
 #define LIBFUZZER_DOC_URI "https://llvm.org/docs/LibFuzzer.html"
-
-/* --- UTF-8 to UTF-16, as Node's TextDecoder does it ------------------- */
-
-typedef void (*utf16_fn)(void *ctx, uint32_t unit);
-
-static void emit_cp(utf16_fn fn, void *ctx, uint32_t cp)
-{
-	if (cp > 0xffff) {
-		cp -= 0x10000;
-		fn(ctx, 0xd800 + (cp >> 10));
-		fn(ctx, 0xdc00 + (cp & 0x3ff));
-	} else {
-		fn(ctx, cp);
-	}
-}
-
-/*
- * Decode like the WHATWG UTF-8 decoder (what Node uses): one U+FFFD per
- * maximal invalid subpart, then emit UTF-16 code units.
- */
-static void utf8_to_utf16(const char *data, size_t n, utf16_fn fn, void *ctx)
-{
-	const unsigned char *s = (const unsigned char *)data;
-	unsigned lo = 0x80, hi = 0xbf;
-	uint32_t cp = 0;
-	int need = 0, seen = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		unsigned b = s[i];
-
-		if (!need) {
-			if (b < 0x80) {
-				fn(ctx, b);
-			} else if (b >= 0xc2 && b <= 0xdf) {
-				need = 1;
-				cp = b & 0x1f;
-			} else if (b >= 0xe0 && b <= 0xef) {
-				if (b == 0xe0)
-					lo = 0xa0;
-				if (b == 0xed)
-					hi = 0x9f;
-				need = 2;
-				cp = b & 0x0f;
-			} else if (b >= 0xf0 && b <= 0xf4) {
-				if (b == 0xf0)
-					lo = 0x90;
-				if (b == 0xf4)
-					hi = 0x8f;
-				need = 3;
-				cp = b & 0x07;
-			} else {
-				fn(ctx, 0xfffd);
-			}
-			continue;
-		}
-		if (b < lo || b > hi) {
-			cp = 0;
-			need = seen = 0;
-			lo = 0x80;
-			hi = 0xbf;
-			fn(ctx, 0xfffd);
-			i--;	/* reprocess the byte; need > 0: i > 0 */
-			continue;
-		}
-		lo = 0x80;
-		hi = 0xbf;
-		cp = (cp << 6) | (b & 0x3f);
-		if (++seen == need) {
-			emit_cp(fn, ctx, cp);
-			cp = 0;
-			need = seen = 0;
-		}
-	}
-	if (need)
-		fn(ctx, 0xfffd);
-}
-
-/* --- GitHub's primaryLocationLineHash ---------------------------------- */
-
-struct line_hasher {
-	uint64_t hash, first_mod;
-	uint32_t window[LINE_HASH_BLOCK];
-	long lines[LINE_HASH_BLOCK];	/* line starting here, or -1 */
-	int index;
-	long line_no;
-	int line_start, prev_cr;
-	long want;
-	uint64_t *seen;			/* hashes output before `want` */
-	size_t seen_nr, seen_alloc;
-	int found;
-	uint64_t found_hash;
-	size_t found_count;
-};
-
-static void lh_output(struct line_hasher *h)
-{
-	uint64_t v = h->hash;
-
-	if (!h->found) {
-		if (h->lines[h->index] == h->want) {
-			size_t n = 1;
-
-			for (size_t i = 0; i < h->seen_nr; i++)
-				n += h->seen[i] == v;
-			h->found = 1;
-			h->found_hash = v;
-			h->found_count = n;
-		} else {
-			ALLOC_GROW(h->seen, h->seen_nr + 1, h->seen_alloc);
-			h->seen[h->seen_nr++] = v;
-		}
-	}
-	h->lines[h->index] = -1;
-}
-
-static void lh_update(struct line_hasher *h, uint32_t cur)
-{
-	uint32_t begin = h->window[h->index];
-
-	h->window[h->index] = cur;
-	h->hash = LINE_HASH_MOD * h->hash + cur - h->first_mod * begin;
-	h->index = (h->index + 1) % LINE_HASH_BLOCK;
-}
-
-static void lh_char(void *ctx, uint32_t cur)
-{
-	struct line_hasher *h = ctx;
-
-	if (cur == ' ' || cur == '\t' || (h->prev_cr && cur == '\n')) {
-		h->prev_cr = 0;
-		return;
-	}
-	if (cur == '\r') {
-		cur = '\n';
-		h->prev_cr = 1;
-	} else {
-		h->prev_cr = 0;
-	}
-	if (h->lines[h->index] != -1)
-		lh_output(h);
-	if (h->line_start) {
-		h->line_start = 0;
-		h->lines[h->index] = ++h->line_no;
-	}
-	if (cur == '\n')
-		h->line_start = 1;
-	lh_update(h, cur);
-}
-
-CRS_TESTABLE int sarif_line_hash(char out[40], const char *data, size_t len, int line)
-{
-	struct line_hasher *h = xcalloc(1, sizeof(*h));
-	int r = CRS_ENOTFOUND;
-
-	out[0] = '\0';
-	h->first_mod = 1;
-	for (int i = 0; i < LINE_HASH_BLOCK; i++) {
-		h->first_mod *= LINE_HASH_MOD;
-		h->lines[i] = -1;
-	}
-	h->line_start = 1;
-	h->want = line;
-	utf8_to_utf16(data, len, lh_char, h);
-	lh_char(h, LINE_HASH_EOF);
-	for (int i = 0; i < LINE_HASH_BLOCK; i++) {
-		if (h->lines[h->index] != -1)
-			lh_output(h);
-		lh_update(h, 0);
-	}
-	if (h->found) {
-		snprintf(out, 40, "%" PRIx64 ":%zu", h->found_hash,
-			 h->found_count);
-		r = 0;
-	}
-	free(h->seen);
-	free(h);
-	return r;
-}
 
 /* --- reading sources, confined to the source root ---------------------- */
 
@@ -281,41 +102,6 @@ static int utf16_column(const struct buf *src, int line, int col)
 
 /* --- building blocks --------------------------------------------------- */
 
-/* A JSON string from untrusted text: repaired to UTF-8, never NULL. */
-static json_t *jstr(const char *s)
-{
-	json_t *j = json_string(s ? s : "");
-	char *c;
-
-	if (j)
-		return j;
-	c = utf8_clean(s, strlen(s), strlen(s));
-	j = json_string(c);
-	free(c);
-	return j;
-}
-
-static json_t *jmsg(const char *text)
-{
-	return json_pack("{s:o}", "text", jstr(text));
-}
-
-/* Percent-encode a path for a URI reference (RFC 3986 pchar and '/'). */
-static char *uri_escape(const char *path)
-{
-	static const char ok[] = "-._~!$&'()*+,;=:@/";
-	struct buf b = BUF_INIT;
-
-	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
-		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		    (*p >= '0' && *p <= '9') || (*p && strchr(ok, *p)))
-			buf_addch(&b, (char)*p);
-		else
-			buf_printf(&b, "%%%02X", *p);
-	}
-	return buf_detach(&b, NULL);
-}
-
 /* Where a location points: a repo-relative or an absolute file. */
 struct where {
 	const char *file;
@@ -327,7 +113,7 @@ struct where {
 static json_t *physical_location(const struct where *w,
 				 struct src_cache *src)
 {
-	char *esc = uri_escape(w->file);
+	char *esc = sarif_uri_escape(w->file);
 	char *uri = w->relative || w->file[0] != '/' ? esc :
 		xasprintf("file://%s", esc);
 	json_t *art = json_pack("{s:s}", "uri", uri);
@@ -364,10 +150,10 @@ static json_t *location(const struct where *w, struct src_cache *src,
 				    physical_location(w, src));
 	if (w->function)
 		json_object_set_new(loc, "logicalLocations",
-			json_pack("[{s:o,s:s}]", "name", jstr(w->function),
+			json_pack("[{s:o,s:s}]", "name", sarif_jstr(w->function),
 				  "kind", "function"));
 	if (message)
-		json_object_set_new(loc, "message", jmsg(message));
+		json_object_set_new(loc, "message", sarif_jmsg(message));
 	return loc;
 }
 
@@ -629,7 +415,7 @@ static json_t *confirmed_candidates(const struct finding *f,
 					      k->rule_id) :
 			xasprintf("%s#%zu", k->source ? k->source : "?",
 				  k->index);
-		json_array_append_new(a, jstr(text));
+		json_array_append_new(a, sarif_jstr(text));
 		free(text);
 	}
 	return a;
@@ -641,32 +427,32 @@ static json_t *result_properties(const struct finding *f,
 	json_t *p = json_object(), *cands = confirmed_candidates(f, s);
 
 	if (f->novelty)
-		json_object_set_new(p, "novelty", jstr(f->novelty));
+		json_object_set_new(p, "novelty", sarif_jstr(f->novelty));
 	if (f->pov_sha256)
-		json_object_set_new(p, "povSha256", jstr(f->pov_sha256));
+		json_object_set_new(p, "povSha256", sarif_jstr(f->pov_sha256));
 	if (f->pov_path)
-		json_object_set_new(p, "povPath", jstr(f->pov_path));
+		json_object_set_new(p, "povPath", sarif_jstr(f->pov_path));
 	json_object_set_new(p, "reproduceRate", json_sprintf("%d/%d",
 			    f->reproduced, f->attempts));
 	if (f->harness)
-		json_object_set_new(p, "harness", jstr(f->harness));
+		json_object_set_new(p, "harness", sarif_jstr(f->harness));
 	if (f->harnesses_nr) {
 		json_t *a = json_array();
 
 		for (size_t i = 0; i < f->harnesses_nr; i++)
-			json_array_append_new(a, jstr(f->harnesses[i]));
+			json_array_append_new(a, sarif_jstr(f->harnesses[i]));
 		json_object_set_new(p, "harnesses", a);
 	}
 	if (f->povs_nr)
 		json_object_set_new(p, "povs", finding_povs_to_json(f));
 	if (f->crash_type)
-		json_object_set_new(p, "crashType", jstr(f->crash_type));
+		json_object_set_new(p, "crashType", sarif_jstr(f->crash_type));
 	if (f->kind)
-		json_object_set_new(p, "kind", jstr(f->kind));
+		json_object_set_new(p, "kind", sarif_jstr(f->kind));
 	if (f->sanitizer)
-		json_object_set_new(p, "sanitizer", jstr(f->sanitizer));
+		json_object_set_new(p, "sanitizer", sarif_jstr(f->sanitizer));
 	if (f->found_by)
-		json_object_set_new(p, "foundBy", jstr(f->found_by));
+		json_object_set_new(p, "foundBy", sarif_jstr(f->found_by));
 	if (f->found_after_s >= 0)
 		json_object_set_new(p, "foundAfterSeconds",
 				    json_real(f->found_after_s));
@@ -675,9 +461,9 @@ static json_t *result_properties(const struct finding *f,
 	json_object_set_new(p, "inChange", json_boolean(f->in_change));
 	json_object_set_new(p, "isSecurity", json_boolean(f->is_security));
 	if (f->signature)
-		json_object_set_new(p, "crashSignature", jstr(f->signature));
+		json_object_set_new(p, "crashSignature", sarif_jstr(f->signature));
 	if (f->report_path)
-		json_object_set_new(p, "reportPath", jstr(f->report_path));
+		json_object_set_new(p, "reportPath", sarif_jstr(f->report_path));
 	if (json_array_size(cands))
 		json_object_set_new(p, "confirmsCandidates", cands);
 	else
@@ -722,7 +508,7 @@ static json_t *code_flows(const struct finding *f, struct src_cache *src)
 		return NULL;
 	}
 	return json_pack("[{s:o,s:[{s:o}]}]", "message",
-			 jmsg("Crashing stack, outermost call first"),
+			 sarif_jmsg("Crashing stack, outermost call first"),
 			 "threadFlows", "locations", locs);
 }
 
@@ -742,7 +528,7 @@ static json_t *stacks(const struct finding *f, struct src_cache *src)
 		free(text);
 	}
 	return json_pack("[{s:o,s:o}]", "message",
-			 jmsg("Crashing stack, innermost frame first"),
+			 sarif_jmsg("Crashing stack, innermost frame first"),
 			 "frames", frames);
 }
 
@@ -766,151 +552,6 @@ static json_t *related_locations(const struct finding *f,
 		json_object_set_new(loc, "id", json_integer(id++));
 		json_array_append_new(a, loc);
 		free(text);
-	}
-	return a;
-}
-
-/* --- fixes: validated patches as replacements --------------------------- */
-
-/* One run of deleted and inserted lines within a hunk. */
-struct repl_run {
-	int start;		/* first old line it replaces (1-based) */
-	int deleted;		/* old lines it deletes */
-	struct buf inserted;	/* the new lines' text */
-	int open;
-};
-
-/*
- * The old lines [start, start + deleted) as a region of whole lines
- * (startColumn 1 up to column 1 of the line after), so inserting the new
- * lines' text keeps every line ending; an empty region inserts.
- */
-static void repl_flush(struct repl_run *r, json_t *repls)
-{
-	json_t *o;
-
-	if (!r->open)
-		return;
-	o = json_pack("{s:{s:i,s:i,s:i,s:i}}", "deletedRegion",
-		      "startLine", r->start, "startColumn", 1,
-		      "endLine", r->start + r->deleted, "endColumn", 1);
-	if (r->inserted.len)
-		json_object_set_new(o, "insertedContent",
-				    jmsg(r->inserted.ptr));
-	json_array_append_new(repls, o);
-	buf_release(&r->inserted);
-	r->inserted = (struct buf)BUF_INIT;
-	r->open = 0;
-	r->deleted = 0;
-}
-
-/* The replacements of one file of the patch. */
-static json_t *file_replacements(git_patch *gp)
-{
-	json_t *repls = json_array();
-	struct repl_run run = { 0 };
-
-	run.inserted = (struct buf)BUF_INIT;
-	for (size_t h = 0; h < git_patch_num_hunks(gp); h++) {
-		const git_diff_hunk *hunk;
-		size_t lines;
-		int next_old;
-
-		if (git_patch_get_hunk(&hunk, &lines, gp, h) != 0)
-			continue;
-		/* "-N,0" inserts after line N */
-		next_old = hunk->old_lines ? hunk->old_start :
-			hunk->old_start + 1;
-		for (size_t k = 0; k < lines; k++) {
-			const git_diff_line *l;
-
-			if (git_patch_get_line_in_hunk(&l, gp, h, k) != 0)
-				continue;
-			if (l->origin == GIT_DIFF_LINE_CONTEXT) {
-				repl_flush(&run, repls);
-				next_old = l->old_lineno + 1;
-			} else if (l->origin == GIT_DIFF_LINE_DELETION) {
-				if (!run.open) {
-					run.open = 1;
-					run.start = l->old_lineno;
-				}
-				run.deleted++;
-				next_old = l->old_lineno + 1;
-			} else if (l->origin == GIT_DIFF_LINE_ADDITION) {
-				if (!run.open) {
-					run.open = 1;
-					run.start = next_old;
-				}
-				buf_add(&run.inserted, l->content,
-					l->content_len);
-			}
-		}
-		repl_flush(&run, repls);
-	}
-	buf_release(&run.inserted);
-	return repls;
-}
-
-/* A SARIF fix from a validated patch, or NULL when its diff does not parse. */
-static json_t *patch_fix(const struct finding_patch *p)
-{
-	git_diff *diff = NULL;
-	json_t *changes, *fix = NULL;
-	struct buf d = BUF_INIT;
-
-	git_libgit2_init();
-	if (git_diff_from_buffer(&diff, p->diff, strlen(p->diff)) != 0)
-		goto out;
-	changes = json_array();
-	for (size_t i = 0; i < git_diff_num_deltas(diff); i++) {
-		const git_diff_delta *dd = git_diff_get_delta(diff, i);
-		const char *path = dd->status == GIT_DELTA_DELETED ?
-			dd->old_file.path : dd->new_file.path;
-		git_patch *gp = NULL;
-		char *uri;
-
-		if (!path || git_patch_from_diff(&gp, diff, i) != 0)
-			continue;
-		uri = uri_escape(path);
-		json_array_append_new(changes, json_pack(
-			"{s:{s:s,s:s},s:o}", "artifactLocation", "uri", uri,
-			"uriBaseId", "%SRCROOT%", "replacements",
-			file_replacements(gp)));
-		free(uri);
-		git_patch_free(gp);
-	}
-	buf_printf(&d, "Validated patch %.12s from %s (results.json "
-		   "patches[]: built, every PoV stopped, tests: %s, re-fuzzed "
-		   "without a crash)", p->sha256, p->crs ? p->crs : "a CRS",
-		   p->steps_nr > 4 && p->steps[4].verdict ?
-		   p->steps[4].verdict : "passed");
-	fix = json_pack("{s:o,s:o}", "description", jmsg(d.ptr),
-			"artifactChanges", changes);
-out:
-	git_diff_free(diff);
-	git_libgit2_shutdown();
-	buf_release(&d);
-	return fix;
-}
-
-/* result.fixes: every validated patch that fixes f; NULL when none. */
-static json_t *fixes_json(const struct finding *f,
-			  const struct finding_set *s)
-{
-	json_t *a = json_array();
-
-	for (size_t i = 0; i < f->fixed_by_nr; i++) {
-		const struct finding_patch *p =
-			finding_set_find_patch(s, f->fixed_by[i]);
-		json_t *fix;
-
-		if (!p || !p->validated || !p->diff || !(fix = patch_fix(p)))
-			continue;
-		json_array_append_new(a, fix);
-	}
-	if (!json_array_size(a)) {
-		json_decref(a);
-		return NULL;
 	}
 	return a;
 }
@@ -971,14 +612,14 @@ static json_t *result_json(const struct finding *f, struct rule_list *rules,
 	message_text(&msg, f, &w, changed_frames);
 	res = json_pack("{s:s,s:i,s:s,s:o}", "ruleId", rule->rule_id,
 			"ruleIndex", (int)rule_idx, "level", result_level(f),
-			"message", jmsg(msg.ptr));
+			"message", sarif_jmsg(msg.ptr));
 	json_object_set_new(res, "locations", json_pack("[o]",
 			    change_anchor_moved(f->anchor) ?
 			    anchor_location(f->anchor, src) :
 			    location(&w, src, NULL)));
 	fp = json_object();
 	if (f->id)
-		json_object_set_new(fp, "crsCiSignature/v1", jstr(f->id));
+		json_object_set_new(fp, "crsCiSignature/v1", sarif_jstr(f->id));
 	if (w.relative && w.line > 0) {
 		const struct buf *text = source_get(src, w.file);
 		char hash[40];
@@ -1000,7 +641,7 @@ static json_t *result_json(const struct finding *f, struct rule_list *rules,
 	if ((bs = baseline_state(f->novelty)))
 		json_object_set_new(res, "baselineState", json_string(bs));
 	json_object_set_new(res, "properties", result_properties(f, s));
-	if ((fixes = fixes_json(f, s)))
+	if ((fixes = sarif_fixes_json(f, s)))
 		json_object_set_new(res, "fixes", fixes);
 	buf_release(&msg);
 	return res;
@@ -1015,12 +656,12 @@ static json_t *invocation(const struct scan_summary *m, size_t unlocated)
 	json_t *notes = json_array();
 
 	if (m->started_at)
-		json_object_set_new(inv, "startTimeUtc", jstr(m->started_at));
+		json_object_set_new(inv, "startTimeUtc", sarif_jstr(m->started_at));
 	if (m->finished_at)
-		json_object_set_new(inv, "endTimeUtc", jstr(m->finished_at));
+		json_object_set_new(inv, "endTimeUtc", sarif_jstr(m->finished_at));
 	if (m->timed_out)
 		json_array_append_new(notes, json_pack("{s:o,s:s}", "message",
-			jmsg("The scan reached its deadline; the results hold "
+			sarif_jmsg("The scan reached its deadline; the results hold "
 			     "what was proved by then."), "level", "warning"));
 	for (size_t i = 0; i < m->incomplete_nr; i++) {
 		char *text = xasprintf("Incomplete: harness %s was fuzzed "
@@ -1032,7 +673,7 @@ static json_t *invocation(const struct scan_summary *m, size_t unlocated)
 				       m->incomplete[i].reason);
 
 		json_array_append_new(notes, json_pack("{s:o,s:s}", "message",
-				      jmsg(text), "level", "warning"));
+				      sarif_jmsg(text), "level", "warning"));
 		free(text);
 	}
 	if (unlocated) {
@@ -1041,7 +682,7 @@ static json_t *invocation(const struct scan_summary *m, size_t unlocated)
 				       "are only in results.json.", unlocated);
 
 		json_array_append_new(notes, json_pack("{s:o,s:s}", "message",
-				      jmsg(text), "level", "warning"));
+				      sarif_jmsg(text), "level", "warning"));
 		free(text);
 	}
 	if (json_array_size(notes))
@@ -1060,7 +701,7 @@ static json_t *change_cov_properties(const struct change_cov *c)
 	change_cov_line(&line, c);
 	json_object_set_new(p, "status", json_string(c->unknown ? "unknown" :
 						     "measured"));
-	json_object_set_new(p, "summary", jstr(line.ptr));
+	json_object_set_new(p, "summary", sarif_jstr(line.ptr));
 	buf_release(&line);
 	if (c->unknown)
 		return p;
@@ -1071,7 +712,7 @@ static json_t *change_cov_properties(const struct change_cov *c)
 	a = json_array();
 	for (size_t i = 0; i < c->not_reached_nr; i++)
 		json_array_append_new(a, json_pack("{s:o,s:i,s:i}", "file",
-			jstr(c->not_reached[i].file), "startLine",
+			sarif_jstr(c->not_reached[i].file), "startLine",
 			c->not_reached[i].start, "endLine",
 			c->not_reached[i].end));
 	json_object_set_new(p, "notReached", a);
@@ -1093,22 +734,22 @@ static json_t *run_properties(const struct finding_set *s,
 	json_t *p = json_object(), *a;
 
 	if (m->project)
-		json_object_set_new(p, "project", jstr(m->project));
+		json_object_set_new(p, "project", sarif_jstr(m->project));
 	if (m->base)
-		json_object_set_new(p, "base", jstr(m->base));
+		json_object_set_new(p, "base", sarif_jstr(m->base));
 	if (m->head)
-		json_object_set_new(p, "head", jstr(m->head));
+		json_object_set_new(p, "head", sarif_jstr(m->head));
 	if (m->mode)
-		json_object_set_new(p, "mode", jstr(m->mode));
+		json_object_set_new(p, "mode", sarif_jstr(m->mode));
 	if (m->sanitizer)
-		json_object_set_new(p, "sanitizer", jstr(m->sanitizer));
+		json_object_set_new(p, "sanitizer", sarif_jstr(m->sanitizer));
 	a = json_array();
 	for (size_t i = 0; i < m->harnesses_nr; i++)
-		json_array_append_new(a, jstr(m->harnesses[i]));
+		json_array_append_new(a, sarif_jstr(m->harnesses[i]));
 	json_object_set_new(p, "harnesses", a);
 	a = json_array();
 	for (size_t i = 0; i < m->crs_nr; i++)
-		json_array_append_new(a, jstr(m->crs[i]));
+		json_array_append_new(a, sarif_jstr(m->crs[i]));
 	json_object_set_new(p, "crs", a);
 	json_object_set_new(p, "povsSubmitted", json_integer(
 		(json_int_t)(m->povs_submitted > INT_MAX ? INT_MAX :
@@ -1118,7 +759,7 @@ static json_t *run_properties(const struct finding_set *s,
 			     m->povs_not_reproduced)));
 	json_object_set_new(p, "durationSeconds", json_real(m->duration_s));
 	if (m->fail_on)
-		json_object_set_new(p, "failOn", jstr(m->fail_on));
+		json_object_set_new(p, "failOn", sarif_jstr(m->fail_on));
 	json_object_set_new(p, "verdict", json_string(finding_verdict_name(
 		finding_set_verdict(s, NULL, NULL))));
 	/* harnesses fuzzed short: why the verdict is INCOMPLETE */
@@ -1127,7 +768,7 @@ static json_t *run_properties(const struct finding_set *s,
 		const struct finding_incomplete *e = &m->incomplete[i];
 
 		json_array_append_new(a, json_pack("{s:o,s:o,s:f,s:f}",
-			"harness", jstr(e->harness), "reason", jstr(e->reason),
+			"harness", sarif_jstr(e->harness), "reason", sarif_jstr(e->reason),
 			"fuzzedSeconds", e->fuzzed_s,
 			"wantedSeconds", e->wanted_s));
 	}
@@ -1208,7 +849,7 @@ CRS_TESTABLE int sarif_from_findings(json_t **out, const struct finding_set *s,
 				     m->project ? m->project : "");
 	run = json_pack("{s:{s:o},s:{s:o},s:s,s:[o],s:o,s:o}",
 			"tool", "driver", driver,
-			"automationDetails", "id", jstr(category),
+			"automationDetails", "id", sarif_jstr(category),
 			"columnKind", "utf16CodeUnits",
 			"invocations", invocation(m, unlocated),
 			"results", results,

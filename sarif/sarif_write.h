@@ -47,16 +47,4 @@ int sarif_from_findings(json_t **out, const struct finding_set *s,
 int sarif_write_file(const struct finding_set *s, const char *source_root,
 		     const char *path);
 
-#ifdef UNIT_TESTS
-/*
- * GitHub's primaryLocationLineHash of line `line` (1-based) of a file's
- * `len` bytes (codeql-action src/fingerprints.ts): a rolling hash, base 37
- * with wrapping 64-bit arithmetic, over the next 100 UTF-16 code units
- * that are not space or tab, starting at the line; CR and CRLF count as
- * LF. Writes "<hex>:<occurrence>" into out. Returns 0, or CRS_ENOTFOUND
- * when the file has fewer lines.
- */
-int sarif_line_hash(char out[40], const char *data, size_t len, int line);
-#endif
-
 #endif

@@ -5,7 +5,8 @@
 # Run by `make check-headers` (part of `make test`). For every tracked .c/.h
 # under common/, diff/, sarif/, libcrs/ and runner/, fails (exit 1, one line
 # per problem) when the top comment after the SPDX line has more than
-# MAX_LINES lines of text, or when a header's guard is not CRS_<PATH>_H.
+# MAX_LINES lines of text, when a second "name - ..." comment follows it,
+# or when a header's guard is not CRS_<PATH>_H.
 # docs/CodingGuidelines.md ("Files and names") states the rules.
 import os
 import re
@@ -38,7 +39,20 @@ def top_comment(lines):
     block = lines[start:i + 1]
     text = [ln for ln in block
             if ln.strip() not in ("/*", "*/", "**/")]
-    return start + 1, len(text)
+    return start + 1, len(text), i + 1
+
+
+def second_top_comment(lines, after, name):
+    """Line number of a second "name - what it is" comment right after the
+    first, or None: a doubled top comment hides its detail from the check."""
+    i = after
+    while i < len(lines) and not lines[i].strip():
+        i += 1
+    if i + 1 >= len(lines) or lines[i].strip() != "/*":
+        return None
+    if re.match(r"^\s*\*\s*" + re.escape(name) + r"\s+-\s", lines[i + 1]):
+        return i + 1
+    return None
 
 
 def expected_guard(path):
@@ -62,6 +76,12 @@ def main():
             print(f"{src}:{top[0]}: top comment has {top[1]} lines, at most "
                   f"{MAX_LINES}; move the detail to docs/")
             long_headers += 1
+        if top is not None:
+            again = second_top_comment(lines, top[2], os.path.basename(src))
+            if again is not None:
+                print(f"{src}:{again}: a second top comment; keep one, "
+                      "and move the detail to docs/")
+                long_headers += 1
         if src.endswith(".h"):
             want = expected_guard(src)
             m = GUARD.search(text)

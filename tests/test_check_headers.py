@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # test_check_headers.py - check_headers.py on small git trees
 #
-# Run by `make check-headers`: a long top comment, a missing one and a
+# Run by `make check-headers`: a long top comment, a doubled one, a missing one and a
 # guard not named after the path each fail the check with file and line;
 # a short header with the right guard passes, and files outside the
 # checked folders are left alone.
@@ -57,6 +57,18 @@ class CheckHeaders(unittest.TestCase):
         self.assertEqual(rc, 1)
         self.assertIn("runner/phase/select.c:2: top comment has 9 lines, "
                       "at most 8", out)
+        self.assertIn("1 file(s) with a missing or long top comment", err)
+
+    def test_second_top_comment_fails(self):
+        rc, out, err = self.run_on({
+            "runner/http/x.c": comment(2) + "/*\n * x.c - again\n */\n"
+                               "int x;\n",
+            "runner/http/y.c": comment(2) + "/*\n * a function's note\n"
+                               " */\nint y;\n",
+        })
+        self.assertEqual(rc, 1)
+        self.assertIn("runner/http/x.c:7: a second top comment", out)
+        self.assertNotIn("runner/http/y.c", out)
         self.assertIn("1 file(s) with a missing or long top comment", err)
 
     def test_missing_top_comment_fails(self):

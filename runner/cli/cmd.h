@@ -42,7 +42,7 @@ struct cmd {
 	 * an option with a value completes as a file name */
 	const struct option *opts;
 	/* words allowed as its first argument ("install uninstall"), or
-	 * NULL; the scan options it takes come from runner/cli/scan_opts.c */
+	 * NULL; the scan options it takes come from runner/cli/scan_opts_parse.c */
 	const char *subcmds;
 	unsigned flags;		/* CMD_* */
 	/* a phase command (fn is NULL): phase_cmd.c runs this */

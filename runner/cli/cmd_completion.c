@@ -3,7 +3,7 @@
  * cmd_completion.c - crs-ci completion bash: the bash completion script
  *
  * Made from the command table (runner/cli/cmd_table.c) and the scan option
- * table (runner/cli/scan_opts.c), so a new command or option completes
+ * table (runner/cli/scan_opts_parse.c), so a new command or option completes
  * without an edit here. Options whose value is a FILE complete file
  * names, a DIR folder names, other values nothing; a command's own
  * options with a value complete file names. `make install` writes it to
@@ -11,7 +11,7 @@
  */
 #include "runner/cli/cmd.h"
 #include "runner/cli/cli_usage.h"
-#include "runner/scan/scan_opts.h"
+#include "runner/cli/scan_opts_parse.h"
 
 #include <getopt.h>
 #include <string.h>

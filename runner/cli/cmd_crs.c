@@ -14,6 +14,7 @@
 #include "runner/config/crs_lint.h"
 #include "runner/cli/crs_trial.h"
 #include "runner/scan/scan_opts.h"
+#include "common/duration.h"
 #include "common/error.h"
 #include "common/log.h"
 

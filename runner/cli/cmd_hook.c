@@ -10,7 +10,7 @@
  */
 #include "runner/cli/cmd.h"
 #include "runner/cli/cli_usage.h"
-#include "runner/scan/scan_opts.h"
+#include "runner/cli/scan_opts_parse.h"
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"

@@ -12,7 +12,7 @@
 #include "runner/cli/cli_usage.h"
 #include "runner/cli/interrupt.h"
 #include "runner/cli/lib_init.h"
-#include "runner/scan/scan_opts.h"
+#include "runner/cli/scan_opts_parse.h"
 #include "common/error.h"
 #include "common/log.h"
 #include "common/xalloc.h"

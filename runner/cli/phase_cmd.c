@@ -9,7 +9,7 @@
 #include "runner/cli/cmd.h"
 #include "runner/cli/interrupt.h"
 #include "runner/scan/scan.h"
-#include "runner/scan/scan_opts.h"
+#include "runner/cli/scan_opts_parse.h"
 #include "common/error.h"
 #include "common/log.h"
 

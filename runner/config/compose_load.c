@@ -11,7 +11,7 @@
 #include "runner/config/crs_registry.h"
 #include "runner/config/crs_source.h"
 #include "runner/config/yaml_doc.h"
-#include "runner/exec/crs_git.h"
+#include "runner/config/crs_git.h"
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"
@@ -512,8 +512,8 @@ static int check_subdir(const struct compose_crs *e, const char *tree)
 /* A git source: checked out in the cache; the root is the checkout. */
 static int fetch_git(struct compose_crs *e, const struct compose_sources *src)
 {
-	struct crsgit_checkout co = { 0 };
-	char msg[1024], *shown = crsgit_url_shown(e->source_url);
+	struct crs_git_checkout co = { 0 };
+	char msg[1024], *shown = crs_git_url_shown(e->source_url);
 	int r;
 
 	if (!src || !src->src_cache) {
@@ -521,7 +521,7 @@ static int fetch_git(struct compose_crs *e, const struct compose_sources *src)
 				 "folder (--cache-dir or --work-dir)");
 		goto out;
 	}
-	r = crsgit_checkout(&co, e->source_url, e->source_ref,
+	r = crs_git_checkout(&co, e->source_url, e->source_ref,
 			    src->src_cache);
 	if (r == CRS_ENOTFOUND || r == CRS_ECONFIG) {
 		snprintf(msg, sizeof(msg), "%s", crs_error_last());
@@ -546,7 +546,7 @@ static int fetch_git(struct compose_crs *e, const struct compose_sources *src)
 	e->source_local_path_shown = xstrdup(e->source_local_path);
 	r = 0;
 out:
-	crsgit_checkout_release(&co);
+	crs_git_checkout_release(&co);
 	free(shown);
 	return r;
 }
@@ -603,7 +603,7 @@ static int load_manifest(struct compose_crs *e,
 	int r = CRS_ERR;
 
 	if (e->source_kind == COMPOSE_SOURCE_REGISTRY) {
-		if ((r = crsreg_resolve(e, src ? src->registry_dir :
+		if ((r = crs_registry_resolve(e, src ? src->registry_dir :
 					      NULL)) != 0)
 			goto out;
 		log_info("crs %s: registry entry %s", e->name,

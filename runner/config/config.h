@@ -132,7 +132,7 @@ struct compose_crs {
 	char *source_local_path_shown;	/* as given, joined to that file's
 					 * folder: for messages */
 	char *source_url, *source_ref;	/* git; url may hold credentials:
-					 * show it with crsgit_url_shown */
+					 * show it with crs_git_url_shown */
 	char *source_subdir;	/* git: the CRS folder in the repository */
 	char *source_commit;	/* git: the commit checked out */
 	char *registry_file;	/* registry entries: the file read; the
@@ -189,7 +189,7 @@ struct project_config {
 
 /* Where compose_load() finds the CRSs that are not a local folder. */
 struct compose_sources {
-	/* the registry folder (crsreg_dir()); NULL: no registry */
+	/* the registry folder (crs_registry_dir()); NULL: no registry */
 	const char *registry_dir;
 	/* git checkouts go to <src_cache>/<commit id>/; NULL: git sources
 	 * are refused */

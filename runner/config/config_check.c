@@ -202,16 +202,6 @@ int config_parse_memory(const char *s, int64_t *bytes)
 	return 0;
 }
 
-int config_env_name_ok(const char *s)
-{
-	if (!s || !(isalpha((unsigned char)*s) || *s == '_'))
-		return 0;
-	for (s++; *s; s++)
-		if (!(isalnum((unsigned char)*s) || *s == '_'))
-			return 0;
-	return 1;
-}
-
 int config_name_ok(const char *s)
 {
 	size_t n = 1;

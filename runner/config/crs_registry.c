@@ -24,7 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
-char *crsreg_dir(const char *opt, const char *env, const char *exe)
+char *crs_registry_dir(const char *opt, const char *env, const char *exe)
 {
 	char *self = NULL, *copy, *dir, *p;
 
@@ -79,7 +79,7 @@ static int parse_registry(struct yaml_doc *d, struct compose_crs *e,
 	return 0;
 }
 
-int crsreg_resolve(struct compose_crs *e, const char *dir)
+int crs_registry_resolve(struct compose_crs *e, const char *dir)
 {
 	struct yaml_doc d = { 0 };
 	struct buf b = BUF_INIT;

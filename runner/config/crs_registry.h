@@ -20,7 +20,7 @@ struct compose_crs;
  * name it). Absolute; the caller frees. `exe` may be NULL (then
  * /proc/self/exe). Cannot fail.
  */
-char *crsreg_dir(const char *opt, const char *env, const char *exe);
+char *crs_registry_dir(const char *opt, const char *env, const char *exe);
 
 /*
  * Fill entry `e` (which has no source block) from <dir>/<e->name>.yaml:
@@ -31,6 +31,6 @@ char *crsreg_dir(const char *opt, const char *env, const char *exe);
  * (naming the folder searched), or at the registry file's line when it
  * is malformed. `dir` NULL: every lookup fails that way.
  */
-int crsreg_resolve(struct compose_crs *e, const char *dir);
+int crs_registry_resolve(struct compose_crs *e, const char *dir);
 
 #endif

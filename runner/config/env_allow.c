@@ -10,6 +10,7 @@
  */
 #include "runner/config/config.h"
 
+#include <ctype.h>
 #include <string.h>
 
 /* CI and crs-ci namespaces: tokens, runner internals, job metadata. */
@@ -66,4 +67,14 @@ int config_env_allowed(const char *name,
 		if (has_suffix(name, allowed_suffixes[i]))
 			return 1;
 	return 0;
+}
+
+int config_env_name_ok(const char *s)
+{
+	if (!s || !(isalpha((unsigned char)*s) || *s == '_'))
+		return 0;
+	for (s++; *s; s++)
+		if (!(isalnum((unsigned char)*s) || *s == '_'))
+			return 0;
+	return 1;
 }

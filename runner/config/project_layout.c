@@ -4,7 +4,7 @@
  *
  * An OSS-Fuzz project folder is trusted configuration named by the user.
  * A `.clusterfuzzlite/` folder is part of the repository under scan, so
- * it is pull-request content (DESIGN.md decision 10): it must be a real
+ * it is pull-request content (docs/decisions.md, decision 10): it must be a real
  * folder at the repository's root, its Dockerfile and build.sh regular
  * files and not links, and the name derived for it is reduced to an
  * image-name component before it reaches a tag, a path or a log line.

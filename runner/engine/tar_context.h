@@ -24,7 +24,7 @@
  * With `lead` (NULL: none), the first entry is a regular file of that
  * name (one component, mode 0644) holding `data`, and the tree's own
  * entry of that name, with anything below it, is left out: how a kept
- * build carries what it was built from (runner/scan/build_cache.h).
+ * build carries what it was built from (runner/exec/build_cache.h).
  * Returns 0, CRS_ENOTFOUND (dir missing) or CRS_ERR (I/O; the message
  * names the path). On failure tar_path may hold a partial archive.
  */

@@ -3,7 +3,7 @@
  * bind_source.c - refusing bind sources reached through a link
  *
  * The one check, right before every container is created, that no
- * bind source is reached through a link (DESIGN.md decision 10).
+ * bind source is reached through a link (docs/decisions.md, decision 10).
  *
  * Details: docs/work-folder.md; design notes: docs/internals.md.
  */

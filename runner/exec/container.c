@@ -10,7 +10,7 @@
 #include "runner/exec/base_images.h"
 #include "runner/exec/bind_source.h"
 #include "runner/exec/container_policy.h"
-#include "runner/exec/reaper.h"
+#include "runner/engine/reaper.h"
 #include "runner/scan/scan.h"
 #include "runner/scan/scan_opts.h"
 #include "runner/scan/ctx.h"

@@ -15,7 +15,7 @@ struct docker_run_opts;
 struct strvec;
 
 /* Append the owner label, the owner's identity and the scan's deadline
- * (runner/exec/reaper.h) to a label list. */
+ * (runner/engine/reaper.h) to a label list. */
 void container_labels(struct strvec *labels, const struct scan *s);
 
 /*

@@ -48,8 +48,8 @@ static void env_layer(struct env_map *m, const struct config_env_list *l)
 		env_set(m, l->items[i].key, l->items[i].value);
 }
 
-void crsenv_build(struct strvec *env, const struct scan *s,
-		  const struct crsenv_args *a)
+void crs_env_build(struct strvec *env, const struct scan *s,
+		  const struct crs_env_args *a)
 {
 	const struct scan_state *st = &s->state;
 	struct env_map m = { 0 };

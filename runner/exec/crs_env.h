@@ -15,10 +15,10 @@ struct strvec;
 struct compose_crs;
 struct config_env_list;
 
-enum crsenv_phase { CRSENV_BUILD_TARGET, CRSENV_RUN };
+enum crs_env_phase { CRSENV_BUILD_TARGET, CRSENV_RUN };
 
-struct crsenv_args {
-	enum crsenv_phase phase;
+struct crs_env_args {
+	enum crs_env_phase phase;
 	const struct compose_crs *crs;
 	const struct config_env_list *layer;	/* step/module additional_env */
 	const char *module;			/* run: module name */
@@ -39,7 +39,7 @@ struct crsenv_args {
 #define CRS_ENV_LLM_KEY_FILE "/run/secrets/oss_crs_llm_api_key"
 
 /* Fill `env` with KEY=VALUE strings. Cannot fail. */
-void crsenv_build(struct strvec *env, const struct scan *s,
-		  const struct crsenv_args *a);
+void crs_env_build(struct strvec *env, const struct scan *s,
+		  const struct crs_env_args *a);
 
 #endif

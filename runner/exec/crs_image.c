@@ -20,7 +20,7 @@
 
 #include <stdlib.h>
 
-int crsimg_build(struct scan *s, const struct compose_crs *c,
+int crs_image_build(struct scan *s, const struct compose_crs *c,
 		 const char *kind, const char *name, const char *dockerfile,
 		 int target_dependent, char **tag_out)
 {

@@ -17,7 +17,7 @@ struct compose_crs;
  * base runner (passed as the build args target_base_image and
  * base_runner_image, as OSS-CRS does). *tag_out is the caller's.
  */
-int crsimg_build(struct scan *s, const struct compose_crs *c,
+int crs_image_build(struct scan *s, const struct compose_crs *c,
 		 const char *kind, const char *name, const char *dockerfile,
 		 int target_dependent, char **tag_out);
 

@@ -13,7 +13,7 @@
 #include "runner/exec/build_record.h"
 #include "runner/exec/container.h"
 #include "runner/exec/container_policy.h"
-#include "runner/scan/build_cache.h"
+#include "runner/exec/build_cache.h"
 #include "runner/scan/scan.h"
 #include "runner/scan/scan_opts.h"
 #include "runner/exec/source_export.h"

@@ -90,7 +90,7 @@ int target_compile(struct scan *s, const char *image, const char *commit,
 
 /*
  * target_compile of `commit` (its source image `image`), kept in and
- * restored from --cache-dir (runner/scan/build_cache.h): a build the
+ * restored from --cache-dir (runner/exec/build_cache.h): a build the
  * cache holds under the same key (the hash of the exported tree, the
  * commit's tree, images, sanitizer), and whose archive says so, is
  * unpacked into out/ instead of compiled (and recorded as target_compile

@@ -778,3 +778,10 @@ void gw_stream_free(struct gw_stream *s)
 	buf_release(&s->out);
 	free(s);
 }
+
+void gw_reply_release(struct gw_reply *r)
+{
+	buf_release(&r->body);
+	gw_stream_free(r->stream);
+	r->stream = NULL;
+}

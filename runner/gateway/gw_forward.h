@@ -11,8 +11,10 @@
 #define CRS_RUNNER_GATEWAY_GW_FORWARD_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "runner/gateway/gw_endpoint.h"
+#include "runner/gateway/gw_reply.h"
 
 struct gw_config;
 struct gw_ledger;
@@ -44,5 +46,16 @@ struct gw_forward_req {
  */
 void gw_forward(struct gw_reply *out, const struct gw_forward_env *env,
 		const struct gw_forward_req *req);
+
+/*
+ * Pull up to `max` bytes of a streamed reply into `dst`, waiting for
+ * them. Returns the count (> 0), 0 at the end, -1 when the stream broke
+ * without a way to tell the client (the connection is then closed).
+ */
+ssize_t gw_stream_read(struct gw_stream *s, char *dst, size_t max);
+/* Settle the stream's request in the ledger and free it. Accepts NULL. */
+void gw_stream_free(struct gw_stream *s);
+/* Free a reply's body and its stream (which settles its request). */
+void gw_reply_release(struct gw_reply *r);
 
 #endif

@@ -14,13 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void gw_reply_release(struct gw_reply *r)
-{
-	buf_release(&r->body);
-	gw_stream_free(r->stream);
-	r->stream = NULL;
-}
-
 static const char *anthropic_type(unsigned status)
 {
 	switch (status) {

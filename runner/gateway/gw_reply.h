@@ -29,9 +29,6 @@ struct gw_reply {
 
 #define GW_REPLY_INIT { 0, "", BUF_INIT, NULL }
 
-/* Free the body and the stream (which settles its request). */
-void gw_reply_release(struct gw_reply *r);
-
 /*
  * Make `r` an error reply: `status`, and a JSON body in `dialect` whose
  * message is the printf result (a CRS may show it to a model, so it says
@@ -47,15 +44,5 @@ void gw_reply_error(struct gw_reply *r, unsigned status,
 /* Set a JSON body (application/json, status). Cannot fail. */
 void gw_reply_json(struct gw_reply *r, unsigned status, const char *json,
 		   size_t len);
-
-/*
- * Pull up to `max` bytes of a streamed reply into `dst`, waiting for
- * them. Returns the count (> 0), 0 at the end, -1 when the stream broke
- * without a way to tell the client (the connection is then closed).
- * Implemented by gw_forward.c.
- */
-ssize_t gw_stream_read(struct gw_stream *s, char *dst, size_t max);
-/* Settle the stream's request in the ledger and free it. Accepts NULL. */
-void gw_stream_free(struct gw_stream *s);
 
 #endif

@@ -10,7 +10,7 @@
 #include "runner/http/http.h"
 #include "runner/http/http_easy.h"
 #include "runner/http/http_share.h"
-#include "runner/engine/engine_hint.h"
+#include "runner/http/engine_hint.h"
 #include "common/error.h"
 #include "common/xalloc.h"
 

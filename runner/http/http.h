@@ -7,18 +7,6 @@
  *
  * Details: docs/internals.md (runner/http/).
  */
-/*
- * http.h - the one HTTP client: a transport seam over libcurl
- *
- * Callers (the engine client, the GitHub and GitLab reporters) build
- * requests; a transport executes them. http.c is the real one, to the
- * engine (unix socket or TCP+TLS client certificates) or to a REST API
- * (http_api_new); tests replace it with a fake that replays canned
- * responses and records what was sent. A reply to be passed on as it
- * arrives (the gateway's provider calls) is read by pull instead
- * (http_stream.h). Header lines may carry secrets (tokens, registry
- * auth): the transport never logs or echoes them.
- */
 #ifndef CRS_RUNNER_HTTP_HTTP_H
 #define CRS_RUNNER_HTTP_HTTP_H
 

@@ -7,18 +7,6 @@
  *
  * Details: docs/internals.md (runner/http/).
  */
-/*
- * http_easy.h - the libcurl plumbing every HTTP client in crs-ci shares
- *
- * Both modes of the one client use it: the push transport of http.c
- * (engine, GitHub, GitLab) and the pulled stream of http_stream.c (the
- * gateway's provider calls). Only runner/http/ includes it, and so
- * libcurl's header (`make check-layers` checks). It owns the locked
- * share handle and the options no request may do without: no redirects
- * (a token header must not reach another host), http(s) only, no
- * signals, an error buffer, and header lists wiped before they are freed
- * (they carry secrets).
- */
 #ifndef CRS_RUNNER_HTTP_HTTP_EASY_H
 #define CRS_RUNNER_HTTP_HTTP_EASY_H
 

@@ -7,18 +7,6 @@
  *
  * Details: docs/internals.md (runner/http/).
  */
-/*
- * http_stream.h - the one HTTP client's pulled mode: one exchange, read
- * as it arrives
- *
- * The caller's thread drives the transfer: http_stream_wait_headers()
- * runs it until the status line and headers are in, http_stream_read()
- * until more body bytes arrive. So a streamed answer can be passed on as
- * it arrives without a thread of its own, and a stalled server costs the
- * one caller that waits on it, bounded by the timeouts. Header lines may
- * carry secrets: they are wiped, and no message quotes a header or more
- * of the URL than scheme://host:port (a query may hold a key).
- */
 #ifndef CRS_RUNNER_HTTP_HTTP_STREAM_H
 #define CRS_RUNNER_HTTP_HTTP_STREAM_H
 

@@ -303,7 +303,7 @@ static int crs_build_step(struct scan *s, const struct compose_crs *c,
 {
 	struct docker_run_opts ro = DOCKER_RUN_OPTS_INIT;
 	struct strvec env = STRVEC_INIT, binds = STRVEC_INIT;
-	struct crsenv_args ea = { .phase = CRSENV_BUILD_TARGET, .crs = c,
+	struct crs_env_args ea = { .phase = CRSENV_BUILD_TARGET, .crs = c,
 				   .layer = &b->env };
 	char *tag = NULL, *log = NULL, *what = NULL, *id = NULL, *bid = NULL;
 	char fetch_hash[65] = "no-inputs", src_hash[65], proj_hash[65];
@@ -315,7 +315,7 @@ static int crs_build_step(struct scan *s, const struct compose_crs *c,
 
 	what = xasprintf("CRS %s build step %s", c->name, b->name);
 	log = scan_work_path(s, "logs/build-%s-%s.log", c->name, b->name);
-	if ((r = crsimg_build(s, c, "builder", b->name, b->dockerfile, 1,
+	if ((r = crs_image_build(s, c, "builder", b->name, b->dockerfile, 1,
 			      &tag)) != 0 ||
 	    /* the builder's id, the head's exported tree (it reads that) */
 	    (r = target_build_record(s, tag, s->state.head_commit,
@@ -373,7 +373,7 @@ static int crs_build_step(struct scan *s, const struct compose_crs *c,
 		strvec_pushf(&binds, "%s:/OSS_CRS_FETCH_DIR:ro", fetch);
 		ea.has_fetch_dir = 1;
 	}
-	crsenv_build(&env, s, &ea);
+	crs_env_build(&env, s, &ea);
 	ro.image = tag;
 	ro.env = strvec_list(&env);
 	ro.binds = strvec_list(&binds);
@@ -434,7 +434,7 @@ static int crs_runner_images(struct scan *s, const struct compose_crs *c)
 
 		if (!mod->target_dependent)
 			continue;
-		r = crsimg_build(s, c, "runner", mod->name, mod->dockerfile,
+		r = crs_image_build(s, c, "runner", mod->name, mod->dockerfile,
 				 1, &tag);
 		if (r == 0) {
 			key = xasprintf("%s/%s", c->name, mod->name);

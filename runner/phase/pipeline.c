@@ -12,7 +12,7 @@
 #include "runner/phase/early_jobs.h"
 #include "runner/config/config.h"
 #include "runner/exec/build_group.h"
-#include "runner/scan/cache.h"
+#include "runner/exec/cache.h"
 #include "runner/scan/scan.h"
 #include "runner/scan/scan_opts.h"
 #include "runner/scan/shard.h"

@@ -112,7 +112,7 @@ static int build_independent_modules(struct scan *s)
 
 			if (mod->target_dependent)
 				continue;
-			r = crsimg_build(s, c, "runner", mod->name,
+			r = crs_image_build(s, c, "runner", mod->name,
 					 mod->dockerfile, 0, &tag);
 			if (r == 0) {
 				key = xasprintf("%s/%s", c->name, mod->name);

@@ -15,12 +15,12 @@
 #include "runner/exec/container.h"
 #include "runner/exec/container_policy.h"
 #include "runner/scan/after_finding.h"
-#include "runner/scan/cache.h"
+#include "runner/exec/cache.h"
 #include "runner/exec/crs_env.h"
 #include "runner/sidecar/exchange.h"
 #include "runner/scan/change_file.h"
 #include "runner/scan/harness_runs.h"
-#include "runner/gateway/llm_gateway.h"
+#include "runner/exec/llm_gateway.h"
 #include "runner/scan/scan.h"
 #include "runner/scan/scan_opts.h"
 #include "runner/scan/select_file.h"
@@ -238,7 +238,7 @@ static int start_module(struct scan *s, struct harness_run *hr,
 	struct docker_run_opts ro = DOCKER_RUN_OPTS_INIT;
 	struct strvec env = STRVEC_INIT, binds = STRVEC_INIT;
 	struct strvec labels = STRVEC_INIT, aliases = STRVEC_INIT;
-	struct crsenv_args ea = { .phase = CRSENV_RUN, .crs = c,
+	struct crs_env_args ea = { .phase = CRSENV_RUN, .crs = c,
 				   .layer = &mod->env, .module = mod->name,
 				   .harness = h, .run_id = s->state.run_id,
 				   .llm_api_url = key_file ? LLM_GATEWAY_URL
@@ -283,7 +283,7 @@ static int start_module(struct scan *s, struct harness_run *hr,
 			     key_file);
 	ea.stop_on_first_pov = !s->opts->keep_going;
 	ea.time_limit_s = hr->share_s;
-	crsenv_build(&env, s, &ea);
+	crs_env_build(&env, s, &ea);
 	strvec_push(&env, "OSS_CRS_MAILBOX_DIR=/OSS_CRS_MAILBOX");
 	container_labels(&labels, s);
 	strvec_pushf(&aliases, "%s.%s", mod->name, c->name);

@@ -12,7 +12,7 @@
 #include "runner/exec/elf_symbols.h"
 #include "runner/scan/coverage.h"
 #include "runner/exec/images.h"
-#include "runner/scan/cache.h"
+#include "runner/exec/cache.h"
 #include "runner/scan/scan.h"
 #include "runner/scan/scan_opts.h"
 #include "runner/scan/select_file.h"

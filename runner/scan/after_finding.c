@@ -12,6 +12,7 @@
 #include "sarif/finding.h"
 #include "sarif/run_cut.h"
 #include "common/buf.h"
+#include "common/duration.h"
 #include "common/error.h"
 #include "common/fsutil.h"
 #include "common/xalloc.h"

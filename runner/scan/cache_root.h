@@ -4,7 +4,7 @@
  *
  * A CI cache is restored from a store other branches (and the pull
  * request's own checkout) can write: everything in it is hostile input
- * (DESIGN.md decision 11). The folder is opened once per scan, refused
+ * (docs/decisions.md, decision 11). The folder is opened once per scan, refused
  * when it is a link, and everything below it is reached with openat(2)
  * and O_NOFOLLOW at every component: a link in it is skipped with a
  * warning naming it, never followed. Docs: docs/cache.md.

@@ -2,7 +2,7 @@
 /*
  * exit_code.c - the one mapping from error codes to exit codes
  *
- * DESIGN.md: 2 for usage and configuration errors, 3 for infrastructure
+ * docs/decisions.md: 2 for usage and configuration errors, 3 for infrastructure
  * (engine, builds, I/O). 0, 1 (findings) and 4 (incomplete: a selected
  * harness got less fuzzing than it was due) are decided by the report
  * (report_exit_code).

@@ -15,7 +15,7 @@
 #include "runner/config/crs_registry.h"
 #include "runner/engine/docker.h"
 #include "runner/gateway/gw_config.h"
-#include "runner/exec/reaper.h"
+#include "runner/engine/reaper.h"
 #include "diff/changeset.h"
 #include "sarif/sarif_read.h"
 #include "common/buf.h"
@@ -216,7 +216,7 @@ static int load_compose(struct scan *s)
 				  strerror(e));
 		return r;
 	}
-	registry = crsreg_dir(o->registry, getenv("CRS_CI_REGISTRY"), NULL);
+	registry = crs_registry_dir(o->registry, getenv("CRS_CI_REGISTRY"), NULL);
 	if (o->cache_dir) {
 		char *abs = fs_abspath(o->cache_dir);
 

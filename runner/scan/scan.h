@@ -63,7 +63,7 @@ struct scan {
 	struct project_config *project;	/* dir and name from `where` */
 	struct project_location where;	/* the project folder's layout */
 	struct docker_client *docker;
-	struct reaper_watchdog *watchdog;	/* runner/exec/reaper.h */
+	struct reaper_watchdog *watchdog;	/* runner/engine/reaper.h */
 	struct diff_changeset *change;	/* NULL in full mode */
 	struct timings *timings;	/* runner/scan/timings.h, or NULL */
 	struct scan_state state;

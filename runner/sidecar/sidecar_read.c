@@ -2,7 +2,7 @@
 /*
  * sidecar_read.c - one capped file read from a CRS-writable request folder
  *
- * The folder is the CRS's: nothing is followed or trusted (DESIGN.md
+ * The folder is the CRS's: nothing is followed or trusted (docs/decisions.md,
  * decision 10); a missing file is the CRS's fault, so CRS_EINPUT.
  */
 #include "runner/sidecar/sidecar_read.h"

@@ -10,6 +10,7 @@
  * (libCRS's side reads back only a numeric retcode with strtol.)
  */
 #include "runner/sidecar/sidecar.h"
+#include "runner/sidecar/sidecar_wire.h"
 #include "common/error.h"
 
 #include <stdint.h>

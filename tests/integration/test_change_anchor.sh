@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test_change_anchor.sh - a finding lands on the changed line that led to
-# its crash (issue 22, items 1 and 2; DESIGN.md decision 12). Two
+# its crash (issue 22, items 1 and 2; docs/decisions.md, decision 12). Two
 # regressions injected into real code, cJSON 1.7.15 as Debian ships it
 # (tests/bench/real/make-cjson-repo.sh), where the crash line is not the
 # changed line:

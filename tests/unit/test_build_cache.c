@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * test_build_cache.c - restoring a kept build (runner/scan/build_cache.c)
+ * test_build_cache.c - restoring a kept build (runner/exec/build_cache.c)
  *
  * A cached build archive holds what a hostile build.sh wrote. Restoring
  * it yields only its regular files and folders: a symlink, a hard link,
@@ -16,7 +16,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "runner/scan/build_cache.h"
+#include "runner/exec/build_cache.h"
 #include "runner/scan/scan.h"
 #include "runner/scan/scan_opts.h"
 #include "common/error.h"

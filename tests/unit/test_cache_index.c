@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * test_cache_index.c - the --cache-dir index (runner/scan/cache_index.c)
+ * test_cache_index.c - the --cache-dir index (runner/exec/cache_index.c)
  *
  * Round trip through the file, LRU eviction order under a cap (oldest
  * first, larger first on a tie, none when it fits, all when the cap is
@@ -13,7 +13,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "runner/scan/cache_index.h"
+#include "runner/exec/cache_index.h"
 #include "common/error.h"
 #include "common/fsutil.h"
 #include "common/strvec.h"

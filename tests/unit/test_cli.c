@@ -17,7 +17,7 @@
 #include "runner/cli/cmd.h"
 #include "runner/cli/cli_suggest.h"
 #include "runner/cli/phase_cmd.h"
-#include "runner/scan/scan_opts.h"
+#include "runner/cli/scan_opts_parse.h"
 #include "common/error.h"
 
 #include <stdio.h>

@@ -28,7 +28,7 @@
 #include "common/xalloc.h"
 #include "runner/config/config.h"
 #include "runner/config/crs_registry.h"
-#include "runner/exec/crs_git.h"
+#include "runner/config/crs_git.h"
 #include "log_capture.h"
 #include "tree_writer.h"
 
@@ -211,7 +211,7 @@ static void test_url_shown(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char *s = crsgit_url_shown(cases[i][0]);
+		char *s = crs_git_url_shown(cases[i][0]);
 
 		assert_string_equal(s, cases[i][1]);
 		free(s);
@@ -226,21 +226,21 @@ static void test_registry_dir(void **state)
 	char *exe = xasprintf("%s/bin/crs-ci", t->dir);
 	char *want, *got;
 
-	got = crsreg_dir("/opt/reg/", "/env/reg", exe);
+	got = crs_registry_dir("/opt/reg/", "/env/reg", exe);
 	assert_string_equal(got, "/opt/reg");
 	free(got);
-	got = crsreg_dir(NULL, "/env/reg", exe);
+	got = crs_registry_dir(NULL, "/env/reg", exe);
 	assert_string_equal(got, "/env/reg");
 	free(got);
 	/* nothing beside the binary: the installed share/ folder */
-	got = crsreg_dir(NULL, "", exe);
+	got = crs_registry_dir(NULL, "", exe);
 	want = xasprintf("%s/share/crs-ci/registry", t->dir);
 	assert_string_equal(got, want);
 	free(got);
 	free(want);
 	/* a source tree: build/crs-ci finds ../registry */
 	write_at(t->dir, "registry/crs-a.yaml", "source: {local_path: x}\n");
-	got = crsreg_dir(NULL, NULL, exe);
+	got = crs_registry_dir(NULL, NULL, exe);
 	assert_string_equal(got, t->registry);
 	free(got);
 	free(exe);

@@ -27,7 +27,7 @@
 #include "common/strvec.h"
 #include "common/xalloc.h"
 #include "runner/engine/docker.h"
-#include "runner/exec/reaper.h"
+#include "runner/engine/reaper.h"
 #include "tests/unit/fake_transport.h"
 
 /* A pid that no process has: a child that has exited and been waited. */

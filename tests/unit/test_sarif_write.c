@@ -21,6 +21,7 @@
 #include "sarif/change_cov.h"
 #include "sarif/finding.h"
 #include "sarif/sarif_write.h"
+#include "sarif/line_hash.h"
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"

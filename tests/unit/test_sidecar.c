@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "runner/sidecar/sidecar.h"
+#include "runner/sidecar/sidecar_wire.h"
 #include "runner/cli/cmd.h"
 #include "runner/scan/scan.h"
 #include "runner/config/config.h"

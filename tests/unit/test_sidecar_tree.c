@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "runner/sidecar/sidecar.h"
+#include "runner/sidecar/sidecar_wire.h"
 #include "runner/sidecar/sidecar_tree.h"
 #include "libcrs/libcrs.h"
 #include "common/buf.h"

@@ -7,8 +7,8 @@
  * builds/<key>.tar, capped and evicted with the rest: cache.h) and
  * restores it instead of compiling. Docs: docs/cache.md.
  */
-#ifndef CRS_RUNNER_SCAN_BUILD_CACHE_H
-#define CRS_RUNNER_SCAN_BUILD_CACHE_H
+#ifndef CRS_RUNNER_EXEC_BUILD_CACHE_H
+#define CRS_RUNNER_EXEC_BUILD_CACHE_H
 
 struct scan;
 

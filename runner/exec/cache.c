@@ -7,9 +7,9 @@
  *
  * Details: docs/cache.md; design notes: docs/internals.md.
  */
-#include "runner/scan/cache.h"
+#include "runner/exec/cache.h"
 #include "runner/exec/base_images.h"
-#include "runner/scan/cache_index.h"
+#include "runner/exec/cache_index.h"
 #include "runner/scan/cache_root.h"
 #include "runner/exec/image_restore.h"
 #include "runner/exec/image_strip.h"

@@ -7,9 +7,9 @@
  *
  * Details: docs/cache.md; design notes: docs/internals.md.
  */
-#include "runner/scan/build_cache.h"
-#include "runner/scan/cache.h"
-#include "runner/scan/cache_index.h"
+#include "runner/exec/build_cache.h"
+#include "runner/exec/cache.h"
+#include "runner/exec/cache_index.h"
 #include "runner/scan/cache_root.h"
 #include "runner/scan/scan.h"
 #include "runner/scan/scan_opts.h"

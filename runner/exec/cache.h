@@ -9,8 +9,8 @@
  * capped by --cache-max (least recently used evicted first). Everything
  * is optional: without --cache-dir these do nothing. Docs: docs/cache.md.
  */
-#ifndef CRS_RUNNER_SCAN_CACHE_H
-#define CRS_RUNNER_SCAN_CACHE_H
+#ifndef CRS_RUNNER_EXEC_CACHE_H
+#define CRS_RUNNER_EXEC_CACHE_H
 
 #include <stddef.h>
 #include <stdint.h>

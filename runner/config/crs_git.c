@@ -9,7 +9,7 @@
  *
  * Details: docs/crs-sources.md; design notes: docs/internals.md.
  */
-#include "runner/exec/crs_git.h"
+#include "runner/config/crs_git.h"
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"
@@ -24,7 +24,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-char *crsgit_url_shown(const char *url)
+char *crs_git_url_shown(const char *url)
 {
 	const char *auth = strstr(url, "://"), *end, *at = NULL;
 
@@ -48,7 +48,7 @@ static int git_fail(int code, const char *url, const char *fmt,
 		    const char *arg)
 {
 	const git_error *e = git_error_last();
-	char *shown = crsgit_url_shown(url);
+	char *shown = crs_git_url_shown(url);
 	struct buf msg = BUF_INIT;
 	const char *text = e && e->message ? e->message : "unknown error";
 	size_t cut = 0;
@@ -140,7 +140,7 @@ static int remote_lookup(git_oid *oid, char **refname_out, const char *url,
 			break;
 		}
 	if (!*refname_out) {
-		char *shown = crsgit_url_shown(url);
+		char *shown = crs_git_url_shown(url);
 
 		r = crs_error_set(CRS_ENOTFOUND, "%s has no branch or tag "
 				  "\"%s\"%s", shown, ref, strspn(ref,
@@ -212,7 +212,7 @@ static int clone_into(const char *dir, const char *url, const char *ref,
 		goto out;
 	}
 	if (git_commit_lookup(&commit, repo, oid) < 0) {
-		char *shown = crsgit_url_shown(url);
+		char *shown = crs_git_url_shown(url);
 
 		r = crs_error_set(CRS_ENOTFOUND, "%s has no commit \"%s\" on "
 				  "any branch or tag", shown, ref);
@@ -237,7 +237,7 @@ out:
  * one of its objects (or they do not match their ids); CRS_ECONFIG for
  * submodules.
  */
-static int export_tree(struct crsgit_checkout *co, const char *cache,
+static int export_tree(struct crs_git_checkout *co, const char *cache,
 		       const char *repo_dir, const git_oid *oid,
 		       const char *url, const char *ref)
 {
@@ -261,7 +261,7 @@ static int export_tree(struct crsgit_checkout *co, const char *cache,
 		goto out;
 	}
 	if (git_tree_entry_byname(tree, ".gitmodules")) {
-		char *shown = crsgit_url_shown(url);
+		char *shown = crs_git_url_shown(url);
 
 		r = crs_error_set(CRS_ECONFIG, "%s at \"%s\" has submodules, "
 				  "which crs-ci does not fetch (vendor them, "
@@ -329,10 +329,10 @@ static int clone_atomic(const char *repo_dir, const char *cache,
 	return r;
 }
 
-int crsgit_checkout(struct crsgit_checkout *out, const char *url,
+int crs_git_checkout(struct crs_git_checkout *out, const char *url,
 		    const char *ref, const char *cache)
 {
-	struct crsgit_checkout co = { 0 };
+	struct crs_git_checkout co = { 0 };
 	struct buf rec = BUF_INIT;
 	char *refname = NULL, *record = NULL, *repo_dir = NULL;
 	git_oid oid;
@@ -400,7 +400,7 @@ done:
 	*out = co;
 	memset(&co, 0, sizeof(co)); /* transferred */
 out:
-	crsgit_checkout_release(&co);
+	crs_git_checkout_release(&co);
 	buf_release(&rec);
 	free(refname);
 	free(record);
@@ -408,7 +408,7 @@ out:
 	return r;
 }
 
-void crsgit_checkout_release(struct crsgit_checkout *co)
+void crs_git_checkout_release(struct crs_git_checkout *co)
 {
 	if (!co)
 		return;

@@ -9,8 +9,8 @@
  * Details: docs/crs-authors.md ("When crs-ci dies"); design notes:
  * docs/internals.md.
  */
-#ifndef CRS_RUNNER_EXEC_REAPER_H
-#define CRS_RUNNER_EXEC_REAPER_H
+#ifndef CRS_RUNNER_ENGINE_REAPER_H
+#define CRS_RUNNER_ENGINE_REAPER_H
 
 #include <time.h>
 

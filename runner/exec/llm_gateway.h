@@ -3,12 +3,12 @@
  * llm_gateway.h - the run phase's LLM gateway container
  *
  * `crs-ci gateway` in a container on every CRS network plus one egress
- * network (DESIGN.md decisions 3 and 5); one key and budget per CRS.
+ * network (docs/decisions.md, decisions 3 and 5); one key and budget per CRS.
  *
  * Details: docs/gateway.md; design notes: docs/internals.md.
  */
-#ifndef CRS_RUNNER_GATEWAY_LLM_GATEWAY_H
-#define CRS_RUNNER_GATEWAY_LLM_GATEWAY_H
+#ifndef CRS_RUNNER_EXEC_LLM_GATEWAY_H
+#define CRS_RUNNER_EXEC_LLM_GATEWAY_H
 
 struct scan;
 struct llm_gateway;

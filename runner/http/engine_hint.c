@@ -6,7 +6,7 @@
  * elsewhere that DOCKER_HOST names (rootless Docker's socket lives in
  * $XDG_RUNTIME_DIR; a remote engine is tcp://HOST:2376 with TLS).
  */
-#include "runner/engine/engine_hint.h"
+#include "runner/http/engine_hint.h"
 
 const char *engine_start_hint(void)
 {

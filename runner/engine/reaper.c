@@ -8,7 +8,7 @@
  * Details: docs/crs-authors.md ("When crs-ci dies"); design notes:
  * docs/internals.md.
  */
-#include "runner/exec/reaper.h"
+#include "runner/engine/reaper.h"
 #include "runner/engine/docker.h"
 #include "common/buf.h"
 #include "common/error.h"

@@ -8,10 +8,10 @@
  * key travel in the container's environment, and each CRS's key stays in
  * its 0600 file, which only that CRS's containers get mounted.
  */
-#include "runner/gateway/llm_gateway.h"
+#include "runner/exec/llm_gateway.h"
 #include "runner/exec/container.h"
 #include "runner/exec/container_policy.h"
-#include "runner/exec/reaper.h"
+#include "runner/engine/reaper.h"
 #include "runner/exec/base_images.h"
 #include "runner/scan/scan.h"
 #include "runner/config/config.h"
@@ -376,7 +376,7 @@ static int create_container(struct llm_gateway *g, struct scan *s,
 	if (fs_exists("/etc/ssl/certs"))
 		strvec_push(&binds, "/etc/ssl/certs:/etc/ssl/certs:ro");
 	container_labels(&labels, s);
-	/* a dead crs-ci's key files are found by this (runner/exec/reaper.h) */
+	/* a dead crs-ci's key files are found by this (runner/engine/reaper.h) */
 	strvec_pushf(&labels, "%s=%s", REAPER_KEYS_LABEL, g->keys_dir);
 	if ((r = base_images_runner(s, &ro.image)) != 0)
 		goto out;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * scan_opts.c - option table and parser shared by scan and the phases
+ * scan_opts_parse.c - option table and parser shared by scan and the phases
  *
  * One table of options (name, argument, commands, help); getopt's table,
  * each phase command's usage and the bash completion are made from it.
@@ -8,12 +8,13 @@
  * run in-process one after another (tests do). Usage errors are one line
  * that names the command's help (runner/cli/cli_usage.c).
  */
-#include "runner/scan/scan_opts.h"
+#include "runner/cli/scan_opts_parse.h"
 #include "runner/exec/base_images.h"
 #include "runner/scan/shard.h"
 #include "runner/scan/after_finding.h"
 #include "runner/config/config.h"
 #include "runner/cli/cli_usage.h"
+#include "common/duration.h"
 #include "common/error.h"
 #include "common/log.h"
 #include "common/xalloc.h"
@@ -241,32 +242,6 @@ void scan_opts_usage(FILE *f, const char *cmd, const char *synopsis)
 		      "line.\n", f);
 	fputs("Global options (anywhere on the line): -v, --verbose; "
 	      "-q, --quiet.\n", f);
-}
-
-int parse_duration(const char *s, long *out)
-{
-	char *end = NULL;
-	long v, mult = 1;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || v < 0)
-		goto bad;
-	if (!strcmp(end, "") || !strcmp(end, "s"))
-		mult = 1;
-	else if (!strcmp(end, "m"))
-		mult = 60;
-	else if (!strcmp(end, "h"))
-		mult = 3600;
-	else
-		goto bad;
-	if (v > 7 * 24 * 3600 / mult)
-		goto bad;
-	*out = v * mult;
-	return 0;
-bad:
-	return crs_error_set(CRS_EINPUT, "'%s' is not a duration "
-			     "(examples: 900, 90s, 15m, 1h)", s);
 }
 
 /* "yes" -> 1, "no" -> 0 into *out; CRS_EINPUT naming the option. */

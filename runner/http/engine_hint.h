@@ -6,8 +6,8 @@
  * client, the pre-push hook): start the engine, or point DOCKER_HOST at
  * one that runs.
  */
-#ifndef CRS_RUNNER_ENGINE_ENGINE_HINT_H
-#define CRS_RUNNER_ENGINE_ENGINE_HINT_H
+#ifndef CRS_RUNNER_HTTP_ENGINE_HINT_H
+#define CRS_RUNNER_HTTP_ENGINE_HINT_H
 
 /*
  * "start the engine (...) or set DOCKER_HOST ..." without a leading

@@ -8,8 +8,8 @@
  * write a CI cache); a missing index is an empty cache. Eviction drops
  * the least recently used entries until the total fits the cap.
  */
-#ifndef CRS_RUNNER_SCAN_CACHE_INDEX_H
-#define CRS_RUNNER_SCAN_CACHE_INDEX_H
+#ifndef CRS_RUNNER_EXEC_CACHE_INDEX_H
+#define CRS_RUNNER_EXEC_CACHE_INDEX_H
 
 #include <stddef.h>
 #include <stdint.h>

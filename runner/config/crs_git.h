@@ -8,10 +8,10 @@
  * .git inside) on every use: the cache may be someone else's, so nothing
  * in it is reused by name. See docs/crs-sources.md.
  */
-#ifndef CRS_RUNNER_EXEC_CRS_GIT_H
-#define CRS_RUNNER_EXEC_CRS_GIT_H
+#ifndef CRS_RUNNER_CONFIG_CRS_GIT_H
+#define CRS_RUNNER_CONFIG_CRS_GIT_H
 
-struct crsgit_checkout {
+struct crs_git_checkout {
 	char *tree;		/* <cache>/<commit id>, exported afresh */
 	char commit[41];	/* the commit id, lowercase hex */
 	int reused;		/* 1: the objects were there, nothing fetched */
@@ -26,17 +26,17 @@ struct crsgit_checkout {
  * the commit or an object, or one does not match its id). A commit id
  * whose repository is cached needs no network; a branch or tag costs one
  * ls-remote. Creates `cache` (mode 0700) when missing.
- * Returns 0 and fills *out (release with crsgit_checkout_release);
+ * Returns 0 and fills *out (release with crs_git_checkout_release);
  * CRS_ENOTFOUND when the remote is unreachable or has no such ref;
  * CRS_ECONFIG when the commit has submodules (not supported); CRS_ERR
  * when the cache cannot be written. Messages never hold the URL's
  * user:password part, and are one line.
  */
-int crsgit_checkout(struct crsgit_checkout *out, const char *url,
+int crs_git_checkout(struct crs_git_checkout *out, const char *url,
 		    const char *ref, const char *cache);
-void crsgit_checkout_release(struct crsgit_checkout *co);
+void crs_git_checkout_release(struct crs_git_checkout *co);
 
 /* `url` without a user:password@ part, for messages. Caller frees. */
-char *crsgit_url_shown(const char *url);
+char *crs_git_url_shown(const char *url);
 
 #endif

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * http_response.c - the one helper every transport's caller shares
+ * http_response.c - releasing a response, the one helper every caller of
+ * http.h shares, whichever transport answered
  */
 #include "runner/http/http.h"
 

@@ -5,7 +5,7 @@
  * Format: {"version": 2, "entries": {"<name>": {"path": ..., "id": ...,
  * "base": ..., "size": N, "last_used": T}}}.
  */
-#include "runner/scan/cache_index.h"
+#include "runner/exec/cache_index.h"
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"
