@@ -16,7 +16,8 @@
 #     open pull request, a suggestion outside the diff, a bad CRS name,
 #     a 100 MB string: refused or cut with a clear message, nothing posted
 #     for them.
-# No Docker: about 10 s.
+#   init --public: both workflows pass action-validator.
+# No Docker: about 30-40 s (the 100 MB bundle and npx take most).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 mktemp_dir; tmp=$TMP
@@ -273,4 +274,22 @@ ck = [r for r in reqs if r["url"].endswith("/check-runs")][0]["body"]
 assert "1 outside the pull request's diff" in ck["output"]["summary"], ck
 PY
 note "a line outside the diff and a hostile CRS name: dropped with a message"
+# crs-ci init --public writes both workflows; GitHub's schemas take them
+rm -rf "$tmp/init" && "$ROOT/examples/make-repo.sh" --clusterfuzzlite "$tmp/init" >/dev/null
+(cd "$tmp/init" && "$CRS_CI" init --public --ci github --cpus 4 >"$tmp/init.out") ||
+	fail "init --public failed"
+for f in crs-ci.yml crs-ci-publish.yml; do
+	[ -f "$tmp/init/.github/workflows/$f" ] || fail "init --public did not write $f"
+	out=$(cd "$tmp/init" && npx --yes @action-validator/cli ".github/workflows/$f" 2>&1) ||
+		fail "action-validator $f: $out"
+done
+for f in actions/action.yml actions/publish/action.yml; do
+	out=$(npx --yes @action-validator/cli "$ROOT/$f" 2>&1) || fail "action-validator $f: $out"
+done
+grep -q 'result-bundle: "true"' "$tmp/init/.github/workflows/crs-ci.yml" ||
+	fail "the pull_request workflow makes no bundle"
+if grep -q "pull-requests: write" "$tmp/init/.github/workflows/crs-ci.yml"; then
+	fail "the pull_request workflow asks for pull-requests: write"
+fi
+note "init --public: both workflows (and both actions) pass action-validator"
 echo "PASS test_two_job"
