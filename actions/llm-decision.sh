@@ -35,8 +35,8 @@ pull_request|pull_request_target)
 		untrusted="a pull request from a fork"
 	else
 		case "$assoc" in
-		OWNER|MEMBER|COLLABORATOR) who="pull request by a $assoc" ;;
-		*) untrusted="a pull request by a ${assoc:-NONE} author" ;;
+		OWNER|MEMBER|COLLABORATOR) who="pull request by a trusted author ($assoc)" ;;
+		*) untrusted="a pull request by an author without write access (${assoc:-NONE})" ;;
 		esac
 	fi ;;
 esac

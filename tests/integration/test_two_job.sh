@@ -62,7 +62,7 @@ e = json.load(open(sys.argv[1]))
 e["pull_request"]["head"]["repo"]["full_name"] = "acme/recparse"
 json.dump(e, open(sys.argv[2], "w"))
 PY
-decide "$tmp/pr-first.json" | grep -q "^llm-reason=a pull request by a FIRST_TIME_CONTRIBUTOR author without" ||
+decide "$tmp/pr-first.json" | grep -q "^llm-reason=a pull request by an author without write access (FIRST_TIME_CONTRIBUTOR) without" ||
 	fail "a first-time contributor's PR is not held back"
 note "LLM CRSs: none without the label, with the reason; with it, the budget"
 
