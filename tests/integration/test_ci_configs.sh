@@ -12,7 +12,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 shopt -s nullglob
-files=(actions/action.yml actions/examples/*.yml .github/workflows/*.yml)
+files=(actions/action.yml actions/publish/action.yml actions/examples/*.yml .github/workflows/*.yml)
 for want in .github/workflows/ci.yml .github/workflows/release.yml; do
 	[ -f "$want" ] || fail "$want is missing"
 done

@@ -283,13 +283,10 @@ for f in crs-ci.yml crs-ci-publish.yml; do
 	out=$(cd "$tmp/init" && npx --yes @action-validator/cli ".github/workflows/$f" 2>&1) ||
 		fail "action-validator $f: $out"
 done
-for f in actions/action.yml actions/publish/action.yml; do
-	out=$(npx --yes @action-validator/cli "$ROOT/$f" 2>&1) || fail "action-validator $f: $out"
-done
 grep -q 'result-bundle: "true"' "$tmp/init/.github/workflows/crs-ci.yml" ||
 	fail "the pull_request workflow makes no bundle"
 if grep -q "pull-requests: write" "$tmp/init/.github/workflows/crs-ci.yml"; then
 	fail "the pull_request workflow asks for pull-requests: write"
 fi
-note "init --public: both workflows (and both actions) pass action-validator"
+note "init --public: both workflows pass action-validator (the actions: test_ci_configs.sh)"
 echo "PASS test_two_job"
