@@ -170,13 +170,13 @@ static const char *suggestion_read(struct patch_suggestion *g,
 	g->end_line = (int)json_integer_value(z);
 	g->replacement = xstrdup(json_string_value(t));
 	/* crs-ci's own words, from checked fields only */
-	g->message = h ?
-		xasprintf("crs-ci validated this fix (%.12s, from %s): it "
-			  "builds, stops every PoV of the scan and passed its "
-			  "tests and a re-fuzz.", json_string_value(h), crs) :
-		xasprintf("crs-ci validated this fix (from %s): it builds, "
-			  "stops every PoV of the scan and passed its tests "
-			  "and a re-fuzz.", crs);
+	/* the run that says so executed the pull request's code: say so */
+	g->message = xasprintf("this pull request's crs-ci run reports this "
+			       "fix (%.12s, from %s) validated: it built, "
+			       "stopped every PoV and passed the tests and a "
+			       "re-fuzz there. That run executed the pull "
+			       "request's code: review before accepting.",
+			       h ? json_string_value(h) : "no hash", crs);
 	return NULL;
 }
 

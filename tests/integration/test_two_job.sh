@@ -207,7 +207,7 @@ c = b["comments"][0]
 assert c["path"] == "src/recparse.c" and c["side"] == "RIGHT", c
 assert "```suggestion\n" in c["body"] and "seglen > total - off" in c["body"], c["body"]
 # crs-ci's own words, escaped, from the patch's hash and CRS name
-assert c["body"].startswith("**crs-ci** validated patch: crs\\-ci validated this fix \\("), c["body"]
+assert c["body"].startswith("**crs-ci** validated patch: this pull request's crs\\-ci run reports this fix \\(433ca5eb7db2, from crs\\-patcher\\)"), c["body"]
 checks = [r for r in reqs if r["url"].endswith("/check-runs")]
 assert len(checks) == 1, reqs
 ck = checks[0]["body"]

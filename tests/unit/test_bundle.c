@@ -86,8 +86,8 @@ static void test_good(void **st)
 	assert_int_equal(b.sg.v[0].end_line, 4);
 	/* the bundle's message is never used */
 	assert_null(strstr(b.sg.v[0].message, "click"));
-	assert_non_null(strstr(b.sg.v[0].message, "0123456789ab, from "
-			       "crs-patcher"));
+	assert_non_null(strstr(b.sg.v[0].message, "(0123456789ab, from "
+			       "crs-patcher)"));
 	bundle_release(&b);
 }
 
