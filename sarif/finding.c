@@ -154,6 +154,7 @@ static void summary_release(struct scan_summary *m)
 	free(m->fail_on);
 	free(m->sarif_category);
 	free(m->sanitizer);
+	free(m->llm_reason);
 	for (size_t i = 0; i < m->incomplete_nr; i++) {
 		free(m->incomplete[i].harness);
 		free(m->incomplete[i].reason);
@@ -452,6 +453,8 @@ static json_t *summary_to_json(const struct scan_summary *m)
 	json_object_set_new(o, "fail_on", jstr(m->fail_on));
 	json_object_set_new(o, "sarif_category", jstr(m->sarif_category));
 	json_object_set_new(o, "sanitizer", jstr(m->sanitizer));
+	json_object_set_new(o, "llm_crs", json_boolean(m->llm_crs));
+	json_object_set_new(o, "llm_reason", jstr(m->llm_reason));
 	return o;
 }
 
@@ -848,7 +851,9 @@ static int summary_from_json(struct scan_summary *m, const json_t *o,
 		      "povs_not_reproduced")) ||
 	    (r = get_enum(&m->fail_on, &c, o, "fail_on", fail_on_values)) ||
 	    (r = get_str(&m->sarif_category, &c, o, "sarif_category", 0)) ||
-	    (r = get_str(&m->sanitizer, &c, o, "sanitizer", 0)))
+	    (r = get_str(&m->sanitizer, &c, o, "sanitizer", 0)) ||
+	    (r = get_bool(&m->llm_crs, &c, o, "llm_crs")) ||
+	    (r = get_str(&m->llm_reason, &c, o, "llm_reason", 0)))
 		return r;
 	return get_crs_stats(m, &c, o);
 }

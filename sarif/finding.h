@@ -169,6 +169,10 @@ struct scan_summary {
 	char *fail_on;		/* "new", "any", "none" */
 	char *sarif_category;	/* --sarif-category, or NULL (default) */
 	char *sanitizer;	/* of the head build: "address", ... or NULL */
+	/* whether LLM CRSs could run, and the CI's reason (--llm-reason),
+	 * or NULL when none was given */
+	int llm_crs;
+	char *llm_reason;
 	/* results.json "incomplete": harnesses fuzzed short, no finding */
 	struct finding_incomplete *incomplete;
 	size_t incomplete_nr;

@@ -28,6 +28,7 @@ int cmd_init(int argc, char **argv, struct runner_ctx *ctx);
 int cmd_merge(int argc, char **argv, struct runner_ctx *ctx);
 int cmd_plan(int argc, char **argv, struct runner_ctx *ctx);
 int cmd_pre_push(int argc, char **argv, struct runner_ctx *ctx);
+int cmd_publish(int argc, char **argv, struct runner_ctx *ctx);
 int cmd_version(int argc, char **argv, struct runner_ctx *ctx);
 
 /*
@@ -74,6 +75,7 @@ void cmd_list(FILE *f);
 
 /* The long options of the commands that parse their own (for the table). */
 extern const struct option cmd_crs_opts[], cmd_gateway_opts[],
-	cmd_hook_opts[], cmd_init_opts[], cmd_merge_opts[], cmd_plan_opts[];
+	cmd_hook_opts[], cmd_init_opts[], cmd_merge_opts[], cmd_plan_opts[],
+	cmd_publish_opts[];
 
 #endif

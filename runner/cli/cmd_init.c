@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #define INIT_GITHUB ".github/workflows/crs-ci.yml"
+#define INIT_GITHUB_PUBLISH ".github/workflows/crs-ci-publish.yml"
 #define INIT_GITLAB ".gitlab-ci.yml"
 #define INIT_GITLAB_INCLUDE ".crs-ci/gitlab-ci.yml"
 #define INIT_FILE_MAX (1u << 20)
@@ -37,7 +38,7 @@
 static const char init_usage[] =
 "usage: crs-ci init [--source DIR] [--project DIR] [--compose PATH]\n"
 "                   [--ci github|gitlab|both] [--cpus N] [--force]\n"
-"                   [--dry-run]\n"
+"                   [--public] [--dry-run]\n"
 "\nIn a repository with a .clusterfuzzlite/ folder (or an OSS-Fuzz\n"
 "project folder given with --project), write a starter compose that\n"
 "names crs-ci's bundled CRSs by registry name, and the CI files that scan\n"
@@ -61,6 +62,12 @@ static const char init_usage[] =
 "                    GitHub's ubuntu-latest runners have 4 CPUs on public\n"
 "                    repositories, 2 on private ones; memory then assumes\n"
 "                    3.5 GiB per CPU\n"
+"  --public          a public repository taking pull requests from\n"
+"                    forks: the two-job mode. " INIT_GITHUB " scans\n"
+"                    with no token and uploads a result bundle;\n"
+"                    " INIT_GITHUB_PUBLISH " (workflow_run, the\n"
+"                    default branch's code) posts its review and check\n"
+"                    (actions/README.md, docs/bundle.md)\n"
 "  --force           overwrite files whose content differs\n"
 "  --dry-run         write nothing; say what would be written\n"
 "  -h, --help        this text\n"
@@ -69,7 +76,7 @@ static const char init_usage[] =
 
 enum {
 	OPT_SOURCE = 256, OPT_PROJECT, OPT_COMPOSE, OPT_CI, OPT_CPUS,
-	OPT_FORCE, OPT_DRY_RUN,
+	OPT_FORCE, OPT_DRY_RUN, OPT_PUBLIC,
 };
 
 const struct option cmd_init_opts[] = {
@@ -80,6 +87,7 @@ const struct option cmd_init_opts[] = {
 	{ "cpus", required_argument, NULL, OPT_CPUS },
 	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+	{ "public", no_argument, NULL, OPT_PUBLIC },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -90,7 +98,7 @@ struct init_opts {
 	const char *source, *project, *compose;
 	enum init_ci ci;
 	unsigned cpus;		/* 0: this machine */
-	int force, dry_run;
+	int force, dry_run, public;
 };
 
 enum init_state { INIT_NEW, INIT_SAME, INIT_DIFFERENT };
@@ -115,6 +123,7 @@ static int init_parse(struct init_opts *o, int argc, char **argv,
 				NULL)) != -1) {
 		switch (c) {
 		case OPT_SOURCE: o->source = optarg; break;
+		case OPT_PUBLIC: o->public = 1; break;
 		case OPT_PROJECT: o->project = optarg; break;
 		case OPT_COMPOSE: o->compose = optarg; break;
 		case OPT_CI:
@@ -457,6 +466,8 @@ static char *init_regen(const struct init_opts *o, const char *project_rel,
 		buf_printf(&b, " --ci %s", ci[o->ci]);
 	if (o->cpus)
 		buf_printf(&b, " --cpus %u", o->cpus);
+	if (o->public)
+		buf_adds(&b, " --public");
 	buf_adds(&b, " --force");
 	return buf_detach(&b, NULL);
 }
@@ -558,7 +569,7 @@ int cmd_init(int argc, char **argv, struct runner_ctx *ctx)
 	struct project_location loc = { 0 };
 	struct init_plan plan;
 	struct init_render_opts ro = { .plan = &plan };
-	struct init_file files[3];
+	struct init_file files[4];
 	size_t nfiles = 0;
 	git_repository *repo = NULL;
 	char *root = NULL, *project_rel = NULL, *compose_rel = NULL;
@@ -581,6 +592,7 @@ int cmd_init(int argc, char **argv, struct runner_ctx *ctx)
 	ro.project = project_rel;
 	ro.layout = project_layout_name(loc.layout);
 	ro.regen = regen;
+	ro.public = o.public;
 
 	github = o.ci == INIT_CI_GITHUB || o.ci == INIT_CI_BOTH;
 	gitlab = o.ci == INIT_CI_GITLAB || o.ci == INIT_CI_BOTH;
@@ -595,6 +607,10 @@ int cmd_init(int argc, char **argv, struct runner_ctx *ctx)
 	if (github) {
 		files[nfiles].rel = INIT_GITHUB;
 		init_render_github(&files[nfiles++].text, &ro);
+	}
+	if (github && o.public) {
+		files[nfiles].rel = INIT_GITHUB_PUBLISH;
+		init_render_github_publish(&files[nfiles++].text, &ro);
 	}
 	if (gitlab) {
 		gitlab_user = !init_gitlab_is_ours(rootfd);

@@ -68,6 +68,9 @@ static const struct cmd cmds[] = {	/* sorted by name */
 	  .step = phase_prepare) },
 	/* given the change (--base/--head or --diff), the CI reporters post
 	 * only the suggestions that lie inside it; without it they post none */
+	{ "publish", cmd_publish,
+	  "post a fork pull request's result bundle (workflow_run job)",
+	  cmd_publish_opts, NULL, 0, NULL },
 	{ "report", NULL,
 	  "write SARIF and the verdict from results.json", NULL, NULL, 0,
 	  PHASE(.usage = "usage: crs-ci report [--out DIR] "

@@ -31,7 +31,7 @@ enum {
 	OPT_CACHE_DIR, OPT_FAIL_ON, OPT_REPRODUCE, OPT_KEEP_GOING, OPT_POV,
 	OPT_SANITIZER, OPT_SARIF, OPT_SHARD, OPT_NO_LLM, OPT_ALLOW_ENV,
 	OPT_REGISTRY, OPT_BASE_IMAGES, OPT_REPORT_TIMEOUTS, OPT_REPORT_OOMS,
-	OPT_SARIF_CATEGORY, OPT_CACHE_MAX, OPT_FUZZ_SECONDS,
+	OPT_SARIF_CATEGORY, OPT_LLM_REASON, OPT_CACHE_MAX, OPT_FUZZ_SECONDS,
 	OPT_MIN_HARNESS_SECONDS, OPT_AFTER_FINDING, OPT_UNTIL_DEADLINE,
 	OPT_LEND_CORES,
 };
@@ -145,6 +145,11 @@ static const struct scan_opt scan_opt_table[] = {
 	  SCAN_CMD_SCAN | SCAN_CMD_PREPARE | SCAN_CMD_RUN,
 	  "no LLM gateway (e.g. fork pull requests have no secrets):\n"
 	  "CRSs that declare required_llms are skipped, and said so" },
+	{ "llm-reason", "TEXT", OPT_LLM_REASON,
+	  SCAN_CMD_SCAN | SCAN_CMD_RUN,
+	  "why LLM CRSs run or not (the CI's decision, e.g. a fork\n"
+	  "pull request without the maintainer's label): printed\n"
+	  "and recorded in results.json (summary.llm_reason)" },
 	{ "shard", "I/N", OPT_SHARD, SCAN_CMD_SCAN | SCAN_CMD_RUN,
 	  "fuzz only shard I of N of the selected harnesses (the\n"
 	  "sorted list, round-robin; see crs-ci plan, crs-ci merge)" },
@@ -379,6 +384,7 @@ int scan_opts_parse(struct scan_opts *o, int argc, char **argv,
 			break;
 		}
 		case OPT_NO_LLM: o->no_llm = 1; break;
+		case OPT_LLM_REASON: o->llm_reason = optarg; break;
 		case OPT_POV:
 			ALLOC_GROW(o->povs, o->povs_nr + 1, povs_alloc);
 			o->povs[o->povs_nr++] = optarg;

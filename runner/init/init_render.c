@@ -123,7 +123,8 @@ void init_render_compose(struct buf *out, const struct init_render_opts *o)
 "#   llm_budget: 2.00\n");
 }
 
-void init_render_github(struct buf *out, const struct init_render_opts *o)
+/* The pull_request workflow's head: what it is, when it runs, its rights. */
+static void github_head(struct buf *out, const struct init_render_opts *o)
 {
 	header(out, "crs-ci.yml", "crs-ci scans every pull request", o);
 	buf_printf(out,
@@ -132,7 +133,16 @@ void init_render_github(struct buf *out, const struct init_render_opts *o)
 "# CRSs of the compose (read from the base commit, which the pull request\n"
 "# cannot change) fuzz the project (%s) at the pull\n"
 "# request's head; crashes the change introduced fail the check, with\n"
-"# annotations, a job summary and SARIF in code scanning.\n"
+"# annotations, a job summary and SARIF in code scanning.\n", o->layout);
+	if (o->public)
+		buf_adds(out,
+"# Two-job mode (crs-ci init --public; actions/README.md): this job runs\n"
+"# the pull request's code with no token in crs-ci's environment and\n"
+"# uploads a result bundle; crs-ci-publish.yml, a workflow_run job of the\n"
+"# default branch, posts the review and the check from it. LLM CRSs run\n"
+"# on a fork's or first-time contributor's pull request only when a\n"
+"# maintainer sets the label crs-ci-llm (and a fork's run has no secrets).\n");
+	buf_adds(out,
 "name: crs-ci\n"
 "\n"
 "on:\n"
@@ -144,10 +154,22 @@ void init_render_github(struct buf *out, const struct init_render_opts *o)
 "  cancel-in-progress: true\n"
 "\n"
 "permissions:\n"
-"  contents: read\n"
+"  contents: read\n");
+	if (o->public)
+		buf_adds(out,
+"  security-events: write   # SARIF upload (upload-sarif takes forks' too)\n"
+"  actions: read            # SARIF upload on private repositories\n");
+	else
+		buf_adds(out,
 "  security-events: write   # SARIF upload (fork PRs get read only: skipped)\n"
 "  pull-requests: write     # review suggestions (post-suggestions: true)\n"
-"  actions: read            # SARIF upload on private repositories\n"
+"  actions: read            # SARIF upload on private repositories\n");
+}
+
+void init_render_github(struct buf *out, const struct init_render_opts *o)
+{
+	github_head(out, o);
+	buf_printf(out,
 "\n"
 "jobs:\n"
 "  scan:\n"
@@ -162,6 +184,7 @@ void init_render_github(struct buf *out, const struct init_render_opts *o)
 "          # back to the merge-base\n"
 "          ref: ${{ github.event.pull_request.head.sha }}\n"
 "          fetch-depth: 0\n"
+"%s"
 "\n"
 "      # the release that wrote this file: its binaries, checked against\n"
 "      # its SHA256SUMS (docs/releasing.md); the action uploads crs-ci's\n"
@@ -171,17 +194,77 @@ void init_render_github(struct buf *out, const struct init_render_opts *o)
 "          compose: %s\n"
 "          project: %s\n"
 "          timeout: 20m\n"
-"          fail-on: new\n"
+"          fail-on: new\n",
+		   o->public ? "          persist-credentials: false\n" : "",
+		   INIT_RELEASE_REF, o->compose, o->project);
+	if (o->public)
+		buf_adds(out,
+"          # code scanning through github/codeql-action/upload-sarif, which\n"
+"          # takes a fork's SARIF; the review and the check come from\n"
+"          # crs-ci-publish.yml, from the bundle this job uploads\n"
+"          upload-sarif: action\n"
+"          post-suggestions: \"false\"\n"
+"          result-bundle: \"true\"\n"
+"          llm-label: crs-ci-llm\n");
+	else
+		buf_adds(out,
 "          upload-sarif: api\n"
-"          post-suggestions: \"true\"\n"
+"          post-suggestions: \"true\"\n");
+	buf_adds(out,
 "          llm-budget: ${{ secrets.CRS_CI_LLM_BUDGET }}\n"
 "          # the compose, CRSs and LLM config come from the base commit\n"
 "          # (the default); head would use the pull request's own\n"
 "          config-from: base\n"
 "        # with the LLM patcher enabled in the compose:\n"
 "        # env:\n"
-"        #   OPENAI_API_KEY: ${{ secrets.OPENAI_API_KEY }}\n",
-		   o->layout, INIT_RELEASE_REF, o->compose, o->project);
+"        #   OPENAI_API_KEY: ${{ secrets.OPENAI_API_KEY }}\n");
+}
+
+void init_render_github_publish(struct buf *out,
+				const struct init_render_opts *o)
+{
+	header(out, "crs-ci-publish.yml",
+	       "crs-ci posts the review of a pull request's scan", o);
+	buf_printf(out,
+"#\n"
+"# The privileged half of the two-job mode (crs-ci init --public;\n"
+"# actions/README.md): runs when crs-ci.yml's run of a pull request ends,\n"
+"# with this file and crs-ci from the default branch, never the pull\n"
+"# request's code. The result bundle it downloads is hostile input:\n"
+"# `crs-ci publish` resolves the pull request from the event (head\n"
+"# repository, branch and SHA), keeps only suggestions inside its real\n"
+"# diff and writes every text itself (docs/bundle.md).\n"
+"name: crs-ci publish\n"
+"\n"
+"on:\n"
+"  workflow_run:\n"
+"    workflows: [crs-ci]\n"
+"    types: [completed]\n"
+"\n"
+"permissions:\n"
+"  contents: read\n"
+"  actions: read            # download the pull request run's artifact\n"
+"  pull-requests: write     # the review with the validated patches\n"
+"  checks: write            # the check run crs-ci\n"
+"\n"
+"jobs:\n"
+"  publish:\n"
+"    if: github.event.workflow_run.event == 'pull_request'\n"
+"    runs-on: ubuntu-latest\n"
+"    timeout-minutes: 10\n"
+"    steps:\n"
+"      # no checkout: nothing of the pull request runs here\n"
+"      - uses: actions/download-artifact@v4\n"
+"        with:\n"
+"          pattern: crs-ci-*-bundle\n"
+"          path: ${{ runner.temp }}/crs-ci-bundles\n"
+"          run-id: ${{ github.event.workflow_run.id }}\n"
+"          github-token: ${{ github.token }}\n"
+"\n"
+"      - uses: crs-ci/crs-ci/actions/publish@%s\n"
+"        with:\n"
+"          bundle: ${{ runner.temp }}/crs-ci-bundles/crs-ci-results-bundle\n",
+		   INIT_RELEASE_REF);
 }
 
 void init_render_gitlab(struct buf *out, const struct init_render_opts *o)

@@ -23,6 +23,7 @@ struct init_render_opts {
 	const char *project;	/* project folder, relative to the repository */
 	const char *layout;	/* "ClusterFuzzLite folder", ... */
 	const char *regen;	/* the `crs-ci init ...` that rewrites these */
+	int public;		/* --public: the two-job mode on GitHub */
 };
 
 /*
@@ -34,8 +35,13 @@ int init_render_path_ok(const char *path, const char *what);
 
 /* The starter crs-compose.yaml (CRSs by registry name). Cannot fail. */
 void init_render_compose(struct buf *out, const struct init_render_opts *o);
-/* .github/workflows/crs-ci.yml. Cannot fail. */
+/* .github/workflows/crs-ci.yml (o->public: the unprivileged job of the
+ * two-job mode). Cannot fail. */
 void init_render_github(struct buf *out, const struct init_render_opts *o);
+/* .github/workflows/crs-ci-publish.yml: the two-job mode's privileged
+ * workflow_run job. Cannot fail. */
+void init_render_github_publish(struct buf *out,
+				const struct init_render_opts *o);
 /* The GitLab pipeline file holding the include. Cannot fail. */
 void init_render_gitlab(struct buf *out, const struct init_render_opts *o);
 /* The lines to add to a user's own .gitlab-ci.yml to include `local`. */

@@ -71,6 +71,11 @@ int phase_report(struct scan *s, int *exit_code_out)
 		free(fs.summary.sarif_category);
 		fs.summary.sarif_category = xstrdup(s->opts->sarif_category);
 	}
+	if (s->opts->llm_reason) {	/* the CI's decision on LLM CRSs */
+		free(fs.summary.llm_reason);
+		fs.summary.llm_reason = xstrdup(s->opts->llm_reason);
+		fs.summary.llm_crs = !s->opts->no_llm;
+	}
 	/* and its --report-timeouts/--report-ooms: results.json says so */
 	phase_suppress(s, &fs);
 	if ((r = finding_set_save(&fs, results)) != 0)

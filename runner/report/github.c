@@ -854,7 +854,7 @@ CRS_TESTABLE json_t *github_review_json(const struct github_pr *pr,
 /* --- REST ----------------------------------------------------------------- */
 
 /* owner/name of letters, digits, '.', '-', '_' only (goes in a URL) */
-static int valid_repo(const char *s)
+int github_repo_ok(const char *s)
 {
 	size_t slash = 0;
 
@@ -874,7 +874,7 @@ static int valid_repo(const char *s)
  * Authorization header, bounded response. 0 with resp filled (any
  * status), CRS_ETIMEOUT, or CRS_ERR (transport failure).
  */
-static int github_http(const struct github_env *env, const char *method,
+int github_http(const struct github_env *env, const char *method,
 		       const char *path, const char *body, long timeout_ms,
 		       struct http_response *resp)
 {
@@ -912,7 +912,7 @@ out:
 }
 
 /* CRS_ERR naming the call, the status and GitHub's "message". */
-static int http_error(const char *what, const struct http_response *resp)
+int github_http_error(const char *what, const struct http_response *resp)
 {
 	json_t *j = json_loadb(resp->body.ptr, resp->body.len, 0, NULL);
 	const char *m = jstr(j, "message", NULL, NULL);
@@ -987,7 +987,7 @@ CRS_TESTABLE int github_sarif_upload(char **id_out, const struct github_env *env
 	int r = CRS_ERR;
 
 	*id_out = NULL;
-	if (!valid_repo(env->repository)) {
+	if (!github_repo_ok(env->repository)) {
 		r = crs_error_set(CRS_EINPUT, "github: GITHUB_REPOSITORY is "
 				  "not owner/name");
 		goto out;
@@ -1020,7 +1020,7 @@ CRS_TESTABLE int github_sarif_upload(char **id_out, const struct github_env *env
 	if ((r = github_http(env, "POST", path, body, timeout_ms, &resp)))
 		goto out;
 	if (resp.status / 100 != 2) {
-		r = http_error("SARIF upload", &resp);
+		r = github_http_error("SARIF upload", &resp);
 		goto out;
 	}
 	ans = json_loadb(resp.body.ptr, resp.body.len, 0, NULL);
@@ -1064,7 +1064,7 @@ CRS_TESTABLE int github_sarif_poll(char **status_out, const struct github_env *e
 	int r = CRS_ERR;
 
 	*status_out = NULL;
-	if (!valid_repo(env->repository) || !id || !*id ||
+	if (!github_repo_ok(env->repository) || !id || !*id ||
 	    strspn(id, "abcdefABCDEF0123456789-") != strlen(id))
 		return crs_error_set(CRS_EINPUT, "github: bad repository or "
 				     "SARIF id to poll");
@@ -1078,7 +1078,7 @@ CRS_TESTABLE int github_sarif_poll(char **status_out, const struct github_env *e
 			sleep_ms(interval_ms);
 		r = github_http(env, "GET", path, NULL, timeout_ms, &resp);
 		if (!r && resp.status / 100 != 2)
-			r = http_error("SARIF processing status", &resp);
+			r = github_http_error("SARIF processing status", &resp);
 		if (!r) {
 			json_decref(ans);
 			ans = json_loadb(resp.body.ptr, resp.body.len, 0,
@@ -1117,7 +1117,7 @@ out:
 	return r;
 }
 
-CRS_TESTABLE int github_review_post(size_t *posted_out, const struct github_env *env,
+int github_review_post(size_t *posted_out, const struct github_env *env,
 		       const struct patch_suggestion *s, size_t n,
 		       const struct diff_hunks *hunks, long timeout_ms)
 {
@@ -1128,7 +1128,7 @@ CRS_TESTABLE int github_review_post(size_t *posted_out, const struct github_env 
 	int r = CRS_ERR;
 
 	*posted_out = 0;
-	if (!env->has_pr || !env->token || !valid_repo(env->repository))
+	if (!env->has_pr || !env->token || !github_repo_ok(env->repository))
 		return crs_error_set(CRS_EINPUT, "github: a review needs a "
 				     "pull request, a token and "
 				     "GITHUB_REPOSITORY");
@@ -1141,7 +1141,7 @@ CRS_TESTABLE int github_review_post(size_t *posted_out, const struct github_env 
 	if ((r = github_http(env, "POST", path, body, timeout_ms, &resp)))
 		goto out;
 	if (resp.status / 100 != 2) {
-		r = http_error("pull request review", &resp);
+		r = github_http_error("pull request review", &resp);
 		goto out;
 	}
 	*posted_out = json_array_size(json_object_get(review, "comments"));

@@ -209,6 +209,7 @@ int github_sarif_upload(char **id_out, const struct github_env *env,
 int github_sarif_poll(char **status_out, const struct github_env *env,
 		      const char *id, int poll_max, long interval_ms,
 		      long timeout_ms);
+#endif
 /*
  * POST the review built by github_review_json() to the PR of `env`.
  * *posted_out gets the number of comments posted (0 and no request
@@ -218,7 +219,21 @@ int github_sarif_poll(char **status_out, const struct github_env *env,
 int github_review_post(size_t *posted_out, const struct github_env *env,
 		       const struct patch_suggestion *s, size_t n,
 		       const struct diff_hunks *hunks, long timeout_ms);
-#endif
+
+/* For the other GitHub REST callers (github_publish.c). */
+struct http_response;
+/* owner/name of letters, digits, '.', '-', '_' only (goes in a URL). */
+int github_repo_ok(const char *s);
+/*
+ * One request to env->api_url: JSON body (or none), the token in the
+ * Authorization header, the response kept up to 4 MiB. 0 with resp
+ * filled (any status), CRS_ETIMEOUT, or CRS_ERR (transport failure).
+ */
+int github_http(const struct github_env *env, const char *method,
+		const char *path, const char *body, long timeout_ms,
+		struct http_response *resp);
+/* CRS_ERR naming the call `what`, the status and GitHub's "message". */
+int github_http_error(const char *what, const struct http_response *resp);
 
 /*
  * Everything for one step: annotations and the echoed reports to

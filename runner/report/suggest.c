@@ -168,6 +168,8 @@ static int on_hunk(const git_diff_delta *d, const git_diff_hunk *h, void *p)
 	g->path = xstrdup(d->old_file.path);
 	g->start_line = h->old_start;
 	g->end_line = h->old_start + h->old_lines - 1;
+	g->patch_sha256 = w->patch->sha256;
+	g->crs = w->patch->crs;
 	g->message = xasprintf("crs-ci validated this fix (%.12s, from %s): it "
 			       "builds, stops every PoV of the scan and passed "
 			       "its tests and a re-fuzz.", w->patch->sha256,

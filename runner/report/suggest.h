@@ -44,6 +44,8 @@ struct patch_suggestion {
 	int start_line, end_line;	/* inclusive, 1-based, head side */
 	const char *replacement;	/* the new text of those lines */
 	const char *message;		/* plain text, escaped when posted */
+	const char *patch_sha256;	/* the validated patch's, or NULL */
+	const char *crs;		/* the CRS that wrote it, or NULL */
 };
 
 /*

@@ -303,6 +303,9 @@ int scan_open(struct scan **out, const struct scan_opts *o,
 		s->compose->llm_disabled = o->no_llm;
 		s->compose->allow_env.names = o->allow_env;
 		s->compose->allow_env.nr = o->allow_env_nr;
+		if (o->llm_reason)	/* the CI's decision (results.json too) */
+			log_info("LLM CRSs %s: %s", o->no_llm ? "off" : "on",
+				 o->llm_reason);
 	}
 	if (s->compose &&
 	    ((r = config_check(s->compose, s->project, 0)) != 0 ||

@@ -61,6 +61,7 @@ struct scan_opts {
 	int hide_timeouts;
 	int hide_ooms;
 	const char *sarif_category;	/* --sarif-category, or NULL */
+	const char *llm_reason;	/* --llm-reason, or NULL */
 };
 #define SCAN_OPTS_INIT { .source = ".", .timeout_s = 900, \
 	.fail_on = "new", .reproduce_runs = 5, .after_finding_s = -2, \

@@ -6,7 +6,10 @@
  * answers POST /repos/{o}/{r}/code-scanning/sarifs (202 with a receipt),
  * GET /repos/{o}/{r}/code-scanning/sarifs/{id} ("pending" for the first
  * `pending_polls` polls, then "complete", or "failed" with errors) and
- * POST /repos/{o}/{r}/pulls/{n}/reviews (200), requiring
+ * POST /repos/{o}/{r}/pulls/{n}/reviews (200), and for `crs-ci publish`
+ * GET /repos/{o}/{r}/pulls?head=OWNER:BRANCH (the `pulls` list filtered by
+ * head.label), GET .../pulls/{n}/files (`files` on page 1, [] after) and
+ * POST .../check-runs (201), requiring
  * "Authorization: Bearer <token>" (401 "Bad credentials" otherwise), and
  * records what it was sent. Built once into libtesthelper.a
  * (tests/helper/), linked into the unit tests; the product never ships it.
@@ -33,14 +36,22 @@ struct fake_github {
 	int pending_polls;	/* polls answered "pending" first */
 	int fail_processing;	/* then "failed" instead of "complete" */
 	int upload_status;	/* 0: 202; else that status with a message */
+	const char *pulls;	/* JSON array of pull requests, or NULL */
+	const char *files;	/* JSON array: the files of each of them */
 
 	/* records: read after the requests finished */
 	int requests;
-	int uploads, polls, reviews;
+	int uploads, polls, reviews, check_runs, lookups;
 	char *upload_body;	/* last upload's JSON body */
 	char *upload_path;
 	char *review_body;	/* last review's JSON body */
 	char *review_path;
+	char *check_run_body;	/* last check run's JSON body */
+	struct fake_github_req {	/* every request, in order */
+		char *method, *url, *body;	/* url with ?head= if given */
+		unsigned status;
+	} *reqs;
+	int nr_reqs;
 	char *last_auth;	/* last Authorization header */
 	char *last_accept;	/* last Accept header */
 	char *last_api_version;	/* last X-GitHub-Api-Version header */

@@ -37,8 +37,11 @@ step() {
 	(cd "$repo" && env RUNNER_TEMP="$runner" GITHUB_OUTPUT="$output" \
 		GITHUB_SHA="$head" "$@" bash "$script")
 }
+echo '{"pull_request":{"author_association":"OWNER","head":{"repo":{"full_name":"o/r"}}}}' \
+	>"$tmp/event.json"
 step "$tmp/refs.sh" "$tmp/refs.out" EVENT_NAME=pull_request PR_BASE="$base" \
 	PR_HEAD="$head" PR_HEAD_REPO=o/r REPOSITORY=o/r PUSH_BEFORE="" \
+	GITHUB_ACTION_PATH="$ROOT/actions" GITHUB_EVENT_PATH="$tmp/event.json" \
 	SOURCE=. CACHE_DIR="" LLM_BUDGET="" >"$tmp/refs.log" 2>&1 ||
 	{ cat "$tmp/refs.log" >&2; fail "refs step"; }
 get() { sed -n "s/^$1=//p" "$tmp/refs.out"; }

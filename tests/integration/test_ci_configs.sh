@@ -12,7 +12,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 shopt -s nullglob
-files=(actions/action.yml actions/examples/*.yml .github/workflows/*.yml)
+files=(actions/action.yml actions/publish/action.yml actions/examples/*.yml .github/workflows/*.yml)
 for want in .github/workflows/ci.yml .github/workflows/release.yml; do
 	[ -f "$want" ] || fail "$want is missing"
 done
@@ -76,7 +76,10 @@ assert "Minimum" in a["inputs"]["min-harness-seconds"]["description"]
 uses = [s.get("uses", "") for s in a["runs"]["steps"]]
 sarif = [u for u in uses if u.startswith("github/codeql-action/upload-sarif")]
 assert sarif == ["github/codeql-action/upload-sarif@v4"], sarif
-assert len([u for u in uses if u.startswith("actions/upload-artifact")]) == 1, uses
+# one artifact of crs-ci's output; the result bundle only in the two-job mode
+arts = [s for s in a["runs"]["steps"] if s.get("uses", "").startswith("actions/upload-artifact")]
+assert len(arts) == 2, uses
+assert "inputs.result-bundle == 'true'" in arts[1]["if"], arts[1]
 PY
 for f in actions/examples/*.yml docs/*.md docs/cmd/*.md README.md actions/README.md \
     gitlab/README.md; do

@@ -980,12 +980,12 @@ static void test_review(void **state)
 	const struct patch_suggestion s[] = {
 		{ "src/parse.c", 13, 14, "\tif (len > 4 && buf[0] == 'X' "
 		  "&& len < 64)\n\t\treturn parse_ext(buf, len);\n",
-		  "bound the extended record <len>" },
+		  "bound the extended record <len>", NULL, NULL },
 		{ "src/parse.c", 44, 44, "\tchar tmp[64]; /* ``` */",
-		  "grow the buffer" },
-		{ "src/parse.c", 30, 30, "x", "outside the diff" },
-		{ "src/parse.c", 17, 44, "x", "spans two hunks" },
-		{ "old.c", 1, 1, "x", "deleted file" },
+		  "grow the buffer", NULL, NULL },
+		{ "src/parse.c", 30, 30, "x", "outside the diff", NULL, NULL },
+		{ "src/parse.c", 17, 44, "x", "spans two hunks", NULL, NULL },
+		{ "old.c", 1, 1, "x", "deleted file", NULL, NULL },
 	};
 
 	(void)state;

@@ -221,6 +221,49 @@ static void test_github(void **st)
 	buf_release(&b);
 }
 
+/* --public: the pull_request job has no write rights and makes a bundle;
+ * the workflow_run job publishes it with pull-requests and checks */
+static void test_github_public(void **st)
+{
+	struct init_render_opts o;
+	struct init_plan p;
+	struct buf b = BUF_INIT;
+	struct yaml_doc d;
+
+	(void)st;
+	opts(&o, &p, 4);
+	o.public = 1;
+	init_render_github(&b, &o);
+	parse(&d, &b);
+	assert_null(at(&d, "permissions", "pull-requests", NULL));
+	assert_string_equal(yaml_doc_scalar(at(&d, "jobs", "scan", "steps",
+					      "#1", "with", "result-bundle",
+					      NULL)), "true");
+	assert_string_equal(yaml_doc_scalar(at(&d, "jobs", "scan", "steps",
+					      "#1", "with", "upload-sarif",
+					      NULL)), "action");
+	assert_string_equal(yaml_doc_scalar(at(&d, "jobs", "scan", "steps",
+					      "#1", "with", "llm-label",
+					      NULL)), "crs-ci-llm");
+	yaml_doc_release(&d);
+	buf_reset(&b);
+	init_render_github_publish(&b, &o);
+	assert_header(&b, "crs-ci-publish.yml");
+	parse(&d, &b);
+	assert_non_null(at(&d, "on", "workflow_run", NULL));
+	assert_string_equal(yaml_doc_scalar(at(&d, "permissions",
+					      "pull-requests", NULL)), "write");
+	assert_string_equal(yaml_doc_scalar(at(&d, "permissions", "checks",
+					      NULL)), "write");
+	assert_string_equal(str_at(&d, "jobs", "publish", "steps", "#1",
+				   "uses"),
+			    "crs-ci/crs-ci/actions/publish@v" CRS_CI_VERSION);
+	/* nothing of the pull request is checked out there */
+	assert_null(strstr(b.ptr, "actions/checkout"));
+	yaml_doc_release(&d);
+	buf_release(&b);
+}
+
 static void test_gitlab(void **st)
 {
 	struct init_render_opts o;
@@ -306,6 +349,7 @@ int main(void)
 		cmocka_unit_test(test_compose),
 		cmocka_unit_test(test_compose_patcher_block),
 		cmocka_unit_test(test_github),
+		cmocka_unit_test(test_github_public),
 		cmocka_unit_test(test_gitlab),
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_path_ok),
