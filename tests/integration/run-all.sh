@@ -4,12 +4,16 @@
 # table of each script's seconds, slowest first, also kept in
 # build/integration-times.txt (CRS_CI_TIMES overrides the path).
 #
-# Usage: run-all.sh [-j N] [test_x[.sh] ...]
+# Usage: run-all.sh [-j N] [-s I/N | -S] [test_x[.sh] ...]
 #   -j N   run up to N scripts at once (default $CRS_CI_TEST_JOBS, else 1;
 #          `make test` passes 2). A script with a line "# solo: WHY" runs
 #          alone: it is CPU-bound or timing-sensitive, or it looks at or
 #          changes what is on the whole engine. With N > 1 each script's
 #          output goes to a file and is printed, whole, when it ends.
+#   -s I/N only shard I of N of the scripts that do not need the static
+#          build (dealt round-robin, longest first, by the last run's
+#          seconds in the times file): CI's integration jobs
+#   -S     only the scripts that need the static build: CI's static job
 #   NAMES  only these scripts (default: every test_*.sh)
 # Scripts that need the static build (`make static`, release.sh) run
 # last; its dependencies are built once, in the background from the start
@@ -20,16 +24,29 @@ set -u
 cd "$(dirname "$0")"
 times=${CRS_CI_TIMES:-../../build/integration-times.txt}
 jobs=${CRS_CI_TEST_JOBS:-1}
-while getopts j: opt; do
+shard=""; static_only=0
+while getopts j:s:S opt; do
 	case $opt in
 	j) jobs=$OPTARG ;;
-	*) echo "usage: $0 [-j N] [test_x[.sh] ...]" >&2; exit 2 ;;
+	s) shard=$OPTARG ;;
+	S) static_only=1 ;;
+	*) echo "usage: $0 [-j N] [-s I/N | -S] [test_x[.sh] ...]" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
 case $jobs in
 '' | *[!0-9]* | 0) echo "run-all.sh: -j wants a number of 1 or more, not '$jobs'" >&2; exit 2 ;;
 esac
+shard_i=0; shard_n=0
+if [ -n "$shard" ]; then
+	shard_i=${shard%/*}; shard_n=${shard#*/}
+	case $shard_i/$shard_n in
+	*[!0-9/]* | */*/* | /* | */ | 0/* | */0) shard_n=0 ;;
+	esac
+	[ "$shard_n" -gt 0 ] 2>/dev/null && [ "$shard_i" -le "$shard_n" ] ||
+		{ echo "run-all.sh: -s wants I/N with 1 <= I <= N, not '$shard'" >&2; exit 2; }
+	[ "$static_only" = 0 ] || { echo "run-all.sh: -s and -S exclude each other" >&2; exit 2; }
+fi
 
 if [ $# -gt 0 ]; then
 	all=()
@@ -42,30 +59,50 @@ else
 	all=(./test_*.sh)
 fi
 
-is_solo() { grep -q '^# solo:' "$1"; }
-needs_static() { grep -Eq 'make static|build_static_fake_llm|release/release\.sh' "$1"; }
-# last run's seconds of script $1 (0 if unknown): the longest start first
-last_secs() {
-	awk -v t="${1#./}" '$3 == t { print $1; f = 1 } END { if (!f) print 0 }' \
-		"$times" 2>/dev/null || echo 0
-}
+# kind_of[script]: shared, solo, static-shared or static-solo (a "# solo:"
+# line; `make static`, the static fake provider or release.sh's assets);
+# secs_of[script]: its seconds in the last run's times file (0: unknown)
+declare -A kind_of=() secs_of=()
+for t in "${all[@]}"; do
+	kind=shared
+	grep -q '^# solo:' "$t" && kind=solo
+	grep -Eq 'make static|build_static_fake_llm|RELEASE_OUT=' "$t" && kind=static-$kind
+	kind_of[$t]=$kind; secs_of[$t]=0
+done
+if [ -f "$times" ]; then
+	while read -r secs _ name _; do
+		case $secs in '' | *[!0-9]*) continue ;; esac	# the heading
+		[ -n "${kind_of[./$name]:-}" ] && secs_of[./$name]=$secs
+	done <"$times"
+fi
+is_solo() { case ${kind_of[$1]} in *solo) return 0 ;; esac; return 1; }
 
 # The order: scripts that can share the machine, the longest first, then
 # the solo ones, then those that need the static build (same order).
-queue=(); static_wanted=0
-for group in shared solo static-shared static-solo; do
-	for t in "${all[@]}"; do
-		kind=shared
-		is_solo "$t" && kind=solo
-		needs_static "$t" && { kind=static-$kind; static_wanted=1; }
-		[ "$kind" = "$group" ] && echo "$(last_secs "$t") $t"
-	done | sort -rn -k1,1 -s | while read -r _ t; do echo "$t"; done >"${TMPDIR:-/tmp}/crs-ci-runall-$$"
-	mapfile -t part <"${TMPDIR:-/tmp}/crs-ci-runall-$$"
-	queue+=("${part[@]}")
-done
-rm -f "${TMPDIR:-/tmp}/crs-ci-runall-$$"
-
+# -s deals the scripts without the static build out round-robin in that
+# order; -S keeps only those with it.
+groups=(shared solo static-shared static-solo)
+[ -n "$shard" ] && groups=(shared solo)
+[ "$static_only" = 1 ] && groups=(static-shared static-solo)
+queue=(); static_wanted=0; dealt=0
 logs=$(mktemp -d "${TMPDIR:-/tmp}/crs-ci-runall.XXXXXX")
+for group in "${groups[@]}"; do
+	for t in "${all[@]}"; do
+		[ "${kind_of[$t]}" = "$group" ] && echo "${secs_of[$t]} $t"
+	done | sort -rn -k1,1 -s | cut -d' ' -f2 >"$logs/order"
+	mapfile -t part <"$logs/order"
+	for t in "${part[@]}"; do
+		if [ -n "$shard" ]; then
+			dealt=$((dealt + 1))
+			[ $(( (dealt - 1) % shard_n + 1 )) -eq "$shard_i" ] || continue
+		fi
+		queue+=("$t")
+		case $group in static-*) static_wanted=1 ;; esac
+	done
+done
+rm -f "$logs/order"
+[ ${#queue[@]} -gt 0 ] || { rm -rf "$logs"; echo "run-all.sh: no script selected" >&2; exit 2; }
+
 set -m	# each script in its own process group, which Ctrl-C stops whole
 prebuild_pid=""
 if [ "$static_wanted" = 1 ] && [ "${CRS_CI_STATIC_PREBUILD:-1}" != 0 ]; then
