@@ -115,11 +115,23 @@ declare -A pid_of=() start_of=()	# running script -> pid, start time
 passed=0; failed=0; failures=(); rows=()
 suite_start=$(date +%s)
 
+# Ctrl-C to each running script's process group (and the static build's);
+# whatever still runs 15 s later (or ignores SIGINT, as a job started in
+# the background does) gets SIGTERM.
 stop_all() {
+	local groups=() g i alive
 	trap - INT TERM
 	echo "run-all.sh: stopping ${!pid_of[*]} ${prebuild_pid:+static build}" >&2
-	for t in "${!pid_of[@]}"; do kill -INT -- "-${pid_of[$t]}" 2>/dev/null; done
-	[ -z "$prebuild_pid" ] || kill -INT -- "-$prebuild_pid" 2>/dev/null
+	for t in "${!pid_of[@]}"; do groups+=("${pid_of[$t]}"); done
+	[ -z "$prebuild_pid" ] || groups+=("$prebuild_pid")
+	for g in "${groups[@]}"; do kill -INT -- "-$g" 2>/dev/null; done
+	for i in $(seq 15); do
+		alive=0
+		for g in "${groups[@]}"; do kill -0 -- "-$g" 2>/dev/null && alive=1; done
+		[ "$alive" = 1 ] || break
+		sleep 1
+	done
+	for g in "${groups[@]}"; do kill -TERM -- "-$g" 2>/dev/null; done
 	wait
 	rm -rf "$logs"
 	exit 130
