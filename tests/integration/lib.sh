@@ -70,6 +70,15 @@ owner_alive() {
 	[ -n "$pid" ] && [ "$pid" != "<no value>" ] && kill -0 "$pid" 2>/dev/null
 }
 
+# install_lock / install_unlock: one install into build/ at a time, when
+# run-all.sh -j runs scripts side by side that install the same tool.
+install_lock() {
+	mkdir -p "$ROOT/build"
+	exec {INSTALL_LOCK_FD}>"$ROOT/build/.integration-install.lock"
+	flock "$INSTALL_LOCK_FD"
+}
+install_unlock() { exec {INSTALL_LOCK_FD}>&-; }
+
 # gitlab-ci-local (npm), installed once into build/npm-glci; sets GLCI to
 # its path. It needs rsync.
 GLCI_VERSION=4.70.1
@@ -77,6 +86,7 @@ glci_install() {
 	command -v rsync >/dev/null ||
 		fail "gitlab-ci-local needs rsync (container/setup-host.sh)"
 	GLCI="$ROOT/build/npm-glci/node_modules/.bin/gitlab-ci-local"
+	install_lock
 	if [ ! -x "$GLCI" ] ||
 	    [ "$("$GLCI" --version 2>/dev/null)" != "$GLCI_VERSION" ]; then
 		mkdir -p "$ROOT/build/npm-glci"
@@ -84,6 +94,7 @@ glci_install() {
 			"gitlab-ci-local@$GLCI_VERSION" >/dev/null 2>&1 ||
 			fail "npm install gitlab-ci-local@$GLCI_VERSION"
 	fi
+	install_unlock
 }
 
 # pre-commit 3.2 or later (the manifest's minimum_pre_commit_version: its
@@ -103,6 +114,7 @@ pre_commit_install() {
 	    pre_commit_new_enough "$v"; then
 		return 0	# the host's own is recent enough
 	fi
+	install_lock
 	if ! [ -x "$d/bin/pre-commit" ]; then
 		rm -rf "$d" && mkdir -p "$d/apt/lists/partial" "$d/apt/archives/partial" "$d/bin"
 		echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg]" \
@@ -114,6 +126,7 @@ pre_commit_install() {
 		printf '#!/bin/sh\nexec /usr/bin/python3 -m pre_commit "$@"\n' >"$d/bin/pre-commit"
 		chmod +x "$d/bin/pre-commit"
 	fi
+	install_unlock
 	export PATH="$d/bin:$PATH" PYTHONPATH="$d/root$pkgs"
 	v=$(pre_commit_version "$d/bin/pre-commit") && pre_commit_new_enough "$v" ||
 		fail "pre-commit in $d: '$v' is not 3.2 or later"
@@ -294,11 +307,13 @@ cache_scan() {
 # The SARIF validator (npm), installed once into build/npm.
 sarif_validate() {
 	local tool="$ROOT/build/npm/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool"
+	install_lock
 	if [ ! -x "$tool" ]; then
 		mkdir -p "$ROOT/build/npm"
 		npm install --silent --prefix "$ROOT/build/npm" @microsoft/sarif-multitool >/dev/null 2>&1 || fail "npm install @microsoft/sarif-multitool"
 		chmod u+x "$tool"
 	fi
+	install_unlock
 	"$tool" validate --rule-kind "Gh;Sarif" "$@"
 }
 

@@ -1,28 +1,201 @@
 #!/usr/bin/env bash
-# run-all.sh - run every integration test (test_*.sh, and the engine test
+# run-all.sh - run the integration tests (test_*.sh, and the engine test
 # program) and print one closing line: "N passed, N failed". Before it, a
 # table of each script's seconds, slowest first, also kept in
 # build/integration-times.txt (CRS_CI_TIMES overrides the path).
+#
+# Usage: run-all.sh [-j N] [-s I/N | -S] [test_x[.sh] ...]
+#   -j N   run up to N scripts at once (default $CRS_CI_TEST_JOBS, else 1;
+#          `make test` passes 2). A script with a line "# solo: WHY" runs
+#          alone: it is CPU-bound or timing-sensitive, or it looks at or
+#          changes what is on the whole engine. With N > 1 each script's
+#          output goes to a file and is printed, whole, when it ends.
+#   -s I/N only shard I of N of the scripts that do not need the static
+#          build (dealt round-robin, longest first, by the last run's
+#          seconds in the times file): CI's integration jobs
+#   -S     only the scripts that need the static build: CI's static job
+#   NAMES  only these scripts (default: every test_*.sh)
+# Scripts that need the static build (`make static`, release.sh) run
+# last; its dependencies are built once, in the background from the start
+# at the lowest priority (CRS_CI_STATIC_PREBUILD=0: not), while the other
+# scripts run; the scripts wait on container/static/build.sh's lock.
+# Ctrl-C (or TERM) stops every running script as Ctrl-C would stop it.
 set -u
 cd "$(dirname "$0")"
 times=${CRS_CI_TIMES:-../../build/integration-times.txt}
+jobs=${CRS_CI_TEST_JOBS:-1}
+shard=""; static_only=0
+while getopts j:s:S opt; do
+	case $opt in
+	j) jobs=$OPTARG ;;
+	s) shard=$OPTARG ;;
+	S) static_only=1 ;;
+	*) echo "usage: $0 [-j N] [-s I/N | -S] [test_x[.sh] ...]" >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+case $jobs in
+'' | *[!0-9]* | 0) echo "run-all.sh: -j wants a number of 1 or more, not '$jobs'" >&2; exit 2 ;;
+esac
+shard_i=0; shard_n=0
+if [ -n "$shard" ]; then
+	shard_i=${shard%/*}; shard_n=${shard#*/}
+	case $shard_i/$shard_n in
+	*[!0-9/]* | */*/* | /* | */ | 0/* | */0) shard_n=0 ;;
+	esac
+	[ "$shard_n" -gt 0 ] 2>/dev/null && [ "$shard_i" -le "$shard_n" ] ||
+		{ echo "run-all.sh: -s wants I/N with 1 <= I <= N, not '$shard'" >&2; exit 2; }
+	[ "$static_only" = 0 ] || { echo "run-all.sh: -s and -S exclude each other" >&2; exit 2; }
+fi
+
+if [ $# -gt 0 ]; then
+	all=()
+	for n in "$@"; do
+		n=${n##*/}; n=${n%.sh}
+		[ -f "./$n.sh" ] || { echo "run-all.sh: no tests/integration/$n.sh" >&2; exit 2; }
+		all+=("./$n.sh")
+	done
+else
+	all=(./test_*.sh)
+fi
+
+# kind_of[script]: shared, solo, static-shared or static-solo (a "# solo:"
+# line; `make static`, the static fake provider or release.sh's assets);
+# secs_of[script]: its seconds in the last run's times file (0: unknown)
+declare -A kind_of=() secs_of=()
+for t in "${all[@]}"; do
+	kind=shared
+	grep -q '^# solo:' "$t" && kind=solo
+	grep -Eq 'make static|build_static_fake_llm|RELEASE_OUT=' "$t" && kind=static-$kind
+	kind_of[$t]=$kind; secs_of[$t]=0
+done
+if [ -f "$times" ]; then
+	while read -r secs _ name _; do
+		case $secs in '' | *[!0-9]*) continue ;; esac	# the heading
+		[ -n "${kind_of[./$name]:-}" ] && secs_of[./$name]=$secs
+	done <"$times"
+fi
+is_solo() { case ${kind_of[$1]} in *solo) return 0 ;; esac; return 1; }
+
+# The order: scripts that can share the machine, the longest first, then
+# the solo ones, then those that need the static build (same order).
+# -s deals the scripts without the static build out round-robin in that
+# order; -S keeps only those with it.
+groups=(shared solo static-shared static-solo)
+[ -n "$shard" ] && groups=(shared solo)
+[ "$static_only" = 1 ] && groups=(static-shared static-solo)
+queue=(); static_wanted=0; dealt=0
+logs=$(mktemp -d "${TMPDIR:-/tmp}/crs-ci-runall.XXXXXX")
+for group in "${groups[@]}"; do
+	for t in "${all[@]}"; do
+		[ "${kind_of[$t]}" = "$group" ] && echo "${secs_of[$t]} $t"
+	done | sort -rn -k1,1 -s | cut -d' ' -f2 >"$logs/order"
+	mapfile -t part <"$logs/order"
+	for t in "${part[@]}"; do
+		if [ -n "$shard" ]; then
+			dealt=$((dealt + 1))
+			[ $(( (dealt - 1) % shard_n + 1 )) -eq "$shard_i" ] || continue
+		fi
+		queue+=("$t")
+		case $group in static-*) static_wanted=1 ;; esac
+	done
+done
+rm -f "$logs/order"
+[ ${#queue[@]} -gt 0 ] || { rm -rf "$logs"; echo "run-all.sh: no script selected" >&2; exit 2; }
+
+set -m	# each script in its own process group, which Ctrl-C stops whole
+prebuild_pid=""
+if [ "$static_wanted" = 1 ] && [ "${CRS_CI_STATIC_PREBUILD:-1}" != 0 ]; then
+	echo "== static dependencies: building in the background (log in $logs/static.log)"
+	(cd ../.. && exec nice -n 19 make static) >"$logs/static.log" 2>&1 &
+	prebuild_pid=$!
+fi
+
+declare -A pid_of=() start_of=()	# running script -> pid, start time
 passed=0; failed=0; failures=(); rows=()
 suite_start=$(date +%s)
-for t in ./test_*.sh; do
-	echo "== integration: $t"
-	start=$(date +%s)
-	if bash "$t"; then
-		passed=$((passed + 1)); result=ok
+
+# Ctrl-C to each running script's process group (and the static build's);
+# whatever still runs 15 s later (or ignores SIGINT, as a job started in
+# the background does) gets SIGTERM.
+stop_all() {
+	local groups=() g i alive
+	trap - INT TERM
+	echo "run-all.sh: stopping ${!pid_of[*]} ${prebuild_pid:+static build}" >&2
+	for t in "${!pid_of[@]}"; do groups+=("${pid_of[$t]}"); done
+	[ -z "$prebuild_pid" ] || groups+=("$prebuild_pid")
+	for g in "${groups[@]}"; do kill -INT -- "-$g" 2>/dev/null; done
+	for i in $(seq 15); do
+		alive=0
+		for g in "${groups[@]}"; do kill -0 -- "-$g" 2>/dev/null && alive=1; done
+		[ "$alive" = 1 ] || break
+		sleep 1
+	done
+	for g in "${groups[@]}"; do kill -TERM -- "-$g" 2>/dev/null; done
+	wait
+	rm -rf "$logs"
+	exit 130
+}
+trap stop_all INT TERM
+
+start() {	# script $1, in the background
+	local t=$1
+	if [ "$jobs" -eq 1 ]; then
+		echo "== integration: $t"
+		bash "$t" &
+	else
+		bash "$t" >"$logs/${t#./}.log" 2>&1 </dev/null &
+	fi
+	pid_of[$t]=$!
+	start_of[$t]=$(date +%s)
+}
+
+finish() {	# script $1 has ended: its result and output
+	local t=$1 rc=0 result=ok secs
+	wait "${pid_of[$t]}" || rc=$?
+	unset "pid_of[$t]"
+	secs=$(( $(date +%s) - start_of[$t] ))
+	if [ "$rc" -eq 0 ]; then
+		passed=$((passed + 1))
 	else
 		failed=$((failed + 1)); failures+=("$t"); result="not ok"
 	fi
-	secs=$(( $(date +%s) - start ))
+	if [ "$jobs" -gt 1 ]; then
+		echo "== integration: $t"
+		cat "$logs/${t#./}.log"
+	fi
 	echo "$result: $t (${secs}s)"
 	rows+=("$secs ${t#./} $result")
+}
+
+wait_for_one() {	# until one running script has ended
+	local t
+	while :; do
+		for t in "${!pid_of[@]}"; do
+			kill -0 "${pid_of[$t]}" 2>/dev/null || { finish "$t"; return; }
+		done
+		sleep 1
+	done
+}
+
+for t in "${queue[@]}"; do
+	if is_solo "$t"; then
+		while [ ${#pid_of[@]} -gt 0 ]; do wait_for_one; done
+	fi
+	while [ ${#pid_of[@]} -ge "$jobs" ]; do wait_for_one; done
+	start "$t"
+	if is_solo "$t"; then wait_for_one; fi
 done
+while [ ${#pid_of[@]} -gt 0 ]; do wait_for_one; done
+if [ -n "$prebuild_pid" ]; then
+	wait "$prebuild_pid" ||
+		{ echo "== static prebuild failed (the scripts that need it say more):"; tail -n 30 "$logs/static.log"; }
+fi
+rm -rf "$logs"
+
 mkdir -p "$(dirname "$times")"
 {
-	echo "integration seconds per script (total $(( $(date +%s) - suite_start ))s):"
+	echo "integration seconds per script (total $(( $(date +%s) - suite_start ))s, -j $jobs):"
 	printf '%s\n' "${rows[@]}" | sort -rn | awk '{ printf "%6d s  %s%s\n", $1, $2, ($3 == "ok" ? "" : "  (failed)") }'
 } | tee "$times"
 [ ${#failures[@]} -gt 0 ] && echo "failed: ${failures[*]}"

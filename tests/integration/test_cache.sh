@@ -6,6 +6,7 @@
 # dir, the next scan loads them, builds no image, and hands the kept
 # corpus to the CRSs; with a tiny --cache-max it evicts the least
 # recently used entries and logs it.
+# solo: removes crs-ci's shared runner and target images from the engine (run-all.sh runs it alone)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 mktemp_dir; tmp=$TMP

@@ -13,6 +13,7 @@
 # base runner): the next scan does not load it, builds that image instead,
 # and the sentinel still names the image it named before. (c) A
 # --cache-dir that is itself a link is refused (exit 2).
+# solo: removes a shared target image from the engine (run-all.sh runs it alone)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 mktemp_dir; tmp=$TMP

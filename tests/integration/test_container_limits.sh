@@ -14,6 +14,7 @@
 # stay small; the fork bomb stays under the pids limit while this shell
 # still forks; the scan ends by its --timeout plus a grace and leaves no
 # container or network.
+# solo: starts a fork bomb and a 1.5 GiB build (run-all.sh runs it alone)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 mktemp_dir; tmp=$TMP

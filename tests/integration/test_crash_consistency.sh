@@ -25,6 +25,7 @@
 # Objects are told apart by their io.crs-ci.pid label (the pid of the
 # crs-ci that made them), never by listing all containers: other scans
 # may run on the same engine.
+# solo: restarts the engine (run-all.sh runs it alone)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 mktemp_dir; tmp=$TMP

@@ -12,6 +12,7 @@
 #   (e) a CRS with required_llms is not tested without a compose, nor a
 #       package with a compose that does not hold it: exit 2;
 #   (f) a package that fails `crs check` is not built: exit 2.
+# solo: crs test fuzzes aflpp for 60 s and wants its PoV: needs the CPU (run-all.sh runs it alone)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 mktemp_dir

@@ -9,6 +9,7 @@
 # by its record in the build-target phase after it); the CRS gets the
 # change file and the libFuzzer CRS aims at it (dictionary, value
 # profile, focus function).
+# solo: compares every container and network on the engine before and after (run-all.sh runs it alone)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 mktemp_dir; tmp=$TMP

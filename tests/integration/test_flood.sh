@@ -13,6 +13,7 @@
 # warning and a rate-limited sidecar log; no log line starts with "::"
 # and the newline in the request's name reached the log escaped; crs-ci's
 # memory stayed under 1 GiB; no container or network of the scan is left.
+# solo: counts what a CRS floods in a fixed time: needs the CPU (run-all.sh runs it alone)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 mktemp_dir; tmp=$TMP

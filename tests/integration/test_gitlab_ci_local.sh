@@ -11,6 +11,7 @@
 # artifacts hold no link, the sentinel tag names the image it named, and
 # the bug is still new. A cache the merge request commits is not passed
 # to crs-ci at all (a stub in its place records its --cache-dir).
+# solo: compares every container and network on the engine before and after (run-all.sh runs it alone)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 glci_install

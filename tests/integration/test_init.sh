@@ -17,6 +17,7 @@
 # GitLab include's job, run by gitlab-ci-local (shell executor, the
 # runner's engine), reports it. No container or network of either scan
 # is left (by owner label).
+# solo: a 75 s deadline that includes the demo's builds (run-all.sh runs it alone)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 mktemp_dir; tmp=$TMP

@@ -5,6 +5,7 @@
 # and after triage the result at the bug's line (src/recparse.c:39) is
 # confirmed with the PoV that proved it, the one at line 5 is not; both
 # in results.json, the verdict and the SARIF.
+# solo: compares every container and network on the engine before and after (run-all.sh runs it alone)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 mktemp_dir; tmp=$TMP

@@ -8,6 +8,7 @@
 # timeout's stack is not its identity), located in count_items on a line
 # the change added (the top in-project frame the alarm interrupted), 3/3,
 # exit 1 (a new hang fails the change under --fail-on new).
+# solo: a 2-minute deadline that includes the builds, and a hang measured in seconds (run-all.sh runs it alone)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 mktemp_dir; tmp=$TMP

@@ -4,6 +4,7 @@
 # of the shards proves the same findings (by id) as the single scan, its
 # SARIF validates, and the plan and the shards split the harnesses the
 # same way.
+# solo: compares every container and network on the engine before and after (run-all.sh runs it alone)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 mktemp_dir; tmp=$TMP

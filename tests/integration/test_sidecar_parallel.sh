@@ -7,6 +7,7 @@
 # (the same patch from another CRS is never answered from the first
 # CRS's rebuild), each as its CRS's rebuild 1 with the harness in its own
 # REBUILD_OUT_DIR; the scan finds nothing (exit 0).
+# solo: asserts two rebuilds overlap on two pinned cores (run-all.sh runs it alone)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 mktemp_dir; tmp=$TMP

@@ -2,6 +2,7 @@
 # test_sigint.sh - Ctrl-C during the run phase stops the scan, exits 130
 # and leaves the engine's containers and networks as they were before;
 # so does Ctrl-C while the first PoV is reproduced as the run ends.
+# solo: compares every container and network on the engine before and after (run-all.sh runs it alone)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 mktemp_dir; tmp=$TMP
