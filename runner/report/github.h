@@ -158,6 +158,17 @@ struct json_t *github_review_json(const struct github_pr *pr,
 				  size_t *skipped_out);
 #endif
 
+/*
+ * One REST call to env->api_url: `method` on `path`, JSON `body` or
+ * none, env->token (if any) as the bearer token, the response kept
+ * bounded. 0 with resp filled (any status), CRS_ETIMEOUT, or CRS_ERR
+ * (transport failure). The token is in no message.
+ */
+struct http_response;
+int github_request(const struct github_env *env, const char *method,
+		   const char *path, const char *body, long timeout_ms,
+		   struct http_response *resp);
+
 /* REST calls: options and what they reported. */
 struct github_report_opts {
 	int upload_sarif;	/* POST the SARIF to code scanning */
