@@ -75,7 +75,7 @@ static void fenced(struct buf *b, const char *s, size_t len)
 	buf_add(b, s, len);
 	if (len && s[len - 1] != '\n')
 		buf_addch(b, '\n');
-	buf_printf(b, "%s\n", f);
+	buf_printf(b, "%s\n\n", f);
 }
 
 /* an inline value: valid UTF-8, no backticks, in `code` */

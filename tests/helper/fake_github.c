@@ -10,6 +10,7 @@
 #include "tests/helper/mhd_fake.h"
 
 #include <arpa/inet.h>
+#include <jansson.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <stdio.h>
@@ -48,6 +49,43 @@ static int repo_path(const char *url, const char **rest)
 		return -1;
 	*rest = p + 1;
 	return 0;
+}
+
+/*
+ * POST /repos/{o}/{r}/security-advisories: 201 with a draft advisory, or
+ * 422 as GitHub answers a body without summary, description, a known
+ * severity or a vulnerabilities array, or with a description over
+ * 65,535 characters.
+ */
+static enum MHD_Result advisory(struct MHD_Connection *c,
+				struct fake_github *f, const char *body)
+{
+	json_t *j = json_loads(body ? body : "", 0, NULL), *a;
+	const char *sev = json_string_value(json_object_get(j, "severity"));
+	const char *desc = json_string_value(json_object_get(j,
+							     "description"));
+	char *out;
+	enum MHD_Result ret;
+
+	if (!json_is_string(json_object_get(j, "summary")) || !desc ||
+	    strlen(desc) > 65535 || !json_is_array(json_object_get(j,
+	    "vulnerabilities")) || !sev || (strcmp(sev, "critical") &&
+	    strcmp(sev, "high") && strcmp(sev, "medium") &&
+	    strcmp(sev, "low"))) {
+		json_decref(j);
+		return reply(c, 422, "{\"message\":\"Validation Failed\"}");
+	}
+	a = json_pack("{s:s,s:s,s:O,s:O,s:s}", "ghsa_id",
+		      "GHSA-xxxx-xxxx-xxxx", "state", "draft", "summary",
+		      json_object_get(j, "summary"), "description",
+		      json_object_get(j, "description"), "severity", sev);
+	out = json_dumps(a, JSON_COMPACT);
+	ret = reply(c, 201, out);
+	(void)f;
+	free(out);
+	json_decref(a);
+	json_decref(j);
+	return ret;
 }
 
 static enum MHD_Result answer(void *cls, struct MHD_Connection *c,
@@ -115,6 +153,12 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *c,
 				    "\"complete\",\"analyses_url\":\"https://"
 				    "api.github.com/repos/o/r/code-scanning/"
 				    "analyses?sarif_id=" FAKE_SARIF_ID "\"}");
+	} else if (!strcmp(method, "POST") &&
+		   !strcmp(rest, "security-advisories")) {
+		f->advisories++;
+		keep(&f->advisory_body, body);
+		keep(&f->advisory_path, url);
+		ret = advisory(c, f, body);
 	} else if (!strcmp(method, "POST") && !strncmp(rest, "pulls/", 6) &&
 		   strstr(rest, "/reviews")) {
 		f->reviews++;
@@ -159,9 +203,63 @@ void fake_github_stop(struct fake_github *f)
 	free(f->upload_path);
 	free(f->review_body);
 	free(f->review_path);
+	free(f->advisory_body);
+	free(f->advisory_path);
 	free(f->last_auth);
 	free(f->last_accept);
 	free(f->last_api_version);
 	pthread_mutex_destroy(&f->lock);
 	free(f);
 }
+
+#ifdef FAKE_GITHUB_MAIN
+#include <signal.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t fgh_stop;
+
+static void fgh_on_signal(int sig)
+{
+	(void)sig;
+	fgh_stop = 1;
+}
+
+/*
+ * fake-github TOKEN LOG: serve on 127.0.0.1, print the API URL, and on
+ * SIGTERM write the last advisory it got to LOG (its JSON body, or
+ * nothing) and the number of requests to stdout's peer: "requests N".
+ */
+int main(int argc, char **argv)
+{
+	struct fake_github *f = NULL;
+	FILE *log;
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: fake-github TOKEN LOG\n");
+		return 2;
+	}
+	signal(SIGTERM, fgh_on_signal);
+	signal(SIGINT, fgh_on_signal);
+	if (fake_github_start(&f, argv[1]) != 0) {
+		fprintf(stderr, "fake-github: cannot listen\n");
+		return 1;
+	}
+	printf("http://127.0.0.1:%u\n", f->port);
+	fflush(stdout);
+	while (!fgh_stop)
+		pause();
+	if (!(log = fopen(argv[2], "w"))) {
+		fake_github_stop(f);
+		return 1;
+	}
+	pthread_mutex_lock(&f->lock);
+	fprintf(log, "{\"requests\":%d,\"advisories\":%d,\"path\":\"%s\","
+		"\"body\":%s}\n", f->requests, f->advisories,
+		f->advisory_path ? f->advisory_path : "",
+		f->advisory_body ? f->advisory_body : "null");
+	pthread_mutex_unlock(&f->lock);
+	fclose(log);
+	fake_github_stop(f);
+	return 0;
+}
+#endif

@@ -6,10 +6,14 @@
  * answers POST /repos/{o}/{r}/code-scanning/sarifs (202 with a receipt),
  * GET /repos/{o}/{r}/code-scanning/sarifs/{id} ("pending" for the first
  * `pending_polls` polls, then "complete", or "failed" with errors) and
- * POST /repos/{o}/{r}/pulls/{n}/reviews (200), requiring
+ * POST /repos/{o}/{r}/pulls/{n}/reviews (200) and
+ * POST /repos/{o}/{r}/security-advisories (201 with a draft, 422 for a
+ * body GitHub would refuse), requiring
  * "Authorization: Bearer <token>" (401 "Bad credentials" otherwise), and
  * records what it was sent. Built once into libtesthelper.a
  * (tests/helper/), linked into the unit tests; the product never ships it.
+ * Built alone with -DFAKE_GITHUB_MAIN it is a standalone server that
+ * writes the advisory it got to a file when it stops (integration tests).
  */
 #ifndef CRS_TESTS_FAKES_FAKE_GITHUB_H
 #define CRS_TESTS_FAKES_FAKE_GITHUB_H
@@ -36,11 +40,13 @@ struct fake_github {
 
 	/* records: read after the requests finished */
 	int requests;
-	int uploads, polls, reviews;
+	int uploads, polls, reviews, advisories;
 	char *upload_body;	/* last upload's JSON body */
 	char *upload_path;
 	char *review_body;	/* last review's JSON body */
 	char *review_path;
+	char *advisory_body;	/* last security advisory's JSON body */
+	char *advisory_path;
 	char *last_auth;	/* last Authorization header */
 	char *last_accept;	/* last Accept header */
 	char *last_api_version;	/* last X-GitHub-Api-Version header */
