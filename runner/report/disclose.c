@@ -14,6 +14,7 @@
 #include "common/error.h"
 #include "common/fsutil.h"
 #include "common/safe_io.h"
+#include "common/testable.h"
 #include "common/xalloc.h"
 
 #include <errno.h>
@@ -75,7 +76,7 @@ out:
 	return pub;
 }
 
-int disclose_repo_public(const char **why)
+CRS_TESTABLE int disclose_repo_public(const char **why)
 {
 	const char *dummy;
 	int pub;
@@ -103,7 +104,8 @@ int disclose_repo_public(const char **why)
 	return 0;
 }
 
-int disclose_is_private(enum disclose_policy p, const struct finding *f)
+CRS_TESTABLE int disclose_is_private(enum disclose_policy p,
+				     const struct finding *f)
 {
 	switch (p) {
 	case DISCLOSE_PUBLIC:

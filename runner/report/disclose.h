@@ -3,19 +3,9 @@
  * disclose.h - the disclosure policy: which findings stay out of public
  * outputs (DESIGN.md decision 13)
  *
- * A bug the pull request adds is its author's to see; a bug in released
- * code (novelty "pre-existing") found by a public repository's CI is a
- * vulnerability report. --disclose (action/component input `disclose`,
- * env CRS_CI_DISCLOSE):
- *   public   every finding in every output (crs-ci before this policy)
- *   private  every finding private
- *   auto     pre-existing findings private when the repository is public
- *            (GitHub event repository.private/visibility, GitLab
- *            CI_PROJECT_VISIBILITY); outside CI nothing is published, so
- *            nothing is private (the default)
- * A private finding leaves the result set before any public writer runs
- * (results.json, SARIF, report.html, the log, the job summary,
- * annotations, GitLab reports); only summary.private_findings counts it.
+ * --disclose public|private|auto; a private finding leaves the result set
+ * before any public writer runs and only its count stays.
+ * Details: SECURITY.md ("Disclosure policy"), docs/internals.md.
  */
 #ifndef CRS_RUNNER_REPORT_DISCLOSE_H
 #define CRS_RUNNER_REPORT_DISCLOSE_H
@@ -60,6 +50,7 @@ void private_set_release(struct private_set *p);
 int disclose_parse(const char *arg, const char *what,
 		   enum disclose_policy *out);
 
+#ifdef UNIT_TESTS
 /*
  * Is the repository this CI job runs for public? GitHub Actions: the
  * event file's repository.visibility ("public") or repository.private
@@ -72,6 +63,7 @@ int disclose_repo_public(const char **why);
 
 /* Is `f` private under `p` here (disclose_repo_public for auto)? */
 int disclose_is_private(enum disclose_policy p, const struct finding *f);
+#endif
 
 /*
  * disclose_is_private() under the --disclose value `opt` (NULL:

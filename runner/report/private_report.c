@@ -21,6 +21,7 @@
 #include "common/error.h"
 #include "common/fsutil.h"
 #include "common/log.h"
+#include "common/testable.h"
 #include "common/utf8.h"
 #include "common/xalloc.h"
 
@@ -90,9 +91,9 @@ static void code(struct buf *b, const char *s)
 	free(c);
 }
 
-char *private_report_text(const struct private_finding *x,
-			  const struct scan_summary *sm,
-			  const char *evidence_name, size_t max)
+CRS_TESTABLE char *private_report_text(const struct private_finding *x,
+				       const struct scan_summary *sm,
+				       const char *evidence_name, size_t max)
 {
 	struct buf b = BUF_INIT, rep = BUF_INIT, pov = BUF_INIT;
 	size_t room;

@@ -2,19 +2,9 @@
 /*
  * private_report.h - private findings to the maintainers only
  *
- * What disclose_split() took out of the public result set goes, sealed
- * to the maintainers' certificate (CRS_CI_DISCLOSE_KEY, a PEM X.509
- * certificate from the repository's CI variables: trusted configuration,
- * never the pull request's checkout), to:
- *   - <out>/private/finding-<n>.pov.cms and .md.cms: the PoV and the
- *     details, CMS enveloped data (cms_seal.h); names carry only the
- *     ordinal, the content only its length;
- *   - GitHub: a draft repository security advisory per finding, when
- *     CRS_CI_ADVISORY_TOKEN (a token with "Repository security
- *     advisories: write"; the workflow's GITHUB_TOKEN cannot) is set;
- *   - GitLab: a confidential issue per finding, with the job's api-scope
- *     token (CRS_CI_GITLAB_TOKEN or GITLAB_TOKEN).
- * Without a channel it says so once; public outputs keep only the count.
+ * Sealed evidence files (<out>/private/finding-<n>.{pov,md}.cms), a draft
+ * GitHub security advisory (CRS_CI_ADVISORY_TOKEN), a confidential GitLab
+ * issue (the api-scope token). Details: SECURITY.md, docs/internals.md.
  */
 #ifndef CRS_RUNNER_REPORT_PRIVATE_REPORT_H
 #define CRS_RUNNER_REPORT_PRIVATE_REPORT_H
@@ -30,6 +20,7 @@ struct scan_summary;
 #define PRIVATE_ISSUE_MAX 1000000	/* GitLab's is 1,048,576 */
 #define PRIVATE_SUMMARY_MAX 1024	/* GitHub's advisory summary */
 
+#ifdef UNIT_TESTS
 /*
  * The Markdown details of `x` for the maintainers, at most `max` bytes:
  * crash, location, stack, the sanitizer report (cut to fit, saying so)
@@ -40,6 +31,7 @@ struct scan_summary;
 char *private_report_text(const struct private_finding *x,
 			  const struct scan_summary *sm,
 			  const char *evidence_name, size_t max);
+#endif
 
 /*
  * Seal, write and send every finding of `p` (see above). `out_dir` is
