@@ -52,6 +52,7 @@ int cmd_decrypt(int argc, char **argv, struct runner_ctx *ctx)
 	int c, r, code = EXIT_USAGE;
 
 	optind = 0;
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, "h", cmd_decrypt_opts,
 				NULL)) != -1) {
 		switch (c) {
