@@ -152,6 +152,7 @@ env GITLAB_CI=true CI_PROJECT_VISIBILITY=public CI_API_V4_URL="$gl_api" \
 	[ $? -eq 1 ] || { cat "$tmp/gl.log" >&2; fail "report (GitLab)"; }
 kill -TERM "$FAKE_GL_PID"; wait "$FAKE_GL_PID" || true
 [ -s "$tmp/gl/gl-sast-report.json" ] || fail "no SAST report"
+python3 -c "import json,sys; r=json.load(open(sys.argv[1]))[\"runs\"][0]; assert r[\"properties\"][\"privateFindings\"] == 1 and len(r[\"results\"]) == 1, r[\"properties\"]" "$tmp/gl/results.sarif" || fail "the SARIF does not count the private finding"
 clean gl
 python3 - "$tmp/gitlab.jsonl" "$tmp/issue.cms" <<'PY'
 import json, re, sys
