@@ -97,7 +97,7 @@ void finding_release(struct finding *f)
 	free(f->povs);
 }
 
-static void patch_release(struct finding_patch *p)
+void finding_patch_release(struct finding_patch *p)
 {
 	free(p->sha256);
 	free(p->path);
@@ -170,7 +170,7 @@ void finding_set_release(struct finding_set *s)
 		finding_release(&s->items[i]);
 	free(s->items);
 	for (size_t i = 0; i < s->patches_nr; i++)
-		patch_release(&s->patches[i]);
+		finding_patch_release(&s->patches[i]);
 	free(s->patches);
 	for (size_t i = 0; i < s->candidates_nr; i++)
 		finding_candidate_release(&s->candidates[i]);
@@ -234,7 +234,7 @@ const struct finding_patch *finding_set_find_patch(const struct finding_set *s,
 void finding_set_clear_patches(struct finding_set *s)
 {
 	for (size_t i = 0; i < s->patches_nr; i++)
-		patch_release(&s->patches[i]);
+		finding_patch_release(&s->patches[i]);
 	free(s->patches);
 	s->patches = NULL;
 	s->patches_nr = s->patches_alloc = 0;
@@ -370,6 +370,11 @@ enum finding_verdict finding_set_verdict(const struct finding_set *s,
 
 	for (size_t i = 0; i < s->nr; i++)
 		failing += finding_fails_policy(&s->items[i], policy) != 0;
+	/* private findings fail the policy too, counted only */
+	if (!strcmp(policy, "any"))
+		failing += s->summary.private_findings;
+	else if (strcmp(policy, "none"))
+		failing += s->summary.private_new;
 	if (failing_out)
 		*failing_out = failing;
 	if (failing)
@@ -450,6 +455,11 @@ static json_t *summary_to_json(const struct scan_summary *m)
 	json_object_set_new(o, "povs_submitted", jsize(m->povs_submitted));
 	json_object_set_new(o, "povs_not_reproduced",
 			    jsize(m->povs_not_reproduced));
+	if (m->private_findings) {
+		json_object_set_new(o, "private_findings",
+				    jsize(m->private_findings));
+		json_object_set_new(o, "private_new", jsize(m->private_new));
+	}
 	json_object_set_new(o, "fail_on", jstr(m->fail_on));
 	json_object_set_new(o, "sarif_category", jstr(m->sarif_category));
 	json_object_set_new(o, "sanitizer", jstr(m->sanitizer));
@@ -849,6 +859,8 @@ static int summary_from_json(struct scan_summary *m, const json_t *o,
 	    (r = get_size(&m->povs_submitted, &c, o, "povs_submitted")) ||
 	    (r = get_size(&m->povs_not_reproduced, &c, o,
 		      "povs_not_reproduced")) ||
+	    (r = get_size(&m->private_findings, &c, o, "private_findings")) ||
+	    (r = get_size(&m->private_new, &c, o, "private_new")) ||
 	    (r = get_enum(&m->fail_on, &c, o, "fail_on", fail_on_values)) ||
 	    (r = get_str(&m->sarif_category, &c, o, "sarif_category", 0)) ||
 	    (r = get_str(&m->sanitizer, &c, o, "sanitizer", 0)) ||

@@ -166,6 +166,10 @@ struct scan_summary {
 	double duration_s;
 	int timed_out;
 	size_t povs_submitted, povs_not_reproduced;
+	/* findings kept out of every public output by the disclosure
+	 * policy (runner/report/disclose.h): only their count is here */
+	size_t private_findings;
+	size_t private_new;	/* of them, those failing --fail-on new */
 	char *fail_on;		/* "new", "any", "none" */
 	char *sarif_category;	/* --sarif-category, or NULL (default) */
 	char *sanitizer;	/* of the head build: "address", ... or NULL */
@@ -233,6 +237,8 @@ const struct finding_patch *finding_set_find_patch(const struct finding_set *s,
  */
 struct finding_candidate *finding_set_add_candidate(struct finding_set *s);
 #endif
+/* Free a patch's strings and arrays (not p itself). */
+void finding_patch_release(struct finding_patch *p);
 /* Free a candidate's strings and zero it. */
 void finding_candidate_release(struct finding_candidate *c);
 /* Drop every patch, and every finding's fixed_by. */

@@ -757,6 +757,10 @@ static json_t *run_properties(const struct finding_set *s,
 	json_object_set_new(p, "povsNotReproduced", json_integer(
 		(json_int_t)(m->povs_not_reproduced > INT_MAX ? INT_MAX :
 			     m->povs_not_reproduced)));
+	if (m->private_findings)	/* the disclosure policy's count */
+		json_object_set_new(p, "privateFindings", json_integer(
+			(json_int_t)(m->private_findings > INT_MAX ? INT_MAX :
+				     m->private_findings)));
 	json_object_set_new(p, "durationSeconds", json_real(m->duration_s));
 	if (m->fail_on)
 		json_object_set_new(p, "failOn", sarif_jstr(m->fail_on));

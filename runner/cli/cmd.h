@@ -21,6 +21,7 @@ struct phase_cmd;
 
 int cmd_completion(int argc, char **argv, struct runner_ctx *ctx);
 int cmd_crs(int argc, char **argv, struct runner_ctx *ctx);
+int cmd_decrypt(int argc, char **argv, struct runner_ctx *ctx);
 int cmd_gateway(int argc, char **argv, struct runner_ctx *ctx);
 int cmd_help(int argc, char **argv, struct runner_ctx *ctx);
 int cmd_hook(int argc, char **argv, struct runner_ctx *ctx);
@@ -75,7 +76,7 @@ void cmd_list(FILE *f);
 
 /* The long options of the commands that parse their own (for the table). */
 extern const struct option cmd_crs_opts[], cmd_gateway_opts[],
-	cmd_hook_opts[], cmd_init_opts[], cmd_merge_opts[], cmd_plan_opts[],
-	cmd_publish_opts[];
+	cmd_decrypt_opts[], cmd_hook_opts[], cmd_init_opts[], cmd_merge_opts[],
+	cmd_plan_opts[], cmd_publish_opts[];
 
 #endif

@@ -12,6 +12,7 @@
 #include "runner/exec/base_images.h"
 #include "runner/scan/shard.h"
 #include "runner/scan/after_finding.h"
+#include "runner/report/disclose.h"
 #include "runner/config/config.h"
 #include "runner/cli/cli_usage.h"
 #include "common/duration.h"
@@ -33,7 +34,7 @@ enum {
 	OPT_REGISTRY, OPT_BASE_IMAGES, OPT_REPORT_TIMEOUTS, OPT_REPORT_OOMS,
 	OPT_SARIF_CATEGORY, OPT_LLM_REASON, OPT_CACHE_MAX, OPT_FUZZ_SECONDS,
 	OPT_MIN_HARNESS_SECONDS, OPT_AFTER_FINDING, OPT_UNTIL_DEADLINE,
-	OPT_LEND_CORES,
+	OPT_LEND_CORES, OPT_DISCLOSE,
 };
 
 /* The commands an option applies to, for the tables below. */
@@ -174,6 +175,12 @@ static const struct scan_opt scan_opt_table[] = {
 	  "SARIF runs[].automationDetails.id \"NAME/\": jobs with\n"
 	  "different categories (a sanitizer matrix) keep their\n"
 	  "own code-scanning alerts (default crs-ci/PROJECT/)" },
+	{ "disclose", "public|private|auto", OPT_DISCLOSE, REPORTING,
+	  "auto (default, also CRS_CI_DISCLOSE): in CI on a public\n"
+	  "repository, pre-existing findings are kept out of every\n"
+	  "public output (a count only) and go sealed to the\n"
+	  "maintainers; private: every finding so; public: none\n"
+	  "(SECURITY.md, \"Disclosure policy\")" },
 };
 
 #define SCAN_OPT_NR (sizeof(scan_opt_table) / sizeof(scan_opt_table[0]))
@@ -439,6 +446,14 @@ int scan_opts_parse(struct scan_opts *o, int argc, char **argv,
 			  &o->hide_timeouts) = !yes;
 			break;
 		}
+		case OPT_DISCLOSE: {
+			enum disclose_policy dp;
+
+			if (disclose_parse(optarg, "--disclose", &dp) != 0)
+				return usage_error(err, cmd, CRS_EINPUT);
+			o->disclose = optarg;
+			break;
+		}
 		case OPT_SARIF_CATEGORY:
 			if (scan_opts_check_category(optarg) != 0)
 				return usage_error(err, cmd, CRS_EINPUT);
@@ -466,6 +481,12 @@ int scan_opts_parse(struct scan_opts *o, int argc, char **argv,
 	 * unless --after-finding says otherwise */
 	if (o->keep_going && o->after_finding_s == AFTER_FINDING_DEFAULT)
 		o->after_finding_s = AFTER_FINDING_CONTINUE;
+	if (!o->disclose) {	/* a bad CRS_CI_DISCLOSE fails now, too */
+		enum disclose_policy dp;
+
+		if (disclose_parse(NULL, "--disclose", &dp) != 0)
+			return usage_error(err, cmd, CRS_EINPUT);
+	}
 	return 0;
 }
 

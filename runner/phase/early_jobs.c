@@ -18,6 +18,7 @@
 #include "runner/scan/timings.h"
 #include "runner/scan/scan_opts.h"
 #include "runner/scan/ctx.h"
+#include "runner/report/disclose.h"
 #include "runner/report/github.h"
 #include "runner/report/terminal.h"
 #include "sarif/change_cov.h"
@@ -96,11 +97,19 @@ static void judge(struct scan *s, struct early_triage *e)
 	    finding_fails_policy(f, s->opts->fail_on)) {
 		e->proved_at = scan_elapsed(s);
 		snprintf(e->id, sizeof(e->id), "%s", f->id);
-		log_info("triage: finding %s proved %.1fs into the scan; it "
-			 "fails --fail-on %s:", f->id, e->proved_at,
-			 s->opts->fail_on);
-		terminal_finding(stderr, f, NULL, s->out_dir);
-		if (in_github_actions() && s->ctx && s->ctx->out) {
+		if (disclose_hides(s->opts->disclose, f)) {
+			log_info("triage: a finding proved %.1fs into the scan "
+				 "fails --fail-on %s; its details are kept "
+				 "private (--disclose)", e->proved_at,
+				 s->opts->fail_on);
+		} else {
+			log_info("triage: finding %s proved %.1fs into the "
+				 "scan; it fails --fail-on %s:", f->id,
+				 e->proved_at, s->opts->fail_on);
+			terminal_finding(stderr, f, NULL, s->out_dir);
+		}
+		if (in_github_actions() && s->ctx && s->ctx->out &&
+		    !disclose_hides(s->opts->disclose, f)) {
 			github_annotations(s->ctx->out, &fs, s->out_dir);
 			fflush(s->ctx->out);
 			e->announced = 1;

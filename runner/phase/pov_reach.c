@@ -9,8 +9,10 @@
  */
 #include "runner/phase/phase.h"
 #include "runner/exec/pov_coverage.h"
+#include "runner/report/disclose.h"
 #include "runner/scan/coverage.h"
 #include "runner/scan/scan.h"
+#include "runner/scan/scan_opts.h"
 #include "runner/scan/timings.h"
 #include "diff/func_spans.h"
 #include "sarif/anchor_pick.h"
@@ -347,13 +349,16 @@ static int replay_all(struct scan *s, const struct pov_job *jobs, size_t nr,
 	return r;
 }
 
-/* One log line per finding: where its anchor is and why. */
-static void log_anchor(const struct finding *f)
+/* One log line per finding: where its anchor is and why (a private
+ * finding's is not for the public log: --disclose). */
+static void log_anchor(const struct scan *s, const struct finding *f)
 {
 	const struct change_anchor *a = f->anchor;
 	const char *why = a->reason ? a->reason : change_anchor_how_text(a);
 	char file[512], text[512];
 
+	if (disclose_hides(s->opts->disclose, f))
+		return;
 	log_quote(file, sizeof(file), a->file ? a->file : "?",
 		  strlen(a->file ? a->file : "?"));
 	log_quote(text, sizeof(text), why, strlen(why));
@@ -401,7 +406,7 @@ int phase_pov_reach(struct scan *s, struct finding_set *fs,
 			f->anchor = change_anchor_pick(f, reach[i].files,
 						       reach[i].nr, span_at,
 						       &spans);
-		log_anchor(f);
+		log_anchor(s, f);
 	}
 	if (cc)
 		change_cov_finish(cc);

@@ -14,7 +14,9 @@
 #include "runner/scan/scan_opts.h"
 #include "runner/report/github.h"
 #include "runner/report/gitlab.h"
+#include "runner/report/disclose.h"
 #include "runner/report/html.h"
+#include "runner/report/private_report.h"
 #include "runner/report/terminal.h"
 #include "runner/scan/timings.h"
 #include "diff/changeset.h"
@@ -54,6 +56,8 @@ static void gitlab_suggest(const struct finding_set *fs,
 
 int phase_report(struct scan *s, int *exit_code_out)
 {
+	struct private_set priv = PRIVATE_SET_INIT;
+	enum disclose_policy dp;
 	struct finding_set fs;
 	char *results = xasprintf("%s/results.json", s->out_dir);
 	char *sarif = xasprintf("%s/results.sarif", s->out_dir);
@@ -78,8 +82,18 @@ int phase_report(struct scan *s, int *exit_code_out)
 	}
 	/* and its --report-timeouts/--report-ooms: results.json says so */
 	phase_suppress(s, &fs);
-	if ((r = finding_set_save(&fs, results)) != 0)
+	if ((r = disclose_parse(s->opts->disclose, "--disclose", &dp)) != 0)
 		goto out;
+	/* private findings leave the set (and their files the output
+	 * folder) before anything public is written; results.json is
+	 * rewritten without them even when a file could not be removed */
+	{
+		int split = disclose_split(&fs, s->out_dir, dp, &priv);
+
+		if ((r = finding_set_save(&fs, results)) != 0 ||
+		    (r = split) != 0)
+			goto out;
+	}
 	if ((r = sarif_write_file(&fs, fs.summary.source_root, sarif)) != 0)
 		goto out;
 	log_info("report: wrote %s", sarif);
@@ -129,8 +143,12 @@ int phase_report(struct scan *s, int *exit_code_out)
 	}
 	/* the whole report phase, in results.json */
 	timings_into(s, &fs);
-	r = finding_set_save(&fs, results);
+	if ((r = finding_set_save(&fs, results)) != 0)
+		goto out;
+	/* last: the maintainers' channel; a bad key is a config error */
+	r = private_report(&priv, &fs.summary, s->out_dir);
 out:
+	private_set_release(&priv);
 	finding_set_release(&fs);
 	free(results);
 	free(sarif);

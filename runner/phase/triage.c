@@ -20,6 +20,7 @@
 #include "runner/exec/reproduce_pov.h"
 #include "runner/phase/early_jobs.h"
 #include "runner/phase/triage_finding.h"
+#include "runner/report/disclose.h"
 #include "runner/scan/scan_opts.h"
 #include "runner/scan/ctx.h"
 #include "runner/config/config.h"
@@ -242,9 +243,15 @@ static int triage_pov(struct scan *s, const struct pov *p, time_t run_start,
 	}
 	f = triage_add_finding(s, fs, p, &v, id, 1, run_start);
 	triage_novelty(s, p, bdir, on_base, v.signature, &f->novelty);
-	log_info("triage: %s in %s (%s:%d), reproduced %d/%d", f->crash_type,
-		 f->function ? f->function : "?", f->file ? f->file : "?",
-		 f->line, f->reproduced, f->attempts);
+	if (disclose_hides(s->opts->disclose, f))
+		log_info("triage: a finding in released code, reproduced "
+			 "%d/%d; its details are kept private (--disclose)",
+			 f->reproduced, f->attempts);
+	else
+		log_info("triage: %s in %s (%s:%d), reproduced %d/%d",
+			 f->crash_type, f->function ? f->function : "?",
+			 f->file ? f->file : "?", f->line, f->reproduced,
+			 f->attempts);
 out:
 	repro_verdict_release(&v);
 	free(hdir);

@@ -9,6 +9,7 @@
  * Authorization header only, never logged nor put in a URL.
  */
 #include "runner/report/github.h"
+#include "runner/report/disclose.h"
 #include "runner/report/change_lines.h"
 #include "runner/report/timing_summary.h"
 #include "runner/report/markdown.h"
@@ -607,6 +608,10 @@ CRS_TESTABLE void github_summary(struct buf *b, const struct finding_set *fs,
 		   "%.0f s%s.\n\n", sm->povs_submitted,
 		   sm->povs_not_reproduced, sm->duration_s,
 		   sm->timed_out ? " (the scan hit its deadline)" : "");
+	if (sm->private_findings) {
+		disclose_public_line(b, sm->private_findings);
+		buf_adds(b, ".\n\n");
+	}
 	{
 		struct buf t = BUF_INIT;
 
@@ -874,9 +879,9 @@ int github_repo_ok(const char *s)
  * Authorization header, bounded response. 0 with resp filled (any
  * status), CRS_ETIMEOUT, or CRS_ERR (transport failure).
  */
-int github_http(const struct github_env *env, const char *method,
-		       const char *path, const char *body, long timeout_ms,
-		       struct http_response *resp)
+int github_request(const struct github_env *env, const char *method,
+		   const char *path, const char *body, long timeout_ms,
+		   struct http_response *resp)
 {
 	struct http_transport *t = NULL;
 	const char *hdr[5] = { "Accept: application/vnd.github+json",
@@ -1017,7 +1022,7 @@ CRS_TESTABLE int github_sarif_upload(char **id_out, const struct github_env *env
 	}
 	body = json_dumps(req, JSON_COMPACT);
 	path = xasprintf("/repos/%s/code-scanning/sarifs", env->repository);
-	if ((r = github_http(env, "POST", path, body, timeout_ms, &resp)))
+	if ((r = github_request(env, "POST", path, body, timeout_ms, &resp)))
 		goto out;
 	if (resp.status / 100 != 2) {
 		r = github_http_error("SARIF upload", &resp);
@@ -1076,7 +1081,7 @@ CRS_TESTABLE int github_sarif_poll(char **status_out, const struct github_env *e
 
 		if (i)
 			sleep_ms(interval_ms);
-		r = github_http(env, "GET", path, NULL, timeout_ms, &resp);
+		r = github_request(env, "GET", path, NULL, timeout_ms, &resp);
 		if (!r && resp.status / 100 != 2)
 			r = github_http_error("SARIF processing status", &resp);
 		if (!r) {
@@ -1138,7 +1143,7 @@ int github_review_post(size_t *posted_out, const struct github_env *env,
 	body = json_dumps(review, JSON_COMPACT);
 	path = xasprintf("/repos/%s/pulls/%ld/reviews", env->repository,
 			 env->pr.number);
-	if ((r = github_http(env, "POST", path, body, timeout_ms, &resp)))
+	if ((r = github_request(env, "POST", path, body, timeout_ms, &resp)))
 		goto out;
 	if (resp.status / 100 != 2) {
 		r = github_http_error("pull request review", &resp);

@@ -158,6 +158,17 @@ struct json_t *github_review_json(const struct github_pr *pr,
 				  size_t *skipped_out);
 #endif
 
+/*
+ * One REST call to env->api_url: `method` on `path`, JSON `body` or
+ * none, env->token (if any) as the bearer token, the response kept
+ * bounded. 0 with resp filled (any status), CRS_ETIMEOUT, or CRS_ERR
+ * (transport failure). The token is in no message.
+ */
+struct http_response;
+int github_request(const struct github_env *env, const char *method,
+		   const char *path, const char *body, long timeout_ms,
+		   struct http_response *resp);
+
 /* REST calls: options and what they reported. */
 struct github_report_opts {
 	int upload_sarif;	/* POST the SARIF to code scanning */
@@ -224,14 +235,6 @@ int github_review_post(size_t *posted_out, const struct github_env *env,
 struct http_response;
 /* owner/name of letters, digits, '.', '-', '_' only (goes in a URL). */
 int github_repo_ok(const char *s);
-/*
- * One request to env->api_url: JSON body (or none), the token in the
- * Authorization header, the response kept up to 4 MiB. 0 with resp
- * filled (any status), CRS_ETIMEOUT, or CRS_ERR (transport failure).
- */
-int github_http(const struct github_env *env, const char *method,
-		const char *path, const char *body, long timeout_ms,
-		struct http_response *resp);
 /* CRS_ERR naming the call `what`, the status and GitHub's "message". */
 int github_http_error(const char *what, const struct http_response *resp);
 

@@ -64,7 +64,7 @@ static int get_json(json_t **out, const struct github_env *env,
 	int r;
 
 	*out = NULL;
-	if ((r = github_http(env, "GET", path, NULL, timeout_ms, &resp)))
+	if ((r = github_request(env, "GET", path, NULL, timeout_ms, &resp)))
 		goto out;
 	if (resp.status != 200) {
 		r = github_http_error(what, &resp);
@@ -256,7 +256,7 @@ int github_check_run_post(const struct github_env *env,
 	char *path = xasprintf("/repos/%s/check-runs", env->repository);
 	int r;
 
-	if (!(r = github_http(env, "POST", path, text, timeout_ms, &resp)) &&
+	if (!(r = github_request(env, "POST", path, text, timeout_ms, &resp)) &&
 	    resp.status / 100 != 2)
 		r = github_http_error("check run", &resp);
 	buf_release(&resp.body);

@@ -594,31 +594,28 @@ static void gitlab_api_message(char *out, size_t n, const struct buf *body)
 	json_decref(j);
 }
 
-/*
- * One API call through the HTTP client: `method` on `tail` under the MR,
- * JSON `body` or none. 0 with resp filled when the status is `want`;
- * CRS_ERR (transport failure, another status, with GitLab's message) or
- * CRS_ETIMEOUT. The token is in no message.
- */
-static int gitlab_call(const struct gitlab_env *env, const char *method,
-		       const char *tail, const char *body, long want,
-		       struct buf *resp)
+int gitlab_request(const struct gitlab_env *env, const char *method,
+		   const char *path, const char *what, const char *body,
+		   long want, struct buf *resp)
 {
 	struct http_transport *t = NULL;
 	struct http_response res = HTTP_RESPONSE_INIT;
 	const char *hdr[3] = { NULL, "Accept: application/json" };
 	struct http_request req = {
-		.method = method, .what = tail,
+		.method = method, .path = path, .what = what,
 		.timeout_ms = GITLAB_TIMEOUT_S * 1000,
 		.headers = hdr, .max_response = GITLAB_RESPONSE_MAX,
 	};
 	char msg[256];
-	char *path = gitlab_mr_path(env, tail), *auth = NULL;
+	char *auth = NULL;
 	int r = CRS_ERR;
 
+	if (!env->api_url || !env->token)
+		return crs_error_set(CRS_EINPUT, "gitlab: %s is not set",
+				     !env->api_url ? "CI_API_V4_URL" :
+				     "CRS_CI_GITLAB_TOKEN (or GITLAB_TOKEN)");
 	auth = xasprintf("PRIVATE-TOKEN: %s", env->token);
 	hdr[0] = auth;
-	req.path = path;
 	if (body) {
 		req.content_type = "application/json";
 		req.body = body;
@@ -631,18 +628,27 @@ static int gitlab_call(const struct gitlab_env *env, const char *method,
 	if (res.status != want) {
 		gitlab_api_message(msg, sizeof(msg), resp);
 		r = crs_error_set(CRS_ERR, "gitlab: %s %s: HTTP %ld: %s",
-				  method, tail, res.status, msg);
+				  method, what, res.status, msg);
 		goto out;
 	}
 	r = 0;
 out:
-	if (auth) {
-		explicit_bzero(auth, strlen(auth));
-		free(auth);
-	}
+	explicit_bzero(auth, strlen(auth));
+	free(auth);
 	if (t)
 		t->free(t);
 	http_response_release(&res);
+	return r;
+}
+
+/* gitlab_request() on `tail` under the merge request */
+static int gitlab_call(const struct gitlab_env *env, const char *method,
+		       const char *tail, const char *body, long want,
+		       struct buf *resp)
+{
+	char *path = gitlab_mr_path(env, tail);
+	int r = gitlab_request(env, method, path, tail, body, want, resp);
+
 	free(path);
 	return r;
 }

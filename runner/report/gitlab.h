@@ -38,6 +38,18 @@ int gitlab_detect(void);
 /* Fill `env` from the environment (getenv; borrowed). Cannot fail. */
 void gitlab_env_load(struct gitlab_env *env);
 
+/*
+ * One REST call: `method` on `path` under env->api_url (`what` names it
+ * in messages), JSON `body` or none, env->token as PRIVATE-TOKEN. 0 with
+ * the body appended to `resp` when the status is `want`; CRS_EINPUT (no
+ * API URL or token), CRS_ERR (transport failure, another status, with
+ * GitLab's message) or CRS_ETIMEOUT. The token is in no message.
+ */
+struct buf;
+int gitlab_request(const struct gitlab_env *env, const char *method,
+		   const char *path, const char *what, const char *body,
+		   long want, struct buf *resp);
+
 #ifdef UNIT_TESTS
 /* info, minor, major, critical, blocker */
 const char *gitlab_cq_severity(const struct finding *f);

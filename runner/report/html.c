@@ -8,6 +8,7 @@
  * Details: docs/internals.md.
  */
 #include "runner/report/html.h"
+#include "runner/report/disclose.h"
 #include "runner/report/change_lines.h"
 #include "runner/report/html_timeline.h"
 #include "runner/report/junit.h"
@@ -266,6 +267,13 @@ static void html_summary(xmlNodePtr body, const struct finding_set *fs,
 					       sm->harnesses_nr));
 	html_kv_own(t, "PoVs", xasprintf("%zu submitted, %zu not reproduced",
 		    sm->povs_submitted, sm->povs_not_reproduced));
+	if (sm->private_findings) {
+		struct buf line = BUF_INIT;
+
+		disclose_public_line(&line, sm->private_findings);
+		html_kv(t, "private findings", line.ptr);
+		buf_release(&line);
+	}
 	html_kv(t, "tool version", sm->tool_version);
 	if (json_is_object(tot)) {
 		double d = html_jnum(tot, "dollars");

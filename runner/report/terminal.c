@@ -8,6 +8,7 @@
  * in a log.
  */
 #include "runner/report/terminal.h"
+#include "runner/report/disclose.h"
 #include "runner/report/timing_summary.h"
 #include "sarif/change_anchor.h"
 #include "sarif/change_cov.h"
@@ -194,6 +195,13 @@ size_t terminal_report(FILE *f, const struct finding_set *fs,
 		q(pq, sizeof(pq), sm->project ? sm->project : "scan"), fs->nr,
 		failing, q(polq, sizeof(polq), policy),
 		sm->povs_submitted, sm->povs_not_reproduced, sm->duration_s);
+	if (sm->private_findings) {
+		struct buf line = BUF_INIT;
+
+		disclose_public_line(&line, sm->private_findings);
+		fprintf(f, "  %s\n", line.ptr);
+		buf_release(&line);
+	}
 	if (sm->crs_povs && sm->crs_first_pov_s && sm->crs_nr) {
 		fprintf(f, "  PoVs per CRS:");
 		for (size_t i = 0; i < sm->crs_nr; i++) {

@@ -62,6 +62,9 @@ struct scan_opts {
 	int hide_ooms;
 	const char *sarif_category;	/* --sarif-category, or NULL */
 	const char *llm_reason;	/* --llm-reason, or NULL */
+	/* --disclose, checked; NULL: CRS_CI_DISCLOSE, then auto
+	 * (runner/report/disclose.h) */
+	const char *disclose;
 };
 #define SCAN_OPTS_INIT { .source = ".", .timeout_s = 900, \
 	.fail_on = "new", .reproduce_runs = 5, .after_finding_s = -2, \

@@ -146,6 +146,45 @@ static int publish_routes(struct fake_github *f, struct MHD_Connection *c,
 	return -1;
 }
 
+/*
+ * POST /repos/{o}/{r}/security-advisories: 201 with a draft advisory, or
+ * 422 as GitHub answers a body without summary, description, a known
+ * severity or a vulnerabilities array, or with a description over
+ * 65,535 characters.
+ */
+static enum MHD_Result advisory(struct MHD_Connection *c,
+				struct fake_github *f, const char *body,
+				unsigned *status)
+{
+	json_t *j = json_loads(body ? body : "", 0, NULL), *a;
+	const char *sev = json_string_value(json_object_get(j, "severity"));
+	const char *desc = json_string_value(json_object_get(j,
+							     "description"));
+	char *out;
+	enum MHD_Result ret;
+
+	if (!json_is_string(json_object_get(j, "summary")) || !desc ||
+	    strlen(desc) > 65535 || !json_is_array(json_object_get(j,
+	    "vulnerabilities")) || !sev || (strcmp(sev, "critical") &&
+	    strcmp(sev, "high") && strcmp(sev, "medium") &&
+	    strcmp(sev, "low"))) {
+		json_decref(j);
+		return reply(c, *status = 422,
+			     "{\"message\":\"Validation Failed\"}");
+	}
+	a = json_pack("{s:s,s:s,s:O,s:O,s:s}", "ghsa_id",
+		      "GHSA-xxxx-xxxx-xxxx", "state", "draft", "summary",
+		      json_object_get(j, "summary"), "description",
+		      json_object_get(j, "description"), "severity", sev);
+	out = json_dumps(a, JSON_COMPACT);
+	ret = reply(c, *status = 201, out);
+	(void)f;
+	free(out);
+	json_decref(a);
+	json_decref(j);
+	return ret;
+}
+
 static enum MHD_Result answer(void *cls, struct MHD_Connection *c,
 			      const char *url, const char *method,
 			      const char *body, size_t len)
@@ -214,6 +253,12 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *c,
 				    "\"complete\",\"analyses_url\":\"https://"
 				    "api.github.com/repos/o/r/code-scanning/"
 				    "analyses?sarif_id=" FAKE_SARIF_ID "\"}");
+	} else if (!strcmp(method, "POST") &&
+		   !strcmp(rest, "security-advisories")) {
+		f->advisories++;
+		keep(&f->advisory_body, body);
+		keep(&f->advisory_path, url);
+		ret = advisory(c, f, body, &status);
 	} else if (!strcmp(method, "POST") && !strncmp(rest, "pulls/", 6) &&
 		   strstr(rest, "/reviews")) {
 		f->reviews++;
@@ -267,6 +312,8 @@ void fake_github_stop(struct fake_github *f)
 		free(f->reqs[i].body);
 	}
 	free(f->reqs);
+	free(f->advisory_body);
+	free(f->advisory_path);
 	free(f->last_auth);
 	free(f->last_accept);
 	free(f->last_api_version);

@@ -6,13 +6,17 @@
  * answers POST /repos/{o}/{r}/code-scanning/sarifs (202 with a receipt),
  * GET /repos/{o}/{r}/code-scanning/sarifs/{id} ("pending" for the first
  * `pending_polls` polls, then "complete", or "failed" with errors) and
- * POST /repos/{o}/{r}/pulls/{n}/reviews (200), and for `crs-ci publish`
+ * POST /repos/{o}/{r}/pulls/{n}/reviews (200),
+ * POST /repos/{o}/{r}/security-advisories (201 with a draft, 422 for a
+ * body GitHub would refuse), and for `crs-ci publish`
  * GET /repos/{o}/{r}/pulls?head=OWNER:BRANCH (the `pulls` list filtered by
  * head.label), GET .../pulls/{n}/files (`files` on page 1, [] after) and
  * POST .../check-runs (201), requiring
  * "Authorization: Bearer <token>" (401 "Bad credentials" otherwise), and
  * records what it was sent. Built once into libtesthelper.a
  * (tests/helper/), linked into the unit tests; the product never ships it.
+ * Built alone with -DFAKE_GITHUB_MAIN it is a standalone server that
+ * writes the advisory it got to a file when it stops (integration tests).
  */
 #ifndef CRS_TESTS_FAKES_FAKE_GITHUB_H
 #define CRS_TESTS_FAKES_FAKE_GITHUB_H
@@ -41,7 +45,7 @@ struct fake_github {
 
 	/* records: read after the requests finished */
 	int requests;
-	int uploads, polls, reviews, check_runs, lookups;
+	int uploads, polls, reviews, check_runs, lookups, advisories;
 	char *upload_body;	/* last upload's JSON body */
 	char *upload_path;
 	char *review_body;	/* last review's JSON body */
@@ -52,6 +56,8 @@ struct fake_github {
 		unsigned status;
 	} *reqs;
 	int nr_reqs;
+	char *advisory_body;	/* last security advisory's JSON body */
+	char *advisory_path;
 	char *last_auth;	/* last Authorization header */
 	char *last_accept;	/* last Accept header */
 	char *last_api_version;	/* last X-GitHub-Api-Version header */

@@ -89,13 +89,33 @@ static unsigned fg_discussion(const char *body, char **answer)
 	return st;
 }
 
+/* POST /projects/:id/issues: 201 with the issue, 400 without a title */
+static unsigned fg_issue(const char *body, char **answer)
+{
+	json_t *j = json_loads(body ? body : "", 0, NULL), *a;
+	json_t *conf = json_object_get(j, "confidential");
+
+	if (!fg_str_is(j, "title", NULL)) {
+		json_decref(j);
+		*answer = strdup("{\"error\":\"title is missing\"}");
+		return 400;
+	}
+	a = json_pack("{s:i,s:i,s:O,s:b}", "id", 84, "iid", 12, "title",
+		      json_object_get(j, "title"), "confidential",
+		      json_is_true(conf));
+	*answer = json_dumps(a, JSON_COMPACT);
+	json_decref(a);
+	json_decref(j);
+	return 201;
+}
+
 static enum MHD_Result fg_answer(void *cls, struct MHD_Connection *c,
 				  const char *url, const char *method,
 				  const char *body, size_t len)
 {
 	struct fake_gitlab *f = cls;
 	const char *tok, *ct;
-	char prefix[160], *answer = NULL;
+	char prefix[160], issues[128], *answer = NULL;
 	const char *tail;
 	unsigned st;
 	struct fake_gitlab_req *rq = NULL;
@@ -108,6 +128,8 @@ static enum MHD_Result fg_answer(void *cls, struct MHD_Connection *c,
 		 f->mr_iid);
 	tail = strncmp(url, prefix, strlen(prefix)) ? NULL :
 		url + strlen(prefix);
+	snprintf(issues, sizeof(issues), "/api/v4/projects/%s/issues",
+		 f->project_id);
 	if (!tok || !f->token || strcmp(tok, f->token)) {
 		st = 401;
 		answer = strdup("{\"message\":\"401 Unauthorized\"}");
@@ -118,6 +140,8 @@ static enum MHD_Result fg_answer(void *cls, struct MHD_Connection *c,
 	} else if (tail && !strcmp(tail, "discussions") &&
 		   !strcmp(method, "POST")) {
 		st = fg_discussion(body, &answer);
+	} else if (!strcmp(url, issues) && !strcmp(method, "POST")) {
+		st = fg_issue(body, &answer);
 	} else {
 		st = 404;
 		answer = strdup("{\"message\":\"404 Not found\"}");

@@ -6,7 +6,9 @@
  * /api/v4/projects/:id/merge_requests/:iid/versions (GET: two versions,
  * newest first, with the shas below) and .../discussions (POST: 201 with
  * a discussion, after checking the body is JSON with a "body" and a
- * "position" whose shas are the newest version's). Other project ids or
+ * "position" whose shas are the newest version's), and
+ * /api/v4/projects/:id/issues (POST: 201 with the issue, echoing its
+ * "confidential"; 400 without a "title"). Other project ids or
  * iids answer 404, a PRIVATE-TOKEN other than `token` answers 401 with
  * GitLab's {"message":"401 Unauthorized"}. It records every request.
  * Built once into libtesthelper.a (tests/helper/), linked into the
