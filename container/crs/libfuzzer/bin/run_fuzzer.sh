@@ -192,6 +192,8 @@ dict=()
 # a full scan (no change file) fuzzes as before.
 change=${OSS_CRS_FETCH_DIR:-/nonexistent}/diffs
 focus=()		# candidate focus functions, most changed lines first
+focus_job=		# 1: being listed into $work/focus.list
+aiming=0		# 1: the directed runs differ from dictionary-only ones
 direct=()		# value profiling
 if [ "${DIRECTED:-1}" != 0 ] && [ -f "$change/change.json" ]; then
 	notes=()
@@ -210,8 +212,11 @@ if [ "${DIRECTED:-1}" != 0 ] && [ -f "$change/change.json" ]; then
 	# Touched functions the binary defines (llvm-nm; without it, any
 	# mention of the name in the binary), most changed lines first, from
 	# jansson's indented layout: "name" and "changed_lines" keys, one
-	# number per line in the ranges.
-	mapfile -t focus < <(
+	# number per line in the ranges. In the background, out of this
+	# shell's jobs (`wait -n` waits for libFuzzer only): llvm-nm takes
+	# seconds on a large binary, and the hedge needs no focus function.
+	rm -f "$work/focus.list"
+	( ( (
 		{ llvm-nm --defined-only -j "$out/$harness" 2>/dev/null ||
 		  echo "-"; echo "--- change.json"; cat "$change/change.json"; } |
 		awk -v bin="$out/$harness" '
@@ -233,18 +238,18 @@ if [ "${DIRECTED:-1}" != 0 ] && [ -f "$change/change.json" ]; then
 			for (i = 1; i <= k; i++)
 				if (nosym || (order[i] in sym))
 					print n[order[i]], order[i]
-		}' | sort -s -k1,1nr | cut -d' ' -f2 | head -n 32)
-	[ ${#focus[@]} -gt 0 ] &&
-		notes+=("focus_function among ${#focus[@]} touched function(s) in the binary: ${focus[*]}")
-	say "direction: ${notes[*]:-none (the change file gives nothing to aim at)}"
-	if [ ${#focus[@]} -gt 0 ] || [ ${#direct[@]} -gt 0 ]; then
-		if [ "$warmup" = 0 ]; then
-			say "hedge: none (DIRECTED_WARMUP=0): every worker directed"
-		elif [ "$workers" -gt 1 ]; then
-			say "hedge: worker 1 fuzzes with the dictionary only"
-		else
-			say "hedge: the first $warmup s with the dictionary only, then directed"
-		fi
+		}' | sort -s -k1,1nr | cut -d' ' -f2 | head -n 32
+	) > "$work/focus.list.new" 2>/dev/null
+	  mv -f "$work/focus.list.new" "$work/focus.list" ) & )
+	focus_job=1
+	aiming=1
+	say "direction: ${notes[*]:+${notes[*]}, }focus_function: the touched functions the binary defines (being listed)"
+	if [ "$warmup" = 0 ]; then
+		say "hedge: none (DIRECTED_WARMUP=0): every worker directed"
+	elif [ "$workers" -gt 1 ]; then
+		say "hedge: worker 1 fuzzes with the dictionary only"
+	else
+		say "hedge: the first $warmup s with the dictionary only, then directed"
 	fi
 else
 	if [ "${DIRECTED:-1}" = 0 ]; then
@@ -255,6 +260,22 @@ else
 fi
 # shellcheck disable=SC2206
 extra=(${FUZZER_EXTRA_ARGS:-})
+
+# Waits for the list of focus functions (once) and logs it.
+focus_known() {
+	[ -n "$focus_job" ] || return 0
+	while [ ! -f "$work/focus.list" ]; do
+		sleep 0.05
+	done
+	focus_job=
+	mapfile -t focus < "$work/focus.list"
+	if [ ${#focus[@]} -gt 0 ]; then
+		say "direction: focus_function among ${#focus[@]} touched function(s) in the binary: ${focus[*]}"
+	else
+		say "direction: no touched function in the binary: no focus_function"
+		[ ${#direct[@]} -gt 0 ] || aiming=0
+	fi
+}
 
 submitted=0
 
@@ -341,41 +362,46 @@ first_exec() {
 failures=0
 run=0
 aimed=0		# directed runs so far
+warmed=0	# 1: the hedge's dictionary-only first run is over (one worker)
 while [ "$stop" = 0 ]; do
 	remaining=$((fuzz_time - (SECONDS - start)))
 	[ "$remaining" -gt 0 ] || break
 	run=$((run + 1))
 	fetch_seeds
 	runlog=$work/run-$run.log
-	# the hedge (2b): which workers fuzz with the dictionary only
+	# the hedge (2b): workers 1..plain fuzz with the dictionary only
 	plain=0
 	limit=$remaining
 	hedged=
-	if [ "$warmup" -gt 0 ] && { [ ${#focus[@]} -gt 0 ] || [ ${#direct[@]} -gt 0 ]; }; then
+	if [ "$warmup" -gt 0 ] && [ "$aiming" = 1 ]; then
 		if [ "$workers" -gt 1 ]; then
 			plain=1
 			hedged=", worker 1 with the dictionary only"
-		elif [ "$SECONDS" -lt $((start + warmup)) ]; then
+		elif [ "$warmed" = 0 ]; then
 			plain=1
-			limit=$((start + warmup - SECONDS))
+			[ "$warmup" -lt "$remaining" ] && limit=$warmup
 		fi
 	fi
-	focus_arg=()	# one function per directed run, rotating
-	if [ ${#focus[@]} -gt 0 ] && [ "$plain" -lt "$workers" ]; then
-		focus_arg=("-focus_function=${focus[$((aimed % ${#focus[@]}))]}")
-		aimed=$((aimed + 1))
-	fi
-	if [ "$plain" = "$workers" ]; then
+	warmed=1
+	[ "$plain" = "$workers" ] &&
 		say "run $run: $harness for at most $limit s (1 process)" \
 			"with the dictionary only (the hedge)"
-	else
-		say "run $run: $harness for at most $remaining s" \
-			"($workers process(es))" "${focus_arg[@]/#-/with }" ${hedged:+"$hedged"}
-	fi
+	focus_arg=()	# one function per directed run, rotating
 	children=()
 	for w in $(seq "$workers"); do
-		aim=("${direct[@]}" "${focus_arg[@]}")
-		[ "$w" -le "$plain" ] && aim=()
+		aim=()
+		if [ "$w" -gt "$plain" ]; then
+			if [ "$w" = $((plain + 1)) ]; then
+				focus_known
+				if [ ${#focus[@]} -gt 0 ]; then
+					focus_arg=("-focus_function=${focus[$((aimed % ${#focus[@]}))]}")
+					aimed=$((aimed + 1))
+				fi
+				say "run $run: $harness for at most $remaining s" \
+					"($workers process(es))" "${focus_arg[@]/#-/with }" ${hedged:+"$hedged"}
+			fi
+			aim=("${direct[@]}" "${focus_arg[@]}")
+		fi
 		"$out/$harness" -artifact_prefix="$povs/" \
 			-max_total_time="$limit" -timeout=25 \
 			-rss_limit_mb="$rss_mb" -detect_leaks=0 -close_fd_mask=3 \
