@@ -108,7 +108,10 @@ fuzz() {
 	[ "$mode" = old ] && warmup=0
 	mkdir -p "$run/fetch/seeds" "$run/submit" "$run/log"
 	cp -R "$diffs" "$run/fetch/diffs"
-	docker run --rm --label "$label" --cpuset-cpus "$cpu" --memory 4g \
+	# io.crs-ci.pid: a live owner, so tests running meanwhile
+	# (tests/integration/lib.sh's engine_unchanged) leave it be
+	docker run --rm --label "$label" --label "io.crs-ci.pid=$$" \
+		--cpuset-cpus "$cpu" --memory 4g \
 		--network none --cap-drop ALL \
 		--cap-add CHOWN --cap-add DAC_OVERRIDE --cap-add FOWNER \
 		--security-opt no-new-privileges \

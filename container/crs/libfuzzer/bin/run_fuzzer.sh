@@ -240,7 +240,8 @@ if [ "${DIRECTED:-1}" != 0 ] && [ -f "$change/change.json" ]; then
 					print n[order[i]], order[i]
 		}' | sort -s -k1,1nr | cut -d' ' -f2 | head -n 32
 	) > "$work/focus.list.new" 2>/dev/null
-	  mv -f "$work/focus.list.new" "$work/focus.list" ) & )
+	  mv -f "$work/focus.list.new" "$work/focus.list"
+	) </dev/null >/dev/null 2>&1 & )
 	focus_job=1
 	aiming=1
 	say "direction: ${notes[*]:+${notes[*]}, }focus_function: the touched functions the binary defines (being listed)"
@@ -263,12 +264,14 @@ extra=(${FUZZER_EXTRA_ARGS:-})
 
 # Waits for the list of focus functions (once) and logs it.
 focus_known() {
+	local _
 	[ -n "$focus_job" ] || return 0
-	while [ ! -f "$work/focus.list" ]; do
+	focus_job=
+	for _ in $(seq 2400); do	# at most 2 minutes
+		[ -f "$work/focus.list" ] && break
 		sleep 0.05
 	done
-	focus_job=
-	mapfile -t focus < "$work/focus.list"
+	mapfile -t focus < "$work/focus.list" 2>/dev/null
 	if [ ${#focus[@]} -gt 0 ]; then
 		say "direction: focus_function among ${#focus[@]} touched function(s) in the binary: ${focus[*]}"
 	else
