@@ -24,7 +24,8 @@
 #      dropped when libFuzzer cannot set it). The log says what was used.
 #      Direction is hedged so that it never loses much to no direction
 #      (-focus_function sets aside every input that does not reach the
-#      function, the seeds too): with one worker the first run fuzzes
+#      function, the seeds too): when there is a focus function, with
+#      one worker the first run fuzzes
 #      DIRECTED_WARMUP seconds (default: 10% of FUZZ_TIME, at most 10)
 #      with the dictionary only, then the directed runs go on from its
 #      corpus; with two or more, worker 1 of every run fuzzes with the
@@ -193,7 +194,6 @@ dict=()
 change=${OSS_CRS_FETCH_DIR:-/nonexistent}/diffs
 focus=()		# candidate focus functions, most changed lines first
 focus_job=		# 1: being listed into $work/focus.list
-aiming=0		# 1: the directed runs differ from dictionary-only ones
 direct=()		# value profiling
 if [ "${DIRECTED:-1}" != 0 ] && [ -f "$change/change.json" ]; then
 	notes=()
@@ -212,9 +212,8 @@ if [ "${DIRECTED:-1}" != 0 ] && [ -f "$change/change.json" ]; then
 	# Touched functions the binary defines (llvm-nm; without it, any
 	# mention of the name in the binary), most changed lines first, from
 	# jansson's indented layout: "name" and "changed_lines" keys, one
-	# number per line in the ranges. In the background, out of this
-	# shell's jobs (`wait -n` waits for libFuzzer only): llvm-nm takes
-	# seconds on a large binary, and the hedge needs no focus function.
+	# number per line in the ranges. Out of this shell's jobs (`wait -n`
+	# waits for libFuzzer only); focus_known waits for the list.
 	rm -f "$work/focus.list"
 	( ( (
 		{ llvm-nm --defined-only -j "$out/$harness" 2>/dev/null ||
@@ -243,14 +242,13 @@ if [ "${DIRECTED:-1}" != 0 ] && [ -f "$change/change.json" ]; then
 	  mv -f "$work/focus.list.new" "$work/focus.list"
 	) </dev/null >/dev/null 2>&1 & )
 	focus_job=1
-	aiming=1
 	say "direction: ${notes[*]:+${notes[*]}, }focus_function: the touched functions the binary defines (being listed)"
 	if [ "$warmup" = 0 ]; then
 		say "hedge: none (DIRECTED_WARMUP=0): every worker directed"
 	elif [ "$workers" -gt 1 ]; then
-		say "hedge: worker 1 fuzzes with the dictionary only"
+		say "hedge: worker 1 fuzzes with the dictionary only (with a focus function)"
 	else
-		say "hedge: the first $warmup s with the dictionary only, then directed"
+		say "hedge: the first $warmup s with the dictionary only, then directed (with a focus function)"
 	fi
 else
 	if [ "${DIRECTED:-1}" = 0 ]; then
@@ -275,8 +273,7 @@ focus_known() {
 	if [ ${#focus[@]} -gt 0 ]; then
 		say "direction: focus_function among ${#focus[@]} touched function(s) in the binary: ${focus[*]}"
 	else
-		say "direction: no touched function in the binary: no focus_function"
-		[ ${#direct[@]} -gt 0 ] || aiming=0
+		say "direction: no touched function in the binary: no focus_function, no hedge"
 	fi
 }
 
@@ -372,11 +369,15 @@ while [ "$stop" = 0 ]; do
 	run=$((run + 1))
 	fetch_seeds
 	runlog=$work/run-$run.log
-	# the hedge (2b): workers 1..plain fuzz with the dictionary only
+	# the hedge (2b): workers 1..plain fuzz with the dictionary only,
+	# when there is a focus function (value profiling alone sets no
+	# input aside, and `make bench-directed` measured a hedge without
+	# one losing: the restart costs what the warm-up found)
+	focus_known
 	plain=0
 	limit=$remaining
 	hedged=
-	if [ "$warmup" -gt 0 ] && [ "$aiming" = 1 ]; then
+	if [ "$warmup" -gt 0 ] && [ ${#focus[@]} -gt 0 ]; then
 		if [ "$workers" -gt 1 ]; then
 			plain=1
 			hedged=", worker 1 with the dictionary only"
