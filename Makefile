@@ -189,7 +189,7 @@ $(BUILD)/bench/%: tests/bench/%.c $(BUILD)/libtesthelper.a \
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
 
-# not in `bench`: run it once, BENCH_DIRECTED_ARGS="--cap 60 sentinel-number")
+# not in `bench`: run it once, BENCH_DIRECTED_ARGS="--cap 60 --modes 'bare new' sentinel-number")
 bench-directed: all
 	bash tests/bench/bench_directed.sh $(BENCH_DIRECTED_ARGS)
 

@@ -4,24 +4,36 @@
 # real engine, through the libFuzzer CRS's own run_fuzzer.sh in its runner
 # image:
 #
-#   tests/bench/bench_directed.sh [--cap SECONDS] [--seeds N] [--cpu CPU] [BUG...]
+#   tests/bench/bench_directed.sh [--cap SECONDS] [--seeds N] [--cpu CPU]
+#                                 [--modes "bare old new"] [BUG...]
 #
 # Each BUG is a patch tests/bench/real/directed/cjson-BUG.patch: a pull
 # request on cJSON 1.7.15 (tests/bench/real/make-cjson-repo.sh) that adds
-# a bug behind a constant the fuzzer has to guess (a decimal sentinel, a
-# keyword compared byte by byte, a strcmp'd key). Default:
-# all of them. Per bug, `crs-ci prepare` and `crs-ci build-target` build
-# the target, the CRS's build output and runner image and stage
-# diffs/change.json and change.dict; then the runner image runs
+# a bug. Two kinds, so both sides of direction's trade are measured:
+#   hard    behind a constant the fuzzer has to guess (a decimal
+#           sentinel, a keyword compared byte by byte, a strcmp'd key):
+#           what direction is for;
+#   easy-*  an off-by-one on a common path that bare libFuzzer finds in a
+#           few seconds: direction must not lose there.
+# Default: all of them. Per bug, `crs-ci prepare` and `crs-ci
+# build-target` build the target, the CRS's build output and runner image
+# and stage diffs/change.json and change.dict; then the runner image runs
 # run_fuzzer.sh on cjson_read_fuzzer N times per mode (-seed=1..N, the
-# same CPU, the same cap, STOP_ON_FIRST_POV=1):
-#   undirected  DIRECTED=0: the harness's own dictionary, as before
-#   directed    the change file: change.dict merged in, value profiling,
-#               -focus_function on a touched function
+# same CPU, the same cap, STOP_ON_FIRST_POV=1), the modes interleaved
+# (seed 1 of each mode, then seed 2, ...) so that the load of a shared
+# machine hits them alike:
+#   bare  DIRECTED=0: the harness's own dictionary (no direction)
+#   old   DIRECTED_WARMUP=0: change.dict merged in, value profiling,
+#         -focus_function on a touched function, from the first second
+#         (the policy before issue 27)
+#   new   the default: the same, hedged (run_fuzzer.sh's step 2b: with
+#         one CPU the first 10% of FUZZ_TIME, at most 10 s, with the
+#         dictionary only, then directed)
 # The time to the first PoV is the "[X s] submitted PoV" line of
 # run_fuzzer.sh's log (seconds since the container's script started; it
-# includes the start-up). Prints one line per run and a table of medians
-# ("miss" counts as the cap; a median that is a miss prints ">CAP").
+# includes the start-up). Prints one line per run, `uptime` per bug and a
+# table of medians ("miss" counts as the cap; a median that is a miss
+# prints ">CAP").
 # Not part of `make test`; run it once (`make bench-directed`).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -30,12 +42,14 @@ export CRS_CI_BASE_IMAGES=${CRS_CI_BASE_IMAGES:-stand-in}
 cap=120
 seeds=3
 cpu=1
+modes=(bare old new)
 bugs=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--cap) cap=$2; shift 2 ;;
 	--seeds) seeds=$2; shift 2 ;;
 	--cpu) cpu=$2; shift 2 ;;
+	--modes) read -ra modes <<<"$2"; shift 2 ;;
 	-*) echo "bench: unknown option $1" >&2; exit 2 ;;
 	*) bugs+=("$1"); shift ;;
 	esac
@@ -46,6 +60,12 @@ if [ ${#bugs[@]} -eq 0 ]; then
 		bugs+=("${b%.patch}")
 	done
 fi
+for mode in "${modes[@]}"; do
+	case $mode in
+	bare|old|new) ;;
+	*) echo "bench: unknown mode '$mode' (bare, old, new)" >&2; exit 2 ;;
+	esac
+done
 [ -x "$CRS_CI" ] || { echo "bench: build crs-ci first (make)" >&2; exit 2; }
 harness=cjson_read_fuzzer
 label=io.crs-ci.owner=bench-directed-$$
@@ -84,10 +104,14 @@ build() {
 
 # fuzz BUG MODE SEED: prints the seconds to the first PoV, or "miss".
 fuzz() {
-	local bug=$1 mode=$2 seed=$3 run=$tmp/$1/$2-$3 t
+	local bug=$1 mode=$2 seed=$3 run=$tmp/$1/$2-$3 t warmup=
+	[ "$mode" = old ] && warmup=0
 	mkdir -p "$run/fetch/seeds" "$run/submit" "$run/log"
 	cp -R "$diffs" "$run/fetch/diffs"
-	docker run --rm --label "$label" --cpuset-cpus "$cpu" --memory 4g \
+	# io.crs-ci.pid: a live owner, so tests running meanwhile
+	# (tests/integration/lib.sh's engine_unchanged) leave it be
+	docker run --rm --label "$label" --label "io.crs-ci.pid=$$" \
+		--cpuset-cpus "$cpu" --memory 4g \
 		--network none --cap-drop ALL \
 		--cap-add CHOWN --cap-add DAC_OVERRIDE --cap-add FOWNER \
 		--security-opt no-new-privileges \
@@ -102,7 +126,8 @@ fuzz() {
 		-e OSS_CRS_TARGET_HARNESS="$harness" \
 		-e FUZZ_TIME="$cap" -e STOP_ON_FIRST_POV=1 \
 		-e FUZZER_EXTRA_ARGS="-seed=$seed" \
-		-e DIRECTED="$([ "$mode" = directed ] && echo 1 || echo 0)" \
+		-e DIRECTED="$([ "$mode" = bare ] && echo 0 || echo 1)" \
+		${warmup:+-e DIRECTED_WARMUP="$warmup"} \
 		"$image" >"$run/stdout.log" 2>"$run/stderr.log" || true
 	t=$(sed -n 's/^run_fuzzer.sh: \[\([0-9.]*\) s\] submitted PoV.*/\1/p' \
 		"$run/stderr.log" | head -n 1)
@@ -120,30 +145,41 @@ median() {
 results=()
 for bug in "${bugs[@]}"; do
 	build "$bug"
-	echo "== $bug: $(grep -o '"name": "[^"]*"' "$diffs/change.json" | cut -d'"' -f4 | paste -sd' ' -)" \
+	echo "== $bug ($(uptime | sed 's/.*load/load/')): $(grep -o '"name": "[^"]*"' "$diffs/change.json" | cut -d'"' -f4 | paste -sd' ' -)" \
 		"| change.dict: $(grep -c . "$diffs/change.dict" 2>/dev/null || echo 0) entries"
-	for mode in undirected directed; do
-		times=()
-		for seed in $(seq "$seeds"); do
+	declare -A times=()
+	for seed in $(seq "$seeds"); do
+		for mode in "${modes[@]}"; do
 			t=$(fuzz "$bug" "$mode" "$seed")
-			times+=("$t")
-			dir=$(grep -a '^run_fuzzer.sh: .*direction:' \
-				"$tmp/$bug/$mode-$seed/stderr.log" | head -n 1 |
-				sed 's/.*direction: //' | cut -c1-160)
+			times[$mode]+=" $t"
+			dir=$(grep -a '^run_fuzzer.sh: .*\(direction\|hedge\):' \
+				"$tmp/$bug/$mode-$seed/stderr.log" |
+				sed 's/.*\(direction\|hedge\): //' | paste -sd'|' - | cut -c1-120)
 			[ "$t" = miss ] || t="$t s"
 			echo "   $mode seed $seed: $t ($dir)"
 		done
-		found=$(printf '%s\n' "${times[@]}" | grep -vc miss || true)
-		results+=("$bug $mode $(median "${times[@]}") $found/$seeds")
 	done
+	for mode in "${modes[@]}"; do
+		# shellcheck disable=SC2086
+		found=$(printf '%s\n' ${times[$mode]} | grep -vc miss || true)
+		# shellcheck disable=SC2086
+		results+=("$bug $mode $(median ${times[$mode]}) $found/$seeds")
+	done
+	unset times
 done
 
 echo
 echo "time to first PoV, median of $seeds seeds (cap $cap s, CPU $cpu; seconds from container start)"
-printf '%-20s %14s %8s %14s %8s\n' bug undirected found directed found
+uptime | sed 's/^ *//'
+printf '%-22s' bug
+for mode in "${modes[@]}"; do printf ' %8s %5s' "$mode" found; done
+echo
 for bug in "${bugs[@]}"; do
-	u=$(printf '%s\n' "${results[@]}" | awk -v b="$bug" '$1 == b && $2 == "undirected" { print $3, $4 }')
-	d=$(printf '%s\n' "${results[@]}" | awk -v b="$bug" '$1 == b && $2 == "directed" { print $3, $4 }')
-	# shellcheck disable=SC2086
-	printf '%-20s %14s %8s %14s %8s\n' "$bug" $u $d
+	printf '%-22s' "$bug"
+	for mode in "${modes[@]}"; do
+		read -r median found < <(printf '%s\n' "${results[@]}" |
+			awk -v b="$bug" -v m="$mode" '$1 == b && $2 == m { print $3, $4 }')
+		printf ' %8s %5s' "$median" "$found"
+	done
+	echo
 done

@@ -8,7 +8,7 @@
 # head's record for a build (the CRS build step runs again, and is reused
 # by its record in the build-target phase after it); the CRS gets the
 # change file and the libFuzzer CRS aims at it (dictionary, value
-# profile, focus function).
+# profile, focus function, hedged by a dictionary-only first run).
 # solo: compares every container and network on the engine before and after (run-all.sh runs it alone)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -124,7 +124,13 @@ run_dir=$(ls -d "$tmp"/work/runs/*/ | head -n 1)
 crs_log=$run_dir/logs/crs-libfuzzer-fuzzer-fuzz_records.log
 grep -q "direction: dict=change.dict.*use_value_profile=1.*focus_function" \
 	"$crs_log" || { cat "$crs_log" >&2; fail "run_fuzzer.sh did not aim at the change"; }
-grep -q "with focus_function=" "$crs_log" || fail "no -focus_function run"
+# direction is hedged (one CPU: a dictionary-only first run); the
+# directed runs follow it when the bug was not found first
+grep -q "hedge: the first [0-9]* s with the dictionary only, then directed" \
+	"$crs_log" || fail "run_fuzzer.sh did not hedge its direction"
+if grep -q "run 2: " "$crs_log"; then
+	grep -q "run 2: .* with focus_function=" "$crs_log" || fail "no -focus_function run after the hedge"
+fi
 grep -q "first execution" "$crs_log" || fail "no first-execution mark"
 # libFuzzer's new corpus files went out in one `libCRS submit seed` call
 # each round: every one of them reached the exchange

@@ -21,7 +21,16 @@
 #      of HARNESS.options) as -dict, -use_value_profile=1 when the change
 #      adds comparisons, and -focus_function on the touched functions the
 #      binary defines (most changed lines first, one per run, rotating;
-#      dropped when libFuzzer cannot set it). The log says what was used;
+#      dropped when libFuzzer cannot set it). The log says what was used.
+#      Direction is hedged so that it never loses much to no direction
+#      (-focus_function sets aside every input that does not reach the
+#      function, the seeds too): when there is a focus function, with
+#      one worker the first run fuzzes
+#      DIRECTED_WARMUP seconds (default: 10% of FUZZ_TIME, at most 10)
+#      with the dictionary only, then the directed runs go on from its
+#      corpus; with two or more, worker 1 of every run fuzzes with the
+#      dictionary only beside the directed ones. DIRECTED_WARMUP=0:
+#      every worker directed from the start (the policy before);
 #   3. libFuzzer runs one after another until FUZZ_TIME seconds have passed,
 #      each as FUZZ_WORKERS processes side by side on the one corpus (default:
 #      one per CPU the container may use, `nproc`: crs-ci lends its own
@@ -39,7 +48,7 @@
 # OSS_CRS_LOG_DIR (libFuzzer output goes to fuzzer.log there, else stderr;
 # the fetch daemon's log to fetch-seeds.log there),
 # FUZZER_EXTRA_ARGS (more libFuzzer flags, split on spaces), DIRECTED (0:
-# ignore the change file).
+# ignore the change file), DIRECTED_WARMUP (seconds, see 2b).
 # Exit: 0 when the time ran out or after the first PoV (STOP_ON_FIRST_POV),
 # 1 when the harness keeps failing without an artifact or libCRS fails,
 # 2 for usage errors. SIGTERM/SIGINT stop libFuzzer, submit, and exit 0.
@@ -68,6 +77,10 @@ fuzz_time=${FUZZ_TIME:-3600}
 stop_on_first=${STOP_ON_FIRST_POV:-0}
 case $fuzz_time in
 ''|*[!0-9]*) say "FUZZ_TIME '$fuzz_time' is not a number of seconds"; exit 2 ;;
+esac
+warmup=${DIRECTED_WARMUP:-$((fuzz_time / 10 < 10 ? fuzz_time / 10 : 10))}
+case $warmup in
+''|*[!0-9]*) say "DIRECTED_WARMUP '$warmup' is not a number of seconds"; exit 2 ;;
 esac
 
 out=/out
@@ -180,6 +193,7 @@ dict=()
 # a full scan (no change file) fuzzes as before.
 change=${OSS_CRS_FETCH_DIR:-/nonexistent}/diffs
 focus=()		# candidate focus functions, most changed lines first
+focus_job=		# 1: being listed into $work/focus.list
 direct=()		# value profiling
 if [ "${DIRECTED:-1}" != 0 ] && [ -f "$change/change.json" ]; then
 	notes=()
@@ -198,8 +212,10 @@ if [ "${DIRECTED:-1}" != 0 ] && [ -f "$change/change.json" ]; then
 	# Touched functions the binary defines (llvm-nm; without it, any
 	# mention of the name in the binary), most changed lines first, from
 	# jansson's indented layout: "name" and "changed_lines" keys, one
-	# number per line in the ranges.
-	mapfile -t focus < <(
+	# number per line in the ranges. Out of this shell's jobs (`wait -n`
+	# waits for libFuzzer only); focus_known waits for the list.
+	rm -f "$work/focus.list"
+	( ( (
 		{ llvm-nm --defined-only -j "$out/$harness" 2>/dev/null ||
 		  echo "-"; echo "--- change.json"; cat "$change/change.json"; } |
 		awk -v bin="$out/$harness" '
@@ -221,10 +237,19 @@ if [ "${DIRECTED:-1}" != 0 ] && [ -f "$change/change.json" ]; then
 			for (i = 1; i <= k; i++)
 				if (nosym || (order[i] in sym))
 					print n[order[i]], order[i]
-		}' | sort -s -k1,1nr | cut -d' ' -f2 | head -n 32)
-	[ ${#focus[@]} -gt 0 ] &&
-		notes+=("focus_function among ${#focus[@]} touched function(s) in the binary: ${focus[*]}")
-	say "direction: ${notes[*]:-none (the change file gives nothing to aim at)}"
+		}' | sort -s -k1,1nr | cut -d' ' -f2 | head -n 32
+	) > "$work/focus.list.new" 2>/dev/null
+	  mv -f "$work/focus.list.new" "$work/focus.list"
+	) </dev/null >/dev/null 2>&1 & )
+	focus_job=1
+	say "direction: ${notes[*]:+${notes[*]}, }focus_function: the touched functions the binary defines (being listed)"
+	if [ "$warmup" = 0 ]; then
+		say "hedge: none (DIRECTED_WARMUP=0): every worker directed"
+	elif [ "$workers" -gt 1 ]; then
+		say "hedge: worker 1 fuzzes with the dictionary only (with a focus function)"
+	else
+		say "hedge: the first $warmup s with the dictionary only, then directed (with a focus function)"
+	fi
 else
 	if [ "${DIRECTED:-1}" = 0 ]; then
 		say "direction: none (DIRECTED=0)"
@@ -234,6 +259,23 @@ else
 fi
 # shellcheck disable=SC2206
 extra=(${FUZZER_EXTRA_ARGS:-})
+
+# Waits for the list of focus functions (once) and logs it.
+focus_known() {
+	local _
+	[ -n "$focus_job" ] || return 0
+	focus_job=
+	for _ in $(seq 2400); do	# at most 2 minutes
+		[ -f "$work/focus.list" ] && break
+		sleep 0.05
+	done
+	mapfile -t focus < "$work/focus.list" 2>/dev/null
+	if [ ${#focus[@]} -gt 0 ]; then
+		say "direction: focus_function among ${#focus[@]} touched function(s) in the binary: ${focus[*]}"
+	else
+		say "direction: no touched function in the binary: no focus_function, no hedge"
+	fi
+}
 
 submitted=0
 
@@ -319,23 +361,55 @@ first_exec() {
 # 3. Fuzz until the time is up.
 failures=0
 run=0
+aimed=0		# directed runs so far
+warmed=0	# 1: the hedge's dictionary-only first run is over (one worker)
 while [ "$stop" = 0 ]; do
 	remaining=$((fuzz_time - (SECONDS - start)))
 	[ "$remaining" -gt 0 ] || break
 	run=$((run + 1))
 	fetch_seeds
 	runlog=$work/run-$run.log
-	focus_arg=()	# one function per run, rotating over the candidates
-	[ ${#focus[@]} -gt 0 ] &&
-		focus_arg=("-focus_function=${focus[$(((run - 1) % ${#focus[@]}))]}")
-	say "run $run: $harness for at most $remaining s" \
-		"($workers process(es))" "${focus_arg[@]/#-/with }"
+	# the hedge (2b): workers 1..plain fuzz with the dictionary only,
+	# when there is a focus function (value profiling alone sets no
+	# input aside, and `make bench-directed` measured a hedge without
+	# one losing: the restart costs what the warm-up found)
+	focus_known
+	plain=0
+	limit=$remaining
+	hedged=
+	if [ "$warmup" -gt 0 ] && [ ${#focus[@]} -gt 0 ]; then
+		if [ "$workers" -gt 1 ]; then
+			plain=1
+			hedged=", worker 1 with the dictionary only"
+		elif [ "$warmed" = 0 ]; then
+			plain=1
+			[ "$warmup" -lt "$remaining" ] && limit=$warmup
+		fi
+	fi
+	warmed=1
+	[ "$plain" = "$workers" ] &&
+		say "run $run: $harness for at most $limit s (1 process)" \
+			"with the dictionary only (the hedge)"
+	focus_arg=()	# one function per directed run, rotating
 	children=()
 	for w in $(seq "$workers"); do
+		aim=()
+		if [ "$w" -gt "$plain" ]; then
+			if [ "$w" = $((plain + 1)) ]; then
+				focus_known
+				if [ ${#focus[@]} -gt 0 ]; then
+					focus_arg=("-focus_function=${focus[$((aimed % ${#focus[@]}))]}")
+					aimed=$((aimed + 1))
+				fi
+				say "run $run: $harness for at most $remaining s" \
+					"($workers process(es))" "${focus_arg[@]/#-/with }" ${hedged:+"$hedged"}
+			fi
+			aim=("${direct[@]}" "${focus_arg[@]}")
+		fi
 		"$out/$harness" -artifact_prefix="$povs/" \
-			-max_total_time="$remaining" -timeout=25 \
+			-max_total_time="$limit" -timeout=25 \
 			-rss_limit_mb="$rss_mb" -detect_leaks=0 -close_fd_mask=3 \
-			"${dict[@]}" "${direct[@]}" "${focus_arg[@]}" "${extra[@]}" \
+			"${dict[@]}" "${aim[@]}" "${extra[@]}" \
 			"$corpus" < /dev/null > "$runlog.$w" 2>&1 &
 		children+=($!)
 	done
@@ -394,8 +468,9 @@ while [ "$stop" = 0 ]; do
 	fi
 	submit_seeds
 	rm -f "$runlog"
-	# libFuzzer exits 0 when -max_total_time is reached.
-	[ "$rc" -eq 0 ] && break
+	# libFuzzer exits 0 when -max_total_time is reached (the hedge's
+	# first run: the directed runs follow).
+	[ "$rc" -eq 0 ] && [ "$limit" = "$remaining" ] && break
 done
 say "done after $((SECONDS - start)) s and $run runs: $submitted PoVs submitted"
 exit 0
