@@ -563,6 +563,8 @@ void coverage_reach(struct coverage_reach *out, const struct coverage *c,
 		if (!tf)
 			continue;
 		st = out->state[tf - t->files];
+		for (size_t k = 0; k < cf->lines_nr; k++)
+			out->file_hit_nr += cf->hit[k] != 0;
 		for (size_t k = 0; k < tf->lines_nr; k++) {
 			unsigned char s = line_state(cf, tf->lines[k]);
 

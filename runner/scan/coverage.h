@@ -101,8 +101,10 @@ struct coverage_reach {
 	size_t mapped_nr;	/* target lines instrumented (hit or not) */
 	char *entry_file;	/* repo-relative file defining the fuzzer
 				 * entry, or NULL */
+	size_t file_hit_nr;	/* lines of the targets' files that ran,
+				 * changed or not */
 };
-#define COVERAGE_REACH_INIT { NULL, 0, 0, 0, NULL }
+#define COVERAGE_REACH_INIT { NULL, 0, 0, 0, NULL, 0 }
 
 /*
  * Intersect coverage `c` (file names as llvm-cov gives them, mapped under
