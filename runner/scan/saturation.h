@@ -2,14 +2,11 @@
 /*
  * saturation.h - when a harness has stopped gaining coverage of the change
  *
- * The plateau rule of --saturation: a harness's corpus is replayed on
- * the coverage build now and then (runner/phase/saturation_probe.h);
- * each replay counts the lines of the changed files it ran. When a
- * replay whose corpus was taken `window` seconds or more after the last
- * gain shows none, the harness is saturated: more of the same fuzzing is
- * not expected to reach more of the change. Pure logic, no clock of its
- * own: the caller passes scan seconds. Why the defaults: docs/cmd/scan.md,
- * "When the change is saturated".
+ * The plateau rule of --saturation: saturated once a replay of the
+ * corpus taken `window` seconds or more after the last gain of lines of
+ * the changed files shows none (runner/phase/saturation_watch.h replays
+ * it). Pure logic: the caller passes scan seconds. Details:
+ * docs/cmd/scan.md, "When the change is saturated".
  */
 #ifndef CRS_RUNNER_SCAN_SATURATION_H
 #define CRS_RUNNER_SCAN_SATURATION_H
