@@ -87,6 +87,6 @@ void run_saturation_line(struct buf *b, const struct run_saturation *r)
 			   "after %.0fs of fuzzing", r->saturated,
 			   r->harnesses, r->fuzzed_s);
 	buf_printf(b, ": %zu of %zu changed lines reached, no new line of "
-		   "the changed files for %.0fs (--saturation)",
+		   "the touched code for %.0fs (--saturation)",
 		   r->lines_reached, r->lines_total, r->window_s);
 }

@@ -139,7 +139,7 @@ static const struct scan_opt scan_opt_table[] = {
 	{ "saturation", "DUR|off", OPT_SATURATION,
 	  SCAN_CMD_SCAN | SCAN_CMD_RUN,
 	  "stop a harness once replays of its corpus on the coverage\n"
-	  "build have shown no new line of the changed files for DUR\n"
+	  "build have shown no new line of the touched code for DUR\n"
 	  "(default 60s; never before --min-harness-seconds); off:\n"
 	  "fuzz every share to its end" },
 	{ "lend-cores", "yes|no", OPT_LEND_CORES, SCAN_CMD_SCAN | SCAN_CMD_RUN,

@@ -15,6 +15,7 @@
 #include "runner/scan/saturation.h"
 #include "runner/scan/scan.h"
 #include "runner/scan/scan_opts.h"
+#include "diff/changeset.h"
 #include "sarif/change_cov.h"
 #include "sarif/finding.h"
 #include "sarif/run_saturation.h"
@@ -33,6 +34,8 @@
 
 struct saturation_tally {
 	struct coverage_targets *t;	/* the change's added lines */
+	struct coverage_targets *fn;	/* the touched functions' lines, or
+					 * NULL: the changed files' count */
 	struct change_cov *cc;		/* every replay's reach, folded */
 	struct run_saturation rec;
 };
@@ -40,10 +43,12 @@ struct saturation_tally {
 /* One replay in flight: what its job fills. */
 struct replay {
 	const struct coverage_targets *t;	/* borrowed */
+	const struct coverage_targets *fn;	/* borrowed, or NULL */
 	char *harness;
 	double corpus_at;	/* scan seconds it began */
 	atomic_int done;
 	struct coverage_reach reach;
+	size_t reached;		/* lines of the touched code that ran */
 	char *failed;		/* why nothing was measured, or NULL */
 };
 
@@ -56,6 +61,28 @@ struct saturation_watch {
 	double next_at;		/* scan seconds the next replay may start */
 	int off;		/* a replay failed: no more */
 };
+
+/* The touched functions' lines, or NULL when none is known (a --diff
+ * change without its head commit, no C, C++ or Java function). */
+static struct coverage_targets *touched_lines(struct scan *s)
+{
+	struct diff_touched *d = NULL;
+	struct coverage_targets *t = NULL;
+
+	if (!s->change->head_commit || !s->source_dir ||
+	    diff_changeset_touched_functions(&d, s->change, s->source_dir,
+					     NULL, NULL) != 0) {
+		crs_error_clear();
+		return NULL;
+	}
+	coverage_targets_functions(&t, d);
+	diff_touched_free(d);
+	if (!t->lines_total) {
+		coverage_targets_free(t);
+		return NULL;
+	}
+	return t;
+}
 
 struct saturation_tally *saturation_tally_new(struct scan *s)
 {
@@ -76,11 +103,12 @@ struct saturation_tally *saturation_tally_new(struct scan *s)
 	}
 	t = xcalloc(1, sizeof(*t));
 	coverage_targets_added(&t->t, s->change);
+	t->fn = touched_lines(s);
 	t->cc = change_cov_new();
 	t->rec.window_s = (double)s->opts->saturation_s;
 	log_info("run: a harness stops once its corpus has reached no new "
-		 "line of the changed files for %lds (--saturation)",
-		 s->opts->saturation_s);
+		 "line of the %s for %lds (--saturation)", t->fn ?
+		 "touched functions" : "changed files", s->opts->saturation_s);
 	return t;
 }
 
@@ -101,6 +129,7 @@ void saturation_tally_free(struct saturation_tally *t)
 	if (!t)
 		return;
 	coverage_targets_free(t->t);
+	coverage_targets_free(t->fn);
 	change_cov_free(t->cc);
 	free(t);
 }
@@ -159,9 +188,18 @@ static int replay_job(struct scan *s, void *arg)
 		rp->failed = xstrdup(crs_error_last());
 	else if (out.failed || !out.cov)
 		rp->failed = xstrdup(out.failed ? out.failed : "no coverage");
-	else
+	else {
 		coverage_reach(&rp->reach, out.cov, rp->t,
 			       s->state.repo_path);
+		rp->reached = rp->reach.file_hit_nr;
+	}
+	if (!rp->failed && rp->fn) {
+		struct coverage_reach fr = COVERAGE_REACH_INIT;
+
+		coverage_reach(&fr, out.cov, rp->fn, s->state.repo_path);
+		rp->reached = fr.hit_nr;
+		coverage_reach_release(&fr);
+	}
 	coverage_replay_release(&out);
 	free(dir);
 	free(seeds);
@@ -186,13 +224,12 @@ static void replay_take(struct saturation_watch *w, struct scan *s)
 		replay_free(rp);
 		return;
 	}
-	gain = saturation_observe(&w->sat, rp->corpus_at,
-				  rp->reach.file_hit_nr);
+	gain = saturation_observe(&w->sat, rp->corpus_at, rp->reached);
 	phase_change_coverage_add(w->tally->cc, w->harness, &rp->reach,
 				  w->tally->t);
-	log_info("run %s: its corpus reaches %zu line(s) of the changed "
-		 "files, %zu of the change's %zu; %s", w->harness,
-		 rp->reach.file_hit_nr, rp->reach.hit_nr,
+	log_info("run %s: its corpus reaches %zu line(s) of the %s, %zu of "
+		 "the change's %zu; %s", w->harness, rp->reached, w->tally->fn ?
+		 "touched functions" : "changed files", rp->reach.hit_nr,
 		 rp->reach.mapped_nr, gain ? "new ones" : "nothing new");
 	w->next_at = scan_elapsed(s) + saturation_probe_every(&w->sat);
 	replay_free(rp);
@@ -210,6 +247,7 @@ int saturation_watch_tick(struct saturation_watch *w, struct scan *s)
 		struct replay *rp = xcalloc(1, sizeof(*rp));
 
 		rp->t = w->tally->t;
+		rp->fn = w->tally->fn;
 		rp->harness = xstrdup(w->harness);
 		rp->corpus_at = scan_elapsed(s);
 		w->job = bg_job_start(s, "saturation replay", replay_job, rp,

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test_saturation.sh - a clean change stops early once fuzzing no longer
-# reaches new lines of the changed files, and --until-deadline fuzzes to
+# reaches new lines of the touched functions, and --until-deadline fuzzes to
 # the deadline (issue 23, part 4)
 #
 # The recparse example's base with a clean change to parse_record (a
@@ -45,9 +45,9 @@ GITHUB_OUTPUT=$tmp/outputs.txt GITHUB_EVENT_NAME=push \
 	scan_expect 0 "${args[@]}" --timeout 5m --saturation 10s
 took=$((SECONDS - t0))
 note "--saturation 10s: scan took ${took}s of its 300s deadline"
-grep -q 'run [a-z_]*: the change is saturated: no new line of the changed files for [0-9]*s' \
+grep -q 'run [a-z_]*: the change is saturated: no new line of the touched code for [0-9]*s' \
 	"$tmp/log.txt" || { cat "$tmp/log.txt" >&2; fail "no harness stopped at saturation"; }
-grep -q '^  change saturated after [0-9]*s of fuzzing: [0-9]* of [0-9]* changed lines reached, no new line of the changed files for 10s (--saturation)' \
+grep -q '^  change saturated after [0-9]*s of fuzzing: [0-9]* of [0-9]* changed lines reached, no new line of the touched code for 10s (--saturation)' \
 	"$tmp/verdict.txt" || fail "the verdict does not say the change saturated"
 grep -q '\*\*Early stop:\*\* change saturated after' "$tmp/summary.md" ||
 	fail "the job summary does not say the change saturated"

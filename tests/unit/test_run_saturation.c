@@ -37,7 +37,7 @@ static void test_round_trip_and_line(void **state)
 	run_saturation_line(&b, back);
 	assert_string_equal(b.ptr, "change saturated after 94s of fuzzing: "
 			    "31 of 39 changed lines reached, no new line of "
-			    "the changed files for 60s (--saturation)");
+			    "the touched code for 60s (--saturation)");
 	buf_reset(&b);
 	back->saturated = 1;
 	run_saturation_line(&b, back);
