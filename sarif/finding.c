@@ -13,6 +13,7 @@
 #include "sarif/change_anchor.h"
 #include "sarif/change_cov.h"
 #include "sarif/run_cut.h"
+#include "sarif/run_saturation.h"
 #include "common/utf8.h"
 #include "common/buf.h"
 #include "common/error.h"
@@ -179,6 +180,7 @@ void finding_set_release(struct finding_set *s)
 	json_decref(s->timings);
 	change_cov_free(s->change_coverage);
 	run_cut_free(s->run_cut);
+	free(s->saturation);
 	finding_set_init(s);
 }
 
@@ -616,6 +618,9 @@ CRS_TESTABLE json_t *finding_set_to_json(const struct finding_set *s)
 	if (s->run_cut)
 		json_object_set_new(o, "after_finding",
 				    run_cut_to_json(s->run_cut));
+	if (s->saturation)
+		json_object_set_new(o, "saturation",
+				    run_saturation_to_json(s->saturation));
 	return o;
 }
 
@@ -1290,6 +1295,9 @@ CRS_TESTABLE int finding_set_from_json(struct finding_set *s, const json_t *j,
 		goto out;
 	if ((v = member(j, "after_finding")) &&
 	    (r = run_cut_from_json(&tmp.run_cut, v, src)) != 0)
+		goto out;
+	if ((v = member(j, "saturation")) &&
+	    (r = run_saturation_from_json(&tmp.saturation, v, src)) != 0)
 		goto out;
 	finding_set_release(s);
 	*s = tmp;

@@ -184,6 +184,7 @@ struct scan_summary {
 
 struct change_cov;
 struct run_cut;
+struct run_saturation;
 
 struct finding_set {
 	struct scan_summary summary;
@@ -193,6 +194,9 @@ struct finding_set {
 	/* results.json "after_finding" (sarif/run_cut.h): NULL when the run
 	 * recorded no --after-finding policy */
 	struct run_cut *run_cut;
+	/* results.json "saturation" (sarif/run_saturation.h): NULL when
+	 * the run tracked no saturation */
+	struct run_saturation *saturation;
 	struct finding *items;
 	size_t nr, alloc;
 	struct finding_patch *patches;	/* every submitted patch */

@@ -34,6 +34,7 @@ enum {
 	OPT_REGISTRY, OPT_BASE_IMAGES, OPT_REPORT_TIMEOUTS, OPT_REPORT_OOMS,
 	OPT_SARIF_CATEGORY, OPT_LLM_REASON, OPT_CACHE_MAX, OPT_FUZZ_SECONDS,
 	OPT_MIN_HARNESS_SECONDS, OPT_AFTER_FINDING, OPT_UNTIL_DEADLINE,
+	OPT_SATURATION,
 	OPT_LEND_CORES, OPT_DISCLOSE,
 };
 
@@ -135,8 +136,14 @@ static const struct scan_opt scan_opt_table[] = {
 	  "60s; docs/cmd/scan.md)" },
 	{ "until-deadline", NULL, OPT_UNTIL_DEADLINE,
 	  SCAN_CMD_SCAN | SCAN_CMD_RUN,
-	  "fuzz to the deadline whatever is found: --after-finding\n"
-	  "continue" },
+	  "fuzz to the deadline whatever is found or saturated:\n"
+	  "--after-finding continue, --saturation off" },
+	{ "saturation", "DUR|off", OPT_SATURATION,
+	  SCAN_CMD_SCAN | SCAN_CMD_RUN,
+	  "stop a harness once replays of its corpus on the coverage\n"
+	  "build have shown no new line of the touched code for DUR\n"
+	  "(default 60s; never before --min-harness-seconds); off:\n"
+	  "fuzz every share to its end" },
 	{ "lend-cores", "yes|no", OPT_LEND_CORES, SCAN_CMD_SCAN | SCAN_CMD_RUN,
 	  "yes: while harnesses fuzz, CRSs may also use the\n"
 	  "compose's oss_crs_infra cores, where crs-ci's own\n"
@@ -296,7 +303,7 @@ int scan_opts_parse(struct scan_opts *o, int argc, char **argv,
 	size_t alloc = 0, povs_alloc = 0, sarifs_alloc = 0, allow_alloc = 0;
 	enum base_images_mode mode;
 	long n;
-	int c;
+	int c, until_deadline = 0;
 
 	if (base_images_mode_from_env(&mode) != 0)
 		return usage_error(err, cmd, CRS_EINPUT);
@@ -381,6 +388,19 @@ int scan_opts_parse(struct scan_opts *o, int argc, char **argv,
 			break;
 		case OPT_UNTIL_DEADLINE:
 			o->after_finding_s = AFTER_FINDING_CONTINUE;
+			until_deadline = 1;
+			break;
+		case OPT_SATURATION:
+			if (!strcmp(optarg, "off")) {
+				o->saturation_s = 0;
+			} else if (parse_duration(optarg, &o->saturation_s) != 0
+				   || o->saturation_s < 1) {
+				crs_error_clear();
+				crs_error_set(CRS_EINPUT, "--saturation: '%s' "
+					      "is not off or a duration (30s, "
+					      "2m)", optarg);
+				return usage_error(err, cmd, CRS_EINPUT);
+			}
 			break;
 		case OPT_LEND_CORES: {
 			int yes = 1;
@@ -479,6 +499,8 @@ int scan_opts_parse(struct scan_opts *o, int argc, char **argv,
 	}
 	/* a CRS let fuzz past its first PoV fuzzes past the proof too,
 	 * unless --after-finding says otherwise */
+	if (until_deadline)
+		o->saturation_s = 0;
 	if (o->keep_going && o->after_finding_s == AFTER_FINDING_DEFAULT)
 		o->after_finding_s = AFTER_FINDING_CONTINUE;
 	if (!o->disclose) {	/* a bad CRS_CI_DISCLOSE fails now, too */

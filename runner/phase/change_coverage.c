@@ -93,10 +93,9 @@ double phase_change_coverage_reserve(const struct scan *s)
 	return s->change ? r + b : 0;
 }
 
-/* Fold one harness's reach into cc: the higher state of each line. */
-static void add_reach(struct change_cov *cc, const char *harness,
-		      const struct coverage_reach *reach,
-		      const struct coverage_targets *t)
+void phase_change_coverage_add(struct change_cov *cc, const char *harness,
+			       const struct coverage_reach *reach,
+			       const struct coverage_targets *t)
 {
 	for (size_t f = 0; f < t->nr; f++)
 		for (size_t k = 0; k < t->files[f].lines_nr; k++) {
@@ -193,7 +192,7 @@ static int measure(struct scan *s, struct change_cov *cc,
 						 rp.failed);
 		else if (r == 0 && !*unknown_out && rp.cov) {
 			coverage_reach(&reach, rp.cov, t, s->state.repo_path);
-			add_reach(cc, hs.v[i], &reach, t);
+			phase_change_coverage_add(cc, hs.v[i], &reach, t);
 			log_info("change coverage: %s: %ld input(s) executed "
 				 "%zu of the change's %zu instrumented "
 				 "line(s)", hs.v[i], rp.inputs, reach.hit_nr,

@@ -14,6 +14,8 @@
 
 struct scan;
 struct finding_set;
+struct coverage_reach;
+struct coverage_targets;
 
 int phase_prepare(struct scan *s);
 int phase_build_target(struct scan *s);
@@ -87,6 +89,11 @@ int phase_change_coverage_record(struct scan *s, struct change_cov *cc);
 /* Seconds the run phase keeps for the change coverage (0 in full
  * mode). Cannot fail. */
 double phase_change_coverage_reserve(const struct scan *s);
+/* Fold one harness's reach of targets `t` into cc: the higher state of
+ * each line (change_coverage.c). Cannot fail. */
+void phase_change_coverage_add(struct change_cov *cc, const char *harness,
+			       const struct coverage_reach *reach,
+			       const struct coverage_targets *t);
 /* Writes SARIF and prints the verdict; *exit_code_out is 0 or 1. */
 int phase_report(struct scan *s, int *exit_code_out);
 /* crs-ci check: print that the configs scan_open loaded are valid, and

@@ -10,6 +10,7 @@
  */
 #include "runner/phase/phase.h"
 #include "runner/phase/early_jobs.h"
+#include "runner/phase/saturation_watch.h"
 #include "runner/exec/bind_source.h"
 #include "runner/exec/build_group.h"
 #include "runner/exec/container.h"
@@ -31,6 +32,7 @@
 #include "runner/scan/timings.h"
 #include "diff/changeset.h"
 #include "sarif/run_cut.h"
+#include "sarif/run_saturation.h"
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"
@@ -76,6 +78,8 @@ struct pov_hook {
 
 struct harness_run {
 	int cut;		/* stopped by --after-finding */
+	int saturated;		/* stopped by --saturation */
+	struct saturation_watch *watch;	/* NULL: not watched */
 	struct running *c;
 	size_t nr, alloc;
 	struct exchange *exchange;
@@ -101,6 +105,7 @@ struct run_budget {
 				 * together, 0: no cap but the deadline */
 	double fuzzed_s;	/* held so far by the harnesses run */
 	struct run_cut *cut;	/* --after-finding: its record */
+	struct saturation_tally *tally;	/* --saturation's, or NULL */
 };
 
 /*
@@ -458,6 +463,14 @@ static int wait_modules(struct scan *s, struct harness_run *hr,
 			hr->cut = 1;
 			return 0;
 		}
+		if (saturation_watch_tick(hr->watch, s)) {
+			log_info("run %s: the change is saturated: no new line "
+				 "of the touched code for %.0fs; stopping %zu "
+				 "module(s)", h, saturation_watch_plateau(
+					 hr->watch), alive);
+			hr->saturated = 1;
+			return 0;
+		}
 		wait_tick(hr->exchange, hr->sidecar);
 		note_pov(s, hr);
 	}
@@ -618,6 +631,8 @@ static int run_harness(struct scan *s, const struct run_infra *ri,
 			r = start_module(s, &hr, ri, i, &m->modules[k], h);
 	}
 	started = hr.nr;
+	if (r == 0 && started)
+		hr.watch = saturation_watch_start(s, budget->tally, h);
 	span = r == 0 && started ? timing_begin_harness(s, "fuzz", h, h) : -1;
 	if (r == 0)
 		r = wait_modules(s, &hr, share_s, held_from, h);
@@ -626,11 +641,14 @@ static int run_harness(struct scan *s, const struct run_infra *ri,
 	budget->fuzzed_s += scan_elapsed(s) - held_from;
 	/* judged on the time the harness held, its CRSs' start-up included:
 	 * a loaded engine's slow start is not a shortfall of the scan's */
-	why = hr.cut ? cut_reason(budget->cut) :
+	why = hr.cut ? cut_reason(budget->cut) : hr.saturated ? NULL :
 		harness_run_shortfall(wanted_s, share_s,
 				      scan_elapsed(s) - held_from, started,
 				      hr.exited_early, hr.failed);
 	budget->cut->harnesses_cut += hr.cut;
+	saturation_watch_end(started ? budget->tally : NULL, hr.watch,
+			     hr.saturated);
+	hr.watch = NULL;
 	if (why)
 		log_warn("run %s: fuzzed %.0fs of %.0fs: %s", h, hr.ran_s,
 			 wanted_s, why);
@@ -864,7 +882,7 @@ int phase_run(struct scan *s)
 	struct run_budget budget = { scan_remaining(s), s->opts->povs_nr, 0,
 				     phase_change_coverage_reserve(s),
 				     (double)s->opts->fuzz_seconds, 0,
-				     run_cut_new() };
+				     run_cut_new(), NULL };
 	char *stamp = NULL, *path = NULL;
 	int r = 0;
 
@@ -903,6 +921,7 @@ int phase_run(struct scan *s)
 			 "(--lend-cores no: they keep to their own)",
 			 s->compose->infra.cpuset);
 	budget.cut->policy = after_finding_policy_name(s->opts->after_finding_s);
+	budget.tally = saturation_tally_new(s);
 	r = run_all(s, &ri, &budget, &rec);
 	free(path);
 	path = scan_work_path(s, "runs/%s/harness_runs.json", s->state.run_id);
@@ -910,6 +929,9 @@ int phase_run(struct scan *s)
 		r = harness_runs_save(&rec, path);
 	if (r == 0)
 		r = after_finding_save(s, budget.cut);
+	if (r == 0 && budget.tally)
+		r = saturation_record_save(s, saturation_tally_record(
+			budget.tally, budget.fuzzed_s));
 out:
 	if (r != 0) {
 		/* cleaning up may clear the message of what went wrong */
@@ -923,6 +945,7 @@ out:
 	}
 	harness_runs_release(&rec);
 	run_cut_free(budget.cut);
+	saturation_tally_free(budget.tally);
 	free(stamp);
 	free(path);
 	return r;

@@ -11,6 +11,7 @@
 #include "runner/phase/phase.h"
 #include "runner/exec/container.h"
 #include "runner/scan/after_finding.h"
+#include "runner/phase/saturation_watch.h"
 #include "runner/scan/harness_runs.h"
 #include "runner/exec/base_images.h"
 #include "runner/scan/scan.h"
@@ -31,6 +32,7 @@
 #include "sarif/crash.h"
 #include "sarif/finding.h"
 #include "sarif/run_cut.h"
+#include "sarif/run_saturation.h"
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"
@@ -392,6 +394,24 @@ static int fill_run_cut(struct scan *s, struct finding_set *fs)
 	return 0;
 }
 
+/* results.json's "saturation": the run phase's record, when it kept one
+ * (diff mode with --saturation and a coverage build). */
+static int fill_saturation(struct scan *s, struct finding_set *fs)
+{
+	struct run_saturation *r = NULL;
+	int rc = saturation_record_load(s, &r);
+
+	if (rc == CRS_ENOTFOUND) {
+		crs_error_clear();
+		return 0;
+	}
+	if (rc != 0)
+		return rc;
+	free(fs->saturation);
+	fs->saturation = r;
+	return 0;
+}
+
 int phase_triage(struct scan *s)
 {
 	struct pov_list l = { 0 };
@@ -447,6 +467,8 @@ int phase_triage(struct scan *s)
 		r = fill_incomplete(s, &fs);
 	if (r == 0)
 		r = fill_run_cut(s, &fs);
+	if (r == 0)
+		r = fill_saturation(s, &fs);
 	if (r == 0)
 		r = phase_triage_candidates(s, &fs);
 	timings_into(s, &fs);

@@ -18,6 +18,7 @@
 #include "sarif/change_anchor.h"
 #include "sarif/finding.h"
 #include "sarif/run_cut.h"
+#include "sarif/run_saturation.h"
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"
@@ -618,6 +619,13 @@ CRS_TESTABLE void github_summary(struct buf *b, const struct finding_set *fs,
 		run_cut_line(&t, fs->run_cut);
 		if (t.len) {
 			buf_adds(b, "**After the finding:** ");
+			md(b, t.ptr);
+			buf_adds(b, ".\n\n");
+		}
+		buf_reset(&t);
+		run_saturation_line(&t, fs->saturation);
+		if (t.len) {
+			buf_adds(b, "**Early stop:** ");
 			md(b, t.ptr);
 			buf_adds(b, ".\n\n");
 		}

@@ -741,7 +741,7 @@ static struct _xmlDoc *html_build(const struct finding_set *fs, const char *out_
 	html_change_cov(body, fs->change_coverage);
 	/* borrowed */
 	html_timeline(body, json_object_get(results, "timings"),
-		      fs->run_cut);
+		      fs->run_cut, fs->saturation);
 	html_findings_table(body, fs);
 	for (size_t i = 0; i < fs->nr; i++)
 		html_finding(body, fs, i, out_dir, excerpts);

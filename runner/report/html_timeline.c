@@ -11,6 +11,7 @@
  */
 #include "runner/report/html_timeline.h"
 #include "sarif/run_cut.h"
+#include "sarif/run_saturation.h"
 #include "runner/report/junit.h"
 #include "common/buf.h"
 #include "common/xalloc.h"
@@ -208,7 +209,7 @@ static void tl_marker(xmlNodePtr svg, double x, double bottom,
 }
 
 void html_timeline(xmlNodePtr parent, const json_t *timings,
-		   const struct run_cut *cut)
+		   const struct run_cut *cut, const struct run_saturation *sat)
 {
 	struct tl_span *v;
 	size_t nr, dropped;
@@ -244,6 +245,10 @@ void html_timeline(xmlNodePtr parent, const json_t *timings,
 	if (cut && cut->proved_at_s >= 0) {
 		buf_adds(&b, "; ");
 		run_cut_line(&b, cut);
+	}
+	if (sat && sat->saturated) {
+		buf_adds(&b, "; ");
+		run_saturation_line(&b, sat);
 	}
 	p = tl_el(parent, "p", b.ptr);
 	tl_attr(p, "class", "timeline-totals");

@@ -16,6 +16,7 @@
 
 struct _xmlNode;
 struct run_cut;
+struct run_saturation;
 
 #define HTML_TIMELINE_SPANS_MAX 2000	/* spans drawn; the rest counted */
 #define HTML_TIMELINE_LANES_MAX 32	/* lanes drawn; higher ones dropped */
@@ -26,10 +27,13 @@ struct run_cut;
  * added. Malformed spans (no name, negative or reversed times, a lane
  * out of range) are skipped. `cut` (results.json's "after_finding", may
  * be NULL) adds a marker at the proof of the first failing finding and
- * one where --after-finding ended the run, and its line to the totals.
+ * one where --after-finding ended the run, and its line to the totals;
+ * `sat` (results.json's "saturation", may be NULL) adds its early-stop
+ * line there when a harness stopped at saturation.
  * Cannot fail (out-of-memory exits).
  */
 void html_timeline(struct _xmlNode *parent, const json_t *timings,
-		   const struct run_cut *cut);
+		   const struct run_cut *cut,
+		   const struct run_saturation *sat);
 
 #endif

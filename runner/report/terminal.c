@@ -14,6 +14,7 @@
 #include "sarif/change_cov.h"
 #include "sarif/finding.h"
 #include "sarif/run_cut.h"
+#include "sarif/run_saturation.h"
 #include "common/buf.h"
 #include "common/log.h"
 #include "common/xalloc.h"
@@ -241,6 +242,10 @@ size_t terminal_report(FILE *f, const struct finding_set *fs,
 		struct buf t = BUF_INIT;
 
 		run_cut_line(&t, fs->run_cut);
+		if (t.len)
+			fprintf(f, "  %s\n", t.ptr);
+		buf_reset(&t);
+		run_saturation_line(&t, fs->saturation);
 		if (t.len)
 			fprintf(f, "  %s\n", t.ptr);
 		buf_release(&t);

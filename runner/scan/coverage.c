@@ -445,24 +445,12 @@ static void add_removal_neighbours(struct coverage_targets *t,
 	git_diff_free(diff);
 }
 
-static void targets_build(struct coverage_targets **out,
-			  const struct diff_changeset *cs, int removals)
+/* Sort each file's lines and drop repeats, drop files without one, sort
+ * the files by path and count the lines. */
+static void targets_finish(struct coverage_targets *t)
 {
-	struct coverage_targets *t = xcalloc(1, sizeof(*t));
 	size_t n = 0;
 
-	for (size_t i = 0; cs && i < cs->nr; i++) {
-		const struct diff_file *f = &cs->files[i];
-		struct coverage_target *tf;
-
-		if (f->status == DIFF_DELETED || f->binary || !f->lines_nr)
-			continue;
-		tf = target_get(t, f->path);
-		for (size_t k = 0; k < f->lines_nr; k++)
-			target_add(tf, f->lines[k]);
-	}
-	if (cs && removals)
-		add_removal_neighbours(t, cs);
 	for (size_t i = 0; i < t->nr; i++) {
 		struct coverage_target *f = &t->files[i];
 		size_t u = 0;
@@ -484,6 +472,26 @@ static void targets_build(struct coverage_targets **out,
 	t->nr = n;
 	if (t->nr > 1)
 		qsort(t->files, t->nr, sizeof(*t->files), cmp_target);
+}
+
+static void targets_build(struct coverage_targets **out,
+			  const struct diff_changeset *cs, int removals)
+{
+	struct coverage_targets *t = xcalloc(1, sizeof(*t));
+
+	for (size_t i = 0; cs && i < cs->nr; i++) {
+		const struct diff_file *f = &cs->files[i];
+		struct coverage_target *tf;
+
+		if (f->status == DIFF_DELETED || f->binary || !f->lines_nr)
+			continue;
+		tf = target_get(t, f->path);
+		for (size_t k = 0; k < f->lines_nr; k++)
+			target_add(tf, f->lines[k]);
+	}
+	if (cs && removals)
+		add_removal_neighbours(t, cs);
+	targets_finish(t);
 	*out = t;
 }
 
@@ -497,6 +505,21 @@ void coverage_targets_added(struct coverage_targets **out,
 			    const struct diff_changeset *cs)
 {
 	targets_build(out, cs, 0);
+}
+
+void coverage_targets_functions(struct coverage_targets **out,
+				const struct diff_touched *fns)
+{
+	struct coverage_targets *t = xcalloc(1, sizeof(*t));
+
+	for (size_t i = 0; fns && i < fns->nr; i++) {
+		struct coverage_target *tf = target_get(t, fns->v[i].path);
+
+		for (int l = fns->v[i].start; l <= fns->v[i].end; l++)
+			target_add(tf, l);
+	}
+	targets_finish(t);
+	*out = t;
 }
 
 void coverage_targets_free(struct coverage_targets *t)
@@ -563,6 +586,8 @@ void coverage_reach(struct coverage_reach *out, const struct coverage *c,
 		if (!tf)
 			continue;
 		st = out->state[tf - t->files];
+		for (size_t k = 0; k < cf->lines_nr; k++)
+			out->file_hit_nr += cf->hit[k] != 0;
 		for (size_t k = 0; k < tf->lines_nr; k++) {
 			unsigned char s = line_state(cf, tf->lines[k]);
 

@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 struct diff_changeset;
+struct diff_touched;
 
 /* Largest lcov export read, in bytes. */
 #define COVERAGE_LCOV_MAX (256u << 20)
@@ -84,6 +85,10 @@ void coverage_targets_from_change(struct coverage_targets **out,
  */
 void coverage_targets_added(struct coverage_targets **out,
 			    const struct diff_changeset *cs);
+/* Every head line of each touched function (diff/changeset.h's
+ * diff_touched; NULL gives none). Cannot fail. */
+void coverage_targets_functions(struct coverage_targets **out,
+				const struct diff_touched *fns);
 void coverage_targets_free(struct coverage_targets *t);
 
 enum coverage_line_state {
@@ -101,8 +106,10 @@ struct coverage_reach {
 	size_t mapped_nr;	/* target lines instrumented (hit or not) */
 	char *entry_file;	/* repo-relative file defining the fuzzer
 				 * entry, or NULL */
+	size_t file_hit_nr;	/* lines of the targets' files that ran,
+				 * changed or not */
 };
-#define COVERAGE_REACH_INIT { NULL, 0, 0, 0, NULL }
+#define COVERAGE_REACH_INIT { NULL, 0, 0, 0, NULL, 0 }
 
 /*
  * Intersect coverage `c` (file names as llvm-cov gives them, mapped under

@@ -44,6 +44,9 @@ struct scan_opts {
 	/* --after-finding: AFTER_FINDING_DEFAULT, _CONTINUE (also
 	 * --until-deadline), 0 (stop) or seconds (runner/scan/after_finding.h) */
 	long after_finding_s;
+	/* --saturation: the plateau in seconds, 0 off (--until-deadline);
+	 * runner/scan/saturation.h */
+	long saturation_s;
 	int no_lend_cores;	/* --lend-cores no: CRSs keep to their cpuset */
 	int no_llm;		/* no gateway; skip CRSs that need an LLM */
 	unsigned shard_index;	/* --shard i/N: 1-based i, 0 without */
@@ -68,6 +71,7 @@ struct scan_opts {
 };
 #define SCAN_OPTS_INIT { .source = ".", .timeout_s = 900, \
 	.fail_on = "new", .reproduce_runs = 5, .after_finding_s = -2, \
+	.saturation_s = 60, \
 	.no_lend_cores = 1 }
 
 #endif

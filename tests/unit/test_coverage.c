@@ -485,6 +485,45 @@ static void test_reach(void **state)
 	diff_changeset_free(cs);
 }
 
+/* The touched functions' lines: whole spans, files sorted, repeats and
+ * overlaps folded; and file_hit_nr counts every line that ran in a
+ * target's file. */
+static void test_function_targets(void **state)
+{
+	struct diff_touched_fn v[] = {
+		{ .path = "src/b.c", .name = "g", .start = 10, .end = 12 },
+		{ .path = "src/a.c", .name = "f", .start = 3, .end = 4 },
+		{ .path = "src/b.c", .name = "h", .start = 12, .end = 13 },
+	};
+	struct diff_touched d = { v, 3, 3 };
+	struct coverage_targets *t = NULL;
+	struct coverage *c = NULL;
+	struct coverage_reach r = COVERAGE_REACH_INIT;
+	static const char lcov[] =
+		"SF:/src/src/b.c\nDA:1,1\nDA:11,2\nDA:13,0\nDA:40,1\n"
+		"end_of_record\n";
+
+	(void)state;
+	coverage_targets_functions(&t, &d);
+	assert_int_equal(t->nr, 2);
+	assert_string_equal(t->files[0].path, "src/a.c");
+	assert_int_equal(t->files[0].lines_nr, 2);
+	assert_string_equal(t->files[1].path, "src/b.c");
+	assert_int_equal(t->files[1].lines_nr, 4);	/* 10..13 */
+	assert_int_equal(t->lines_total, 6);
+	assert_int_equal(coverage_parse_lcov(&c, lcov, strlen(lcov), "x"), 0);
+	coverage_reach(&r, c, t, "/src");
+	assert_int_equal(r.hit_nr, 1);		/* line 11 */
+	assert_int_equal(r.mapped_nr, 2);	/* 11 and 13 */
+	assert_int_equal(r.file_hit_nr, 3);	/* 1, 11 and 40 */
+	coverage_reach_release(&r);
+	coverage_free(c);
+	coverage_targets_free(t);
+	coverage_targets_functions(&t, NULL);
+	assert_int_equal(t->nr, 0);
+	coverage_targets_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -497,6 +536,7 @@ int main(void)
 		cmocka_unit_test(test_load_file),
 		cmocka_unit_test(test_targets),
 		cmocka_unit_test(test_reach),
+		cmocka_unit_test(test_function_targets),
 	};
 	int r;
 

@@ -5,7 +5,8 @@
  *
  * --report-timeouts/--report-ooms take exactly yes or no; --sarif-category
  * takes a name GitHub accepts as a category; --after-finding takes stop,
- * continue or a duration, and --until-deadline means continue. A bad
+ * continue or a duration, and --until-deadline means continue; --saturation
+ * takes off or a duration, and --until-deadline turns it off. A bad
  * value is exit 2 with a message naming the option and the value.
  */
 #include <setjmp.h>
@@ -185,6 +186,39 @@ static void test_after_finding(void **state)
 	free(name);
 }
 
+static void test_saturation(void **state)
+{
+	struct scan_opts o = SCAN_OPTS_INIT;
+	const char *dur[] = { "--saturation", "90s", NULL };
+	const char *off[] = { "--saturation", "off", NULL };
+	const char *until[] = { "--saturation", "30s", "--until-deadline",
+				NULL };
+	const char *bad[] = { "--saturation", "0", NULL };
+	const char *junk[] = { "--saturation", "soon", NULL };
+	char *err;
+
+	(void)state;
+	assert_int_equal(o.saturation_s, 60);
+	assert_int_equal(parse(&o, dur, &err), 0);
+	assert_int_equal(o.saturation_s, 90);
+	free(err);
+	assert_int_equal(parse(&o, off, &err), 0);
+	assert_int_equal(o.saturation_s, 0);
+	free(err);
+	/* whatever the order: --until-deadline fuzzes every share */
+	assert_int_equal(parse(&o, until, &err), 0);
+	assert_int_equal(o.saturation_s, 0);
+	free(err);
+	assert_int_equal(parse(&o, bad, &err), CRS_EINPUT);
+	assert_non_null(strstr(err, "--saturation: '0' is not off or a "
+			       "duration"));
+	free(err);
+	assert_int_equal(parse(&o, junk, &err), CRS_EINPUT);
+	assert_non_null(strstr(err, "'soon'"));
+	free(err);
+	scan_opts_release(&o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -193,6 +227,7 @@ int main(void)
 		cmocka_unit_test(test_category),
 		cmocka_unit_test(test_fuzz_seconds),
 		cmocka_unit_test(test_after_finding),
+		cmocka_unit_test(test_saturation),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -38,13 +38,16 @@
 #      first of them stops; each stops at its first crash, timeout or
 #      out-of-memory, whose artifact
 #      is submitted at once (`libCRS submit pov`) unless its DEDUP_TOKEN was
-#      already submitted; new corpus files are submitted as seeds after each
-#      run (one `libCRS submit seed` call for all of them);
+#      already submitted; new corpus files are submitted as seeds every
+#      SEED_SUBMIT_EVERY seconds while it runs and after each run (one
+#      `libCRS submit seed` call for all of them), so crs-ci's replays of
+#      the shared corpus see it grow (--saturation);
 #   4. with STOP_ON_FIRST_POV=1, exit 0 right after the first submitted PoV.
 # Log lines carry the seconds since the script started; "first execution"
 # marks libFuzzer's INITED (the start-up cost).
 # Environment: FUZZ_TIME (seconds, default 3600), STOP_ON_FIRST_POV (0),
 # FUZZ_WORKERS (libFuzzer processes per run, default `nproc`, at most 16),
+# SEED_SUBMIT_EVERY (seconds, default 10; 0: only after each run),
 # OSS_CRS_LOG_DIR (libFuzzer output goes to fuzzer.log there, else stderr;
 # the fetch daemon's log to fetch-seeds.log there),
 # FUZZER_EXTRA_ARGS (more libFuzzer flags, split on spaces), DIRECTED (0:
@@ -358,6 +361,24 @@ first_exec() {
 	done
 }
 
+# New corpus files go out as seeds every seed_every seconds while libFuzzer
+# runs; disowned, so `wait -n` below waits for libFuzzer only.
+seed_every=${SEED_SUBMIT_EVERY:-10}
+case $seed_every in
+''|*[!0-9]*) say "SEED_SUBMIT_EVERY '$seed_every' is not a number of seconds"; exit 2 ;;
+esac
+seed_pump=
+start_seed_pump() {
+	[ "$seed_every" -gt 0 ] || return 0
+	( trap - TERM INT; while sleep "$seed_every"; do submit_seeds; done ) &
+	seed_pump=$!
+	disown "$seed_pump"
+}
+stop_seed_pump() {
+	[ -n "$seed_pump" ] && kill "$seed_pump" 2>/dev/null
+	seed_pump=
+}
+
 # 3. Fuzz until the time is up.
 failures=0
 run=0
@@ -418,9 +439,11 @@ while [ "$stop" = 0 ]; do
 		first_exec "$runlog.1"
 		start_fetch_daemon
 	fi
+	start_seed_pump
 	# the first to stop (an artifact, or its time) stops the others
 	wait -n
 	rc=$?
+	stop_seed_pump
 	kill -TERM "${children[@]}" 2>/dev/null
 	wait "${children[@]}" 2>/dev/null
 	if [ "$stop" = 1 ]; then

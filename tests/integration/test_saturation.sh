@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# test_saturation.sh - a clean change stops early once fuzzing no longer
+# reaches new lines of the touched functions, and --until-deadline fuzzes to
+# the deadline (issue 23, part 4)
+#
+# The recparse example's base with a clean change to parse_record (a
+# bound check that never fails), the reference libFuzzer CRS, twice in one
+# work dir (the second scan reuses the first one's builds):
+#  1. --saturation 10s, as a GitHub Actions step, 10-minute deadline: exit
+#     0, verdict PASS, nothing incomplete; the verdict, the job summary,
+#     report.html's timeline and results.json say the change saturated,
+#     with every fuzzed harness stopped so, after far less fuzzing than
+#     their shares;
+#  2. the same with --until-deadline (--timeout 100s): PASS, no saturation
+#     record, the harnesses fuzzed their whole shares.
+# No container or network of either scan is left.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+mktemp_dir; tmp=$TMP
+eval "$("$ROOT/examples/make-repo.sh" "$tmp/repo")"
+g() { git -C "$tmp/repo" -c commit.gpgsign=false "$@"; }
+g checkout -q -b clean "$base"
+python3 - "$tmp/repo/src/recparse.c" <<'PY'
+import sys
+p = sys.argv[1]
+s = open(p).read()
+old = "\tvlen = buf[p++];\n"
+assert s.count(old) == 1
+s = s.replace(old, old + "\tif (vlen > 255)\t/* a byte: never */\n\t\treturn RP_ERR_TRUNCATED;\n")
+open(p, "w").write(s)
+PY
+g add -A
+GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.invalid GIT_COMMITTER_NAME=t \
+GIT_COMMITTER_EMAIL=t@example.invalid GIT_AUTHOR_DATE=2024-03-05T10:00:00Z \
+GIT_COMMITTER_DATE=2024-03-05T10:00:00Z g commit -q -m "bound the value length"
+clean=$(g rev-parse HEAD)
+args=(--compose "$ROOT/container/crs/libfuzzer/compose.yaml"
+	--project "$ROOT/examples/projects/recparse" --source "$tmp/repo"
+	--base "$base" --head "$clean")
+
+# 1. a short plateau: every harness stops at saturation
+t0=$SECONDS
+GITHUB_ACTIONS=true GITHUB_STEP_SUMMARY=$tmp/summary.md \
+GITHUB_OUTPUT=$tmp/outputs.txt GITHUB_EVENT_NAME=push \
+	scan_expect 0 "${args[@]}" --timeout 10m --saturation 10s
+took=$((SECONDS - t0))
+note "--saturation 10s: scan took ${took}s of its 600s deadline"
+grep -q 'run [a-z_]*: the change is saturated: no new line of the touched code for [0-9]*s' \
+	"$tmp/log.txt" || { cat "$tmp/log.txt" >&2; fail "no harness stopped at saturation"; }
+grep -q '^  change saturated after [0-9]*s of fuzzing: [0-9]* of [0-9]* changed lines reached, no new line of the touched code for 10s (--saturation)' \
+	"$tmp/verdict.txt" || fail "the verdict does not say the change saturated"
+grep -q '\*\*Early stop:\*\* change saturated after' "$tmp/summary.md" ||
+	fail "the job summary does not say the change saturated"
+grep -q 'class="timeline-totals">[^<]*change saturated after' \
+	"$tmp/out/report.html" || fail "report.html's timeline does not say so"
+python3 - "$tmp/out" <<'PY'
+import json, sys
+res = json.load(open(sys.argv[1] + "/results.json"))
+assert res["verdict"] == "PASS", res["verdict"]
+assert res["incomplete"] == [], res["incomplete"]
+sat = res["saturation"]
+assert sat["window_seconds"] == 10, sat
+assert sat["harnesses"] >= 1 and sat["harnesses_saturated"] == sat["harnesses"], sat
+assert 1 <= sat["lines_reached"] <= sat["lines_total"], sat
+# two harnesses at a 10s plateau, against minutes of shares without it
+assert sat["fuzzed_seconds"] < 120, sat
+PY
+assert_no_leftovers "$tmp/work"
+
+# 2. --until-deadline: no early stop
+rm -rf "$tmp/out"
+t0=$SECONDS
+scan_expect 0 "${args[@]}" --timeout 100s --saturation 10s --until-deadline
+note "--until-deadline: scan took $((SECONDS - t0))s of its 100s deadline"
+grep -q 'the change is saturated' "$tmp/log.txt" &&
+	fail "a harness stopped at saturation under --until-deadline"
+grep -q '^crs-ci: run [a-z_]*: time share of [0-9]*s used' "$tmp/log.txt" ||
+	{ cat "$tmp/log.txt" >&2; fail "no harness fuzzed its whole share"; }
+python3 - "$tmp/out" <<'PY'
+import json, sys
+res = json.load(open(sys.argv[1] + "/results.json"))
+assert res["verdict"] == "PASS", res["verdict"]
+assert "saturation" not in res, res["saturation"]
+assert res["incomplete"] == [], res["incomplete"]
+PY
+assert_no_leftovers "$tmp/work"
+echo "ok: test_saturation"
