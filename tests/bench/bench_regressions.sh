@@ -137,6 +137,7 @@ for row in "${rows[@]}"; do
 	dir=$logs/$name
 	rm -rf "$dir"
 	mkdir -p "$dir"
+	base='' head=''
 	eval "$("$REAL/make-$lib-repo.sh" "$dir/repo" "$REAL/regressions/$name.patch")" ||
 		die "$name: cannot make the repository"
 	t0=$(date +%s)
