@@ -2,7 +2,8 @@
 # bench_regressions.sh - does crs-ci catch real regressions, and how soon?
 # `make bench-regressions` (issue 23):
 #
-#   tests/bench/bench_regressions.sh [--deadline DUR] [--cpu CPUS] [NAME...]
+#   tests/bench/bench_regressions.sh [--deadline DUR] [--fuzz-seconds N]
+#                                    [--cpu CPUS] [NAME...]
 #
 # The bugs are tests/bench/real/regressions/bugs.tsv: fixes from a C
 # library's history that OSS-Fuzz found, each reverted as a pull request
@@ -11,13 +12,15 @@
 # a clean change per library. Default: every row. For each, one at a time:
 #   1. `crs-ci scan` of the pull request with the libFuzzer CRS
 #      (container/crs/libfuzzer), --harness from the row, --timeout
-#      DEADLINE (default 10m): its verdict, wall time and, from
-#      results.json, the scan second of the first PoV (the run phase's
-#      start plus timings.first_pov_s);
+#      DEADLINE (default 10m; with --fuzz-seconds N, also --fuzz-seconds N,
+#      for a loaded machine where the builds eat the deadline), no cache
+#      (a corpus carried from one bug to the next would help the second):
+#      its verdict, wall time and, from results.json, the scan second of
+#      the first PoV (the run phase's start plus timings.first_pov_s);
 #   2. bare libFuzzer: the harness of the scan's own head build, in its
 #      runner image, with the harness's seed corpus when it has one,
-#      -seed=1, until the first crash or DEADLINE: its time to that crash
-#      (container start to exit).
+#      -seed=1, until the first crash or DEADLINE (N seconds with
+#      --fuzz-seconds): its time to that crash (container start to exit).
 # A bug counts as found when the scan's verdict is FAIL; a clean change
 # passes when its verdict is PASS. Prints one line per row and a Markdown
 # table; logs and results stay in $BENCH_LOG_DIR (default a temporary
@@ -28,6 +31,7 @@ REAL=$ROOT/tests/bench/real
 CRS_CI=${CRS_CI:-$ROOT/build/crs-ci}
 export CRS_CI_BASE_IMAGES=${CRS_CI_BASE_IMAGES:-stand-in}
 deadline=10m
+fuzz_seconds=
 cpus=${BENCH_CPUS:-0-1}
 names=()
 
@@ -37,6 +41,7 @@ say() { printf 'bench-regressions: %s\n' "$*" >&2; }
 while [ $# -gt 0 ]; do
 	case $1 in
 	--deadline) [ $# -ge 2 ] || die "--deadline needs a duration"; deadline=$2; shift 2 ;;
+	--fuzz-seconds) [ $# -ge 2 ] || die "--fuzz-seconds needs a number"; fuzz_seconds=$2; shift 2 ;;
 	--cpu) [ $# -ge 2 ] || die "--cpu needs a CPU list"; cpus=$2; shift 2 ;;
 	-*) die "unknown option $1" ;;
 	*) names+=("$1"); shift ;;
@@ -56,6 +61,12 @@ seconds() {
 }
 [[ $deadline =~ ^[0-9]+[smh]?$ ]] || die "--deadline $deadline: not a duration (90, 90s, 3m, 1h)"
 cap=$(seconds "$deadline")
+scan_fuzz=()
+if [ -n "$fuzz_seconds" ]; then
+	[[ $fuzz_seconds =~ ^[0-9]+$ ]] || die "--fuzz-seconds $fuzz_seconds: not a number of seconds"
+	cap=$fuzz_seconds
+	scan_fuzz=(--fuzz-seconds "$fuzz_seconds")
+fi
 
 table=$REAL/regressions/bugs.tsv
 mapfile -t rows < <(grep -v '^#' "$table" | grep .)
@@ -77,7 +88,7 @@ cleanup() {
 	docker ps -aq --filter "label=$label" | xargs -r docker rm -f >/dev/null
 }
 trap cleanup EXIT
-say "logs in $logs; deadline $deadline; CPUs $cpus"
+say "logs in $logs; deadline $deadline; fuzzing ${fuzz_seconds:-to the deadline}; CPUs $cpus"
 
 # json FILE EXPR: a value from a JSON file (python3, as bench_directed.sh)
 json() {
@@ -145,7 +156,8 @@ for row in "${rows[@]}"; do
 	nice "$CRS_CI" scan --compose "$ROOT/container/crs/libfuzzer/compose.yaml" \
 		--project "$REAL/projects/$lib" --source "$dir/repo" \
 		--base "$base" --head "$head" --harness "$harness" \
-		--timeout "$deadline" --out "$dir/out" --work-dir "$dir/work" \
+		--timeout "$deadline" "${scan_fuzz[@]}" \
+		--out "$dir/out" --work-dir "$dir/work" \
 		>"$dir/scan.log" 2>&1 || rc=$?
 	wall=$(( $(date +%s) - t0 ))
 	if [ -f "$dir/out/results.json" ]; then
@@ -167,7 +179,7 @@ for row in "${rows[@]}"; do
 done
 
 echo
-echo "deadline $deadline, CPUs $cpus; seconds; bare = libFuzzer -seed=1 on the head build"
+echo "deadline $deadline, fuzz-seconds ${fuzz_seconds:-none}, CPUs $cpus; seconds; bare = libFuzzer -seed=1 on the head build, cap ${cap}s"
 echo
 echo "| bug | library | kind | outcome | verdict | time to verdict | first PoV (scan) | bare libFuzzer first PoV |"
 echo "|---|---|---|---|---|---|---|---|"
