@@ -22,7 +22,9 @@
 #      -seed=1, until the first crash or DEADLINE (N seconds with
 #      --fuzz-seconds): its time to that crash (container start to exit).
 # A bug counts as found when the scan's verdict is FAIL; a clean change
-# passes when its verdict is PASS. Prints one line per row and a Markdown
+# passes when its verdict is PASS; an INCOMPLETE scan (the deadline left a
+# harness less fuzzing than it was due, e.g. the builds ate it) counts as
+# neither and says so. Prints one line per row and a Markdown
 # table; logs and results stay in $BENCH_LOG_DIR (default a temporary
 # folder, printed). Not part of `make test`.
 set -euo pipefail
@@ -170,6 +172,7 @@ for row in "${rows[@]}"; do
 	fi
 	case $kind:$verdict in
 	bug:FAIL) outcome=found ;;
+	*:INCOMPLETE) outcome="incomplete" ;;
 	bug:*) outcome=missed ;;
 	clean:PASS) outcome=clean ;;
 	clean:*) outcome="false alarm" ;;
@@ -191,4 +194,5 @@ bugs=$(printf '%s\n' "${results[@]}" | awk -F'|' '$3 == "bug"' | wc -l)
 clean=$(printf '%s\n' "${results[@]}" | awk -F'|' '$3 == "clean" && $4 == "clean"' | wc -l)
 cleans=$(printf '%s\n' "${results[@]}" | awk -F'|' '$3 == "clean"' | wc -l)
 echo
-echo "found $found of $bugs bugs; $clean of $cleans clean changes PASS"
+incomplete=$(printf '%s\n' "${results[@]}" | awk -F'|' '$4 == "incomplete"' | wc -l)
+echo "found $found of $bugs bugs; $clean of $cleans clean changes PASS; $incomplete incomplete"
