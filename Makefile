@@ -40,7 +40,7 @@ FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzzers/%,$(FUZZ_SRC))
 
 .PHONY: all test unit unit-one unit-plain unit-asan unit-run crs-unit integration demo setup clean \
 	static check-headers check-layers check-exports base-images bench bench-select install install-files \
-	bench-rebuild bench-cache bench-overhead bench-deadline bench-parbuild bench-fuzz-cpu bench-directed bench-elf bench-projects fuzz fuzz-smoke fuzz-build fuzz-bin
+	bench-rebuild bench-cache bench-overhead bench-deadline bench-parbuild bench-fuzz-cpu bench-directed bench-elf bench-projects bench-regressions fuzz fuzz-smoke fuzz-build fuzz-bin
 all: $(BUILD)/crs-ci $(BUILD)/libCRS $(BUILD)/libCRS-install.sh
 
 $(BUILD)/obj/%.o: %.c
@@ -192,6 +192,10 @@ $(BUILD)/bench/%: tests/bench/%.c $(BUILD)/libtesthelper.a \
 # not in `bench`: run it once, BENCH_DIRECTED_ARGS="--cap 60 --modes 'bare new' sentinel-number")
 bench-directed: all
 	bash tests/bench/bench_directed.sh $(BENCH_DIRECTED_ARGS)
+# real historical regressions (issue 23), not in `bench`: crs-ci scan and
+# bare libFuzzer per bug, BENCH_REGRESSIONS_ARGS="--deadline 3m lz4-compress-into-null"
+bench-regressions: all base-images
+	bash tests/bench/bench_regressions.sh $(BENCH_REGRESSIONS_ARGS)
 
 # make install [PREFIX=/usr/local] [DESTDIR=...]: crs-ci, libCRS and its
 # install step in bin/ (crs-ci looks for libCRS beside itself), the CRS

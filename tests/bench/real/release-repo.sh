@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# release-repo.sh - the shared body of make-cjson-repo.sh and
-# make-expat-repo.sh: a library's release tarball from Debian's pool as a
-# git repository with an optional PR commit, for benchmarks.
+# release-repo.sh - the shared body of the make-LIB-repo.sh scripts
+# beside it (cjson, expat, lz4, zstd): a library's release tarball from
+# Debian's pool as a git repository with an optional PR commit, for
+# benchmarks.
 #
 #   tests/bench/real/release-repo.sh NAME VERSION URL SHA256 AUTHOR DEST [PATCH]
 #
@@ -10,7 +11,7 @@
 #         stripped);
 #   pr:   with PATCH (a `git apply` patch against that tree, e.g. a bug
 #         injected for a benchmark), main plus one commit "pr" applying it.
-# The tarball (URL) is downloaded once into $CRS_CI_BENCH_CACHE (default
+# The tarball (URL; gzip or xz) is downloaded once into $CRS_CI_BENCH_CACHE (default
 # ~/.cache/crs-ci-bench) and checked against SHA256, the one Debian's
 # bookworm .dsc lists for it. Names (AUTHOR) and dates are fixed, so the
 # SHAs are the same on every machine. Prints "base=<sha>" and, with
@@ -37,7 +38,7 @@ tarball=$("$(dirname "${BASH_SOURCE[0]}")/fetch-orig.sh" "$url" "$sha") ||
 	die "no tarball"
 
 mkdir -p "$dest"
-tar -xzf "$tarball" -C "$dest" --strip-components=1 --no-same-owner
+tar -xf "$tarball" -C "$dest" --strip-components=1 --no-same-owner
 chmod -R u=rwX,go=rX "$dest"
 
 export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null

@@ -1,0 +1,198 @@
+#!/usr/bin/env bash
+# bench_regressions.sh - does crs-ci catch real regressions, and how soon?
+# `make bench-regressions` (issue 23):
+#
+#   tests/bench/bench_regressions.sh [--deadline DUR] [--fuzz-seconds N]
+#                                    [--cpu CPUS] [NAME...]
+#
+# The bugs are tests/bench/real/regressions/bugs.tsv: fixes from a C
+# library's history that OSS-Fuzz found, each reverted as a pull request
+# on the Debian bookworm release tree (tests/bench/real/make-LIB-repo.sh
+# makes the repository, regressions/NAME.patch is the pull request), plus
+# a clean change per library. Default: every row. For each, one at a time:
+#   1. `crs-ci scan` of the pull request with the libFuzzer CRS
+#      (container/crs/libfuzzer), --harness from the row, --timeout
+#      DEADLINE (default 10m; with --fuzz-seconds N, also --fuzz-seconds N,
+#      for a loaded machine where the builds eat the deadline), no cache
+#      (a corpus carried from one bug to the next would help the second):
+#      its verdict, wall time and, from results.json, the scan second of
+#      the first PoV (the run phase's start plus timings.first_pov_s);
+#   2. bare libFuzzer: the harness of the scan's own head build, in its
+#      runner image, with the harness's seed corpus when it has one,
+#      -seed=1, until the first crash or DEADLINE (N seconds with
+#      --fuzz-seconds): its time to that crash (container start to exit).
+# A bug counts as found when the scan's verdict is FAIL; a clean change
+# passes when its verdict is PASS; an INCOMPLETE scan (the deadline left a
+# harness less fuzzing than it was due, e.g. the builds ate it) counts as
+# neither and says so. Prints one line per row and a Markdown
+# table; logs and results stay in $BENCH_LOG_DIR (default a temporary
+# folder, printed). Not part of `make test`.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+REAL=$ROOT/tests/bench/real
+CRS_CI=${CRS_CI:-$ROOT/build/crs-ci}
+export CRS_CI_BASE_IMAGES=${CRS_CI_BASE_IMAGES:-stand-in}
+deadline=10m
+fuzz_seconds=
+cpus=${BENCH_CPUS:-0-1}
+names=()
+
+die() { printf 'bench-regressions: error: %s\n' "$*" >&2; exit 2; }
+say() { printf 'bench-regressions: %s\n' "$*" >&2; }
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--deadline) [ $# -ge 2 ] || die "--deadline needs a duration"; deadline=$2; shift 2 ;;
+	--fuzz-seconds) [ $# -ge 2 ] || die "--fuzz-seconds needs a number"; fuzz_seconds=$2; shift 2 ;;
+	--cpu) [ $# -ge 2 ] || die "--cpu needs a CPU list"; cpus=$2; shift 2 ;;
+	-*) die "unknown option $1" ;;
+	*) names+=("$1"); shift ;;
+	esac
+done
+[ -x "$CRS_CI" ] || die "build crs-ci first (make)"
+command -v docker >/dev/null || die "docker not found"
+
+# seconds DUR: 90, 90s, 3m, 1h as seconds
+seconds() {
+	case $1 in
+	*h) echo $(( ${1%h} * 3600 )) ;;
+	*m) echo $(( ${1%m} * 60 )) ;;
+	*s) echo "${1%s}" ;;
+	*) echo "$1" ;;
+	esac
+}
+[[ $deadline =~ ^[0-9]+[smh]?$ ]] || die "--deadline $deadline: not a duration (90, 90s, 3m, 1h)"
+cap=$(seconds "$deadline")
+scan_fuzz=()
+if [ -n "$fuzz_seconds" ]; then
+	[[ $fuzz_seconds =~ ^[0-9]+$ ]] || die "--fuzz-seconds $fuzz_seconds: not a number of seconds"
+	cap=$fuzz_seconds
+	scan_fuzz=(--fuzz-seconds "$fuzz_seconds")
+fi
+
+table=$REAL/regressions/bugs.tsv
+mapfile -t rows < <(grep -v '^#' "$table" | grep .)
+if [ ${#names[@]} -gt 0 ]; then
+	picked=()
+	for n in "${names[@]}"; do
+		row=$(printf '%s\n' "${rows[@]}" | awk -F'\t' -v n="$n" '$1 == n') ||
+			true
+		[ -n "$row" ] || die "$n: no such row in $table"
+		picked+=("$row")
+	done
+	rows=("${picked[@]}")
+fi
+
+logs=${BENCH_LOG_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/bench-regressions.XXXXXX")}
+mkdir -p "$logs"
+label=io.crs-ci.owner=bench-regressions-$$
+cleanup() {
+	docker ps -aq --filter "label=$label" | xargs -r docker rm -f >/dev/null
+}
+trap cleanup EXIT
+say "logs in $logs; deadline $deadline; fuzzing ${fuzz_seconds:-to the deadline}; CPUs $cpus"
+
+# json FILE EXPR: a value from a JSON file (python3, as bench_directed.sh)
+json() {
+	python3 - "$1" "$2" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = d.get("timings") or {}
+s = d.get("summary") or {}
+run = [x for x in t.get("spans", []) if x.get("kind") == "phase" and x.get("name") == "run"]
+v = {
+    "verdict": d.get("verdict") or "-",
+    "findings": len(d.get("findings") or []),
+    "pov": ("%.0f" % (run[0]["start_s"] + t["first_pov_s"]))
+           if run and t.get("first_pov_s") is not None else "-",
+    "head_build": s.get("head_build") or "",
+    "runner_image": s.get("runner_image") or "",
+}[sys.argv[2]]
+print(v)
+EOF
+}
+
+# bare DIR HARNESS: bare libFuzzer on the scan's head build; prints the
+# seconds to its first crash, or "miss"
+bare() {
+	local dir=$1 harness=$2 build image t0 rc
+	build=$(json "$dir/out/results.json" head_build)
+	image=$(json "$dir/out/results.json" runner_image)
+	if [ -z "$build" ] || [ -z "$image" ] || [ ! -x "$build/$harness" ]; then
+		echo "n/a"
+		return
+	fi
+	t0=$(date +%s)
+	rc=0
+	# shellcheck disable=SC2016
+	docker run --rm --label "$label" --cpuset-cpus "$cpus" --memory 4g \
+		--network none --cap-drop ALL --security-opt no-new-privileges \
+		-v "$build:/out:ro" "$image" bash -c '
+			mkdir -p /tmp/corpus /tmp/crash
+			if [ -f "/out/$1_seed_corpus.zip" ]; then
+				unzip -q -o "/out/$1_seed_corpus.zip" -d /tmp/corpus
+			fi
+			dict=()
+			[ -f "/out/$1.dict" ] && dict=(-dict="/out/$1.dict")
+			exec "/out/$1" -seed=1 -max_total_time="$2" -timeout=25 \
+				-rss_limit_mb=2560 -artifact_prefix=/tmp/crash/ "${dict[@]}" /tmp/corpus' \
+		bare "$harness" "$cap" >"$dir/bare.log" 2>&1 || rc=$?
+	if [ "$rc" -ne 0 ] && grep -qE '^==[0-9]+==ERROR|deadly signal|SUMMARY: ' "$dir/bare.log"; then
+		echo $(( $(date +%s) - t0 ))
+	else
+		echo miss
+	fi
+}
+
+results=()
+for row in "${rows[@]}"; do
+	IFS=$'\t' read -r name lib harness kind _ <<<"$row"
+	dir=$logs/$name
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	base='' head=''
+	eval "$("$REAL/make-$lib-repo.sh" "$dir/repo" "$REAL/regressions/$name.patch")" ||
+		die "$name: cannot make the repository"
+	t0=$(date +%s)
+	rc=0
+	nice "$CRS_CI" scan --compose "$ROOT/container/crs/libfuzzer/compose.yaml" \
+		--project "$REAL/projects/$lib" --source "$dir/repo" \
+		--base "$base" --head "$head" --harness "$harness" \
+		--timeout "$deadline" "${scan_fuzz[@]}" \
+		--out "$dir/out" --work-dir "$dir/work" \
+		>"$dir/scan.log" 2>&1 || rc=$?
+	wall=$(( $(date +%s) - t0 ))
+	if [ -f "$dir/out/results.json" ]; then
+		verdict=$(json "$dir/out/results.json" verdict)
+		nfind=$(json "$dir/out/results.json" findings)
+		pov=$(json "$dir/out/results.json" pov)
+		b=$(bare "$dir" "$harness")
+	else
+		verdict="error(exit $rc)" nfind=- pov=- b=n/a
+	fi
+	case $kind:$verdict in
+	bug:FAIL) outcome=found ;;
+	*:INCOMPLETE) outcome="incomplete" ;;
+	bug:*) outcome=missed ;;
+	clean:PASS) outcome=clean ;;
+	clean:*) outcome="false alarm" ;;
+	esac
+	say "$name: $outcome, verdict $verdict after ${wall}s (exit $rc), first PoV ${pov}s, findings $nfind, bare libFuzzer $b"
+	results+=("$name|$lib|$kind|$outcome|$verdict|$wall|$pov|$b")
+done
+
+echo
+echo "deadline $deadline, fuzz-seconds ${fuzz_seconds:-none}, CPUs $cpus; seconds; bare = libFuzzer -seed=1 on the head build, cap ${cap}s"
+echo
+echo "| bug | library | kind | outcome | verdict | time to verdict | first PoV (scan) | bare libFuzzer first PoV |"
+echo "|---|---|---|---|---|---|---|---|"
+for r in "${results[@]}"; do
+	echo "| ${r//|/ | } |"
+done
+found=$(printf '%s\n' "${results[@]}" | awk -F'|' '$3 == "bug" && $4 == "found"' | wc -l)
+bugs=$(printf '%s\n' "${results[@]}" | awk -F'|' '$3 == "bug"' | wc -l)
+clean=$(printf '%s\n' "${results[@]}" | awk -F'|' '$3 == "clean" && $4 == "clean"' | wc -l)
+cleans=$(printf '%s\n' "${results[@]}" | awk -F'|' '$3 == "clean"' | wc -l)
+echo
+incomplete=$(printf '%s\n' "${results[@]}" | awk -F'|' '$4 == "incomplete"' | wc -l)
+echo "found $found of $bugs bugs; $clean of $cleans clean changes PASS; $incomplete incomplete"
