@@ -234,13 +234,11 @@ struct finding_patch *finding_set_add_patch(struct finding_set *s);
 /* Find a patch by sha256; borrowed or NULL. */
 const struct finding_patch *finding_set_find_patch(const struct finding_set *s,
 						   const char *sha256);
-#ifdef UNIT_TESTS
 /*
  * Append a candidate (all fields zero/NULL) and return it (borrowed, valid
  * until the next add). Cannot fail.
  */
 struct finding_candidate *finding_set_add_candidate(struct finding_set *s);
-#endif
 /* Free a patch's strings and arrays (not p itself). */
 void finding_patch_release(struct finding_patch *p);
 /* Free a candidate's strings and zero it. */

@@ -89,6 +89,7 @@ size_t github_annotations(FILE *f, const struct finding_set *fs,
  */
 int github_pr_refs(struct github_pr *out, const char *path);
 void github_pr_release(struct github_pr *pr);
+#endif
 
 /*
  * Workflow-command escaping as done by actions/toolkit: data escapes %,
@@ -97,7 +98,9 @@ void github_pr_release(struct github_pr *pr);
  * Appends to `b`.
  */
 void github_escape_data(struct buf *b, const char *s);
+#ifdef UNIT_TESTS
 void github_escape_property(struct buf *b, const char *s);
+#endif
 
 /*
  * Escape untrusted text for Markdown or HTML in the job summary: HTML
@@ -138,7 +141,6 @@ void github_summary(struct buf *md, const struct finding_set *fs,
  */
 int github_outputs_write(const char *path, const struct finding_set *fs,
 			 const char *sarif_path);
-#endif
 
 /*
  * The body of POST /repos/{o}/{r}/pulls/{n}/reviews for `pr` (new
@@ -235,6 +237,8 @@ int github_review_post(size_t *posted_out, const struct github_env *env,
 struct http_response;
 /* owner/name of letters, digits, '.', '-', '_' only (goes in a URL). */
 int github_repo_ok(const char *s);
+/* Append `text` to the file at `path` (the step summary). 0 or CRS_ERR. */
+int github_append_file(const char *path, const char *text, size_t len);
 /* CRS_ERR naming the call `what`, the status and GitHub's "message". */
 int github_http_error(const char *what, const struct http_response *resp);
 
