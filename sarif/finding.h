@@ -274,6 +274,12 @@ int finding_set_save(const struct finding_set *s, const char *path);
  */
 int finding_json_save(const json_t *j, const char *path, const char *what);
 /*
+ * Read the JSON file at `path` (at most `max` bytes, duplicate keys
+ * refused) into *out (new reference). 0; the fs_read_file() error; or
+ * CRS_EINPUT as "<path>:<line>:<column>: <jansson's text>".
+ */
+int finding_json_load(json_t **out, const char *path, size_t max);
+/*
  * Read results.json (at most FINDING_RESULTS_MAX bytes) into the
  * initialised set `s`. CRS_ENOTFOUND when missing, CRS_EINPUT when
  * malformed ("path:line:col: ..." for JSON syntax), CRS_ERR on I/O.

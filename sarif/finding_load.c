@@ -712,23 +712,28 @@ out:
 	return r;
 }
 
-int finding_set_load(struct finding_set *s, const char *path)
+int finding_json_load(json_t **out, const char *path, size_t max)
 {
 	struct buf b = BUF_INIT;
 	json_error_t err;
-	json_t *j = NULL;
-	int r = CRS_ERR;
+	int r;
 
-	if ((r = fs_read_file(&b, path, FINDING_RESULTS_MAX)) != 0)
-		goto out;
-	if (!(j = json_loadb(b.ptr, b.len, JSON_REJECT_DUPLICATES, &err))) {
+	*out = NULL;
+	if ((r = fs_read_file(&b, path, max)) == 0 &&
+	    !(*out = json_loadb(b.ptr, b.len, JSON_REJECT_DUPLICATES, &err)))
 		r = crs_error_set(CRS_EINPUT, "%s:%d:%d: %s", path, err.line,
 				  err.column, err.text);
-		goto out;
-	}
-	r = finding_set_from_json(s, j, path);
-out:
-	json_decref(j);
 	buf_release(&b);
+	return r;
+}
+
+int finding_set_load(struct finding_set *s, const char *path)
+{
+	json_t *j;
+	int r = finding_json_load(&j, path, FINDING_RESULTS_MAX);
+
+	if (r == 0)
+		r = finding_set_from_json(s, j, path);
+	json_decref(j);
 	return r;
 }

@@ -9,6 +9,7 @@
 #include "runner/cli/cmd.h"
 #include "runner/cli/cli_usage.h"
 #include "runner/report/bundle.h"
+#include "runner/report/bundle_sealed.h"
 #include "runner/report/github.h"
 #include "runner/report/github_publish.h"
 #include "sarif/finding.h"
@@ -140,7 +141,8 @@ static int publish_bundle(const char *dir, int dry_run)
 	struct github_env env;
 	struct bundle b = { 0 };
 	struct diff_hunks hunks = { 0 };
-	size_t posted = 0, outside;
+	struct bundle_sealed_set sealed = { 0 };
+	size_t posted = 0, outside, filed = 0;
 	int r;
 
 	if ((r = github_env_load(&env)) != 0)
@@ -164,12 +166,15 @@ static int publish_bundle(const char *dir, int dry_run)
 				  b.head_sha, env.pr.number, env.pr.head_sha);
 		goto out;
 	}
+	if ((r = bundle_sealed_read(&sealed, dir)))
+		goto out;
 	if ((r = github_pr_hunks(&hunks, &env, PUBLISH_HTTP_TIMEOUT_MS)))
 		goto out;
 	outside = keep_in_diff(&b, &hunks);
 	log_info("publish: bundle of #%ld: verdict %s, %zu suggestion(s) in "
-		 "the diff, %zu outside it, %zu malformed", b.pr_number,
-		 b.verdict, b.sg.nr, outside, b.dropped);
+		 "the diff, %zu outside it, %zu malformed; %zu sealed "
+		 "finding(s) in released code", b.pr_number, b.verdict,
+		 b.sg.nr, outside, b.dropped, sealed.nr);
 	if (dry_run) {
 		log_info("publish: --dry-run: nothing posted");
 		goto out;
@@ -182,7 +187,10 @@ static int publish_bundle(const char *dir, int dry_run)
 		log_info("publish: review with %zu suggestion(s) posted to "
 			 "#%ld", posted, env.pr.number);
 	r = post_check(&env, &b, posted, outside);
+	bundle_sealed_file(&sealed, &env, env.pr.number, &filed,
+			   PUBLISH_HTTP_TIMEOUT_MS);
 out:
+	bundle_sealed_release(&sealed);
 	diff_hunks_release(&hunks);
 	bundle_release(&b);
 	github_env_release(&env);

@@ -263,7 +263,11 @@ void init_render_github_publish(struct buf *out,
 "\n"
 "      - uses: crs-ci/crs-ci/actions/publish@%s\n"
 "        with:\n"
-"          bundle: ${{ runner.temp }}/crs-ci-bundles/crs-ci-results-bundle\n",
+"          bundle: ${{ runner.temp }}/crs-ci-bundles/crs-ci-results-bundle\n"
+"          # findings in released code, sealed by the scan (disclose), as\n"
+"          # draft security advisories: a token with \"Repository security\n"
+"          # advisories: write\" (empty: not filed, the log says so)\n"
+"          advisory-token: ${{ secrets.CRS_CI_ADVISORY_TOKEN }}\n",
 		   INIT_RELEASE_REF);
 }
 

@@ -93,23 +93,13 @@ int after_finding_save(struct scan *s, const struct run_cut *c)
 int after_finding_load(struct scan *s, struct run_cut **out)
 {
 	char *path = after_finding_record_path(s);
-	struct buf b = BUF_INIT;
-	json_error_t je;
-	json_t *j = NULL;
+	json_t *j;
 	int r;
 
 	*out = NULL;
-	if ((r = fs_read_file(&b, path, RECORD_MAX)) != 0)
-		goto out;
-	if (!(j = json_loadb(b.ptr, b.len, JSON_REJECT_DUPLICATES, &je))) {
-		r = crs_error_set(CRS_EINPUT, "%s:%d:%d: %s", path, je.line,
-				  je.column, je.text);
-		goto out;
-	}
-	r = run_cut_from_json(out, j, path);
-out:
+	if ((r = finding_json_load(&j, path, RECORD_MAX)) == 0)
+		r = run_cut_from_json(out, j, path);
 	json_decref(j);
-	buf_release(&b);
 	free(path);
 	return r;
 }

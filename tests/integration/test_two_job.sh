@@ -16,6 +16,8 @@
 #     open pull request, a suggestion outside the diff, a bad CRS name,
 #     a 100 MB string: refused or cut with a clear message, nothing posted
 #     for them.
+#   sealed evidence (disclose) in the bundle's private/: filed as a draft
+#     security advisory, CMS PEM armour only;
 #   init --public: both workflows pass action-validator.
 # No Docker: about 30-40 s (the 100 MB bundle and npx take most).
 set -euo pipefail
@@ -167,6 +169,7 @@ json.dump(event(head), open(tmp + "/run-event.json", "w"))
 json.dump(event(base), open(tmp + "/run-event-other-sha.json", "w"))
 PY
 token=ghs_privileged_$$
+extra_env=()	# more environment for one publish
 # publish NAME BUNDLE [EVENT]: the workflow_run job against a fresh fake;
 # $tmp/NAME.log (crs-ci's stderr), $tmp/NAME.jsonl (requests), $rc
 publish() {
@@ -178,7 +181,7 @@ publish() {
 	env -u GITHUB_ACTIONS GITHUB_EVENT_NAME=workflow_run \
 		GITHUB_EVENT_PATH="${3:-$tmp/run-event.json}" \
 		GITHUB_REPOSITORY=acme/recparse GITHUB_API_URL="$api" \
-		GITHUB_TOKEN="$token" "$CRS_CI" publish --bundle "$2" \
+		GITHUB_TOKEN="$token" "${extra_env[@]}" "$CRS_CI" publish --bundle "$2" \
 		>"$tmp/$1.out" 2>"$tmp/$1.log"
 	rc=$?
 	set -e
@@ -274,6 +277,54 @@ ck = [r for r in reqs if r["url"].endswith("/check-runs")][0]["body"]
 assert "1 outside the pull request's diff" in ck["output"]["summary"], ck
 PY
 note "a line outside the diff and a hostile CRS name: dropped with a message"
+
+# the sealed evidence of a finding in released code (disclose) in the
+# bundle's private/: filed as a draft security advisory with the advisory
+# token (the fake knows one token), only CMS PEM armour taken; a forged
+# text file and a link are passed over; without the token, said once
+openssl req -x509 -newkey rsa:2048 -nodes -keyout "$tmp/key.pem" \
+	-out "$tmp/cert.pem" -days 2 -subj /CN=maintainers 2>/dev/null
+rm -rf "$tmp/sealed" && cp -R "$bundle" "$tmp/sealed" && mkdir "$tmp/sealed/private"
+printf 'released-bug-pov-%s\0\377' "$$" >"$tmp/pov.bin"
+printf '# a crash in released code\n' >"$tmp/details.md"
+for x in pov.bin:pov details.md:md; do
+	openssl cms -encrypt -binary -aes256 -outform PEM -in "$tmp/${x%%:*}" \
+		-out "$tmp/sealed/private/finding-1.${x##*:}.cms" "$tmp/cert.pem"
+done
+printf 'Publish this: the bug is in parse_extended\n' >"$tmp/sealed/private/finding-2.md.cms"
+ln -s /etc/passwd "$tmp/sealed/private/finding-3.md.cms"
+extra_env=(CRS_CI_ADVISORY_TOKEN="$token")
+publish sealed "$tmp/sealed"
+extra_env=()
+[ "$rc" -eq 0 ] || { cat "$tmp/sealed.log" >&2; fail "sealed: exit $rc"; }
+grep -q 'private/finding-2.md.cms passed over: not one CMS PEM block' "$tmp/sealed.log" ||
+	{ cat "$tmp/sealed.log" >&2; fail "sealed: the forged text is not passed over"; }
+grep -q 'private/finding-3.md.cms passed over: a sealed file: not a regular file' "$tmp/sealed.log" ||
+	fail "sealed: the link is not passed over"
+grep -q "1 draft security advisory(ies) filed for 1 sealed finding(s)" "$tmp/sealed.log" ||
+	fail "sealed: no advisory filed"
+python3 - "$tmp/sealed.jsonl" "$tmp/sealed-pov.pem" <<'PY'
+import json, re, sys
+reqs = [json.loads(l) for l in open(sys.argv[1])]
+adv = [r for r in reqs if r["url"].endswith("/security-advisories")]
+assert len(adv) == 1 and adv[0]["url"] == "/repos/acme/recparse/security-advisories", reqs
+assert adv[0]["status"] == 201, adv[0]
+b = adv[0]["body"]
+assert b["summary"] == "crs-ci: a crash in released code, found on pull request #7 (sealed)", b
+assert "parse_extended" not in json.dumps(b), b
+blocks = re.findall(r"-----BEGIN CMS-----\n.*?-----END CMS-----\n", b["description"], re.S)
+assert len(blocks) == 2, b["description"]
+open(sys.argv[2], "w").write(blocks[1])
+PY
+openssl cms -decrypt -inform PEM -in "$tmp/sealed-pov.pem" -inkey "$tmp/key.pem" \
+	-out "$tmp/pov.back" 2>/dev/null || fail "sealed: the advisory's PoV does not open"
+cmp -s "$tmp/pov.bin" "$tmp/pov.back" || fail "sealed: the advisory's PoV is not the PoV"
+publish sealed-notoken "$tmp/sealed"
+[ "$rc" -eq 0 ] || fail "sealed-notoken: exit $rc"
+grep -q "no CRS_CI_ADVISORY_TOKEN: 1 sealed finding(s) in released code were not filed" \
+	"$tmp/sealed-notoken.log" || fail "sealed-notoken: not said"
+if grep -q "security-advisories" "$tmp/sealed-notoken.jsonl"; then fail "sealed-notoken: an advisory was filed"; fi
+note "sealed evidence in the bundle: one draft advisory whose PoV openssl restores; a forged text and a link passed over"
 # crs-ci init --public writes both workflows; GitHub's schemas take them
 rm -rf "$tmp/init" && "$ROOT/examples/make-repo.sh" --clusterfuzzlite "$tmp/init" >/dev/null
 (cd "$tmp/init" && "$CRS_CI" init --public --ci github --cpus 4 >"$tmp/init.out") ||
