@@ -78,13 +78,17 @@ env >"$tmp/env-\$1.txt"
 echo "\$@" >"$tmp/args-\$1.txt"
 if [ "\$1" = scan ]; then
 	mkdir -p "$tmp/runner/crs-ci-out" && cp -R "$fixture/out/." "$tmp/runner/crs-ci-out/"
+	# with a certificate, as the disclosure policy seals a private finding
+	[ -z "\${CRS_CI_DISCLOSE_KEY:-}" ] || { mkdir -p "$tmp/runner/crs-ci-out/private" &&
+		echo sealed >"$tmp/runner/crs-ci-out/private/finding-1.md.cms"; }
 	exit 1
 fi
 exec "$CRS_CI" "\$@"
 EOF
 chmod +x "$tmp/bin/crs-ci"
-scan_step() {	# LLM LLM_REASON
+scan_step() {	# LLM LLM_REASON [VAR=VALUE...]
 	: >"$tmp/github-output"
+	rm -rf "$tmp/runner/crs-ci-out" "$tmp/runner/crs-ci-out-bundle"
 	(cd "$tmp/repo" && env PATH="$tmp/bin:$PATH" GITHUB_TOKEN=ghs_job_token_must_not_leak \
 		ACTIONS_RUNTIME_TOKEN=runtime_token_must_not_leak \
 		GITHUB_EVENT_NAME=pull_request GITHUB_EVENT_PATH="$tmp/pr-event.json" \
@@ -93,7 +97,7 @@ scan_step() {	# LLM LLM_REASON
 		BASE="$base" HEAD="$head" CACHE_DIR="$tmp/runner/cache" WORK_DIR="$tmp/runner/work" \
 		OUT_DIR="$tmp/runner/crs-ci-out" CRS_CI_LLM_BUDGET= LLM="$1" LLM_REASON="$2" \
 		RESULT_BUNDLE=true CRS_CI_GITHUB_UPLOAD_SARIF=action CRS_CI_GITHUB_POST_SUGGESTIONS=false \
-		bash -c "$(action_step scan)") >"$tmp/scan-step.log" 2>&1 ||
+		"${@:3}" bash -c "$(action_step scan)") >"$tmp/scan-step.log" 2>&1 ||
 		{ cat "$tmp/scan-step.log" >&2; fail "the Scan step failed"; }
 }
 reason=$(sed -n 's/^llm-reason=//p' "$tmp/no-label.out")
@@ -133,6 +137,26 @@ if grep -q -- "--no-llm" "$tmp/args-scan.txt"; then fail "labelled PR: --no-llm"
 grep -q -- "--llm-reason a pull request from a fork with the maintainers' label" "$tmp/args-scan.txt" ||
 	fail "labelled PR: no reason"
 note "unprivileged job: no token in crs-ci's environment; bundle written"
+
+# the disclosure certificate of a fork's run: crs-ci-disclose.pem beside a
+# compose read from the base commit (CONFIG_TRUSTED=true), never beside
+# the pull request's own compose; the bundle carries the sealed private/
+printf -- '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n' \
+	>"$tmp/repo/crs-ci-disclose.pem"
+scan_step no "$reason" CONFIG_TRUSTED=false
+if grep -q "^CRS_CI_DISCLOSE_KEY=." "$tmp/env-scan.txt"; then
+	fail "the pull request's own crs-ci-disclose.pem was used"
+fi
+scan_step no "$reason" CONFIG_TRUSTED=true
+grep -q "^CRS_CI_DISCLOSE_KEY=-----BEGIN CERTIFICATE-----" "$tmp/env-scan.txt" ||
+	fail "the trusted crs-ci-disclose.pem was not used"
+grep -q "sealed to crs-ci-disclose.pem beside the compose" "$tmp/scan-step.log" ||
+	fail "the certificate's origin is not said"
+[ -f "$(sed -n 's/^bundle=//p' "$tmp/github-output")/private/finding-1.md.cms" ] ||
+	fail "the bundle does not carry private/"
+rm "$tmp/repo/crs-ci-disclose.pem"
+scan_step no "$reason"
+note "fork's run: seals to crs-ci-disclose.pem of a trusted compose only; the bundle carries private/"
 
 # --- the privileged workflow_run job ---------------------------------------
 # the pull requests GitHub knows: #7 (the fork's), and #9 of another fork
