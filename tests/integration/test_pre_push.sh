@@ -13,7 +13,7 @@ g() { git -c user.name=t -c user.email=t@example.invalid "$@"; }
 g remote add origin "$tmp/remote.git"
 g push -q origin main
 "$CRS_CI" hook install --compose "$ROOT/container/crs/libfuzzer/compose.yaml" \
-	--project "$ROOT/examples/projects/recparse" --timeout 50s >/dev/null
+	--project "$ROOT/examples/projects/recparse" --timeout 120s >/dev/null
 [ -x .git/hooks/pre-push ] || fail "no hook installed"
 [ "$(git config crs-ci.failOn)" = new ] || fail "options not in git config"
 # pr_refused LOG REMOTE: pushing branch pr (the pull request's new
@@ -54,7 +54,7 @@ cd "$tmp/cfl"
 g remote add origin "$tmp/cfl-remote.git"
 g push -q origin main
 "$CRS_CI" hook install --compose "$ROOT/container/crs/libfuzzer/compose.yaml" \
-	--timeout 50s >/dev/null
+	--timeout 120s >/dev/null
 pr_refused "$tmp/push3.txt" "$tmp/cfl-remote.git"
 grep -q "project: ClusterFuzzLite folder 'recparse'" "$tmp/push3.txt" || fail ".clusterfuzzlite/ not used"
 "$CRS_CI" hook uninstall >/dev/null
