@@ -96,6 +96,9 @@ struct harness_run {
  * What sizes the reserve (the window, and what earlier harnesses found)
  * and what --fuzz-seconds leaves to the harnesses not run yet.
  */
+/* --after-finding waits this long after a sidecar job for the next one */
+#define CUT_HOLD_S 10.0
+
 struct run_budget {
 	double window_s;	/* seconds left when the run phase began */
 	size_t povs;		/* PoVs to triage from finished harnesses */
@@ -106,6 +109,8 @@ struct run_budget {
 	double fuzzed_s;	/* held so far by the harnesses run */
 	struct run_cut *cut;	/* --after-finding: its record */
 	struct saturation_tally *tally;	/* --saturation's, or NULL */
+	int cut_held;		/* the cut waited for sidecar jobs */
+	double sidecar_busy_at;	/* when a sidecar job last ran, or -1 */
 };
 
 /*
@@ -381,8 +386,12 @@ static void note_failed_module(struct scan *s, struct harness_run *hr)
  * has had the search window its policy gives it, or will have within
  * `slack` seconds (a harness is not started for less), so the run ends
  * now. The window is set at the proof, from what is left of the scan.
+ * While `busy` CRSs have a sidecar job running (a patch being built or
+ * tested: the fix of that finding, most likely), and for CUT_HOLD_S after
+ * the last one (a patcher asks for the next step then), the cut waits.
  */
-static int cut_due(struct scan *s, struct run_budget *b, double slack)
+static int cut_due(struct scan *s, struct run_budget *b, double slack,
+		   unsigned busy)
 {
 	struct run_cut *c = b->cut;
 	char id[17];
@@ -403,9 +412,22 @@ static int cut_due(struct scan *s, struct run_budget *b, double slack)
 	}
 	if (c->proved_at_s < 0 || c->window_s < 0)
 		return 0;
+	if (busy)
+		b->sidecar_busy_at = scan_elapsed(s);
 	if (c->cut_at_s < 0 &&
-	    scan_elapsed(s) + slack >= c->proved_at_s + c->window_s)
+	    scan_elapsed(s) + slack >= c->proved_at_s + c->window_s) {
+		if (b->sidecar_busy_at >= 0 &&
+		    scan_elapsed(s) - b->sidecar_busy_at < CUT_HOLD_S) {
+			if (!b->cut_held)
+				log_info("run: finding %s's search window is "
+					 "over; the run ends when the sidecar "
+					 "jobs are done (a patch being built or "
+					 "tested)", c->finding);
+			b->cut_held = 1;
+			return 0;
+		}
 		c->cut_at_s = scan_elapsed(s);
+	}
 	return c->cut_at_s >= 0;
 }
 
@@ -455,7 +477,7 @@ static int wait_modules(struct scan *s, struct harness_run *hr,
 				 "%zu module(s)", h, share_s, alive);
 			return 0;
 		}
-		if (cut_due(s, hr->budget, 0)) {
+		if (cut_due(s, hr->budget, 0, sidecar_busy(hr->sidecar))) {
 			log_info("run %s: a finding is proved and its search "
 				 "window is over (--after-finding %s); stopping "
 				 "%zu module(s)", h, hr->budget->cut->policy,
@@ -846,7 +868,7 @@ static int run_all(struct scan *s, struct run_infra *ri,
 
 		if (wanted > share)
 			share = wanted < left ? wanted : left;
-		if (cut_due(s, budget, MIN_SHARE_S)) {
+		if (cut_due(s, budget, MIN_SHARE_S, 0)) {
 			char *why = cut_reason(budget->cut);
 
 			log_info("run: harness %s is not fuzzed: %s", h, why);
@@ -882,7 +904,7 @@ int phase_run(struct scan *s)
 	struct run_budget budget = { scan_remaining(s), s->opts->povs_nr, 0,
 				     phase_change_coverage_reserve(s),
 				     (double)s->opts->fuzz_seconds, 0,
-				     run_cut_new(), NULL };
+				     run_cut_new(), NULL, 0, -1 };
 	char *stamp = NULL, *path = NULL;
 	int r = 0;
 

@@ -112,6 +112,17 @@ void sidecar_free(struct sidecar *sc)
 	free(sc);
 }
 
+unsigned sidecar_busy(struct sidecar *sc)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; sc && i < sc->crs_nr; i++)
+		n += sc->crs[i].w.busy &&
+		     !__atomic_load_n(&sc->crs[i].w.finished,
+				      __ATOMIC_ACQUIRE);
+	return n;
+}
+
 unsigned sidecar_answered(struct sidecar *sc)
 {
 	unsigned n;

@@ -51,6 +51,10 @@ void sidecar_stop(struct sidecar *sc);
 /* How many requests were answered so far. */
 unsigned sidecar_answered(struct sidecar *sc);
 
+/* How many CRSs have a job running now (a rebuild, a PoV run, a test
+ * run); 0 for NULL. From the thread that polls. */
+unsigned sidecar_busy(struct sidecar *sc);
+
 void sidecar_free(struct sidecar *sc);
 
 #endif
