@@ -8,7 +8,6 @@
  */
 #include "runner/report/bundle_sealed.h"
 #include "runner/report/github.h"
-#include "runner/http/http.h"
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"
@@ -18,7 +17,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -224,46 +222,13 @@ static char *advisory_text(const struct bundle_sealed *x, long pr_number)
 	return buf_detach(&b, NULL);
 }
 
-/* POST one draft advisory; 0 or CRS_ERR naming the status. */
-static int post_advisory(const struct github_env *env, const char *token,
-			 const char *text, long pr_number, long timeout_ms)
-{
-	struct github_env e = *env;	/* shallow: the advisory token */
-	struct http_response resp = HTTP_RESPONSE_INIT;
-	const char *name = strchr(env->repository, '/') + 1;
-	char summary[128], *path, *json;
-	json_t *body;
-	int r;
-
-	snprintf(summary, sizeof(summary), "crs-ci: a crash in released code, "
-		 "found on pull request #%ld (sealed)", pr_number);
-	body = json_pack("{s:s,s:s,s:s,s:[],s:[{s:{s:s,s:s}}]}",
-			 "summary", summary, "description", text,
-			 "severity", "medium", "cwe_ids",
-			 "vulnerabilities", "package", "ecosystem", "other",
-			 "name", name);
-	json = body ? json_dumps(body, JSON_COMPACT) : NULL;
-	json_decref(body);
-	if (!json)
-		return crs_error_set(CRS_ERR, "publish: cannot build an "
-				     "advisory's JSON");
-	path = xasprintf("/repos/%s/security-advisories", env->repository);
-	e.token = (char *)token;
-	if ((r = github_request(&e, "POST", path, json, timeout_ms,
-				&resp)) == 0 && resp.status != 201)
-		r = github_http_error("publish: POST security-advisories",
-				      &resp);
-	http_response_release(&resp);
-	free(path);
-	free(json);
-	return r;
-}
-
 int bundle_sealed_file(const struct bundle_sealed_set *s,
 		       const struct github_env *env, long pr_number,
 		       size_t *made, long timeout_ms)
 {
 	const char *token = getenv(BUNDLE_SEALED_TOKEN_ENV);
+	char summary[128];
+	const char *name;
 
 	*made = 0;
 	if (!s->nr)
@@ -279,14 +244,18 @@ int bundle_sealed_file(const struct bundle_sealed_set *s,
 		log_warn("publish: GITHUB_REPOSITORY is not set: no advisory");
 		return 0;
 	}
+	name = strchr(env->repository, '/') + 1;
+	snprintf(summary, sizeof(summary), "crs-ci: a crash in released code, "
+		 "found on pull request #%ld (sealed)", pr_number);
 	for (size_t i = 0; i < s->nr; i++) {
 		char *text = advisory_text(&s->items[i], pr_number);
 
 		if (!text)
 			log_warn("publish: finding-%u's sealed details do not "
 				 "fit an advisory", s->items[i].n);
-		else if (post_advisory(env, token, text, pr_number,
-				       timeout_ms) == 0)
+		else if (github_advisory_post(env, token, summary, text,
+					      "medium", 0, name,
+					      timeout_ms) == 0)
 			(*made)++;
 		else {
 			log_warn("%s", crs_error_last());

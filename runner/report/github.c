@@ -344,6 +344,41 @@ out:
 }
 
 /* CRS_ERR naming the call, the status and GitHub's "message". */
+int github_advisory_post(const struct github_env *env, const char *token,
+			 const char *summary, const char *description,
+			 const char *severity, int cwe, const char *package,
+			 long timeout_ms)
+{
+	struct github_env e = *env;	/* shallow: the advisory token */
+	struct http_response resp = HTTP_RESPONSE_INIT;
+	json_t *cwes = json_array(), *body;
+	char *json, *path;
+	int r;
+
+	if (cwe)
+		json_array_append_new(cwes, json_sprintf("CWE-%d", cwe));
+	body = json_pack("{s:s,s:s,s:s,s:o,s:[{s:{s:s,s:s}}]}",
+			 "summary", summary, "description", description,
+			 "severity", severity, "cwe_ids", cwes,
+			 "vulnerabilities", "package", "ecosystem", "other",
+			 "name", package);
+	json = body ? json_dumps(body, JSON_COMPACT) : NULL;
+	json_decref(body);
+	if (!json)
+		return crs_error_set(CRS_ERR, "github: cannot build the "
+				     "advisory's JSON");
+	path = xasprintf("/repos/%s/security-advisories", env->repository);
+	e.token = (char *)token;
+	if ((r = github_request(&e, "POST", path, json, timeout_ms,
+				&resp)) == 0 && resp.status != 201)
+		r = github_http_error("github: POST security-advisories",
+				      &resp);
+	http_response_release(&resp);
+	free(path);
+	free(json);
+	return r;
+}
+
 int github_http_error(const char *what, const struct http_response *resp)
 {
 	json_t *j = json_loadb(resp->body.ptr, resp->body.len, 0, NULL);

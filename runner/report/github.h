@@ -239,6 +239,17 @@ struct http_response;
 int github_repo_ok(const char *s);
 /* Append `text` to the file at `path` (the step summary). 0 or CRS_ERR. */
 int github_append_file(const char *path, const char *text, size_t len);
+/*
+ * POST /repos/{env->repository}/security-advisories with `token` (not
+ * env->token: the workflow's token cannot): a draft advisory with the
+ * given summary, description and severity, CWE-`cwe` when not 0, and the
+ * package `package` (ecosystem "other"). 0, or CRS_ERR/CRS_ETIMEOUT
+ * naming the status and GitHub's message.
+ */
+int github_advisory_post(const struct github_env *env, const char *token,
+			 const char *summary, const char *description,
+			 const char *severity, int cwe, const char *package,
+			 long timeout_ms);
 /* CRS_ERR naming the call `what`, the status and GitHub's "message". */
 int github_http_error(const char *what, const struct http_response *resp);
 

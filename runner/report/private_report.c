@@ -197,40 +197,17 @@ static const char *severity_of(const struct private_finding *x)
 		"low";
 }
 
-/* POST /repos/{repo}/security-advisories: a draft, never published */
+/* A draft advisory, never published, for private finding `x` */
 static int github_advisory(const struct github_env *env, const char *token,
 			   const struct private_finding *x,
 			   const struct scan_summary *sm, const char *text)
 {
-	const struct cwe_rule *rule = cwe_rule_for(x->crash_type);
-	struct http_response resp = HTTP_RESPONSE_INIT;
-	struct github_env e = *env;	/* shallow: the advisory token */
-	json_t *body, *cwes = json_array();
-	char *json = NULL, *path, *title = title_of(x);
-	int r;
+	char *title = title_of(x);
+	int r = github_advisory_post(env, token, title, text, severity_of(x),
+				     cwe_rule_for(x->crash_type)->cwe,
+				     sm->project ? sm->project :
+				     env->repository, PRIVATE_TIMEOUT_MS);
 
-	if (rule->cwe)
-		json_array_append_new(cwes, json_sprintf("CWE-%d", rule->cwe));
-	body = json_pack("{s:s,s:s,s:s,s:o,s:[{s:{s:s,s:s}}]}",
-			 "summary", title, "description", text,
-			 "severity", severity_of(x), "cwe_ids", cwes,
-			 "vulnerabilities", "package", "ecosystem", "other",
-			 "name", sm->project ? sm->project : env->repository);
-	json = body ? json_dumps(body, JSON_COMPACT) : NULL;
-	path = xasprintf("/repos/%s/security-advisories", env->repository);
-	e.token = (char *)token;
-	if (!json)
-		r = crs_error_set(CRS_ERR, "github: cannot build the "
-				  "advisory's JSON");
-	else if ((r = github_request(&e, "POST", path, json,
-				     PRIVATE_TIMEOUT_MS, &resp)) == 0 &&
-		 resp.status != 201)
-		r = crs_error_set(CRS_ERR, "github: POST %s: HTTP %ld", path,
-				  resp.status);
-	http_response_release(&resp);
-	json_decref(body);
-	free(json);
-	free(path);
 	free(title);
 	return r;
 }
