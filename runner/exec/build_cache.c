@@ -115,25 +115,6 @@ static char *entry_rel(const char *key)
  */
 static pthread_mutex_t index_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/*
- * Load the cache's index (*root: the cache folder); a bad one is a
- * warning and an empty cache. CRS_EINPUT when --cache-dir is a link.
- */
-static int index_read(struct scan *s, struct cache_index *ix, int *root)
-{
-	int r;
-
-	if ((r = cache_root_fd(s, root)) != 0)
-		return r;
-	if (cache_index_load(ix, *root, s->opts->cache_dir) != 0) {
-		log_warn("cache: %s; starting an empty cache",
-			 crs_error_last());
-		crs_error_clear();
-		ix->dirty = 1;
-	}
-	return 0;
-}
-
 /* Write entry `e` (a folder, or a regular file and its data) to `path`. */
 static int unpack_one(struct archive *a, struct archive *w,
 		      struct archive_entry *e, mode_t type, const char *path)
@@ -231,7 +212,7 @@ int build_cache_restore(struct scan *s, const char *key,
 		goto out;
 	pthread_mutex_lock(&index_lock);
 	locked = 1;
-	if ((r = index_read(s, &ix, &root)) != 0 ||
+	if ((r = cache_index_open(s, &ix, &root)) != 0 ||
 	    !(e = cache_index_find(&ix, name)))
 		goto out;
 	/* by descriptor, no link followed: what the index names may be
@@ -284,7 +265,7 @@ int build_cache_has(struct scan *s, const char *key)
 	if (!s->opts->cache_dir)
 		goto out;
 	pthread_mutex_lock(&index_lock);
-	if (index_read(s, &ix, &root) != 0)
+	if (cache_index_open(s, &ix, &root) != 0)
 		crs_error_clear();	/* reported where the cache is read */
 	else if ((e = cache_index_find(&ix, name)))
 		yes = cache_root_has(s, e->path, NULL);
@@ -375,7 +356,7 @@ int build_cache_save(struct scan *s, const char *key, const char *material,
 	if ((r = cache_root_put(builds, rel + strlen("builds/"), tmp)) != 0)
 		goto out;
 	pthread_mutex_lock(&index_lock);
-	if ((r = index_read(s, &ix, &root)) == 0) {
+	if ((r = cache_index_open(s, &ix, &root)) == 0) {
 		e = cache_index_put(&ix, name);
 		free(e->path);
 		e->path = rel;

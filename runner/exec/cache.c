@@ -97,11 +97,7 @@ static void scan_images(const struct scan *s, struct strvec *tags)
 	strvec_release(&all);
 }
 
-/*
- * The cache folder (opened once) and its index; a bad index is a warning
- * and an empty cache. CRS_EINPUT when --cache-dir is a link.
- */
-static int index_load(struct scan *s, struct cache_index *ix, int *root)
+int cache_index_open(struct scan *s, struct cache_index *ix, int *root)
 {
 	int r;
 
@@ -228,7 +224,7 @@ int cache_restore_images(struct scan *s)
 
 	if (!s->opts->cache_dir)
 		return 0;
-	if ((r = index_load(s, &ix, &root)) != 0)
+	if ((r = cache_index_open(s, &ix, &root)) != 0)
 		return r;
 	for (size_t i = 0; i < ix.nr; i++)
 		if (!strncmp(ix.v[i].name, "image:", 6)) {
@@ -466,7 +462,7 @@ int cache_save_images(struct scan *s)
 
 	if (!s->opts->cache_dir)
 		return 0;
-	if ((r = index_load(s, &ix, &root)) != 0)
+	if ((r = cache_index_open(s, &ix, &root)) != 0)
 		goto out;
 	if ((r = cache_root_dir(s, "images", 1, &imgfd)) == CRS_EINPUT) {
 		/* a link there: the images are not kept, the rest is */

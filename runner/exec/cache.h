@@ -41,4 +41,12 @@ int cache_corpus_in(struct scan *s, const char *h, const char *seeds_dir);
 /* Add the seeds the CRSs shared for `h` to the cached corpus. */
 int cache_corpus_out(struct scan *s, const char *h, const char *seeds_dir);
 
+/*
+ * The cache folder (*root, opened once per scan) and its index into `ix`;
+ * a bad index is a warning and an empty cache. CRS_EINPUT when
+ * --cache-dir is a link. Shared by the image and the build caches.
+ */
+struct cache_index;
+int cache_index_open(struct scan *s, struct cache_index *ix, int *root);
+
 #endif
