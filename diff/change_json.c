@@ -166,6 +166,9 @@ int diff_change_json(char **out, size_t *len_out,
 	json_object_set_new(doc, "literals", literals(lit));
 	json_object_set_new(doc, "literals_dropped",
 			    json_integer(lit ? (json_int_t)lit->dropped : 0));
+	json_object_set_new(doc, "function_literals",
+			    json_integer(touched ? (json_int_t)(touched->body->nr +
+						 touched->callees->nr) : 0));
 	json_object_set_new(doc, "comparisons",
 			    json_integer(lit ? (json_int_t)lit->comparisons :
 					       0));

@@ -18,6 +18,7 @@
 #include "diff/line_map.h"
 
 struct buf;
+struct diff_literals;
 
 struct diff_changeset {
 	char *base_commit;	/* merge-base, or NULL for --diff input */
@@ -86,6 +87,10 @@ struct diff_touched_fn {
 struct diff_touched {
 	struct diff_touched_fn *v;	/* by file, then by start line */
 	size_t nr, alloc;
+	/* the literals of the whole touched functions' bodies, and of the
+	   functions of the same file they call (diff/touched_literals.c):
+	   direction from the function, not only from the changed lines */
+	struct diff_literals *body, *callees;
 };
 
 /*

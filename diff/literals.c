@@ -472,16 +472,21 @@ static void dict_number(struct buf *b, struct strset *seen,
 	dict_entry(b, seen, be, w);
 }
 
-char *diff_literals_dict(const struct diff_literals *l)
+char *diff_literals_dict(const struct diff_literals *const *sets, size_t n)
 {
 	struct strset seen = STRSET_INIT;
 	struct buf b = BUF_INIT;
 
-	for (size_t i = 0; i < l->nr; i++) {
-		if (l->v[i].kind == DIFF_LIT_NUMBER)
-			dict_number(&b, &seen, &l->v[i]);
-		else
-			dict_entry(&b, &seen, l->v[i].bytes, l->v[i].len);
+	for (size_t k = 0; k < n; k++) {
+		const struct diff_literals *l = sets[k];
+
+		for (size_t i = 0; l && i < l->nr; i++) {
+			if (l->v[i].kind == DIFF_LIT_NUMBER)
+				dict_number(&b, &seen, &l->v[i]);
+			else
+				dict_entry(&b, &seen, l->v[i].bytes,
+					   l->v[i].len);
+		}
 	}
 	strset_release(&seen);
 	if (!b.len) {

@@ -65,14 +65,15 @@ int diff_changeset_literals(struct diff_literals *out,
 			    const struct diff_changeset *cs);
 
 /*
- * The literals as a libFuzzer / AFL++ dictionary: one `"..."` line per
- * entry, every byte outside printable ASCII and every quote or backslash
- * written as \xNN. A number gives its text, its decimal text, its hex
- * digits (upper and lower case) when it is written in hex, and its
- * little- and big-endian bytes in the smallest width that holds it.
+ * The literals of `n` sets (NULL entries skipped), in their order, as
+ * one libFuzzer / AFL++ dictionary: one `"..."` line per entry, each
+ * entry once, every byte outside printable ASCII and every quote or
+ * backslash written as \xNN. A number gives its text, its decimal text,
+ * its hex digits (upper and lower case) when it is written in hex, and
+ * its little- and big-endian bytes in the smallest width that holds it.
  * NULL when there is no entry. Caller frees.
  */
-char *diff_literals_dict(const struct diff_literals *l);
+char *diff_literals_dict(const struct diff_literals *const *sets, size_t n);
 
 void diff_literals_release(struct diff_literals *l);
 

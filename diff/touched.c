@@ -10,6 +10,8 @@
  */
 #include "diff/changeset.h"
 #include "diff/func_spans.h"
+#include "diff/literals.h"
+#include "diff/touched_literals.h"
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/xalloc.h"
@@ -142,10 +144,15 @@ int diff_changeset_touched_functions(struct diff_touched **out,
 {
 	struct head_reader hr = { NULL, NULL, read, payload };
 	struct diff_touched *t = xcalloc(1, sizeof(*t));
+	static const struct diff_literals empty = DIFF_LITERALS_INIT;
 	struct buf content = BUF_INIT;
 	int r = CRS_ERR;
 
 	*out = NULL;
+	t->body = xmalloc(sizeof(*t->body));
+	t->callees = xmalloc(sizeof(*t->callees));
+	*t->body = empty;
+	*t->callees = empty;
 	if (repo_path && cs->head_commit) {
 		if ((r = open_head(&hr, repo_path, cs->head_commit)) != 0)
 			goto out;
@@ -159,6 +166,7 @@ int diff_changeset_touched_functions(struct diff_touched **out,
 		const struct diff_file *f = &cs->files[i];
 		enum diff_lang lang = diff_lang_of_path(f->path);
 		struct diff_func_spans *s;
+		size_t first;
 
 		if (f->status == DIFF_DELETED || f->binary ||
 		    lang == DIFF_LANG_NONE ||
@@ -172,7 +180,10 @@ int diff_changeset_touched_functions(struct diff_touched **out,
 		if (r != 0)
 			goto out;
 		s = diff_func_spans_scan(content.ptr, content.len, lang);
+		first = t->nr;
 		collect(t, f, s);
+		diff_touched_literals_scan(t, first, content.ptr, content.len,
+					   s);
 		diff_func_spans_free(s);
 	}
 	*out = t;
@@ -195,5 +206,9 @@ void diff_touched_free(struct diff_touched *t)
 		free(t->v[i].name);
 	}
 	free(t->v);
+	diff_literals_release(t->body);
+	diff_literals_release(t->callees);
+	free(t->body);
+	free(t->callees);
 	free(t);
 }

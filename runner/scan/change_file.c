@@ -44,13 +44,19 @@ int change_file_write(struct scan *s, const char *dir)
 		goto out;
 	free(path);
 	path = xasprintf("%s/change.dict", dir);
-	dict = diff_literals_dict(&lit);
+	/* the added lines' literals first, then the touched functions'
+	   and their callees' (libFuzzer reads a dictionary in order) */
+	dict = diff_literals_dict((const struct diff_literals *[]){
+					     &lit, t->body, t->callees },
+				     3);
 	r = dict ? fs_write_file_atomic(path, dict, strlen(dict)) :
 		   fs_remove_tree(path);
 	if (r == 0)
-		log_debug("change file: %zu function(s), %zu literal(s), "
+		log_debug("change file: %zu function(s), %zu literal(s) "
+			  "(+ %zu of the functions, %zu of their callees), "
 			  "%zu comparison(s)",
-			  t->nr, lit.nr, lit.comparisons);
+			  t->nr, lit.nr, t->body->nr, t->callees->nr,
+			  lit.comparisons);
 out:
 	free(path);
 	free(dict);

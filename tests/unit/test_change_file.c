@@ -113,6 +113,12 @@ static char *new_file_patch(const char *name, const char *lines)
 	return buf_detach(&b, NULL);
 }
 
+/* The dictionary of one set. */
+static char *dict_of_one(const struct diff_literals *l)
+{
+	return diff_literals_dict(&l, 1);
+}
+
 static int read_head(struct buf *out, const char *path, void *payload)
 {
 	const char *text = payload;
@@ -231,7 +237,7 @@ static void test_change_json(void **state)
 	assert_int_equal(json_integer_value(json_object_get(doc,
 							    "comparisons")),
 			 2);
-	dict = diff_literals_dict(&lit);
+	dict = dict_of_one(&lit);
 	assert_string_equal(dict, "\"EXT\\x0A\"\n\"0x7f\"\n\"127\"\n"
 			    "\"7F\"\n\"7f\"\n"
 			    "\"\\x7F\"\n\"1000\"\n\"\\xE8\\x03\"\n"
@@ -299,7 +305,7 @@ static void test_hostile_literals(void **state)
 	assert_string_equal(str_at(lits, 1), "\001\002ctl\"q\\\033[31m");
 	assert_string_equal(str_at(lits, 2), "\xc3\xa9t\xc3\xa9");
 	assert_string_equal(str_at(lits, 3), "s000");
-	dict = diff_literals_dict(&lit);
+	dict = dict_of_one(&lit);
 	assert_non_null(strstr(dict, "\"\\x01\\x02ctl\\x22q\\x5C\\x1B[31m\"\n"));
 	assert_non_null(strstr(dict, "\n\"\\xFF\\xFE\"\n"));
 	assert_non_null(strstr(dict, "\n\"a\\x00b\"\n"));
@@ -359,7 +365,7 @@ static void test_dict_numbers(void **state)
 
 	(void)state;
 	diff_literals_scan_line(&lit, line, strlen(line), &in_comment);
-	dict = diff_literals_dict(&lit);
+	dict = dict_of_one(&lit);
 	assert_string_equal(dict,
 		"\"-2\"\n\"\\xFE\"\n"
 		"\"70000\"\n\"p\\x11\\x01\\x00\"\n\"\\x00\\x01\\x11p\"\n"
@@ -369,7 +375,87 @@ static void test_dict_numbers(void **state)
 	free(dict);
 	diff_literals_release(&lit);
 	/* nothing: no file */
-	assert_null(diff_literals_dict(&lit));
+	assert_null(dict_of_one(&lit));
+}
+
+/*
+ * A change that edits one bound: the dictionary holds the changed line's
+ * "2" first, then the touched function's own tokens (the escape's '\\'
+ * and 'u', 0xD800 and its hex digits), then those of the function it
+ * calls in the same file, and nothing of a function it does not call.
+ */
+static const char *const fn_lines[] = {
+	"static int hex_digit(int c)",				/* 1 */
+	"{",							/* 2 */
+	"\treturn c >= 'a' && c <= 'f';",			/* 3 */
+	"}",							/* 4 */
+	"static int unrelated(void) { return strcmp(s, \"nope\"); }", /* 5 */
+	"int parse_escape(const char *p, unsigned n)",		/* 6 */
+	"{",							/* 7 */
+	"\tif (n < 2)",						/* 8 +- */
+	"\t\treturn -1;",					/* 9 */
+	"\tif (p[0] == '\\\\' && p[1] == 'u' && hex_digit (p[2]))", /* 10 */
+	"\t\treturn cp >= 0xD800;",				/* 11 */
+	"\treturn 0;",						/* 12 */
+	"}",							/* 13 */
+};
+
+static void test_function_literals(void **state)
+{
+	struct diff_literals lit = DIFF_LITERALS_INIT;
+	struct diff_touched *t = NULL;
+	struct diff_changeset *cs;
+	struct buf head = BUF_INIT, patch = BUF_INIT;
+	size_t nr = sizeof(fn_lines) / sizeof(fn_lines[0]);
+	char *dict, *json = NULL;
+	json_t *doc;
+
+	(void)state;
+	buf_adds(&patch, "diff --git a/src/x.c b/src/x.c\n"
+		 "index 1111111..2222222 100644\n"
+		 "--- a/src/x.c\n+++ b/src/x.c\n");
+	buf_printf(&patch, "@@ -1,%zu +1,%zu @@\n", nr, nr);
+	for (size_t i = 0; i < nr; i++) {
+		buf_printf(&head, "%s\n", fn_lines[i]);
+		if (i + 1 == 8)
+			buf_adds(&patch, "-\tif (n < 6)\n");
+		buf_printf(&patch, "%c%s\n", i + 1 == 8 ? '+' : ' ',
+			   fn_lines[i]);
+	}
+	cs = parse(patch.ptr);
+	assert_int_equal(diff_changeset_touched_functions(&t, cs, NULL,
+							  read_head,
+							  head.ptr), 0);
+	assert_int_equal(t->nr, 1);
+	assert_string_equal(t->v[0].name, "parse_escape");
+	assert_int_equal(diff_changeset_literals(&lit, cs), 0);
+	assert_int_equal(lit.nr, 1);	/* "2" */
+	assert_int_equal(t->body->nr, 4);	/* 2, \\, u, 0xD800 */
+	assert_int_equal(t->callees->nr, 2);	/* hex_digit: a, f */
+	dict = diff_literals_dict((const struct diff_literals *[]){
+					     &lit, t->body, t->callees },
+				     3);
+	assert_non_null(dict);
+	assert_non_null(strstr(dict, "\"2\"\n"));
+	assert_true(strstr(dict, "\"2\"\n") < strstr(dict, "\"u\"\n"));
+	assert_non_null(strstr(dict, "\"\\x5C\"\n"));
+	assert_non_null(strstr(dict, "\"D800\"\n"));
+	assert_true(strstr(dict, "\"D800\"\n") < strstr(dict, "\"f\"\n"));
+	assert_non_null(strstr(dict, "\"a\"\n"));
+	assert_null(strstr(dict, "nope"));
+	assert_int_equal(diff_change_json(&json, NULL, cs, t, &lit), 0);
+	doc = json_loads(json, 0, NULL);
+	assert_int_equal(json_integer_value(json_object_get(
+				 doc, "function_literals")),
+			 t->body->nr + t->callees->nr);
+	json_decref(doc);
+	free(json);
+	free(dict);
+	diff_touched_free(t);
+	diff_literals_release(&lit);
+	diff_changeset_free(cs);
+	buf_release(&head);
+	buf_release(&patch);
 }
 
 /* A path that is not UTF-8 is repaired, never passed through raw. */
@@ -406,6 +492,7 @@ int main(void)
 		cmocka_unit_test(test_hostile_path),
 		cmocka_unit_test(test_comparisons),
 		cmocka_unit_test(test_dict_numbers),
+		cmocka_unit_test(test_function_literals),
 	};
 
 	git_libgit2_init();
