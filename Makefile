@@ -41,7 +41,21 @@ FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzzers/%,$(FUZZ_SRC))
 .PHONY: all test unit unit-one unit-plain unit-asan unit-run crs-unit integration demo setup clean \
 	static check-headers check-layers check-exports base-images bench bench-select install install-files \
 	bench-rebuild bench-cache bench-overhead bench-deadline bench-parbuild bench-fuzz-cpu bench-directed bench-elf bench-projects bench-regressions fuzz fuzz-smoke fuzz-build fuzz-bin
-all: $(BUILD)/crs-ci $(BUILD)/libCRS $(BUILD)/libCRS-install.sh
+# What crs-ci's own CRSs share (container/crs-shared), copied into each
+# CRS folder: that folder is the CRS image's build context and what its
+# tag hashes (runner/exec/crs_image.c), and a link would not survive the
+# context's tar. The copies are not tracked (.gitignore).
+CRS_SHARED_COPIES := \
+	container/crs/llm-patcher/bin/llm_client.py \
+	container/crs/llm-inputs/bin/llm_client.py \
+	container/crs/libfuzzer/bin/crs_submit.sh \
+	container/crs/aflpp/bin/crs_submit.sh
+$(filter %/llm_client.py,$(CRS_SHARED_COPIES)): container/crs-shared/llm_client.py
+	cp $< $@
+$(filter %/crs_submit.sh,$(CRS_SHARED_COPIES)): container/crs-shared/crs_submit.sh
+	cp $< $@
+
+all: $(BUILD)/crs-ci $(BUILD)/libCRS $(BUILD)/libCRS-install.sh $(CRS_SHARED_COPIES)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -132,7 +146,7 @@ fuzz-smoke: fuzz-build
 	tests/fuzz/run.sh build/fuzz $(FUZZ_SMOKE_SECONDS) $(FUZZ_TARGETS)
 
 # unit tests of the Python in crs-ci's own CRSs (container/crs/*/bin)
-crs-unit:
+crs-unit: $(CRS_SHARED_COPIES)
 	python3 -m unittest discover -s tests/crs
 
 test: check-layers check-headers check-exports unit crs-unit fuzz-smoke integration
@@ -208,7 +222,7 @@ install: all
 	$(MAKE) --no-print-directory install-files
 # install-files: the same without building first (container/release/
 # release.sh installs the static binaries of BUILD=... into its image)
-install-files:
+install-files: $(CRS_SHARED_COPIES)
 	install -d $(DESTDIR)$(PREFIX)/bin $(SHARE)/container
 	install -m 0755 $(BUILD)/crs-ci $(BUILD)/libCRS \
 	  $(BUILD)/libCRS-install.sh $(DESTDIR)$(PREFIX)/bin/

@@ -63,6 +63,7 @@ static void file_release(struct diff_file *f)
 	free(f->lines);
 	free(f->removed);
 	free(f->runs);
+	free(f->hunks);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -96,6 +97,10 @@ static int compose(struct diff_file *e, const struct diff_file *f)
 	if (s1 == DIFF_ADDED && s2 == DIFF_DELETED)
 		return 1;
 	diff_map_compose(e, f);
+	for (size_t i = 0; i < f->hunks_nr; i++) {
+		ALLOC_GROW(e->hunks, e->hunks_nr + 1, e->hunks_alloc);
+		e->hunks[e->hunks_nr++] = f->hunks[i];
+	}
 	e->binary |= f->binary;
 	e->new_mode = f->new_mode;
 	free(e->path);
@@ -180,6 +185,9 @@ static int add_patch(struct diff_changeset *cs, git_patch *p, int combine)
 		if (mapped)
 			diff_map_hunk(&f, &st, hk->old_start, hk->old_lines,
 				      hk->new_start, hk->new_lines);
+		ALLOC_GROW(f.hunks, f.hunks_nr + 1, f.hunks_alloc);
+		f.hunks[f.hunks_nr].start = hk->new_start;
+		f.hunks[f.hunks_nr++].end = hk->new_start + hk->new_lines - 1;
 		for (size_t i = 0; i < nl; i++) {
 			const git_diff_line *l;
 
@@ -411,6 +419,19 @@ const struct diff_file *diff_changeset_file(const struct diff_changeset *cs,
 		    cs->files[i].status != DIFF_DELETED)
 			return &cs->files[i];
 	return NULL;
+}
+
+int diff_changeset_in_hunk(const struct diff_changeset *cs, const char *path,
+			   int start, int end)
+{
+	const struct diff_file *f = diff_changeset_file(cs, path);
+
+	if (!f || start < 1 || end < start)
+		return 0;
+	for (size_t i = 0; i < f->hunks_nr; i++)
+		if (f->hunks[i].start <= start && end <= f->hunks[i].end)
+			return 1;
+	return 0;
 }
 
 int diff_changeset_touches(const struct diff_changeset *cs,

@@ -59,6 +59,13 @@ void diff_changeset_free(struct diff_changeset *cs);
 /* 1 when head line `line` of `path` was added or modified by the change. */
 int diff_changeset_touches(const struct diff_changeset *cs,
 			   const char *path, int line);
+/*
+ * 1 when head lines start..end (start <= end) of `path` lie in one hunk
+ * of the change (context lines count): where a review comment or a
+ * suggestion may stand.
+ */
+int diff_changeset_in_hunk(const struct diff_changeset *cs, const char *path,
+			   int start, int end);
 /* The entry for head path `path` (deleted files excluded), borrowed. */
 const struct diff_file *diff_changeset_file(const struct diff_changeset *cs,
 					    const char *path);

@@ -27,6 +27,13 @@ struct diff_run {
 };
 #define DIFF_RUN_OPEN INT_MAX
 
+/* A hunk's head lines [start, end], context included; end < start: the
+ * hunk only removes lines. */
+struct diff_hunk_span {
+	int start;
+	int end;
+};
+
 struct diff_file {
 	char *path;		/* head-side path, repo-relative */
 	char *old_path;		/* base-side path (== path unless renamed) */
@@ -41,6 +48,8 @@ struct diff_file {
 	size_t removed_nr, removed_alloc;
 	struct diff_run *runs;	/* the line map, ascending; none for added, */
 	size_t runs_nr, runs_alloc; /* deleted and binary files */
+	struct diff_hunk_span *hunks;	/* in diff order; for an mbox, every */
+	size_t hunks_nr, hunks_alloc;	/* patch's hunks, each in its own head */
 };
 
 #endif

@@ -9,6 +9,7 @@
  */
 #include "runner/gateway/gw_forward.h"
 #include "runner/gateway/gw_config.h"
+#include "runner/gateway/gw_endpoint.h"
 #include "runner/gateway/gw_ledger.h"
 #include "runner/gateway/gw_policy.h"
 #include "runner/gateway/gw_reply.h"
@@ -165,38 +166,13 @@ static int get_count(struct gw_reply *out, enum gw_dialect d, json_t *j,
 	return 0;
 }
 
-static const char *ep_suffix(enum gw_endpoint ep)
-{
-	switch (ep) {
-	case GW_EP_CHAT: return "/chat/completions";
-	case GW_EP_COMPLETIONS: return "/completions";
-	case GW_EP_EMBEDDINGS: return "/embeddings";
-	case GW_EP_MESSAGES: return "/messages";
-	case GW_EP_RESPONSES: return "/responses";
-	case GW_EP_MODELS: return "/models";
-	}
-	return "";
-}
-
-static const char *ep_name(enum gw_endpoint ep)
-{
-	switch (ep) {
-	case GW_EP_CHAT: return "chat completions";
-	case GW_EP_COMPLETIONS: return "completions";
-	case GW_EP_EMBEDDINGS: return "embeddings";
-	case GW_EP_MESSAGES: return "messages";
-	case GW_EP_RESPONSES: return "responses";
-	case GW_EP_MODELS: return "models";
-	}
-	return "";
-}
-
 /* Where the request goes and with which key; -1 with an error reply. */
 static int route(struct gw_reply *out, const struct gw_forward_env *env,
 		 const struct gw_forward_req *req, struct plan *p,
 		 const char *model, struct fwd *f)
 {
 	const struct gw_config *cfg = env->cfg;
+	const struct gw_endpoint_info *ep = gw_endpoint_info(req->ep);
 	const struct gw_model *m;
 	const char *base, *v1 = "";
 	size_t n;
@@ -224,22 +200,19 @@ static int route(struct gw_reply *out, const struct gw_forward_env *env,
 		if (m->style == GW_STYLE_ANTHROPIC &&
 		    !(n >= 3 && !strcmp(base + n - 3, "/v1")))
 			v1 = "/v1";
-		if ((m->style == GW_STYLE_ANTHROPIC &&
-		     req->ep != GW_EP_CHAT && req->ep != GW_EP_MESSAGES) ||
-		    (m->style == GW_STYLE_OPENAI &&
-		     req->ep == GW_EP_MESSAGES)) {
+		if (m->style == GW_STYLE_ANTHROPIC ? !ep->anthropic_serves
+		    : ep->dialect != GW_DIALECT_OPENAI) {
 			gw_reply_error(out, 400, f->dialect,
 				       "invalid_request_error",
 				       "unsupported_endpoint", "model %s "
 				       "(provider %s) does not serve %s",
-				       f->model, m->provider,
-				       ep_name(req->ep));
+				       f->model, m->provider, ep->name);
 			return -1;
 		}
-		p->url = xasprintf("%s%s%s", base, v1, ep_suffix(req->ep));
+		p->url = xasprintf("%s%s%s", base, v1, ep->suffix);
 	}
 	if (!p->m->has_in_price ||
-	    (!p->m->has_out_price && req->ep != GW_EP_EMBEDDINGS)) {
+	    (!p->m->has_out_price && ep->limit_written)) {
 		gw_reply_error(out, 400, f->dialect, "invalid_request_error",
 			       "model_not_priced", "model %s has no price, so "
 			       "its cost cannot be held to a budget (set "
@@ -257,20 +230,24 @@ static void add_headers(struct plan *p, const struct gw_forward_env *env,
 			const struct gw_forward_req *req)
 {
 	const struct gw_model *m = p->m;
+	int anthropic = gw_endpoint_info(req->ep)->dialect ==
+			GW_DIALECT_ANTHROPIC;
 	const char *ver = req->anthropic_version;
 	char beta[256];
 
 	strvec_push(&p->headers, "Content-Type: application/json");
 	if (m->api_key) {
+		/* an Anthropic-style provider's OpenAI-compatible endpoint
+		 * takes the Bearer key too */
 		if (env->cfg->external || m->style == GW_STYLE_OPENAI ||
-		    req->ep == GW_EP_CHAT)
+		    !anthropic)
 			strvec_pushf(&p->headers, "Authorization: Bearer %s",
 				     m->api_key);
 		if (!env->cfg->external && m->style == GW_STYLE_ANTHROPIC)
 			strvec_pushf(&p->headers, "x-api-key: %s",
 				     m->api_key);
 	}
-	if (req->ep == GW_EP_MESSAGES) {
+	if (anthropic) {
 		if (!ver || !header_value_ok(ver))
 			ver = "2023-06-01";
 		strvec_pushf(&p->headers, "anthropic-version: %s", ver);
@@ -281,16 +258,131 @@ static void add_headers(struct plan *p, const struct gw_forward_env *env,
 	}
 }
 
-/* The output-limit field to add when a request names none. */
-static const char *limit_field(const struct plan *p, enum gw_endpoint ep)
+/*
+ * The body as a JSON object naming a model: 0 with *j (the caller's) and
+ * *model (borrowed from it), or -1 with an error reply.
+ */
+static int parse_body(struct gw_reply *out, const struct gw_forward_req *req,
+		      enum gw_dialect d, json_t **j, const char **model)
 {
-	if (ep == GW_EP_RESPONSES)
-		return "max_output_tokens";
-	if (ep == GW_EP_CHAT && !strcmp(p->m->provider, "openai") &&
+	json_error_t jerr;
+	json_t *v;
+	char q[160];
+
+	*j = json_loadb(req->body, req->body_len, 0, &jerr);
+	if (!*j) {
+		gw_reply_error(out, 400, d, "invalid_request_error",
+			       "invalid_json", "request body is not valid "
+			       "JSON: %s (line %d, column %d)",
+			       quote(q, sizeof(q), jerr.text), jerr.line,
+			       jerr.column);
+		return -1;
+	}
+	if (!json_is_object(*j)) {
+		gw_reply_error(out, 400, d, "invalid_request_error",
+			       "invalid_json", "request body must be a JSON "
+			       "object");
+		return -1;
+	}
+	v = json_object_get(*j, "model");	/* borrowed */
+	if (!json_is_string(v) || !*(*model = json_string_value(v)) ||
+	    strlen(*model) > 256) {
+		gw_reply_error(out, 400, d, "invalid_request_error",
+			       "missing_model", "\"model\" must name a "
+			       "model (a non-empty string)");
+		return -1;
+	}
+	return 0;
+}
+
+/* The endpoint's required field and a well-formed "stream"; -1 with an
+ * error reply. */
+static int check_shape(struct gw_reply *out, enum gw_dialect d, json_t *j,
+		       const struct gw_endpoint_info *ep, struct plan *p)
+{
+	json_t *v = ep->required ? json_object_get(j, ep->required) : NULL;
+
+	if (ep->required && (ep->required_list ?
+			     !json_is_array(v) || !json_array_size(v) : !v)) {
+		gw_reply_error(out, 400, d, "invalid_request_error",
+			       "invalid_request", ep->required_list ?
+			       "\"%s\" must be a non-empty list" :
+			       "\"%s\" is required", ep->required);
+		return -1;
+	}
+	v = json_object_get(j, "stream");	/* borrowed */
+	if (v && !json_is_boolean(v) && !json_is_null(v)) {
+		gw_reply_error(out, 400, d, "invalid_request_error",
+			       "invalid_value", "\"stream\" must be true or "
+			       "false");
+		return -1;
+	}
+	p->stream = json_is_true(v) && ep->streams;
+	return 0;
+}
+
+/*
+ * Output limits: the worst case must bind the provider too, so the
+ * gateway writes the one limit it reserved (the request's largest, or the
+ * cap), in the field this provider honours, and drops the others. 0 with
+ * *max_out, 1 on a JSON failure, -1 with an error reply.
+ */
+static int set_output_limit(struct gw_reply *out, enum gw_dialect d,
+			    json_t *j, const struct gw_endpoint_info *ep,
+			    const struct plan *p, int64_t cap,
+			    int64_t *max_out)
+{
+	static const char *const all[] = {
+		"max_tokens", "max_completion_tokens", "max_output_tokens",
+	};
+	const char *field = ep->limit_written;
+	int have_max = 0;
+
+	*max_out = 0;
+	if (!field)
+		return 0;
+	for (size_t i = 0; i < 3 && ep->limits_read[i]; i++)
+		if (get_count(out, d, j, ep->limits_read[i], TOKENS_MAX,
+			      max_out, &have_max))
+			return -1;
+	if (!have_max)
+		*max_out = cap;
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		json_object_del(j, all[i]);
+	if (ep->limit_written_openai && !strcmp(p->m->provider, "openai") &&
 	    strstr(p->m->api_base, "://api.openai.com"))
-		/* OpenAI's reasoning models refuse max_tokens */
-		return "max_completion_tokens";
-	return "max_tokens";
+		field = ep->limit_written_openai;
+	return json_object_set_new(j, field, json_integer(*max_out)) ? 1 : 0;
+}
+
+/*
+ * A stream's usage arrives only when asked for, on the endpoints that
+ * want stream_options.include_usage (Anthropic's and the Responses API's
+ * streams always carry it). 0, 1 on a JSON failure, -1 with an error
+ * reply.
+ */
+static int ask_stream_usage(struct gw_reply *out, enum gw_dialect d,
+			    json_t *j, const struct gw_endpoint_info *ep,
+			    struct plan *p)
+{
+	json_t *so = json_object_get(j, "stream_options");	/* borrowed */
+
+	if (!p->stream || !ep->usage_opt_in)
+		return 0;
+	if (so && !json_is_object(so) && !json_is_null(so)) {
+		gw_reply_error(out, 400, d, "invalid_request_error",
+			       "invalid_value", "\"stream_options\" must be "
+			       "an object");
+		return -1;
+	}
+	if (!json_is_object(so)) {
+		so = json_object();
+		if (json_object_set_new(j, "stream_options", so) != 0)
+			return 1;
+	}
+	p->client_wants_usage =
+		json_is_true(json_object_get(so, "include_usage"));
+	return json_object_set_new(so, "include_usage", json_true()) ? 1 : 0;
 }
 
 /*
@@ -302,73 +394,21 @@ static int make_plan(struct gw_reply *out, const struct gw_forward_env *env,
 		     struct fwd *f)
 {
 	const struct gw_settings *st = &env->cfg->settings;
+	const struct gw_endpoint_info *ep = gw_endpoint_info(req->ep);
 	enum gw_dialect d = f->dialect;
-	json_t *j = NULL, *v;
-	json_error_t jerr;
-	const char *model, *need = NULL;
+	json_t *j = NULL;
+	const char *model;
 	struct gw_policy pol;
-	int64_t max_out = 0;
-	int have_max = 0, r = -1;
+	int64_t max_out;
+	int r = -1, jr;
 	char q[160], param[64];
 
-	j = json_loadb(req->body, req->body_len, 0, &jerr);
-	if (!j) {
-		gw_reply_error(out, 400, d, "invalid_request_error",
-			       "invalid_json", "request body is not valid "
-			       "JSON: %s (line %d, column %d)",
-			       quote(q, sizeof(q), jerr.text), jerr.line,
-			       jerr.column);
+	if (parse_body(out, req, d, &j, &model) != 0)
 		goto out;
-	}
-	if (!json_is_object(j)) {
-		gw_reply_error(out, 400, d, "invalid_request_error",
-			       "invalid_json", "request body must be a JSON "
-			       "object");
-		goto out;
-	}
-	v = json_object_get(j, "model");	/* borrowed */
-	if (!json_is_string(v) || !*(model = json_string_value(v)) ||
-	    strlen(model) > 256) {
-		gw_reply_error(out, 400, d, "invalid_request_error",
-			       "missing_model", "\"model\" must name a "
-			       "model (a non-empty string)");
-		goto out;
-	}
 	snprintf(f->model, sizeof(f->model), "'%s'",
 		 quote(q, sizeof(q) - 2, model));
-	switch (req->ep) {
-	case GW_EP_CHAT:
-	case GW_EP_MESSAGES:
-		if (!json_is_array(json_object_get(j, "messages")) ||
-		    !json_array_size(json_object_get(j, "messages")))
-			need = "\"messages\" must be a non-empty list";
-		break;
-	case GW_EP_COMPLETIONS:
-		if (!json_object_get(j, "prompt"))
-			need = "\"prompt\" is required";
-		break;
-	case GW_EP_EMBEDDINGS:
-	case GW_EP_RESPONSES:
-		if (!json_object_get(j, "input"))
-			need = "\"input\" is required";
-		break;
-	case GW_EP_MODELS:
-		break;
-	}
-	if (need) {
-		gw_reply_error(out, 400, d, "invalid_request_error",
-			       "invalid_request", "%s", need);
-		goto out;
-	}
-	v = json_object_get(j, "stream");	/* borrowed */
-	if (v && !json_is_boolean(v) && !json_is_null(v)) {
-		gw_reply_error(out, 400, d, "invalid_request_error",
-			       "invalid_value", "\"stream\" must be true or "
-			       "false");
-		goto out;
-	}
-	p->stream = json_is_true(v) && req->ep != GW_EP_EMBEDDINGS;
-	if (route(out, env, req, p, model, f) != 0)
+	if (check_shape(out, d, j, ep, p) != 0 ||
+	    route(out, env, req, p, model, f) != 0)
 		goto out;
 	if (!env->cfg->external &&
 	    json_object_set_new(j, "model",
@@ -380,59 +420,14 @@ static int make_plan(struct gw_reply *out, const struct gw_forward_env *env,
 			       crs_error_last());
 		goto out;
 	}
-	/* output limits: the worst case must bind the provider too, so the
-	 * gateway writes the one limit it reserved, in the field this
-	 * provider honours, and drops the others */
-	if (req->ep == GW_EP_CHAT &&
-	    (get_count(out, d, j, "max_completion_tokens", TOKENS_MAX,
-		       &max_out, &have_max) ||
-	     get_count(out, d, j, "max_tokens", TOKENS_MAX, &max_out,
-		       &have_max)))
+	if ((jr = set_output_limit(out, d, j, ep, p, st->max_tokens_cap,
+				   &max_out)) == 0)
+		jr = ask_stream_usage(out, d, j, ep, p);
+	if (jr < 0)
 		goto out;
-	if ((req->ep == GW_EP_COMPLETIONS || req->ep == GW_EP_MESSAGES) &&
-	    get_count(out, d, j, "max_tokens", TOKENS_MAX, &max_out,
-		      &have_max))
-		goto out;
-	if (req->ep == GW_EP_RESPONSES &&
-	    get_count(out, d, j, "max_output_tokens", TOKENS_MAX, &max_out,
-		      &have_max))
-		goto out;
-	if (req->ep != GW_EP_EMBEDDINGS) {
-		if (!have_max)
-			max_out = st->max_tokens_cap;
-		json_object_del(j, "max_tokens");
-		json_object_del(j, "max_completion_tokens");
-		json_object_del(j, "max_output_tokens");
-		if (json_object_set_new(j, limit_field(p, req->ep),
-					json_integer(max_out)) != 0)
-			goto bad_json;
-	}
-	/* a stream's usage arrives only when asked for (Anthropic's and the
-	 * Responses API's streams always carry it) */
-	if (p->stream && (req->ep == GW_EP_CHAT ||
-			  req->ep == GW_EP_COMPLETIONS)) {
-		/* borrowed */
-		json_t *so = json_object_get(j, "stream_options");
-
-		if (so && !json_is_object(so) && !json_is_null(so)) {
-			gw_reply_error(out, 400, d, "invalid_request_error",
-				       "invalid_value", "\"stream_options\" "
-				       "must be an object");
-			goto out;
-		}
-		if (!json_is_object(so)) {
-			so = json_object();
-			if (json_object_set_new(j, "stream_options", so) != 0)
-				goto bad_json;
-		}
-		p->client_wants_usage =
-			json_is_true(json_object_get(so, "include_usage"));
-		if (json_object_set_new(so, "include_usage", json_true()) != 0)
-			goto bad_json;
-	}
 	/* 15 digits: 0.7 stays "0.7" (17 would print 0.69999999999999996) */
-	p->body = json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(15));
-	if (!p->body)
+	if (jr > 0 || !(p->body = json_dumps(j, JSON_COMPACT |
+					     JSON_REAL_PRECISION(15))))
 		goto bad_json;
 	p->body_len = strlen(p->body);
 	if (max_out > TOKENS_MAX / (int64_t)pol.outputs)
@@ -587,8 +582,7 @@ void gw_forward(struct gw_reply *out, const struct gw_forward_env *env,
 		models_reply(out, env, req);
 		return;
 	}
-	f.dialect = req->ep == GW_EP_MESSAGES ? GW_DIALECT_ANTHROPIC
-					      : GW_DIALECT_OPENAI;
+	f.dialect = gw_endpoint_info(req->ep)->dialect;
 	if (make_plan(out, env, req, &p, &f) != 0)
 		goto out;
 	if (gw_ledger_reserve(env->ledger, req->crs, p.worst) != 0) {

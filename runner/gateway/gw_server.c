@@ -11,6 +11,7 @@
  */
 #include "runner/gateway/gw_server.h"
 #include "runner/gateway/gw_config.h"
+#include "runner/gateway/gw_endpoint.h"
 #include "runner/gateway/gw_forward.h"
 #include "runner/gateway/gw_keys.h"
 #include "runner/gateway/gw_ledger.h"
@@ -215,8 +216,7 @@ static void serve(struct gw_server *s, struct MHD_Connection *c,
 				  : "method not allowed on this route");
 		return;
 	}
-	if (k->route->ep == GW_EP_MESSAGES)
-		d = GW_DIALECT_ANTHROPIC;
+	d = gw_endpoint_info(k->route->ep)->dialect;
 	if ((k->route->flags & R_AUTH) && k->key_state != 1) {
 		gw_reply_error(r, 401, d, "invalid_request_error",
 			       "invalid_api_key", k->key_state == 0 ?

@@ -226,11 +226,24 @@ int github_pr_hunks(struct diff_hunks *out, const struct github_env *env,
 			break;
 		json_array_foreach(files, i, f) {
 			const char *name = jget(f, "filename", NULL),
+				*old = jget(f, "previous_filename", NULL),
+				*status = jget(f, "status", NULL),
 				*patch = jget(f, "patch", NULL);
 
-			if (!patch || !filename_ok(name))
+			old = old ? old : name;
+			status = status ? status : "";
+			if (!patch || !filename_ok(name) || !filename_ok(old))
 				continue;
-			buf_printf(&diff, "+++ b/%s\n%s\n", name, patch);
+			/* the file headers GitHub leaves off each patch */
+			if (!strcmp(status, "added"))
+				buf_adds(&diff, "--- /dev/null\n");
+			else
+				buf_printf(&diff, "--- a/%s\n", old);
+			if (!strcmp(status, "removed"))
+				buf_adds(&diff, "+++ /dev/null\n");
+			else
+				buf_printf(&diff, "+++ b/%s\n", name);
+			buf_printf(&diff, "%s\n", patch);
 		}
 		if (!json_is_array(files) || json_array_size(files) < 100)
 			page = GITHUB_PR_FILES_PAGES_MAX;

@@ -742,7 +742,6 @@ int gitlab_post_suggestions(const struct finding_set *fs,
 			    size_t *posted_out, size_t *outside_out)
 {
 	struct patch_suggestions sg = { 0 };
-	struct diff_hunks hunks = { 0 };
 	struct gitlab_diff_refs refs = { 0 };
 	int r;
 
@@ -753,16 +752,15 @@ int gitlab_post_suggestions(const struct finding_set *fs,
 		*outside_out = sg.nr;
 		goto out;
 	}
-	if ((r = diff_hunks_parse(&hunks, cs->patch, cs->patch_len)) != 0 ||
-	    (r = gitlab_mr_diff_refs(&refs, env)) != 0)
+	if ((r = gitlab_mr_diff_refs(&refs, env)) != 0)
 		goto out;
 	for (size_t i = 0; i < sg.nr && r == 0; i++) {
 		const struct patch_suggestion *p = &sg.v[i];
 		const struct diff_file *f = diff_changeset_file(cs, p->path);
 		struct gitlab_suggestion gs = { 0 };
 
-		if (!f || !diff_hunks_contain(&hunks, p->path, p->start_line,
-					      p->end_line)) {
+		if (!f || !diff_changeset_in_hunk(cs, p->path, p->start_line,
+						  p->end_line)) {
 			(*outside_out)++;
 			continue;
 		}
@@ -778,7 +776,6 @@ int gitlab_post_suggestions(const struct finding_set *fs,
 	}
 out:
 	gitlab_diff_refs_release(&refs);
-	diff_hunks_release(&hunks);
 	patch_suggestions_release(&sg);
 	return r;
 }

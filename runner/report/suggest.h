@@ -12,25 +12,24 @@
 
 #include <stddef.h>
 
+struct diff_changeset;
 struct finding_set;
 
 /*
  * Hunks of a unified diff on the new (head) side: a review comment's
- * line must lie in a hunk, and a multi-line range in one hunk.
+ * line must lie in a hunk, and a multi-line range in one hunk. A diff
+ * already parsed (a diff_changeset) answers this itself
+ * (diff_changeset_in_hunk); this holds one parsed from text.
  */
-struct diff_hunk {
-	char *path;		/* new-side path, repo-relative */
-	int start, end;		/* inclusive new-side lines; end < start: empty */
-};
 struct diff_hunks {
-	struct diff_hunk *items;
-	size_t nr, alloc;
+	struct diff_changeset *cs;	/* NULL: no files */
 };
 /*
- * Parse the "+++ b/path" and "@@ -a,b +c,d @@" lines of a unified diff
- * (git diff, or GitHub's application/vnd.github.diff) in memory. Deleted
- * files have no hunks. 0 or CRS_EINPUT (malformed hunk header, message
- * names the diff line).
+ * Parse a unified diff (git diff, or GitHub's
+ * application/vnd.github.diff) in memory with diff/'s parser
+ * (diff_changeset_from_patch). Deleted files have no hunks; an empty diff
+ * has none. 0 or CRS_EINPUT (malformed, the message names the diff line
+ * as "diff:LINE").
  */
 int diff_hunks_parse(struct diff_hunks *out, const char *diff, size_t len);
 void diff_hunks_release(struct diff_hunks *h);

@@ -884,16 +884,15 @@ static void test_hunks(void **state)
 	struct buf d = BUF_INIT;
 
 	(void)state;
+	git_libgit2_init();	/* main() does this in the product */
 	assert_int_equal(fs_read_file(&d, DIFF_FIXTURE, 1 << 20), 0);
 	assert_int_equal(diff_hunks_parse(&h, d.ptr, d.len), 0);
-	/* "+++ not a header" inside a hunk is content, not a new file */
-	assert_int_equal(h.nr, 2);
-	assert_string_equal(h.items[0].path, "src/parse.c");
-	assert_int_equal(h.items[0].start, 10);
-	assert_int_equal(h.items[0].end, 18);
-	assert_string_equal(h.items[1].path, "src/parse.c");
-	assert_int_equal(h.items[1].start, 43);
-	assert_int_equal(h.items[1].end, 49);
+	/* "+++ not a header" inside a hunk is content, not a new file;
+	 * the hunks are head lines 10-18 and 43-49 */
+	assert_true(diff_hunks_contain(&h, "src/parse.c", 10, 18));
+	assert_true(diff_hunks_contain(&h, "src/parse.c", 43, 49));
+	assert_false(diff_hunks_contain(&h, "src/parse.c", 9, 10));
+	assert_false(diff_hunks_contain(&h, "src/parse.c", 49, 50));
 	assert_true(diff_hunks_contain(&h, "src/parse.c", 13, 15));
 	assert_true(diff_hunks_contain(&h, "src/parse.c", 44, 44));
 	assert_false(diff_hunks_contain(&h, "src/parse.c", 18, 43));
@@ -901,11 +900,16 @@ static void test_hunks(void **state)
 	assert_false(diff_hunks_contain(&h, "old.c", 1, 1));
 	assert_false(diff_hunks_contain(&h, "src/parse.c", 15, 13));
 	diff_hunks_release(&h);
-	assert_int_equal(diff_hunks_parse(&h, "+++ b/x\n@@ -1 +zz @@\n",
-					  21), CRS_EINPUT);
-	assert_non_null(strstr(crs_error_last(), "diff line 2"));
+	assert_int_equal(diff_hunks_parse(&h, "--- a/x\n+++ b/x\n"
+					  "@@ -1 +zz @@\n", 29), CRS_EINPUT);
+	assert_non_null(strstr(crs_error_last(), "diff:3"));
+	/* an empty diff (a pull request with no text changes) has none */
+	assert_int_equal(diff_hunks_parse(&h, "", 0), 0);
+	assert_false(diff_hunks_contain(&h, "x", 1, 1));
+	diff_hunks_release(&h);
 	crs_error_clear();
 	buf_release(&d);
+	git_libgit2_shutdown();
 }
 
 /* A validated patch becomes one suggestion per hunk, against the head. */
@@ -989,6 +993,7 @@ static void test_review(void **state)
 	};
 
 	(void)state;
+	git_libgit2_init();	/* main() does this in the product */
 	assert_int_equal(fs_read_file(&d, DIFF_FIXTURE, 1 << 20), 0);
 	assert_int_equal(diff_hunks_parse(&h, d.ptr, d.len), 0);
 	assert_int_equal(fake_github_start(&f, TOKEN), 0);
@@ -1041,6 +1046,7 @@ static void test_review(void **state)
 	fake_github_stop(f);
 	diff_hunks_release(&h);
 	buf_release(&d);
+	git_libgit2_shutdown();
 }
 
 /* --- the whole step ------------------------------------------------------- */

@@ -192,28 +192,27 @@ dedup_token() {
 		grep -a '^DEDUP_TOKEN: ' | head -n 1 | cut -d' ' -f2-
 }
 
+# The PoV submit step shared with the other fuzzer CRS
+# (container/crs-shared/crs_submit.sh): beside this script, else where the
+# image installs it.
+submit_sh=${BASH_SOURCE[0]%/*}/crs_submit.sh
+[ -f "$submit_sh" ] || submit_sh=/usr/local/bin/crs_submit.sh
+# shellcheck source=/dev/null
+. "$submit_sh" || { say "cannot read $submit_sh"; exit 1; }
+
 # Submits every new crash; returns 0 if one was submitted.
 submit_crashes() {
-	local f name token new=1
+	local f name new=1
 	for f in "$crashes"/id:*; do
 		[ -f "$f" ] || continue
 		name=${f##*/}
 		[ -e "$done_crashes/$name" ] && continue
 		touch "$done_crashes/$name"
-		token=$(dedup_token "$f")
-		if [ -n "$token" ] && grep -qxF "$token" "$tokens"; then
-			continue	# a known bug: not worth a triage run
-		fi
-		if libCRS submit pov "$f" >/dev/null; then
-			say "submitted PoV $name${token:+ ($token)} at" \
-				"$((SECONDS - start)) s"
-			[ -n "$token" ] && echo "$token" >> "$tokens"
-			submitted=$((submitted + 1))
-			new=0
-		else
-			say "libCRS submit pov $f failed"
-			finish 1 "libCRS failed"
-		fi
+		submit_pov "$f" "$name" "$(dedup_token "$f")"
+		case $? in
+		0) new=0 ;;
+		2) finish 1 "libCRS failed" ;;
+		esac
 	done
 	return $new
 }

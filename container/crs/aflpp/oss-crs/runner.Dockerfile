@@ -33,6 +33,8 @@ COPY --from=libcrs . /opt/libCRS
 RUN /opt/libCRS/install.sh
 
 COPY bin/run_afl.sh /usr/local/bin/run_afl.sh
+# the PoV submit step, from container/crs-shared (make copies it to bin/)
+COPY bin/crs_submit.sh /usr/local/bin/crs_submit.sh
 RUN chmod 0755 /usr/local/bin/run_afl.sh
 
 ENTRYPOINT ["/usr/local/bin/run_afl.sh"]

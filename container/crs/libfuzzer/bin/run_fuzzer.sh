@@ -282,6 +282,14 @@ focus_known() {
 
 submitted=0
 
+# The PoV submit step shared with the other fuzzer CRS
+# (container/crs-shared/crs_submit.sh): beside this script, else where the
+# image installs it.
+submit_sh=${BASH_SOURCE[0]%/*}/crs_submit.sh
+[ -f "$submit_sh" ] || submit_sh=/usr/local/bin/crs_submit.sh
+# shellcheck source=/dev/null
+. "$submit_sh" || { say "cannot read $submit_sh"; exit 1; }
+
 # Submits every new crash/timeout/oom artifact; returns 0 if one was submitted.
 submit_povs() {
 	local runlog=$1 f name token new=1
@@ -291,19 +299,11 @@ submit_povs() {
 		name=${f##*/}
 		[ -e "$done_povs/$name" ] && continue
 		touch "$done_povs/$name"
-		if [ -n "$token" ] && grep -qxF "$token" "$tokens"; then
-			say "$name: same DEDUP_TOKEN as a submitted PoV ($token); not submitted"
-			continue
-		fi
-		if libCRS submit pov "$f"; then
-			say "submitted PoV $name${token:+ ($token)}"
-			[ -n "$token" ] && echo "$token" >> "$tokens"
-			submitted=$((submitted + 1))
-			new=0
-		else
-			say "libCRS submit pov $f failed"
-			exit 1
-		fi
+		submit_pov "$f" "$name" "$token"
+		case $? in
+		0) new=0 ;;
+		2) exit 1 ;;
+		esac
 	done
 	return $new
 }

@@ -43,9 +43,12 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
-import urllib.request
 import zipfile
+
+# the gateway client shared with the other LLM CRS (container/crs-shared,
+# copied beside this script by make and by the Dockerfile)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from llm_client import Gateway, LLMError  # noqa: E402
 
 PROG = "llm_inputs"
 DEFAULT_MODEL = "gpt-4o"
@@ -56,7 +59,6 @@ FILE_MAX = 16000                # bytes of one source file
 CHANGED_FILES_MAX = 2           # changed source files in the first prompt
 CHANGE_JSON_MAX = 1 << 20       # bytes of change.json read
 REPLY_MAX = 256 * 1024          # characters of a reply used
-ANSWER_MAX = 4 << 20            # bytes of the gateway's answer read
 GEN_SRC_MAX = 64 * 1024         # bytes of a generator script
 GEN_STDERR_MAX = 4000           # bytes of a generator's stderr kept
 RUN_LOG_MAX = 64 * 1024         # bytes of a harness run's output read
@@ -282,64 +284,6 @@ def find_harness_source(cfg):
             if seen > WALK_MAX:
                 break
     return None, None
-
-
-# --- the model -------------------------------------------------------------
-
-class LLMError(Exception):
-    def __init__(self, status, message):
-        super().__init__(message)
-        self.status = status
-
-
-class Gateway:
-    """OpenAI-compatible chat completions through the LLM gateway."""
-
-    def __init__(self, cfg):
-        self.cfg = cfg
-        base = cfg.url if cfg.url.endswith("/v1") else cfg.url + "/v1"
-        self.endpoint = base + "/chat/completions"
-        with open(cfg.key_file, encoding="ascii") as f:
-            self._key = f.read().strip()
-        # never through a proxy: the gateway is on the CRS's own network
-        self._opener = urllib.request.build_opener(
-            urllib.request.ProxyHandler({}))
-
-    def chat(self, messages, timeout):
-        """The assistant's text (capped); LLMError on failure (429:
-        the budget is spent)."""
-        body = json.dumps({"model": self.cfg.model, "messages": messages,
-                           "max_tokens": self.cfg.max_tokens}).encode()
-        req = urllib.request.Request(
-            self.endpoint, data=body, method="POST",
-            headers={"Authorization": "Bearer " + self._key,
-                     "Content-Type": "application/json"})
-        try:
-            with self._opener.open(req, timeout=timeout) as r:
-                raw = r.read(ANSWER_MAX + 1)
-        except urllib.error.HTTPError as e:
-            text = e.read(4096).decode("utf-8", "replace")
-            try:
-                msg = json.loads(text)["error"]["message"]
-            except (ValueError, KeyError, TypeError):
-                msg = e.reason
-            raise LLMError(e.code, "HTTP %d: %s" % (e.code,
-                                                    str(msg)[:300])) from None
-        except (urllib.error.URLError, OSError, ValueError) as e:
-            raise LLMError(0, "no answer from the gateway: %s" % e) from None
-        if len(raw) > ANSWER_MAX:
-            raise LLMError(200, "the answer is over %d bytes" % ANSWER_MAX)
-        try:
-            content = json.loads(raw)["choices"][0]["message"]["content"]
-        except (ValueError, KeyError, IndexError, TypeError):
-            raise LLMError(200, "the answer holds no message") from None
-        if isinstance(content, list):      # content parts
-            content = "".join(p.get("text", "") for p in content
-                              if isinstance(p, dict) and
-                              isinstance(p.get("text"), str))
-        if not isinstance(content, str):
-            raise LLMError(200, "the answer's content is not text")
-        return content[:REPLY_MAX]
 
 
 # --- the model's answer ----------------------------------------------------
@@ -912,7 +856,7 @@ def main():
             "not set (the compose needs an llm_config)")
         return 2
     try:
-        gw = Gateway(cfg)
+        gw = Gateway(cfg, say, reply_max=REPLY_MAX)
     except OSError as e:
         say("cannot read the LLM key file: %s" % e.strerror)
         return 2

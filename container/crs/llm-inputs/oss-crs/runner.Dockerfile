@@ -11,6 +11,8 @@ COPY --from=libcrs . /opt/libCRS
 RUN /opt/libCRS/install.sh
 
 COPY bin/llm_inputs.py /usr/local/bin/llm_inputs.py
+# the gateway client, from container/crs-shared (make copies it to bin/)
+COPY bin/llm_client.py /usr/local/bin/llm_client.py
 COPY bin/gen_sandbox.py /usr/local/lib/llm-inputs/gen_sandbox.py
 RUN chmod 0755 /usr/local/bin/llm_inputs.py && \
     chmod 0644 /usr/local/lib/llm-inputs/gen_sandbox.py

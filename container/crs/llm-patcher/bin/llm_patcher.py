@@ -42,8 +42,11 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
-import urllib.request
+
+# the gateway client shared with the other LLM CRS (container/crs-shared,
+# copied beside this script by make and by the Dockerfile)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from llm_client import Gateway, LLMError  # noqa: E402
 
 PROG = "llm_patcher"
 DEFAULT_MODEL = "gpt-4o"
@@ -137,70 +140,6 @@ class Config:
         self.log_dir = e.get("OSS_CRS_LOG_DIR") or tempfile.mkdtemp()
         self.url = (e.get("OSS_CRS_LLM_API_URL") or "").rstrip("/")
         self.key_file = e.get("OSS_CRS_LLM_API_KEY_FILE") or ""
-
-
-class LLMError(Exception):
-    def __init__(self, status, message):
-        super().__init__(message)
-        self.status = status
-
-
-class Gateway:
-    """OpenAI-compatible chat completions through the LLM gateway."""
-
-    def __init__(self, cfg):
-        self.cfg = cfg
-        base = cfg.url if cfg.url.endswith("/v1") else cfg.url + "/v1"
-        self.endpoint = base + "/chat/completions"
-        with open(cfg.key_file, encoding="ascii") as f:
-            self._key = f.read().strip()
-        # never through a proxy: the gateway is on the CRS's own network
-        self._opener = urllib.request.build_opener(
-            urllib.request.ProxyHandler({}))
-
-    def _post(self, body):
-        req = urllib.request.Request(
-            self.endpoint, data=body, method="POST",
-            headers={"Authorization": "Bearer " + self._key,
-                     "Content-Type": "application/json"})
-        try:
-            with self._opener.open(req, timeout=self.cfg.llm_timeout) as r:
-                return json.loads(r.read().decode("utf-8", "replace"))
-        except urllib.error.HTTPError as e:
-            text = e.read(4096).decode("utf-8", "replace")
-            try:
-                msg = json.loads(text)["error"]["message"]
-            except (ValueError, KeyError, TypeError):
-                msg = first_line(text) or e.reason
-            raise LLMError(e.code, "HTTP %d: %s" % (e.code, msg)) from None
-        except (urllib.error.URLError, OSError, ValueError) as e:
-            raise LLMError(0, "no answer from the gateway: %s" % e) from None
-
-    def chat(self, messages):
-        """The assistant's text; LLMError on failure (status 429: budget)."""
-        body = json.dumps({"model": self.cfg.model, "messages": messages,
-                           "max_tokens": self.cfg.max_tokens}).encode()
-        for tries in range(3):
-            try:
-                answer = self._post(body)
-                break
-            except LLMError as e:
-                if e.status not in (0, 502, 503, 504) or tries == 2:
-                    raise
-                say("%s; asking again" % e)
-                time.sleep(2)
-        try:
-            content = answer["choices"][0]["message"]["content"]
-        except (KeyError, IndexError, TypeError):
-            raise LLMError(200, "the answer holds no message") from None
-        if isinstance(content, list):      # content parts
-            content = "".join(p.get("text", "") for p in content
-                              if isinstance(p, dict))
-        usage = answer.get("usage") or {}
-        say("model %s answered (%s prompt, %s completion tokens)" %
-            (self.cfg.model, usage.get("prompt_tokens", "?"),
-             usage.get("completion_tokens", "?")))
-        return content or ""
 
 
 class Sidecar:
@@ -525,7 +464,7 @@ def patch_loop(cfg, gw, sc, attempts, pov, report, files):
         t0 = time.time()
         rec = {"attempt": n, "model": cfg.model, "patch_sha256": None}
         try:
-            reply = gw.chat(messages)
+            reply = gw.chat(messages, cfg.llm_timeout)
         except LLMError as e:
             budget = e.status == 429
             rec.update(step="reply", verdict="budget" if budget else "failed",
@@ -623,7 +562,7 @@ def main():
             "not set (the compose needs an llm_config)")
         return 2
     try:
-        gw = Gateway(cfg)
+        gw = Gateway(cfg, say, tries=3)
     except OSError as e:
         say("cannot read the LLM key file: %s" % e.strerror)
         return 2

@@ -9,6 +9,8 @@ COPY --from=libcrs . /opt/libCRS
 RUN /opt/libCRS/install.sh
 
 COPY bin/llm_patcher.py /usr/local/bin/llm_patcher.py
+# the gateway client, from container/crs-shared (make copies it to bin/)
+COPY bin/llm_client.py /usr/local/bin/llm_client.py
 RUN chmod 0755 /usr/local/bin/llm_patcher.py
 
 ENTRYPOINT ["/usr/local/bin/llm_patcher.py"]
