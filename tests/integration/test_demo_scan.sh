@@ -128,6 +128,9 @@ grep -q "direction: dict=change.dict.*use_value_profile=1.*focus_function" \
 # directed runs follow it when the bug was not found first
 grep -q "hedge: the first [0-9]* s with the dictionary only, then directed" \
 	"$crs_log" || fail "run_fuzzer.sh did not hedge its direction"
+# the dictionary-only first run starts at once (not after llvm-nm)
+grep -q "run 1: .* (1 process) with the dictionary only (the hedge)" \
+	"$crs_log" || fail "the hedge's first run did not fuzz with the dictionary only"
 if grep -q "run 2: " "$crs_log"; then
 	grep -q "run 2: .* with focus_function=" "$crs_log" || fail "no -focus_function run after the hedge"
 fi

@@ -24,12 +24,14 @@
 #      dropped when libFuzzer cannot set it). The log says what was used.
 #      Direction is hedged so that it never loses much to no direction
 #      (-focus_function sets aside every input that does not reach the
-#      function, the seeds too): when there is a focus function, with
-#      one worker the first run fuzzes
+#      function, the seeds too): the first run starts at once with the
+#      dictionary only, while llvm-nm lists the focus functions; with one
+#      worker, when the list has one, that run is ended after
 #      DIRECTED_WARMUP seconds (default: 10% of FUZZ_TIME, at most 10)
-#      with the dictionary only, then the directed runs go on from its
-#      corpus; with two or more, worker 1 of every run fuzzes with the
-#      dictionary only beside the directed ones. DIRECTED_WARMUP=0:
+#      and the directed runs go on from its corpus, when it has none it
+#      goes on to the end; with two or more, worker 1 fuzzes with the
+#      dictionary only beside the directed ones (the first run always,
+#      later runs when there is a focus function). DIRECTED_WARMUP=0:
 #      every worker directed from the start (the policy before);
 #   3. libFuzzer runs one after another until FUZZ_TIME seconds have passed,
 #      each as FUZZ_WORKERS processes side by side on the one corpus (default:
@@ -216,7 +218,7 @@ if [ "${DIRECTED:-1}" != 0 ] && [ -f "$change/change.json" ]; then
 	# mention of the name in the binary), most changed lines first, from
 	# jansson's indented layout: "name" and "changed_lines" keys, one
 	# number per line in the ranges. Out of this shell's jobs (`wait -n`
-	# waits for libFuzzer only); focus_known waits for the list.
+	# waits for libFuzzer only); the first run does not wait for it.
 	rm -f "$work/focus.list"
 	( ( (
 		{ llvm-nm --defined-only -j "$out/$harness" 2>/dev/null ||
@@ -249,9 +251,9 @@ if [ "${DIRECTED:-1}" != 0 ] && [ -f "$change/change.json" ]; then
 	if [ "$warmup" = 0 ]; then
 		say "hedge: none (DIRECTED_WARMUP=0): every worker directed"
 	elif [ "$workers" -gt 1 ]; then
-		say "hedge: worker 1 fuzzes with the dictionary only (with a focus function)"
+		say "hedge: worker 1 fuzzes with the dictionary only, from the start (later runs: with a focus function)"
 	else
-		say "hedge: the first $warmup s with the dictionary only, then directed (with a focus function)"
+		say "hedge: the first $warmup s with the dictionary only, then directed (with a focus function; from the start, not waiting for the list)"
 	fi
 else
 	if [ "${DIRECTED:-1}" = 0 ]; then
@@ -263,21 +265,48 @@ fi
 # shellcheck disable=SC2206
 extra=(${FUZZER_EXTRA_ARGS:-})
 
-# Waits for the list of focus functions (once) and logs it.
-focus_known() {
+# 0 while process $1 runs (not one that exited and was not waited for yet).
+alive() {
+	local st
+	st=$(sed -n 's/.*) \([A-Z]\).*/\1/p' "/proc/$1/stat" 2>/dev/null)
+	[ -n "$st" ] && [ "$st" != Z ]
+}
+
+# Waits for the list of focus functions, at most 2 minutes; returns 1
+# early when the process $1 (if given) ends or a stop is requested.
+focus_wait() {
 	local _
-	[ -n "$focus_job" ] || return 0
-	focus_job=
-	for _ in $(seq 2400); do	# at most 2 minutes
-		[ -f "$work/focus.list" ] && break
+	for _ in $(seq 2400); do
+		[ -f "$work/focus.list" ] && return 0
+		[ "$stop" = 1 ] && return 1
+		[ -n "${1:-}" ] && ! alive "$1" && return 1
 		sleep 0.05
 	done
-	mapfile -t focus < "$work/focus.list" 2>/dev/null
-	if [ ${#focus[@]} -gt 0 ]; then
-		say "direction: focus_function among ${#focus[@]} touched function(s) in the binary: ${focus[*]}"
+	return 0
+}
+
+# Logs the focus functions, its arguments (once: the warm-up timer below
+# may have).
+focus_said=$work/.focus-said
+rm -f "$focus_said"
+focus_say() {
+	[ -e "$focus_said" ] && return 0
+	: >"$focus_said"
+	if [ $# -gt 0 ]; then
+		say "direction: focus_function among $# touched function(s) in the binary: $*"
 	else
-		say "direction: no touched function in the binary: no focus_function, no hedge"
+		say "direction: no touched function in the binary: no focus_function"
 	fi
+}
+
+# Waits for the list of focus functions (once; see focus_wait for $1) and
+# logs it; returns 1 when it is not known yet.
+focus_known() {
+	[ -n "$focus_job" ] || return 0
+	focus_wait "${1:-}" || return 1
+	focus_job=
+	mapfile -t focus < "$work/focus.list" 2>/dev/null
+	focus_say "${focus[@]}"
 }
 
 submitted=0
@@ -379,61 +408,116 @@ stop_seed_pump() {
 	seed_pump=
 }
 
+# The hedge's warm-up with one worker (2b): the first run starts with the
+# dictionary only and no time limit of its own; once the focus list is
+# known, when it has a function, this timer ends that run (SIGTERM:
+# libFuzzer keeps its corpus) $1 seconds after its start ($2, in
+# microseconds), unless it is reporting a crash (then it ends by itself
+# and the artifact is submitted). It marks the run as cut ($cut_mark) so
+# the loop starts the directed runs. Disowned, like the seed pump.
+cut_mark=$work/.warmup-cut
+rm -f "$cut_mark"
+warm_timer=
+start_warm_timer() {
+	local cut=$1 started=$2 pid=$child
+	(
+		trap - TERM INT
+		focus_wait "$pid" || exit 0
+		local listed
+		mapfile -t listed < "$work/focus.list" 2>/dev/null
+		focus_say "${listed[@]}"
+		if [ ${#listed[@]} -eq 0 ]; then
+			say "hedge: no focus function: run 1 goes on with the dictionary only"
+			exit 0
+		fi
+		local now=${EPOCHREALTIME/[.,]/} left
+		left=$((cut * 1000000 - (10#$now - 10#$started)))
+		[ "$left" -gt 0 ] &&
+			sleep "$((left / 1000000)).$(printf '%06d' $((left % 1000000)))"
+		grep -qa '^==[0-9]*==ERROR\|DEDUP_TOKEN\|deadly signal' \
+			"$runlog.1" 2>/dev/null && exit 0
+		: >"$cut_mark"
+		say "hedge: $cut s with the dictionary only are over: ending run 1 for the directed runs"
+		kill -TERM "$pid" 2>/dev/null
+	) &
+	warm_timer=$!
+	disown "$warm_timer"
+}
+stop_warm_timer() {
+	[ -n "$warm_timer" ] && kill "$warm_timer" 2>/dev/null
+	warm_timer=
+}
+
+# Starts worker $1 of this run with the flags after it (direction).
+launch() {
+	local w=$1
+	shift
+	"$out/$harness" -artifact_prefix="$povs/" \
+		-max_total_time="$limit" -timeout=25 \
+		-rss_limit_mb="$rss_mb" -detect_leaks=0 -close_fd_mask=3 \
+		"${dict[@]}" "$@" "${extra[@]}" \
+		"$corpus" < /dev/null > "$runlog.$w" 2>&1 &
+	children+=($!)
+}
+
 # 3. Fuzz until the time is up.
 failures=0
 run=0
 aimed=0		# directed runs so far
-warmed=0	# 1: the hedge's dictionary-only first run is over (one worker)
 while [ "$stop" = 0 ]; do
 	remaining=$((fuzz_time - (SECONDS - start)))
 	[ "$remaining" -gt 0 ] || break
 	run=$((run + 1))
 	fetch_seeds
 	runlog=$work/run-$run.log
-	# the hedge (2b): workers 1..plain fuzz with the dictionary only,
+	# the hedge (2b): worker 1 fuzzes with the dictionary only, at once
+	# in the first run (the focus list comes meanwhile), in later ones
 	# when there is a focus function (value profiling alone sets no
 	# input aside, and `make bench-directed` measured a hedge without
 	# one losing: the restart costs what the warm-up found)
-	focus_known
 	plain=0
 	limit=$remaining
+	early=0		# 1: the list comes while worker 1 runs
 	hedged=
-	if [ "$warmup" -gt 0 ] && [ ${#focus[@]} -gt 0 ]; then
-		if [ "$workers" -gt 1 ]; then
-			plain=1
-			hedged=", worker 1 with the dictionary only"
-		elif [ "$warmed" = 0 ]; then
-			plain=1
-			[ "$warmup" -lt "$remaining" ] && limit=$warmup
-		fi
+	if [ "$warmup" -gt 0 ] && [ -n "$focus_job" ] && [ "$run" = 1 ]; then
+		early=1
+		plain=1
+	else
+		focus_known
+		[ "$warmup" -gt 0 ] && [ ${#focus[@]} -gt 0 ] &&
+			[ "$workers" -gt 1 ] && plain=1
 	fi
-	warmed=1
-	[ "$plain" = "$workers" ] &&
-		say "run $run: $harness for at most $limit s (1 process)" \
-			"with the dictionary only (the hedge)"
+	[ "$plain" = 1 ] && [ "$workers" -gt 1 ] &&
+		hedged=", worker 1 with the dictionary only"
 	focus_arg=()	# one function per directed run, rotating
 	children=()
-	for w in $(seq "$workers"); do
-		aim=()
-		if [ "$w" -gt "$plain" ]; then
-			if [ "$w" = $((plain + 1)) ]; then
-				focus_known
-				if [ ${#focus[@]} -gt 0 ]; then
-					focus_arg=("-focus_function=${focus[$((aimed % ${#focus[@]}))]}")
-					aimed=$((aimed + 1))
-				fi
-				say "run $run: $harness for at most $remaining s" \
-					"($workers process(es))" "${focus_arg[@]/#-/with }" ${hedged:+"$hedged"}
-			fi
-			aim=("${direct[@]}" "${focus_arg[@]}")
+	started=${EPOCHREALTIME/[.,]/}
+	if [ "$plain" = 1 ]; then
+		if [ "$workers" = 1 ]; then
+			say "run $run: $harness for at most $limit s (1 process)" \
+				"with the dictionary only (the hedge)"
+		elif [ "$early" = 1 ]; then
+			say "run $run: $harness worker 1 for at most $limit s" \
+				"with the dictionary only (the hedge), the others once the focus list is known"
 		fi
-		"$out/$harness" -artifact_prefix="$povs/" \
-			-max_total_time="$limit" -timeout=25 \
-			-rss_limit_mb="$rss_mb" -detect_leaks=0 -close_fd_mask=3 \
-			"${dict[@]}" "${aim[@]}" "${extra[@]}" \
-			"$corpus" < /dev/null > "$runlog.$w" 2>&1 &
-		children+=($!)
-	done
+		launch 1
+	fi
+	# the directed workers, once the focus list is known (not when
+	# worker 1 ended or a stop came meanwhile)
+	if [ "$workers" -gt "$plain" ] && focus_known "${children[0]:-}"; then
+		if [ ${#focus[@]} -gt 0 ]; then
+			focus_arg=("-focus_function=${focus[$((aimed % ${#focus[@]}))]}")
+			aimed=$((aimed + 1))
+		fi
+		say "run $run: $harness for at most $remaining s" \
+			"($workers process(es))" "${focus_arg[@]/#-/with }" ${hedged:+"$hedged"}
+		for w in $(seq $((plain + 1)) "$workers"); do
+			launch "$w" "${direct[@]}" "${focus_arg[@]}"
+		done
+	fi
+	child=${children[0]:-}
+	[ "$early" = 1 ] && [ "$workers" = 1 ] &&
+		start_warm_timer "$((warmup < remaining ? warmup : remaining + 1))" "$started"
 	child=${children[0]}
 	if [ "$run" = 1 ]; then
 		first_exec "$runlog.1"
@@ -443,21 +527,30 @@ while [ "$stop" = 0 ]; do
 	# the first to stop (an artifact, or its time) stops the others
 	wait -n
 	rc=$?
+	stop_warm_timer
 	stop_seed_pump
 	kill -TERM "${children[@]}" 2>/dev/null
 	wait "${children[@]}" 2>/dev/null
+	cut=0		# 1: the warm-up timer ended the run
+	if [ -e "$cut_mark" ]; then
+		rm -f "$cut_mark"
+		cut=1
+		rc=0
+	fi
 	if [ "$stop" = 1 ]; then
 		rc=0
 	fi
 	child=
 	children=()
 	# the log of the one with an artifact first, for its DEDUP_TOKEN
+	# (the directed workers may not have started)
 	for w in $(seq "$workers"); do
-		if grep -qa '^DEDUP_TOKEN: ' "$runlog.$w"; then
+		if grep -qa '^DEDUP_TOKEN: ' "$runlog.$w" 2>/dev/null; then
 			cat "$runlog.$w"
 		fi
 	done > "$runlog"
 	for w in $(seq "$workers"); do
+		[ -f "$runlog.$w" ] || continue
 		grep -qa '^DEDUP_TOKEN: ' "$runlog.$w" || cat "$runlog.$w"
 		rm -f "$runlog.$w"
 	done >> "$runlog"
@@ -491,9 +584,9 @@ while [ "$stop" = 0 ]; do
 	fi
 	submit_seeds
 	rm -f "$runlog"
-	# libFuzzer exits 0 when -max_total_time is reached (the hedge's
-	# first run: the directed runs follow).
-	[ "$rc" -eq 0 ] && [ "$limit" = "$remaining" ] && break
+	# libFuzzer exits 0 when -max_total_time is reached; the hedge's
+	# first run, cut by the warm-up timer: the directed runs follow.
+	[ "$rc" -eq 0 ] && [ "$cut" = 0 ] && break
 done
 say "done after $((SECONDS - start)) s and $run runs: $submitted PoVs submitted"
 exit 0
