@@ -33,6 +33,23 @@ int num_parse_long(const char *s, long min, long max, long *out)
 	return 0;
 }
 
+int num_parse_long_n(const char *s, size_t len, long min, long max,
+		     long *out)
+{
+	char text[32];	/* more than any long's digits */
+
+	if (!s || len >= sizeof(text) || memchr(s, '\0', len))
+		return CRS_EINPUT;
+	memcpy(text, s, len);
+	text[len] = '\0';
+	return num_parse_long(text, min, max, out);
+}
+
+size_t num_trim_newline(const char *s, size_t len)
+{
+	return len && s[len - 1] == '\n' ? len - 1 : len;
+}
+
 int num_parse_u64(const char *s, unsigned long long max,
 		  unsigned long long *out)
 {

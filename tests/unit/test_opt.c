@@ -305,6 +305,19 @@ static void test_num(void **state)
 				       &u), CRS_EINPUT);
 	assert_int_equal(num_parse_u64("-1", ULLONG_MAX, &u), CRS_EINPUT);
 	assert_int_equal(num_parse_u64("12", 11, &u), CRS_EINPUT);
+	/* a field of a longer text, a one-number file */
+	assert_int_equal(num_parse_long_n("80/x", 2, 1, 99, &n), 0);
+	assert_int_equal(n, 80);
+	assert_int_equal(num_parse_long_n("8\0" "1", 3, 0, 99, &n),
+			 CRS_EINPUT);
+	assert_int_equal(num_parse_long_n("", 0, 0, 99, &n), CRS_EINPUT);
+	assert_int_equal(num_parse_long_n("1234567890123456789012345678901"
+					  "234", 34, 0, LONG_MAX, &n),
+			 CRS_EINPUT);
+	assert_int_equal(num_trim_newline("7\n", 2), 1);
+	assert_int_equal(num_trim_newline("7\n\n", 3), 2);
+	assert_int_equal(num_trim_newline("7", 1), 1);
+	assert_int_equal(num_trim_newline("", 0), 0);
 }
 
 int main(void)
