@@ -34,11 +34,15 @@ struct opt_spec {
 	const char *help;	/* lines separated by '\n', unindented */
 	long min, max;		/* OPT_INT, OPT_DURATION; max 0: no bound */
 	const char *choices;	/* OPT_ENUM: "new|any|none" */
-	const char *want;	/* the refusal "--name: 'v' is not <want>"; NULL:
-				 * made from the kind and range */
+	const char *want;	/* the refusal "--name: 'v' is not WANT";
+				 * NULL: made from the kind and range */
 	unsigned groups;	/* the caller's bits: whose help lists it;
 				 * 0: every command's */
 };
+
+/* The "-h, --help" entry every command's table ends with (id 'h'). */
+#define OPT_SPEC_HELP { .name = "help", .short_name = 'h', .id = 'h', \
+	.kind = OPT_FLAG, .help = "this text" }
 
 /* One step of the parse: an option and its value, or a positional. */
 struct opt_value {

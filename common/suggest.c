@@ -20,7 +20,8 @@ static size_t min3(size_t a, size_t b, size_t c)
 	return m < c ? m : c;
 }
 
-CRS_TESTABLE size_t suggest_edit_distance(const char *a, size_t an, const char *b, size_t bn)
+CRS_TESTABLE size_t suggest_edit_distance(const char *a, size_t an,
+				    const char *b, size_t bn)
 {
 	size_t d[SUGGEST_MAX + 1][SUGGEST_MAX + 1];
 

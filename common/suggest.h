@@ -36,7 +36,8 @@ void suggest_offer(struct suggest *sg, const char *name);
 #ifdef UNIT_TESTS
 /* Edits (insert, delete, change, swap of neighbours) from a[0..an) to
  * b[0..bn); both at most SUGGEST_MAX, else a large number. */
-size_t suggest_edit_distance(const char *a, size_t an, const char *b, size_t bn);
+size_t suggest_edit_distance(const char *a, size_t an, const char *b,
+			     size_t bn);
 #endif
 
 #endif

@@ -54,8 +54,6 @@ struct cmd {
 };
 
 /* The options, each with the letter parse_args() stores it by. */
-#define OPT_HELP { .name = "help", .short_name = 'h', .id = 'h', \
-	.kind = OPT_FLAG, .help = "this text" }
 #define OPT_REBUILD { .name = "rebuild-id", .id = 'R', .kind = OPT_STRING, \
 	.value_name = "N", .help = "the rebuild's id (OSS_CRS_REBUILD_ID)" }
 #define OPT_LOG { .name = "log", .id = 'L', .kind = OPT_STRING, \
@@ -79,21 +77,22 @@ struct cmd {
 	.help = "where the build's response goes" }
 #define OPT_END { .name = NULL }
 
-static const struct opt_spec opts_none[] = { OPT_HELP, OPT_END };
+static const struct opt_spec opts_none[] = { OPT_SPEC_HELP, OPT_END };
 static const struct opt_spec opts_rebuild[] = {
-	OPT_HELP, OPT_REBUILD, OPT_END };
-static const struct opt_spec opts_daemon[] = { OPT_HELP, OPT_LOG, OPT_END };
+	OPT_SPEC_HELP, OPT_REBUILD, OPT_END };
+static const struct opt_spec opts_daemon[] = {
+	OPT_SPEC_HELP, OPT_LOG, OPT_END };
 static const struct opt_spec opts_harness[] = {
-	OPT_HELP, OPT_FUZZ, OPT_SOURCE, OPT_NAME, OPT_END };
+	OPT_SPEC_HELP, OPT_FUZZ, OPT_SOURCE, OPT_NAME, OPT_END };
 static const struct opt_spec opts_patch_build[] = {
-	OPT_HELP, OPT_BUILDER, OPT_BUILDER_NAME, OPT_REBUILD, OPT_END };
+	OPT_SPEC_HELP, OPT_BUILDER, OPT_BUILDER_NAME, OPT_REBUILD, OPT_END };
 static const struct opt_spec opts_build_project[] = {
-	OPT_HELP, OPT_RESPONSE, OPT_FUZZ, OPT_SOURCE, OPT_BUILDER,
+	OPT_SPEC_HELP, OPT_RESPONSE, OPT_FUZZ, OPT_SOURCE, OPT_BUILDER,
 	OPT_BUILDER_NAME, OPT_REBUILD, OPT_END };
 static const struct opt_spec opts_run_pov[] = {
-	OPT_HELP, OPT_HARNESS, OPT_REBUILD, OPT_BUILDER, OPT_END };
+	OPT_SPEC_HELP, OPT_HARNESS, OPT_REBUILD, OPT_BUILDER, OPT_END };
 static const struct opt_spec opts_patch_test[] = {
-	OPT_HELP, OPT_BUILDER, OPT_END };
+	OPT_SPEC_HELP, OPT_BUILDER, OPT_END };
 
 static int exit_code_for(int r)
 {

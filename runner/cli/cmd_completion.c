@@ -35,7 +35,8 @@ static void print_opts(FILE *f, const struct cmd *c, int kind)
 	for (; bit && so->name; so++) {
 		const char *a = so->kind == OPT_FLAG ? NULL : so->value_name;
 		int k = so->kind == OPT_FLAG ? 0 : !a ? 'v' :
-			!strcmp(a, "FILE") ? 'f' : !strcmp(a, "DIR") ? 'd' : 'v';
+			!strcmp(a, "FILE") ? 'f' :
+			!strcmp(a, "DIR") ? 'd' : 'v';
 
 		if ((so->groups & bit) && (kind == 'a' || kind == k))
 			fprintf(f, " --%s", so->name);

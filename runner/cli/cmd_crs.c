@@ -67,8 +67,7 @@ const struct opt_spec cmd_crs_opts[] = {
 	  .value_name = "M",
 	  .help = "pull (default) or stand-in: the offline Debian\n"
 	  "stand-ins (also CRS_CI_BASE_IMAGES=stand-in)" },
-	{ .name = "help", .short_name = 'h', .id = 'h', .kind = OPT_FLAG,
-	  .help = "this text" },
+	OPT_SPEC_HELP,
 	{ .name = NULL },
 };
 

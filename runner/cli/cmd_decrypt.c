@@ -41,8 +41,7 @@ const struct opt_spec cmd_decrypt_opts[] = {
 	{ .name = "out", .id = OPT_OUT, .kind = OPT_STRING,
 	  .value_name = "FILE",
 	  .help = "write the plaintext here (default: stdout)" },
-	{ .name = "help", .short_name = 'h', .id = 'h', .kind = OPT_FLAG,
-	  .help = "this text" },
+	OPT_SPEC_HELP,
 	{ .name = NULL },
 };
 

@@ -85,8 +85,7 @@ const struct opt_spec cmd_gateway_opts[] = {
 	{ .name = "timeout", .id = OPT_TIMEOUT, .kind = OPT_INT,
 	  .value_name = "SEC", .min = 1, .max = 86400,
 	  .help = "provider timeout per request (default 600)" },
-	{ .name = "help", .short_name = 'h', .id = 'h', .kind = OPT_FLAG,
-	  .help = "this text" },
+	OPT_SPEC_HELP,
 	{ .name = NULL },
 };
 

@@ -93,8 +93,7 @@ const struct opt_spec cmd_init_opts[] = {
 	  .help = "overwrite files whose content differs" },
 	{ .name = "dry-run", .id = OPT_DRY_RUN, .kind = OPT_FLAG,
 	  .help = "write nothing; say what would be written" },
-	{ .name = "help", .short_name = 'h', .id = 'h', .kind = OPT_FLAG,
-	  .help = "this text" },
+	OPT_SPEC_HELP,
 	{ .name = NULL },
 };
 

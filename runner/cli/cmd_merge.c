@@ -42,8 +42,7 @@ const struct opt_spec cmd_merge_opts[] = {
 	{ .name = "fail-on", .id = OPT_FAIL_ON, .kind = OPT_ENUM,
 	  .value_name = "WHAT", .choices = "new|any|none",
 	  .help = "new, any or none (default: the shards' policy)" },
-	{ .name = "help", .short_name = 'h', .id = 'h', .kind = OPT_FLAG,
-	  .help = "this text" },
+	OPT_SPEC_HELP,
 	{ .name = NULL },
 };
 

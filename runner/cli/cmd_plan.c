@@ -45,8 +45,7 @@ const struct opt_spec cmd_plan_opts[] = {
 	  "<work-dir>/scan.json after build-target" },
 	{ .name = "harness", .id = OPT_HARNESS, .kind = OPT_STRING,
 	  .value_name = "NAME", .help = "a harness (repeatable)" },
-	{ .name = "help", .short_name = 'h', .id = 'h', .kind = OPT_FLAG,
-	  .help = "this text" },
+	OPT_SPEC_HELP,
 	{ .name = NULL },
 };
 

@@ -51,8 +51,7 @@ const struct opt_spec cmd_publish_opts[] = {
 	  .help = "publish this bundle (workflow_run job)" },
 	{ .name = "dry-run", .id = OPT_DRY_RUN, .kind = OPT_FLAG,
 	  .help = "check everything, post nothing" },
-	{ .name = "help", .short_name = 'h', .id = 'h', .kind = OPT_FLAG,
-	  .help = "this text" },
+	OPT_SPEC_HELP,
 	{ .name = NULL },
 };
 

@@ -248,8 +248,7 @@ static const struct opt_spec scan_opt_table[] = {
 	  "public output (a count only) and go sealed to the\n"
 	  "maintainers; private: every finding so; public: none\n"
 	  "(SECURITY.md, \"Disclosure policy\")" },
-	{ .name = "help", .short_name = 'h', .id = 'h', .kind = OPT_FLAG,
-	  .help = "this text" },
+	OPT_SPEC_HELP,
 	{ .name = NULL },
 };
 
