@@ -19,7 +19,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#define HELP_COLUMN 18	/* the width of "  --name VALUE" before the help */
+/* The width of "--name VALUE" before the help: 18, or one more than the
+ * widest head when every head fits in 24; a wider head stands on a line
+ * of its own. */
+#define HELP_COLUMN 18
+#define HELP_COLUMN_MAX 24
 
 void opt_parser_init(struct opt_parser *p, const struct opt_spec *specs,
 		     int argc, char **argv, unsigned flags, const char *cmd)
@@ -248,26 +252,51 @@ static void help_head(char *head, size_t size, const struct opt_spec *s)
 		 value ? " " : "", value ? value : "");
 }
 
+/* Is `s` in the help of `groups`? */
+static int listed(const struct opt_spec *s, unsigned groups)
+{
+	return !s->groups || (s->groups & groups);
+}
+
+static int help_column(const struct opt_spec *specs, unsigned groups)
+{
+	size_t widest = HELP_COLUMN;
+	char head[128];
+
+	for (const struct opt_spec *s = specs; s && s->name; s++) {
+		if (!listed(s, groups))
+			continue;
+		help_head(head, sizeof(head), s);
+		if (strlen(head) > HELP_COLUMN_MAX)
+			return HELP_COLUMN;
+		if (strlen(head) + 1 > widest)	/* two spaces after it */
+			widest = strlen(head) + 1;
+	}
+	return (int)widest;
+}
+
 void opt_help(FILE *f, const struct opt_spec *specs, unsigned groups)
 {
+	int col = help_column(specs, groups);
+
 	for (const struct opt_spec *s = specs; s && s->name; s++) {
 		const char *h = s->help ? s->help : "";
 		char head[128];
 
-		if (s->groups && !(s->groups & groups))
+		if (!listed(s, groups))
 			continue;
 		help_head(head, sizeof(head), s);
-		if (strlen(head) > HELP_COLUMN)	/* on a line of its own */
-			fprintf(f, "  %s\n%*s", head, HELP_COLUMN + 3, "");
+		if (strlen(head) > (size_t)col)	/* on a line of its own */
+			fprintf(f, "  %s\n%*s", head, col + 3, "");
 		else
-			fprintf(f, "  %-*s ", HELP_COLUMN, head);
+			fprintf(f, "  %-*s ", col, head);
 		do {
 			size_t n = strcspn(h, "\n");
 
 			fprintf(f, "%.*s\n", (int)n, h);
 			h += n;
 			if (*h == '\n' && *++h)
-				fprintf(f, "%*s", HELP_COLUMN + 3, "");
+				fprintf(f, "%*s", col + 3, "");
 		} while (*h);
 	}
 }

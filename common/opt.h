@@ -90,8 +90,10 @@ int opt_next(struct opt_parser *p, struct opt_value *v);
 
 /*
  * The options of `specs` whose groups meet `groups` (or are 0), one
- * per entry: "  --name VALUE       help", a head longer than 18 on its
- * own line, the help's further lines aligned under its first.
+ * per entry: "  --name VALUE       help", the help's further lines
+ * aligned under its first. The help starts two columns after the widest
+ * head when every head fits in 24 columns, else after 18, a longer head
+ * then on a line of its own.
  */
 void opt_help(FILE *f, const struct opt_spec *specs, unsigned groups);
 

@@ -256,6 +256,30 @@ static char *help_text(unsigned groups)
 	return text;
 }
 
+/* Every head fits in 24 columns: the help starts two after the widest. */
+static void test_help_column(void **state)
+{
+	static const struct opt_spec narrow[] = {
+		{ .name = "external-key-env", .id = 1, .kind = OPT_STRING,
+		  .value_name = "NAME", .help = "a\nb" },
+		{ .name = "x", .id = 2, .kind = OPT_FLAG, .help = "c" },
+		{ .name = NULL },
+	};
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	(void)state;
+	assert_non_null(f);
+	opt_help(f, narrow, 0);
+	fclose(f);
+	assert_string_equal(text,
+		"  --external-key-env NAME  a\n"
+		"                           b\n"
+		"  --x                      c\n");
+	free(text);
+}
+
 static void test_help(void **state)
 {
 	char *all = help_text(1 | 2), *one = help_text(1);
@@ -331,6 +355,7 @@ int main(void)
 		cmocka_unit_test(test_double_dash),
 		cmocka_unit_test(test_mixed_positionals),
 		cmocka_unit_test(test_help),
+		cmocka_unit_test(test_help_column),
 		cmocka_unit_test(test_num),
 	};
 
