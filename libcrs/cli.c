@@ -10,11 +10,11 @@
  */
 #include "libcrs/libcrs.h"
 #include "common/error.h"
+#include "common/opt.h"
 #include "common/xalloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -46,41 +46,53 @@ struct cli {
 struct cmd {
 	const char *name;
 	int (*fn)(struct cli *cli, const struct crs_env *env);
-	const struct option *opts;
+	const struct opt_spec *opts;
 	int min_pos;
 	int max_pos;
 	const char *args;
 	const char *summary;
 };
 
-/* Long options, each returning a letter that parse_args() stores. */
-#define OPT_HELP { "help", no_argument, NULL, 'h' }
-#define OPT_REBUILD { "rebuild-id", required_argument, NULL, 'R' }
-#define OPT_LOG { "log", required_argument, NULL, 'L' }
-#define OPT_FUZZ { "fuzz-proj-dir", required_argument, NULL, 'F' }
-#define OPT_SOURCE { "target-source-dir", required_argument, NULL, 'T' }
-#define OPT_NAME { "name", required_argument, NULL, 'N' }
-#define OPT_BUILDER { "builder", required_argument, NULL, 'B' }
-#define OPT_BUILDER_NAME { "builder-name", required_argument, NULL, 'b' }
-#define OPT_HARNESS { "harness", required_argument, NULL, 'H' }
-#define OPT_RESPONSE { "response-dir", required_argument, NULL, 'D' }
-#define OPT_END { NULL, 0, NULL, 0 }
+/* The options, each with the letter parse_args() stores it by. */
+#define OPT_REBUILD { .name = "rebuild-id", .id = 'R', .kind = OPT_STRING, \
+	.value_name = "N", .help = "the rebuild's id (OSS_CRS_REBUILD_ID)" }
+#define OPT_LOG { .name = "log", .id = 'L', .kind = OPT_STRING, \
+	.value_name = "FILE", .help = "the daemon's log" }
+#define OPT_FUZZ { .name = "fuzz-proj-dir", .id = 'F', .kind = OPT_STRING, \
+	.value_name = "D", .help = "the harness's project folder" }
+#define OPT_SOURCE { .name = "target-source-dir", .id = 'T', \
+	.kind = OPT_STRING, .value_name = "T", \
+	.help = "the target's source folder" }
+#define OPT_NAME { .name = "name", .id = 'N', .kind = OPT_STRING, \
+	.value_name = "N", .help = "the name to submit it under" }
+#define OPT_BUILDER { .name = "builder", .id = 'B', .kind = OPT_STRING, \
+	.value_name = "URL", .help = "accepted, unused: no HTTP sidecar" }
+#define OPT_BUILDER_NAME { .name = "builder-name", .id = 'b', \
+	.kind = OPT_STRING, .value_name = "NAME", \
+	.help = "the build step that builds it" }
+#define OPT_HARNESS { .name = "harness", .id = 'H', .kind = OPT_STRING, \
+	.value_name = "NAME", .help = "the harness to run" }
+#define OPT_RESPONSE { .name = "response-dir", .id = 'D', \
+	.kind = OPT_STRING, .value_name = "DIR", \
+	.help = "where the build's response goes" }
+#define OPT_END { .name = NULL }
 
-static const struct option opts_none[] = { OPT_HELP, OPT_END };
-static const struct option opts_rebuild[] = {
-	OPT_HELP, OPT_REBUILD, OPT_END };
-static const struct option opts_daemon[] = { OPT_HELP, OPT_LOG, OPT_END };
-static const struct option opts_harness[] = {
-	OPT_HELP, OPT_FUZZ, OPT_SOURCE, OPT_NAME, OPT_END };
-static const struct option opts_patch_build[] = {
-	OPT_HELP, OPT_BUILDER, OPT_BUILDER_NAME, OPT_REBUILD, OPT_END };
-static const struct option opts_build_project[] = {
-	OPT_HELP, OPT_RESPONSE, OPT_FUZZ, OPT_SOURCE, OPT_BUILDER,
+static const struct opt_spec opts_none[] = { OPT_SPEC_HELP, OPT_END };
+static const struct opt_spec opts_rebuild[] = {
+	OPT_SPEC_HELP, OPT_REBUILD, OPT_END };
+static const struct opt_spec opts_daemon[] = {
+	OPT_SPEC_HELP, OPT_LOG, OPT_END };
+static const struct opt_spec opts_harness[] = {
+	OPT_SPEC_HELP, OPT_FUZZ, OPT_SOURCE, OPT_NAME, OPT_END };
+static const struct opt_spec opts_patch_build[] = {
+	OPT_SPEC_HELP, OPT_BUILDER, OPT_BUILDER_NAME, OPT_REBUILD, OPT_END };
+static const struct opt_spec opts_build_project[] = {
+	OPT_SPEC_HELP, OPT_RESPONSE, OPT_FUZZ, OPT_SOURCE, OPT_BUILDER,
 	OPT_BUILDER_NAME, OPT_REBUILD, OPT_END };
-static const struct option opts_run_pov[] = {
-	OPT_HELP, OPT_HARNESS, OPT_REBUILD, OPT_BUILDER, OPT_END };
-static const struct option opts_patch_test[] = {
-	OPT_HELP, OPT_BUILDER, OPT_END };
+static const struct opt_spec opts_run_pov[] = {
+	OPT_SPEC_HELP, OPT_HARNESS, OPT_REBUILD, OPT_BUILDER, OPT_END };
+static const struct opt_spec opts_patch_test[] = {
+	OPT_SPEC_HELP, OPT_BUILDER, OPT_END };
 
 static int exit_code_for(int r)
 {
@@ -590,39 +602,32 @@ static int add_pos(struct cli *cli, char *arg)
  */
 static int parse_args(struct cli *cli, int argc, char **argv)
 {
-	int c, rc;
+	struct opt_parser p;
+	struct opt_value v;
+	int r, rc;
 
 	cli->npos = 0;
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "-:h", cli->cmd->opts,
-				NULL)) != -1) {
-		switch (c) {
-		case 1:
-			if ((rc = add_pos(cli, optarg)) != 0)
+	opt_parser_init(&p, cli->cmd->opts, argc, argv, OPT_MIXED, NULL);
+	while ((r = opt_next(&p, &v)) == 1) {
+		switch (v.spec ? v.spec->id : 0) {
+		case 0:
+			if ((rc = add_pos(cli, (char *)v.arg)) != 0)
 				return rc;
 			break;
 		case 'h': cli->help = 1; break;
-		case 'R': cli->rebuild_id = optarg; break;
-		case 'L': cli->log = optarg; break;
-		case 'F': cli->fuzz_proj_dir = optarg; break;
-		case 'T': cli->target_source_dir = optarg; break;
-		case 'N': cli->name = optarg; break;
-		case 'D': cli->response_dir = optarg; break;
-		case 'H': cli->harness = optarg; break;
-		case 'b': cli->builder_name = optarg; break;
+		case 'R': cli->rebuild_id = v.arg; break;
+		case 'L': cli->log = v.arg; break;
+		case 'F': cli->fuzz_proj_dir = v.arg; break;
+		case 'T': cli->target_source_dir = v.arg; break;
+		case 'N': cli->name = v.arg; break;
+		case 'D': cli->response_dir = v.arg; break;
+		case 'H': cli->harness = v.arg; break;
+		case 'b': cli->builder_name = v.arg; break;
 		case 'B': break;	/* no HTTP sidecar */
-		case ':':
-			return usage_error(cli, "option '%s' needs a value",
-					   argv[optind - 1]);
-		default:
-			return usage_error(cli, "unknown option '%s'",
-					   argv[optind - 1]);
 		}
 	}
-	for (; optind < argc; optind++)
-		if ((rc = add_pos(cli, argv[optind])) != 0)
-			return rc;
+	if (r != 0)
+		return usage_error(cli, "%s", crs_error_last());
 	if (cli->help)
 		return 0;
 	if (cli->npos < cli->cmd->min_pos)
@@ -679,7 +684,8 @@ int main(int argc, char **argv)
 		goto out;
 	if (cli.help) {
 		print_cmd_usage(stdout, cli.cmd);
-		printf("%s\n", cli.cmd->summary);
+		printf("%s\n\noptions:\n", cli.cmd->summary);
+		opt_help(stdout, cli.cmd->opts, 0);
 		rc = finish_stdout(EXIT_OK);
 		goto out;
 	}

@@ -11,6 +11,7 @@
 #include "common/error.h"
 #include "common/mailbox_proto.h"
 #include "common/safe_io.h"
+#include "common/num.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -110,13 +111,13 @@ static void read_small(int dfd, const char *name, char *buf, size_t size)
 static int copy_response(int rdfd, const char *resp_dir, int *retcode)
 {
 	static const char *const files[] = { "stdout.log", "stderr.log" };
-	char code[32], *end;
+	char code[32];
 	int dfd = -1, r;
 	long v;
 
 	read_small(rdfd, "retcode", code, sizeof(code));
-	v = strtol(code, &end, 10);
-	*retcode = (end == code || v < 0 || v > 255) ? 1 : (int)v;
+	*retcode = num_parse_long_n(code, num_trim_newline(code, strlen(code)),
+				    0, 255, &v) == 0 ? (int)v : 1;
 	if ((r = crs_response_write(resp_dir, *retcode, NULL, NULL)) != 0)
 		return r;
 	if ((r = lcrs_open_dir(resp_dir, 1, &dfd)) != 0)

@@ -18,19 +18,21 @@
 int cli_usage_error(FILE *err, const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-struct option;
-struct cli_suggest;
+struct opt_spec;
+struct suggest;
 
 /*
- * The one line for what getopt_long returned as `c` ('?' an unknown
- * option, ':' a missing value; optstring must start with "+:" or ":")
- * while parsing `argv` of command `cmd` with the getopt table `opts`
- * (NULL-terminated; may be NULL). An unknown long option near one of
- * `opts` ends "; did you mean '--NAME'?" (cli_suggest.h); "--flag=value"
- * of a flag says it takes no value. Returns 2. Cannot fail.
+ * The line for the bad command line common/opt.h's parser refused (its
+ * crs_error_last(), then cleared) to `err`. Returns 2.
  */
-int cli_option_error(FILE *err, const char *cmd, int c, char **argv,
-		     const struct option *opts);
+int cli_opt_error(FILE *err, const char *cmd);
+
+/*
+ * A command's help: `text` (synopsis and description), "options:" and
+ * the options of `opts` (opt_help), then `tail` (or NULL) to `out`.
+ */
+void cli_help(FILE *out, const char *text, const struct opt_spec *opts,
+	      const char *tail);
 
 /*
  * "crs-ci: <what>; did you mean '<dashes><name>'? (crs-ci help <cmd>)"
@@ -38,6 +40,6 @@ int cli_option_error(FILE *err, const char *cmd, int c, char **argv,
  * without <cmd> when it is NULL (an unknown command). Returns 2.
  */
 int cli_unknown_error(FILE *err, const char *cmd, const char *what,
-		      const char *dashes, const struct cli_suggest *sg);
+		      const char *dashes, const struct suggest *sg);
 
 #endif

@@ -11,11 +11,11 @@
 #ifndef CRS_RUNNER_CLI_CMD_H
 #define CRS_RUNNER_CLI_CMD_H
 
-#include <getopt.h>
 #include <stddef.h>
 #include <stdio.h>
 
 #include "runner/scan/ctx.h"
+#include "common/opt.h"
 
 struct phase_cmd;
 
@@ -40,9 +40,9 @@ struct cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv, struct runner_ctx *ctx);
 	const char *summary;
-	/* its own long options (getopt table, NULL-terminated) or NULL;
-	 * an option with a value completes as a file name */
-	const struct option *opts;
+	/* its own options (common/opt.h table) or NULL; an option with a
+	 * value completes as a file name */
+	const struct opt_spec *opts;
 	/* words allowed as its first argument ("install uninstall"), or
 	 * NULL; the scan options it takes come from runner/cli/scan_opts_parse.c */
 	const char *subcmds;
@@ -75,7 +75,7 @@ int cmd_unknown(FILE *err, const char *word);
 void cmd_list(FILE *f);
 
 /* The long options of the commands that parse their own (for the table). */
-extern const struct option cmd_crs_opts[], cmd_gateway_opts[],
+extern const struct opt_spec cmd_crs_opts[], cmd_gateway_opts[],
 	cmd_decrypt_opts[], cmd_hook_opts[], cmd_init_opts[], cmd_merge_opts[],
 	cmd_plan_opts[], cmd_publish_opts[];
 

@@ -12,8 +12,8 @@
 #include "runner/cli/cmd.h"
 #include "runner/cli/cli_usage.h"
 #include "runner/cli/scan_opts_parse.h"
+#include "common/opt.h"
 
-#include <getopt.h>
 #include <string.h>
 
 static const char completion_usage[] =
@@ -30,20 +30,19 @@ static const char completion_usage[] =
 static void print_opts(FILE *f, const struct cmd *c, int kind)
 {
 	unsigned bit = scan_opts_cmd_bit(c->name);
-	const struct scan_opt *so;
-	size_t nr;
+	const struct opt_spec *so = scan_opts_table();
 
-	so = scan_opts_table(&nr);
-	for (size_t i = 0; bit && i < nr; i++) {
-		const char *a = so[i].arg;
-		int k = !a ? 0 : !strcmp(a, "FILE") ? 'f' :
+	for (; bit && so->name; so++) {
+		const char *a = so->kind == OPT_FLAG ? NULL : so->value_name;
+		int k = so->kind == OPT_FLAG ? 0 : !a ? 'v' :
+			!strcmp(a, "FILE") ? 'f' :
 			!strcmp(a, "DIR") ? 'd' : 'v';
 
-		if ((so[i].cmds & bit) && (kind == 'a' || kind == k))
-			fprintf(f, " --%s", so[i].name);
+		if ((so->groups & bit) && (kind == 'a' || kind == k))
+			fprintf(f, " --%s", so->name);
 	}
-	for (const struct option *o = c->opts; o && o->name; o++) {
-		int k = o->has_arg == required_argument ? 'f' : 0;
+	for (const struct opt_spec *o = c->opts; o && o->name; o++) {
+		int k = o->kind != OPT_FLAG ? 'f' : 0;
 
 		if (strcmp(o->name, "help") && (kind == 'a' || kind == k))
 			fprintf(f, " --%s", o->name);

@@ -14,11 +14,10 @@
 #include "runner/config/crs_lint.h"
 #include "runner/cli/crs_trial.h"
 #include "runner/scan/scan_opts.h"
-#include "common/duration.h"
 #include "common/error.h"
 #include "common/log.h"
+#include "common/opt.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -35,17 +34,9 @@ static const char crs_usage[] =
 "          run modules. Prints every problem as file:line:col.\n"
 "  test    check, then build the CRS and run it on the bundled example\n"
 "          (recparse) and report what it submitted and whether it kept\n"
-"          the contract.\n"
-"\noptions of test:\n"
-"  --timeout T       how long the CRS runs, after it is built (default 2m)\n"
-"  --keep-going      do not stop the CRS at its first PoV\n"
-"  --example DIR     the examples folder (default: next to crs-ci)\n"
-"  --compose FILE    run with this compose instead of a generated one\n"
-"                    (needed for a CRS with required_llms: its llm_config)\n"
-"  --work-dir DIR    work folder (default crs-ci-work/crs-test)\n"
-"  --out DIR         results folder (default crs-ci-out/crs-test)\n"
-"  --base-images M   pull (default) or stand-in: the offline Debian\n"
-"                    stand-ins (also CRS_CI_BASE_IMAGES=stand-in)\n"
+"          the contract.\n";
+
+static const char crs_exit_status[] =
 "\nexit status: 0 clean (check) or the contract was met (test); 1 the CRS\n"
 "ran but broke the contract or submitted nothing; 2 bad package or usage;\n"
 "3 infrastructure error.\n";
@@ -53,17 +44,40 @@ static const char crs_usage[] =
 enum { OPT_TIMEOUT = 256, OPT_KEEP_GOING, OPT_EXAMPLE, OPT_COMPOSE,
        OPT_WORK_DIR, OPT_OUT, OPT_BASE_IMAGES };
 
-const struct option cmd_crs_opts[] = {
-	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-	{ "keep-going", no_argument, NULL, OPT_KEEP_GOING },
-	{ "example", required_argument, NULL, OPT_EXAMPLE },
-	{ "compose", required_argument, NULL, OPT_COMPOSE },
-	{ "work-dir", required_argument, NULL, OPT_WORK_DIR },
-	{ "out", required_argument, NULL, OPT_OUT },
-	{ "base-images", required_argument, NULL, OPT_BASE_IMAGES },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+const struct opt_spec cmd_crs_opts[] = {
+	{ .name = "timeout", .id = OPT_TIMEOUT, .kind = OPT_DURATION,
+	  .value_name = "T", .min = 1,
+	  .help = "how long the CRS runs, after it is built (default 2m)" },
+	{ .name = "keep-going", .id = OPT_KEEP_GOING, .kind = OPT_FLAG,
+	  .help = "do not stop the CRS at its first PoV" },
+	{ .name = "example", .id = OPT_EXAMPLE, .kind = OPT_STRING,
+	  .value_name = "DIR",
+	  .help = "the examples folder (default: next to crs-ci)" },
+	{ .name = "compose", .id = OPT_COMPOSE, .kind = OPT_STRING,
+	  .value_name = "FILE",
+	  .help = "run with this compose instead of a generated one\n"
+	  "(needed for a CRS with required_llms: its llm_config)" },
+	{ .name = "work-dir", .id = OPT_WORK_DIR, .kind = OPT_STRING,
+	  .value_name = "DIR",
+	  .help = "work folder (default crs-ci-work/crs-test)" },
+	{ .name = "out", .id = OPT_OUT, .kind = OPT_STRING,
+	  .value_name = "DIR",
+	  .help = "results folder (default crs-ci-out/crs-test)" },
+	{ .name = "base-images", .id = OPT_BASE_IMAGES, .kind = OPT_STRING,
+	  .value_name = "M",
+	  .help = "pull (default) or stand-in: the offline Debian\n"
+	  "stand-ins (also CRS_CI_BASE_IMAGES=stand-in)" },
+	OPT_SPEC_HELP,
+	{ .name = NULL },
 };
+
+static void print_help(FILE *f)
+{
+	fputs(crs_usage, f);
+	fputs("\noptions of test:\n", f);
+	opt_help(f, cmd_crs_opts, 0);
+	fputs(crs_exit_status, f);
+}
 
 /* Every problem, then a count line; returns the lint's exit code. */
 static int print_lint(const struct crslint *l, const char *dir,
@@ -87,13 +101,15 @@ int cmd_crs(int argc, char **argv, struct runner_ctx *ctx)
 	struct crslint lint = CRS_LINT_INIT;
 	const char *sub;
 	enum base_images_mode mode;
-	int c, code = EXIT_USAGE;
+	struct opt_parser p;
+	struct opt_value v;
+	int r, code = EXIT_USAGE;
 
 	if (argc < 2)
 		return cli_usage_error(ctx->err, "crs", "give a subcommand: "
 				       "check or test");
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		fputs(crs_usage, ctx->out);
+		print_help(ctx->out);
 		return EXIT_OK;
 	}
 	sub = argv[1];
@@ -103,49 +119,41 @@ int cmd_crs(int argc, char **argv, struct runner_ctx *ctx)
 	if (base_images_mode_from_env(&mode) != 0)
 		return cli_usage_error(ctx->err, "crs", "%s",
 				       crs_error_last());
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc - 1, argv + 1, ":h", cmd_crs_opts,
-				NULL)) != -1) {
-		for (size_t i = 0; cmd_crs_opts[i].name; i++)
-			if (cmd_crs_opts[i].val == c && c != 'h' &&
-			    !strcmp(sub, "check"))
+	opt_parser_init(&p, cmd_crs_opts, argc - 1, argv + 1, OPT_MIXED,
+			"crs");
+	while ((r = opt_next(&p, &v)) == 1) {
+		if (!v.spec) {
+			if (o.dir)
 				return cli_usage_error(ctx->err, "crs",
-						"'--%s' "
-						"is an option of test",
-						cmd_crs_opts[i].name);
-		switch (c) {
-		case OPT_TIMEOUT:
-			if (parse_duration(optarg, &o.timeout_s) != 0 ||
-			    o.timeout_s <= 0)
-				return cli_usage_error(ctx->err, "crs",
-						"--timeout: "
-						"'%s' is not a duration like "
-						"\"2m\"", optarg);
-			break;
+						"give one package folder DIR");
+			o.dir = v.arg;
+			continue;
+		}
+		if (v.spec->id != 'h' && !strcmp(sub, "check"))
+			return cli_usage_error(ctx->err, "crs", "'--%s' is an "
+					       "option of test", v.spec->name);
+		switch (v.spec->id) {
+		case OPT_TIMEOUT: o.timeout_s = v.num; break;
 		case OPT_KEEP_GOING: o.keep_going = 1; break;
-		case OPT_EXAMPLE: o.example = optarg; break;
-		case OPT_COMPOSE: o.compose = optarg; break;
-		case OPT_WORK_DIR: o.work_dir = optarg; break;
-		case OPT_OUT: o.out_dir = optarg; break;
+		case OPT_EXAMPLE: o.example = v.arg; break;
+		case OPT_COMPOSE: o.compose = v.arg; break;
+		case OPT_WORK_DIR: o.work_dir = v.arg; break;
+		case OPT_OUT: o.out_dir = v.arg; break;
 		case OPT_BASE_IMAGES:
-			if (base_images_mode_parse(&mode, optarg,
+			if (base_images_mode_parse(&mode, v.arg,
 						   "--base-images") != 0)
-				return cli_usage_error(ctx->err, "crs", "%s",
-						       crs_error_last());
+				return cli_opt_error(ctx->err, "crs");
 			break;
-		case 'h':
-			fputs(crs_usage, ctx->out);
-			return EXIT_OK;
 		default:
-			return cli_option_error(ctx->err, "crs", c, argv + 1,
-						cmd_crs_opts);
+			print_help(ctx->out);
+			return EXIT_OK;
 		}
 	}
-	if (optind + 1 != argc - 1)
+	if (r != 0)
+		return cli_opt_error(ctx->err, "crs");
+	if (!o.dir)
 		return cli_usage_error(ctx->err, "crs", "give one package "
 				"folder DIR" );
-	o.dir = argv[optind + 1];
 	o.base_images = (int)mode;
 	crslint_run(&lint, o.dir);
 	code = print_lint(&lint, o.dir, ctx);

@@ -15,9 +15,9 @@
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"
+#include "common/opt.h"
 #include "common/xalloc.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,52 +30,57 @@ static const char decrypt_usage[] =
 "the PEM block of a draft security advisory or confidential issue saved\n"
 "to a file): CMS enveloped data, PEM or DER, for the certificate in\n"
 "CRS_CI_DISCLOSE_KEY. The same as\n"
-"  openssl cms -decrypt -inform PEM -in FILE -inkey KEY.pem -binary\n"
-"\noptions:\n"
-"  --key KEY.pem      the maintainers' private key (PEM, unencrypted)\n"
-"  --out FILE         write the plaintext here (default: stdout)\n"
-"  -h, --help         this text\n";
+"  openssl cms -decrypt -inform PEM -in FILE -inkey KEY.pem -binary\n";
 
 enum { OPT_KEY = 256, OPT_OUT };
 
-const struct option cmd_decrypt_opts[] = {
-	{ "key", required_argument, NULL, OPT_KEY },
-	{ "out", required_argument, NULL, OPT_OUT },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+const struct opt_spec cmd_decrypt_opts[] = {
+	{ .name = "key", .id = OPT_KEY, .kind = OPT_STRING,
+	  .value_name = "KEY.pem",
+	  .help = "the maintainers' private key (PEM, unencrypted)" },
+	{ .name = "out", .id = OPT_OUT, .kind = OPT_STRING,
+	  .value_name = "FILE",
+	  .help = "write the plaintext here (default: stdout)" },
+	OPT_SPEC_HELP,
+	{ .name = NULL },
 };
 
 int cmd_decrypt(int argc, char **argv, struct runner_ctx *ctx)
 {
 	struct buf key = BUF_INIT, in = BUF_INIT, plain = BUF_INIT;
-	const char *key_path = NULL, *out_path = NULL;
-	int c, r, code = EXIT_USAGE;
+	const char *key_path = NULL, *out_path = NULL, *file = NULL;
+	struct opt_parser p;
+	struct opt_value v;
+	int files = 0, r, code = EXIT_USAGE;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", cmd_decrypt_opts,
-				NULL)) != -1) {
-		switch (c) {
-		case OPT_KEY: key_path = optarg; break;
-		case OPT_OUT: out_path = optarg; break;
-		case 'h':
-			fputs(decrypt_usage, ctx->out);
+	opt_parser_init(&p, cmd_decrypt_opts, argc, argv, OPT_MIXED,
+			"decrypt");
+	while ((r = opt_next(&p, &v)) == 1) {
+		if (!v.spec) {
+			file = v.arg;
+			files++;
+		} else if (v.spec->id == OPT_KEY) {
+			key_path = v.arg;
+		} else if (v.spec->id == OPT_OUT) {
+			out_path = v.arg;
+		} else {
+			cli_help(ctx->out, decrypt_usage, cmd_decrypt_opts,
+				 NULL);
 			return EXIT_OK;
-		default:
-			return cli_option_error(ctx->err, "decrypt", c, argv,
-						cmd_decrypt_opts);
 		}
 	}
+	if (r != 0)
+		return cli_opt_error(ctx->err, "decrypt");
 	if (!key_path)
 		return cli_usage_error(ctx->err, "decrypt", "--key is required");
-	if (optind + 1 != argc)
+	if (files != 1)
 		return cli_usage_error(ctx->err, "decrypt", "want one FILE, "
-				       "got %d", argc - optind);
+				       "got %d", files);
 	if ((r = fs_read_file(&key, key_path, DECRYPT_KEY_MAX)) != 0 ||
-	    (r = fs_read_file(&in, argv[optind], CMS_SEAL_INPUT_MAX)) != 0)
+	    (r = fs_read_file(&in, file, CMS_SEAL_INPUT_MAX)) != 0)
 		goto fail;
 	buf_addch(&key, '\0');	/* PEM text for libcrypto */
-	if ((r = cms_open(&plain, in.ptr, in.len, key.ptr, argv[optind])) != 0)
+	if ((r = cms_open(&plain, in.ptr, in.len, key.ptr, file)) != 0)
 		goto fail;
 	if (out_path)
 		r = fs_write_file_atomic(out_path, plain.ptr, plain.len);

@@ -20,10 +20,10 @@
 #include "runner/gateway/gw_server.h"
 #include "common/error.h"
 #include "common/log.h"
+#include "common/opt.h"
 #include "common/xalloc.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <jansson.h>
 #include <signal.h>
 #include <stdio.h>
@@ -34,30 +34,7 @@
 static const char gateway_usage[] =
 "usage: crs-ci gateway --keys-dir DIR --budget CRS=DOLLARS... \n"
 "                      [--config FILE] [--mode internal|external]\n"
-"                      [--listen HOST:PORT] [--report FILE] [options]\n"
-"\n"
-"options:\n"
-"  --listen HOST:PORT      where CRSs connect (default 0.0.0.0:4000;\n"
-"                          port 0 picks a free one)\n"
-"  --mode MODE             internal (default): models from --config;\n"
-"                          external: every request to --external-url;\n"
-"                          disabled: no gateway (refused)\n"
-"  --config FILE           LiteLLM-style model_list (internal: required;\n"
-"                          external: optional, for prices)\n"
-"  --external-url URL      the endpoint of external mode\n"
-"  --external-key-env NAME environment variable holding its key\n"
-"  --allow-env NAME        let --config read os.environ/NAME although NAME\n"
-"                          is not a provider key name (repeatable)\n"
-"  --keys-dir DIR          one <CRS>.key per CRS, mode 0600 (made if absent)\n"
-"  --budget CRS=DOLLARS    a CRS and its budget, e.g. crsA=1.50 or\n"
-"                          crsA=unlimited (repeatable, at least one)\n"
-"  --report FILE           spend report JSON\n"
-"  --report-interval SEC   rewrite it every SEC seconds (default 5; 0: only\n"
-"                          on SIGUSR1 and at exit)\n"
-"  --max-tokens-cap N      output limit sent and reserved when a request\n"
-"                          names none (default 4096)\n"
-"  --timeout SEC           provider timeout per request (default 600)\n"
-"  -h, --help              this text\n";
+"                      [--listen HOST:PORT] [--report FILE] [options]\n";
 
 enum {
 	OPT_LISTEN = 256, OPT_MODE, OPT_CONFIG, OPT_EXT_URL, OPT_EXT_KEY_ENV,
@@ -65,21 +42,51 @@ enum {
 	OPT_MAX_TOKENS_CAP, OPT_TIMEOUT, OPT_ALLOW_ENV,
 };
 
-const struct option cmd_gateway_opts[] = {
-	{ "listen", required_argument, NULL, OPT_LISTEN },
-	{ "mode", required_argument, NULL, OPT_MODE },
-	{ "config", required_argument, NULL, OPT_CONFIG },
-	{ "external-url", required_argument, NULL, OPT_EXT_URL },
-	{ "external-key-env", required_argument, NULL, OPT_EXT_KEY_ENV },
-	{ "keys-dir", required_argument, NULL, OPT_KEYS_DIR },
-	{ "budget", required_argument, NULL, OPT_BUDGET },
-	{ "report", required_argument, NULL, OPT_REPORT },
-	{ "report-interval", required_argument, NULL, OPT_REPORT_INTERVAL },
-	{ "max-tokens-cap", required_argument, NULL, OPT_MAX_TOKENS_CAP },
-	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-	{ "allow-env", required_argument, NULL, OPT_ALLOW_ENV },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+const struct opt_spec cmd_gateway_opts[] = {
+	{ .name = "listen", .id = OPT_LISTEN, .kind = OPT_STRING,
+	  .value_name = "HOST:PORT",
+	  .help = "where CRSs connect (default 0.0.0.0:4000;\n"
+	  "port 0 picks a free one)" },
+	{ .name = "mode", .id = OPT_MODE, .kind = OPT_ENUM,
+	  .value_name = "MODE", .choices = "internal|external|disabled",
+	  .help = "internal (default): models from --config;\n"
+	  "external: every request to --external-url;\n"
+	  "disabled: no gateway (refused)" },
+	{ .name = "config", .id = OPT_CONFIG, .kind = OPT_STRING,
+	  .value_name = "FILE",
+	  .help = "LiteLLM-style model_list (internal: required;\n"
+	  "external: optional, for prices)" },
+	{ .name = "external-url", .id = OPT_EXT_URL, .kind = OPT_STRING,
+	  .value_name = "URL", .help = "the endpoint of external mode" },
+	{ .name = "external-key-env", .id = OPT_EXT_KEY_ENV,
+	  .kind = OPT_STRING, .value_name = "NAME",
+	  .help = "environment variable holding its key" },
+	{ .name = "allow-env", .id = OPT_ALLOW_ENV, .kind = OPT_STRING,
+	  .value_name = "NAME",
+	  .help = "let --config read os.environ/NAME although NAME\n"
+	  "is not a provider key name (repeatable)" },
+	{ .name = "keys-dir", .id = OPT_KEYS_DIR, .kind = OPT_STRING,
+	  .value_name = "DIR",
+	  .help = "one <CRS>.key per CRS, mode 0600 (made if absent)" },
+	{ .name = "budget", .id = OPT_BUDGET, .kind = OPT_STRING,
+	  .value_name = "CRS=DOLLARS",
+	  .help = "a CRS and its budget, e.g. crsA=1.50 or\n"
+	  "crsA=unlimited (repeatable, at least one)" },
+	{ .name = "report", .id = OPT_REPORT, .kind = OPT_STRING,
+	  .value_name = "FILE", .help = "spend report JSON" },
+	{ .name = "report-interval", .id = OPT_REPORT_INTERVAL,
+	  .kind = OPT_INT, .value_name = "SEC", .min = 0, .max = 86400,
+	  .help = "rewrite it every SEC seconds (default 5; 0: only\n"
+	  "on SIGUSR1 and at exit)" },
+	{ .name = "max-tokens-cap", .id = OPT_MAX_TOKENS_CAP, .kind = OPT_INT,
+	  .value_name = "N", .min = 1, .max = 10000000,
+	  .help = "output limit sent and reserved when a request\n"
+	  "names none (default 4096)" },
+	{ .name = "timeout", .id = OPT_TIMEOUT, .kind = OPT_INT,
+	  .value_name = "SEC", .min = 1, .max = 86400,
+	  .help = "provider timeout per request (default 600)" },
+	OPT_SPEC_HELP,
+	{ .name = NULL },
 };
 
 struct gateway_budget {
@@ -104,19 +111,6 @@ static void on_usr1(int sig)
 {
 	(void)sig;
 	report_requested = 1;
-}
-
-static int parse_long(const char *s, long min, long max, long *out)
-{
-	char *end = NULL;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < min || v > max)
-		return -1;
-	*out = v;
-	return 0;
 }
 
 static int add_budget(struct gateway_opts *o, const char *arg)
@@ -154,71 +148,48 @@ static void opts_release(struct gateway_opts *o)
 static int parse_opts(struct gateway_opts *o, int argc, char **argv,
 		      struct runner_ctx *ctx)
 {
-	int c;
+	struct opt_parser p;
+	struct opt_value v;
+	int r;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:h", cmd_gateway_opts, NULL))
-	       != -1) {
-		switch (c) {
-		case OPT_LISTEN: o->listen = optarg; break;
-		case OPT_MODE: o->mode = optarg; break;
-		case OPT_CONFIG: o->config = optarg; break;
-		case OPT_EXT_URL: o->ext_url = optarg; break;
-		case OPT_EXT_KEY_ENV: o->ext_key_env = optarg; break;
-		case OPT_KEYS_DIR: o->keys_dir = optarg; break;
-		case OPT_REPORT: o->report = optarg; break;
+	opt_parser_init(&p, cmd_gateway_opts, argc, argv, 0, "gateway");
+	while ((r = opt_next(&p, &v)) == 1) {
+		switch (v.spec->id) {
+		case OPT_LISTEN: o->listen = v.arg; break;
+		case OPT_MODE: o->mode = v.arg; break;
+		case OPT_CONFIG: o->config = v.arg; break;
+		case OPT_EXT_URL: o->ext_url = v.arg; break;
+		case OPT_EXT_KEY_ENV: o->ext_key_env = v.arg; break;
+		case OPT_KEYS_DIR: o->keys_dir = v.arg; break;
+		case OPT_REPORT: o->report = v.arg; break;
 		case OPT_ALLOW_ENV:
 			ALLOC_GROW(o->allow_env, o->allow_env_nr + 1,
 				   o->allow_env_alloc);
-			o->allow_env[o->allow_env_nr++] = optarg;
+			o->allow_env[o->allow_env_nr++] = v.arg;
 			break;
 		case OPT_BUDGET:
-			if (add_budget(o, optarg) != 0)
-				return cli_usage_error(ctx->err, "gateway",
-						"%s", crs_error_last());
+			if (add_budget(o, v.arg) != 0)
+				return cli_opt_error(ctx->err, "gateway");
 			break;
-		case OPT_REPORT_INTERVAL:
-			if (parse_long(optarg, 0, 86400, &o->report_interval))
-				return cli_usage_error(ctx->err, "gateway",
-						   "--report-interval: "
-						   "\"%s\" is not 0 to 86400 "
-						   "seconds", optarg);
-			break;
-		case OPT_MAX_TOKENS_CAP:
-			if (parse_long(optarg, 1, 10000000, &o->max_tokens_cap))
-				return cli_usage_error(ctx->err, "gateway",
-						   "--max-tokens-cap: "
-						   "\"%s\" is not 1 to "
-						   "10000000", optarg);
-			break;
-		case OPT_TIMEOUT:
-			if (parse_long(optarg, 1, 86400, &o->timeout))
-				return cli_usage_error(ctx->err, "gateway",
-						   "--timeout: \"%s\" is "
-						   "not 1 to 86400 seconds",
-						   optarg);
-			break;
-		case 'h':
-			fputs(gateway_usage, ctx->out);
-			return 1;
+		case OPT_REPORT_INTERVAL: o->report_interval = v.num; break;
+		case OPT_MAX_TOKENS_CAP: o->max_tokens_cap = v.num; break;
+		case OPT_TIMEOUT: o->timeout = v.num; break;
 		default:
-			return cli_option_error(ctx->err, "gateway", c, argv,
-						cmd_gateway_opts);
+			cli_help(ctx->out, gateway_usage, cmd_gateway_opts,
+				 NULL);
+			return 1;
 		}
 	}
-	if (optind < argc)
+	if (r != 0)
+		return cli_opt_error(ctx->err, "gateway");
+	if (p.idx < argc)
 		return cli_usage_error(ctx->err, "gateway",
 				   "unexpected argument '%s'",
-				   argv[optind]);
+				   argv[p.idx]);
 	if (!strcmp(o->mode, "disabled"))
 		return cli_usage_error(ctx->err, "gateway",
 				   "mode 'disabled' runs no gateway: CRSs "
 				   "get no LLM URL and no key");
-	if (strcmp(o->mode, "internal") && strcmp(o->mode, "external"))
-		return cli_usage_error(ctx->err, "gateway",
-				   "--mode: '%s' is not one of internal, "
-				   "external, disabled", o->mode);
 	if (!strcmp(o->mode, "internal") && !o->config)
 		return cli_usage_error(ctx->err, "gateway",
 				"mode internal needs --config");

@@ -17,7 +17,6 @@
 #include "common/log.h"
 #include "common/xalloc.h"
 
-#include <getopt.h>
 #include <git2.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -28,9 +27,9 @@
 #define HOOK_MARK "# installed by crs-ci hook install"
 
 /* Ours beside the scan options (for the command table's completion). */
-const struct option cmd_hook_opts[] = {
-	{ "force", no_argument, NULL, 0 },
-	{ NULL, 0, NULL, 0 },
+const struct opt_spec cmd_hook_opts[] = {
+	{ .name = "force", .kind = OPT_FLAG },
+	{ .name = NULL },
 };
 
 static const char usage[] =

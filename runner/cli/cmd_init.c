@@ -16,11 +16,11 @@
 #include "common/error.h"
 #include "common/fsutil.h"
 #include "common/log.h"
+#include "common/opt.h"
 #include "common/xalloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <git2.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -46,31 +46,9 @@ static const char init_usage[] =
 "the command that tries it on the repository's last commit. A file that\n"
 "exists is never overwritten without --force, a user's own .gitlab-ci.yml\n"
 "never (the include goes to " INIT_GITLAB_INCLUDE " and init prints the\n"
-"lines to add), and nothing is written through a symbolic link.\n"
-"\noptions:\n"
-"  --source DIR      the repository (default: the one holding .)\n"
-"  --project DIR     an OSS-Fuzz project folder inside the repository\n"
-"                    (default: the repository's .clusterfuzzlite/)\n"
-"  --compose PATH    where the compose goes, relative to the repository\n"
-"                    (default " INIT_COMPOSE ")\n"
-"  --ci WHICH        github (" INIT_GITHUB "), gitlab\n"
-"                    (" INIT_GITLAB "), or both; default: github when\n"
-"                    .github/ exists, gitlab when .gitlab-ci.yml does,\n"
-"                    both when neither (or both) do\n"
-"  --cpus N          lay the compose out for a CI runner with N CPUs\n"
-"                    instead of this machine (its CPU count and memory).\n"
-"                    GitHub's ubuntu-latest runners have 4 CPUs on public\n"
-"                    repositories, 2 on private ones; memory then assumes\n"
-"                    3.5 GiB per CPU\n"
-"  --public          a public repository taking pull requests from\n"
-"                    forks: the two-job mode. " INIT_GITHUB " scans\n"
-"                    with no token and uploads a result bundle;\n"
-"                    " INIT_GITHUB_PUBLISH " (workflow_run, the\n"
-"                    default branch's code) posts its review and check\n"
-"                    (actions/README.md, docs/bundle.md)\n"
-"  --force           overwrite files whose content differs\n"
-"  --dry-run         write nothing; say what would be written\n"
-"  -h, --help        this text\n"
+"lines to add), and nothing is written through a symbolic link.\n";
+
+static const char init_exit_status[] =
 "\nexit status: 0 done (also when every file was kept), 2 usage, no\n"
 "project found, or a path init refuses (a link), 3 a write failed.\n";
 
@@ -79,17 +57,44 @@ enum {
 	OPT_FORCE, OPT_DRY_RUN, OPT_PUBLIC,
 };
 
-const struct option cmd_init_opts[] = {
-	{ "source", required_argument, NULL, OPT_SOURCE },
-	{ "project", required_argument, NULL, OPT_PROJECT },
-	{ "compose", required_argument, NULL, OPT_COMPOSE },
-	{ "ci", required_argument, NULL, OPT_CI },
-	{ "cpus", required_argument, NULL, OPT_CPUS },
-	{ "force", no_argument, NULL, OPT_FORCE },
-	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
-	{ "public", no_argument, NULL, OPT_PUBLIC },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+const struct opt_spec cmd_init_opts[] = {
+	{ .name = "source", .id = OPT_SOURCE, .kind = OPT_STRING,
+	  .value_name = "DIR",
+	  .help = "the repository (default: the one holding .)" },
+	{ .name = "project", .id = OPT_PROJECT, .kind = OPT_STRING,
+	  .value_name = "DIR",
+	  .help = "an OSS-Fuzz project folder inside the repository\n"
+	  "(default: the repository's .clusterfuzzlite/)" },
+	{ .name = "compose", .id = OPT_COMPOSE, .kind = OPT_STRING,
+	  .value_name = "PATH",
+	  .help = "where the compose goes, relative to the repository\n"
+	  "(default " INIT_COMPOSE ")" },
+	{ .name = "ci", .id = OPT_CI, .kind = OPT_ENUM, .value_name = "WHICH",
+	  .choices = "github|gitlab|both",
+	  .help = "github (" INIT_GITHUB "), gitlab\n"
+	  "(" INIT_GITLAB "), or both; default: github when\n"
+	  ".github/ exists, gitlab when .gitlab-ci.yml does,\n"
+	  "both when neither (or both) do" },
+	{ .name = "cpus", .id = OPT_CPUS, .kind = OPT_INT, .value_name = "N",
+	  .min = 1, .max = INIT_CPUS_MAX,
+	  .help = "lay the compose out for a CI runner with N CPUs\n"
+	  "instead of this machine (its CPU count and memory).\n"
+	  "GitHub's ubuntu-latest runners have 4 CPUs on public\n"
+	  "repositories, 2 on private ones; memory then assumes\n"
+	  "3.5 GiB per CPU" },
+	{ .name = "public", .id = OPT_PUBLIC, .kind = OPT_FLAG,
+	  .help = "a public repository taking pull requests from\n"
+	  "forks: the two-job mode. " INIT_GITHUB " scans\n"
+	  "with no token and uploads a result bundle;\n"
+	  INIT_GITHUB_PUBLISH " (workflow_run, the\n"
+	  "default branch's code) posts its review and check\n"
+	  "(actions/README.md, docs/bundle.md)" },
+	{ .name = "force", .id = OPT_FORCE, .kind = OPT_FLAG,
+	  .help = "overwrite files whose content differs" },
+	{ .name = "dry-run", .id = OPT_DRY_RUN, .kind = OPT_FLAG,
+	  .help = "write nothing; say what would be written" },
+	OPT_SPEC_HELP,
+	{ .name = NULL },
 };
 
 enum init_ci { INIT_CI_DETECT, INIT_CI_GITHUB, INIT_CI_GITLAB, INIT_CI_BOTH };
@@ -113,58 +118,33 @@ struct init_file {
 static int init_parse(struct init_opts *o, int argc, char **argv,
 		      struct runner_ctx *ctx)
 {
-	char *end;
-	long n;
-	int c;
+	struct opt_parser p;
+	struct opt_value v;
+	int r;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:h", cmd_init_opts,
-				NULL)) != -1) {
-		switch (c) {
-		case OPT_SOURCE: o->source = optarg; break;
+	opt_parser_init(&p, cmd_init_opts, argc, argv, 0, "init");
+	while ((r = opt_next(&p, &v)) == 1) {
+		switch (v.spec->id) {
+		case OPT_SOURCE: o->source = v.arg; break;
 		case OPT_PUBLIC: o->public = 1; break;
-		case OPT_PROJECT: o->project = optarg; break;
-		case OPT_COMPOSE: o->compose = optarg; break;
-		case OPT_CI:
-			if (!strcmp(optarg, "github"))
-				o->ci = INIT_CI_GITHUB;
-			else if (!strcmp(optarg, "gitlab"))
-				o->ci = INIT_CI_GITLAB;
-			else if (!strcmp(optarg, "both"))
-				o->ci = INIT_CI_BOTH;
-			else
-				return cli_usage_error(ctx->err, "init",
-							"--ci: '%s' is "
-							"not github, gitlab "
-							"or both", optarg);
-			break;
-		case OPT_CPUS:
-			errno = 0;
-			n = strtol(optarg, &end, 10);
-			if (errno || end == optarg || *end || n < 1 ||
-			    n > INIT_CPUS_MAX)
-				return cli_usage_error(ctx->err, "init",
-							"--cpus: '%s' is "
-							"not a CPU count "
-							"(1-%d)", optarg,
-							INIT_CPUS_MAX);
-			o->cpus = (unsigned)n;
-			break;
+		case OPT_PROJECT: o->project = v.arg; break;
+		case OPT_COMPOSE: o->compose = v.arg; break;
+		case OPT_CI: o->ci = (enum init_ci)(INIT_CI_GITHUB + v.num); break;
+		case OPT_CPUS: o->cpus = (unsigned)v.num; break;
 		case OPT_FORCE: o->force = 1; break;
 		case OPT_DRY_RUN: o->dry_run = 1; break;
-		case 'h':
-			fputs(init_usage, ctx->out);
-			return 1;
 		default:
-			return cli_option_error(ctx->err, "init", c, argv,
-						cmd_init_opts);
+			cli_help(ctx->out, init_usage, cmd_init_opts,
+				 init_exit_status);
+			return 1;
 		}
 	}
-	if (optind < argc)
+	if (r != 0)
+		return cli_opt_error(ctx->err, "init");
+	if (p.idx < argc)
 		return cli_usage_error(ctx->err, "init",
 					"unexpected argument '%s'",
-					argv[optind]);
+					argv[p.idx]);
 	return 0;
 }
 

@@ -18,10 +18,10 @@
 #include "common/error.h"
 #include "common/fsutil.h"
 #include "common/log.h"
+#include "common/opt.h"
 #include "common/safe_io.h"
 #include "common/xalloc.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -31,19 +31,19 @@ static const char merge_usage[] =
 "\nJoin the outputs of `crs-ci scan --shard i/N` jobs (each a --out\n"
 "folder with results.json) into DIR: results.json, results.sarif,\n"
 "report.html, and the PoVs, reports and patches they name. Prints one\n"
-"verdict; the exit status is that of the merged scan.\n"
-"\noptions:\n"
-"  --out DIR          where the merged results go (required)\n"
-"  --fail-on WHAT     new, any or none (default: the shards' policy)\n"
-"  -h, --help         this text\n";
+"verdict; the exit status is that of the merged scan.\n";
 
 enum { OPT_OUT = 256, OPT_FAIL_ON };
 
-const struct option cmd_merge_opts[] = {
-	{ "out", required_argument, NULL, OPT_OUT },
-	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+const struct opt_spec cmd_merge_opts[] = {
+	{ .name = "out", .id = OPT_OUT, .kind = OPT_STRING,
+	  .value_name = "DIR",
+	  .help = "where the merged results go (required)" },
+	{ .name = "fail-on", .id = OPT_FAIL_ON, .kind = OPT_ENUM,
+	  .value_name = "WHAT", .choices = "new|any|none",
+	  .help = "new, any or none (default: the shards' policy)" },
+	OPT_SPEC_HELP,
+	{ .name = NULL },
 };
 
 /*
@@ -130,48 +130,38 @@ int cmd_merge(int argc, char **argv, struct runner_ctx *ctx)
 	struct finding_set fs;
 	const char *out = NULL, *fail_on = NULL;
 	char *results = NULL, *sarif = NULL;
-	int c, r = 0, code = EXIT_USAGE;
+	struct opt_parser p;
+	struct opt_value v;
+	int pr, r = 0, code = EXIT_USAGE;
 
 	finding_set_init(&fs);
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:h", cmd_merge_opts,
-				NULL)) != -1) {
-		switch (c) {
-		case OPT_OUT: out = optarg; break;
-		case OPT_FAIL_ON:
-			if (strcmp(optarg, "new") && strcmp(optarg, "any") &&
-			    strcmp(optarg, "none")) {
-				code = cli_usage_error(ctx->err, "merge",
-							 "--fail-on: '%s' "
-							 "is not one of new, "
-							 "any, none", optarg);
-				goto out;
-			}
-			fail_on = optarg;
-			break;
-		case 'h':
-			fputs(merge_usage, ctx->out);
+	opt_parser_init(&p, cmd_merge_opts, argc, argv, 0, "merge");
+	while ((pr = opt_next(&p, &v)) == 1) {
+		switch (v.spec->id) {
+		case OPT_OUT: out = v.arg; break;
+		case OPT_FAIL_ON: fail_on = v.arg; break;
+		default:
+			cli_help(ctx->out, merge_usage, cmd_merge_opts, NULL);
 			code = EXIT_OK;
 			goto out;
-		default:
-			code = cli_option_error(ctx->err, "merge", c, argv,
-						cmd_merge_opts);
-			goto out;
 		}
+	}
+	if (pr != 0) {
+		code = cli_opt_error(ctx->err, "merge");
+		goto out;
 	}
 	if (!out) {
 		code = cli_usage_error(ctx->err, "merge", "--out is required");
 		goto out;
 	}
-	if (optind >= argc) {
+	if (p.idx >= argc) {
 		code = cli_usage_error(ctx->err, "merge",
 				"give at least one RESULTS_DIR");
 		goto out;
 	}
 	if ((r = fs_mkdir_p(out)) != 0)
 		goto out;
-	for (int i = optind; i < argc && r == 0; i++)
+	for (int i = p.idx; i < argc && r == 0; i++)
 		r = merge_one(&fs, argv[i], out);
 	if (r != 0)
 		goto out;
@@ -189,7 +179,7 @@ int cmd_merge(int argc, char **argv, struct runner_ctx *ctx)
 	    (r = sarif_write_file(&fs, fs.summary.source_root, sarif)) != 0 ||
 	    (r = html_report_write(&fs, out)) != 0)
 		goto out;
-	log_info("merge: %d shard(s), %zu finding(s) -> %s", argc - optind,
+	log_info("merge: %d shard(s), %zu finding(s) -> %s", argc - p.idx,
 		 fs.nr, out);
 	terminal_report(ctx->out, &fs, out);
 	code = report_exit_code(finding_set_verdict(&fs, NULL, NULL),

@@ -14,10 +14,10 @@
 #include "common/error.h"
 #include "common/fsutil.h"
 #include "common/log.h"
+#include "common/opt.h"
 #include "common/strvec.h"
 #include "common/xalloc.h"
 
-#include <getopt.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,22 +31,22 @@ static const char plan_usage[] =
 "JSON: {\"include\":[{\"shard\":\"1/N\",\"harnesses\":\"a c\"}, ...]}.\n"
 "Each job runs `crs-ci scan --shard <shard>`; `crs-ci merge` joins them.\n"
 "Harnesses are dealt round-robin in sorted order; with fewer harnesses\n"
-"than N, there are as many shards as harnesses.\n"
-"\noptions:\n"
-"  --shards N              number of jobs, 1 to 256\n"
-"  --harnesses-from FILE   a JSON file with a \"harnesses\" array, such as\n"
-"                          <work-dir>/scan.json after build-target\n"
-"  --harness NAME          a harness (repeatable)\n"
-"  -h, --help              this text\n";
+"than N, there are as many shards as harnesses.\n";
 
 enum { OPT_SHARDS = 256, OPT_FROM, OPT_HARNESS };
 
-const struct option cmd_plan_opts[] = {
-	{ "shards", required_argument, NULL, OPT_SHARDS },
-	{ "harnesses-from", required_argument, NULL, OPT_FROM },
-	{ "harness", required_argument, NULL, OPT_HARNESS },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+const struct opt_spec cmd_plan_opts[] = {
+	{ .name = "shards", .id = OPT_SHARDS, .kind = OPT_INT,
+	  .value_name = "N", .min = 1, .max = SHARD_MAX,
+	  .help = "number of jobs, 1 to 256" },
+	{ .name = "harnesses-from", .id = OPT_FROM, .kind = OPT_STRING,
+	  .value_name = "FILE",
+	  .help = "a JSON file with a \"harnesses\" array, such as\n"
+	  "<work-dir>/scan.json after build-target" },
+	{ .name = "harness", .id = OPT_HARNESS, .kind = OPT_STRING,
+	  .value_name = "NAME", .help = "a harness (repeatable)" },
+	OPT_SPEC_HELP,
+	{ .name = NULL },
 };
 
 /* The "harnesses" array of a JSON file into out. */
@@ -92,43 +92,33 @@ int cmd_plan(int argc, char **argv, struct runner_ctx *ctx)
 {
 	struct strvec names = STRVEC_INIT;
 	const char *from = NULL;
-	unsigned long shards = 0;
+	long shards = 0;
+	struct opt_parser p;
+	struct opt_value v;
 	json_t *m = NULL;
-	char *text = NULL, *end = NULL;
-	int c, code = EXIT_USAGE, r;
+	char *text = NULL;
+	int code = EXIT_USAGE, r;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:h", cmd_plan_opts,
-				NULL)) != -1) {
-		switch (c) {
-		case OPT_SHARDS:
-			shards = strtoul(optarg, &end, 10);
-			if (*optarg < '0' || *optarg > '9' || *end ||
-			    shards < 1 || shards > SHARD_MAX) {
-				code = cli_usage_error(ctx->err, "plan",
-					"--shards: '%s' "
-					"is not a number from 1 to %d", optarg,
-					SHARD_MAX);
-				goto out;
-			}
-			break;
-		case OPT_FROM: from = optarg; break;
-		case OPT_HARNESS: strvec_push(&names, optarg); break;
-		case 'h':
-			fputs(plan_usage, ctx->out);
-			code = EXIT_OK;
-			goto out;
+	opt_parser_init(&p, cmd_plan_opts, argc, argv, 0, "plan");
+	while ((r = opt_next(&p, &v)) == 1) {
+		switch (v.spec->id) {
+		case OPT_SHARDS: shards = v.num; break;
+		case OPT_FROM: from = v.arg; break;
+		case OPT_HARNESS: strvec_push(&names, v.arg); break;
 		default:
-			code = cli_option_error(ctx->err, "plan", c, argv,
-						cmd_plan_opts);
+			cli_help(ctx->out, plan_usage, cmd_plan_opts, NULL);
+			code = EXIT_OK;
 			goto out;
 		}
 	}
-	if (optind < argc) {
+	if (r != 0) {
+		code = cli_opt_error(ctx->err, "plan");
+		goto out;
+	}
+	if (p.idx < argc) {
 		code = cli_usage_error(ctx->err, "plan",
 					"unexpected argument '%s'",
-					argv[optind]);
+					argv[p.idx]);
 		goto out;
 	}
 	if (!shards) {

@@ -16,9 +16,9 @@
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/log.h"
+#include "common/opt.h"
 #include "common/xalloc.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,23 +35,24 @@ static const char publish_usage[] =
 "pull request from the workflow_run event, keeps the suggestions that\n"
 "lie in its real diff, and posts one review and the check run \"crs-ci\"\n"
 "with GITHUB_TOKEN. A bundle that names another pull request or\n"
-"commit, or breaks the format, is refused and nothing is posted.\n"
-"\noptions:\n"
-"  --make-bundle DIR  write the bundle of the scan in --out\n"
-"  --out OUT          the scan's output folder (with --make-bundle)\n"
-"  --bundle DIR       publish this bundle (workflow_run job)\n"
-"  --dry-run          check everything, post nothing\n"
-"  -h, --help         this text\n";
+"commit, or breaks the format, is refused and nothing is posted.\n";
 
 enum { OPT_MAKE = 256, OPT_OUT, OPT_BUNDLE, OPT_DRY_RUN };
 
-const struct option cmd_publish_opts[] = {
-	{ "make-bundle", required_argument, NULL, OPT_MAKE },
-	{ "out", required_argument, NULL, OPT_OUT },
-	{ "bundle", required_argument, NULL, OPT_BUNDLE },
-	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+const struct opt_spec cmd_publish_opts[] = {
+	{ .name = "make-bundle", .id = OPT_MAKE, .kind = OPT_STRING,
+	  .value_name = "DIR",
+	  .help = "write the bundle of the scan in --out" },
+	{ .name = "out", .id = OPT_OUT, .kind = OPT_STRING,
+	  .value_name = "OUT",
+	  .help = "the scan's output folder (with --make-bundle)" },
+	{ .name = "bundle", .id = OPT_BUNDLE, .kind = OPT_STRING,
+	  .value_name = "DIR",
+	  .help = "publish this bundle (workflow_run job)" },
+	{ .name = "dry-run", .id = OPT_DRY_RUN, .kind = OPT_FLAG,
+	  .help = "check everything, post nothing" },
+	OPT_SPEC_HELP,
+	{ .name = NULL },
 };
 
 /* The unprivileged side: bundle.json from OUT/results.json. */
@@ -200,28 +201,28 @@ out:
 int cmd_publish(int argc, char **argv, struct runner_ctx *ctx)
 {
 	const char *make = NULL, *out = NULL, *bundle = NULL;
-	int c, r, dry_run = 0;
+	struct opt_parser p;
+	struct opt_value v;
+	int r, dry_run = 0;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:h", cmd_publish_opts,
-				NULL)) != -1) {
-		switch (c) {
-		case OPT_MAKE: make = optarg; break;
-		case OPT_OUT: out = optarg; break;
-		case OPT_BUNDLE: bundle = optarg; break;
+	opt_parser_init(&p, cmd_publish_opts, argc, argv, 0, "publish");
+	while ((r = opt_next(&p, &v)) == 1) {
+		switch (v.spec->id) {
+		case OPT_MAKE: make = v.arg; break;
+		case OPT_OUT: out = v.arg; break;
+		case OPT_BUNDLE: bundle = v.arg; break;
 		case OPT_DRY_RUN: dry_run = 1; break;
-		case 'h':
-			fputs(publish_usage, ctx->out);
-			return EXIT_OK;
 		default:
-			return cli_option_error(ctx->err, "publish", c, argv,
-						cmd_publish_opts);
+			cli_help(ctx->out, publish_usage, cmd_publish_opts,
+				 NULL);
+			return EXIT_OK;
 		}
 	}
-	if (optind < argc)
+	if (r != 0)
+		return cli_opt_error(ctx->err, "publish");
+	if (p.idx < argc)
 		return cli_usage_error(ctx->err, "publish", "unexpected "
-				       "argument '%s'", argv[optind]);
+				       "argument '%s'", argv[p.idx]);
 	if (!make == !bundle)
 		return cli_usage_error(ctx->err, "publish", "give one of "
 				       "--make-bundle DIR or --bundle DIR");

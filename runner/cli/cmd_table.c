@@ -9,11 +9,11 @@
  * phase_cmd.c, and its docs/cmd page.
  */
 #include "runner/cli/cmd.h"
-#include "runner/cli/cli_suggest.h"
 #include "runner/cli/cli_usage.h"
 #include "runner/cli/phase_cmd.h"
 #include "runner/phase/phase.h"
 #include "runner/scan/scan.h"
+#include "common/suggest.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -126,12 +126,12 @@ const struct cmd *cmd_lookup(const char *name)
 
 int cmd_unknown(FILE *err, const char *word)
 {
-	struct cli_suggest sg;
+	struct suggest sg;
 	char what[256];
 
-	cli_suggest_init(&sg, word);
+	suggest_init(&sg, word);
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		cli_suggest_offer(&sg, cmds[i].name);
+		suggest_offer(&sg, cmds[i].name);
 	snprintf(what, sizeof(what), "'%s' is not a crs-ci command", word);
 	return cli_unknown_error(err, NULL, what, "", &sg);
 }

@@ -8,17 +8,17 @@
  * Details: docs/internals.md.
  */
 #include "runner/cli/cmd.h"
-#include "runner/cli/cli_suggest.h"
 #include "runner/cli/cli_usage.h"
 #include "runner/cli/interrupt.h"
 #include "runner/cli/lib_init.h"
 #include "runner/cli/scan_opts_parse.h"
 #include "common/error.h"
 #include "common/log.h"
+#include "common/opt.h"
+#include "common/suggest.h"
 #include "common/xalloc.h"
 
 #include <fcntl.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,13 +62,13 @@ static int unknown_global(const char *w)
 {
 	static const char *const names[] = { "verbose", "quiet", "help",
 					     "version" };
-	struct cli_suggest sg;
+	struct suggest sg;
 	char what[256];
 
-	cli_suggest_init(&sg, w + strspn(w, "-"));
+	suggest_init(&sg, w + strspn(w, "-"));
 	for (size_t i = 0; w[1] == '-' && i < sizeof(names) / sizeof(*names);
 	     i++)
-		cli_suggest_offer(&sg, names[i]);
+		suggest_offer(&sg, names[i]);
 	snprintf(what, sizeof(what), "unknown option '%s'", w);
 	return cli_unknown_error(stderr, NULL, what, "--", &sg);
 }
@@ -77,22 +77,15 @@ static int unknown_global(const char *w)
  * ("--out DIR")? Then that word is never a global option. */
 static int takes_value(const struct cmd *c, const char *w)
 {
-	const struct scan_opt *so;
-	size_t nr;
+	const struct opt_spec *o = NULL;
 
 	if (strncmp(w, "--", 2) || strchr(w, '='))
 		return 0;
-	w += 2;
-	if (scan_opts_cmd_bit(c->name)) {
-		so = scan_opts_table(&nr);
-		for (size_t i = 0; i < nr; i++)
-			if (!strcmp(so[i].name, w))
-				return so[i].arg != NULL;
-	}
-	for (const struct option *o = c->opts; o && o->name; o++)
-		if (!strcmp(o->name, w))
-			return o->has_arg == required_argument;
-	return 0;
+	if (scan_opts_cmd_bit(c->name))
+		o = opt_spec_named(scan_opts_table(), w + 2);
+	if (!o)
+		o = opt_spec_named(c->opts, w + 2);
+	return o && o->kind != OPT_FLAG;
 }
 
 /*

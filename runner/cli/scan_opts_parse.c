@@ -2,10 +2,10 @@
 /*
  * scan_opts_parse.c - option table and parser shared by scan and the phases
  *
- * One table of options (name, argument, commands, help); getopt's table,
- * each phase command's usage and the bash completion are made from it.
- * getopt is fully reset (optind = 0) before each parse so commands can
- * run in-process one after another (tests do). Usage errors are one line
+ * One table of options (common/opt.h: name, value kind, commands, help);
+ * the parse, each phase command's usage and the bash completion are made
+ * from it. The parser keeps no global state, so commands can run
+ * in-process one after another (tests do). Usage errors are one line
  * that names the command's help (runner/cli/cli_usage.c).
  */
 #include "runner/cli/scan_opts_parse.h"
@@ -17,12 +17,12 @@
 #include "runner/cli/cli_usage.h"
 #include "common/duration.h"
 #include "common/error.h"
+#include "common/opt.h"
 #include "common/log.h"
 #include "common/xalloc.h"
 #include "common/testable.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,151 +46,211 @@ enum {
 		SCAN_CMD_REPORT)
 
 /*
- * One entry per option: getopt's table, each command's usage and the
- * bash completion are made from it, so a new option needs only its entry
- * (and its case in scan_opts_parse). `cmds` lists the commands whose help
+ * One entry per option: the parse, each command's usage and the bash
+ * completion are made from it, so a new option needs only its entry (and
+ * its case in scan_opt_apply). `groups` lists the commands whose help
  * shows it; every phase command accepts every option, so a phase re-runs
  * with scan's command line.
  */
-static const struct scan_opt scan_opt_table[] = {
-	{ "compose", "FILE", OPT_COMPOSE, PHASES | SCAN_CMD_CHECK | SCAN_CMD_HOOK,
-	  "crs-compose.yaml (OSS-CRS format)" },
-	{ "project", "DIR", OPT_PROJECT,
-	  SCAN_CMD_SCAN | SCAN_CMD_BUILD_TARGET | SCAN_CMD_RUN |
-	  SCAN_CMD_CHECK | SCAN_CMD_HOOK,
-	  "project folder (Dockerfile, build.sh, project.yaml): an\n"
+static const struct opt_spec scan_opt_table[] = {
+	{ .name = "compose", .id = OPT_COMPOSE, .kind = OPT_STRING,
+	  .value_name = "FILE",
+	  .groups = PHASES | SCAN_CMD_CHECK | SCAN_CMD_HOOK,
+	  .help = "crs-compose.yaml (OSS-CRS format)" },
+	{ .name = "project", .id = OPT_PROJECT, .kind = OPT_STRING,
+	  .value_name = "DIR",
+	  .groups = SCAN_CMD_SCAN | SCAN_CMD_BUILD_TARGET | SCAN_CMD_RUN |
+		    SCAN_CMD_CHECK | SCAN_CMD_HOOK,
+	  .help = "project folder (Dockerfile, build.sh, project.yaml): an\n"
 	  "OSS-Fuzz projects/NAME folder or the source's\n"
 	  ".clusterfuzzlite/ (default: that one, when present)" },
-	{ "source", "DIR", OPT_SOURCE, CHANGE | SCAN_CMD_CHECK,
-	  "target source git repository (default .)" },
-	{ "base", "REV", OPT_BASE, CHANGE,
-	  "base of the change (merge-base with --head is used)" },
-	{ "head", "REV", OPT_HEAD, CHANGE, "head of the change (default HEAD)" },
-	{ "diff", "FILE", OPT_DIFF, CHANGE,
-	  "the change as a unified diff instead of --base" },
-	{ "harness", "NAME", OPT_HARNESS,
-	  SCAN_CMD_SCAN | SCAN_CMD_BUILD_TARGET | SCAN_CMD_RUN,
-	  "fuzz only this harness (repeatable); default: the\n"
+	{ .name = "source", .id = OPT_SOURCE, .kind = OPT_STRING,
+	  .value_name = "DIR",
+	  .groups = CHANGE | SCAN_CMD_CHECK,
+	  .help = "target source git repository (default .)" },
+	{ .name = "base", .id = OPT_BASE, .kind = OPT_STRING,
+	  .value_name = "REV",
+	  .groups = CHANGE,
+	  .help = "base of the change (merge-base with --head is used)" },
+	{ .name = "head", .id = OPT_HEAD, .kind = OPT_STRING,
+	  .value_name = "REV",
+	  .groups = CHANGE,
+	  .help = "head of the change (default HEAD)" },
+	{ .name = "diff", .id = OPT_DIFF, .kind = OPT_STRING,
+	  .value_name = "FILE",
+	  .groups = CHANGE,
+	  .help = "the change as a unified diff instead of --base" },
+	{ .name = "harness", .id = OPT_HARNESS, .kind = OPT_STRING,
+	  .value_name = "NAME",
+	  .groups = SCAN_CMD_SCAN | SCAN_CMD_BUILD_TARGET | SCAN_CMD_RUN,
+	  .help = "fuzz only this harness (repeatable); default: the\n"
 	  "harnesses whose corpus reaches the change; every one\n"
 	  "without a change, or when none reaches it\n"
 	  "(docs/select.md)" },
-	{ "pov", "FILE", OPT_POV, SCAN_CMD_SCAN | SCAN_CMD_RUN,
-	  "a known crashing input (repeatable): reproduced on head\n"
+	{ .name = "pov", .id = OPT_POV, .kind = OPT_STRING,
+	  .value_name = "FILE",
+	  .groups = SCAN_CMD_SCAN | SCAN_CMD_RUN,
+	  .help = "a known crashing input (repeatable): reproduced on head\n"
 	  "and base, handed to CRSs; one that crashes only the\n"
 	  "base is reported as fixed by the change" },
-	{ "sarif", "FILE", OPT_SARIF,
-	  SCAN_CMD_SCAN | SCAN_CMD_BUILD_TARGET | SCAN_CMD_RUN,
-	  "a static analyser's SARIF 2.1.0 log (repeatable): its\n"
+	{ .name = "sarif", .id = OPT_SARIF, .kind = OPT_STRING,
+	  .value_name = "FILE",
+	  .groups = SCAN_CMD_SCAN | SCAN_CMD_BUILD_TARGET | SCAN_CMD_RUN,
+	  .help = "a static analyser's SARIF 2.1.0 log (repeatable): its\n"
 	  "results go to CRSs as bug-candidates/ and are marked\n"
 	  "confirmed when a proved crash passes their location" },
-	{ "sanitizer", "NAME", OPT_SANITIZER,
-	  SCAN_CMD_SCAN | SCAN_CMD_BUILD_TARGET | SCAN_CMD_RUN,
-	  "address, undefined or memory (default: project.yaml's,\n"
+	{ .name = "sanitizer", .id = OPT_SANITIZER, .kind = OPT_ENUM,
+	  .value_name = "NAME",
+	  .choices = "address|undefined|memory",
+	  .groups = SCAN_CMD_SCAN | SCAN_CMD_BUILD_TARGET | SCAN_CMD_RUN,
+	  .help = "address, undefined or memory (default: project.yaml's,\n"
 	  "address when listed)" },
-	{ "timeout", "DUR", OPT_TIMEOUT, PHASES | SCAN_CMD_HOOK,
-	  "deadline for the whole scan: 900, 90s, 15m, 1h (default 15m)" },
-	{ "fuzz-seconds", "N", OPT_FUZZ_SECONDS, SCAN_CMD_SCAN | SCAN_CMD_RUN,
-	  "total fuzzing time, all selected harnesses together, as\n"
+	{ .name = "timeout", .id = OPT_TIMEOUT, .kind = OPT_DURATION,
+	  .value_name = "DUR",
+	  .min = 30, .want = "a duration of at least 30s",
+	  .groups = PHASES | SCAN_CMD_HOOK,
+	  .help = "deadline for the whole scan: 900, 90s, 15m, 1h (default 15m)" },
+	{ .name = "fuzz-seconds", .id = OPT_FUZZ_SECONDS, .kind = OPT_DURATION,
+	  .value_name = "N",
+	  .min = 1, .want = "a number of seconds of at least 1",
+	  .groups = SCAN_CMD_SCAN | SCAN_CMD_RUN,
+	  .help = "total fuzzing time, all selected harnesses together, as\n"
 	  "ClusterFuzzLite's fuzz-seconds: split into their shares\n"
 	  "(default: what --timeout leaves after the builds)" },
-	{ "min-harness-seconds", "N", OPT_MIN_HARNESS_SECONDS,
-	  SCAN_CMD_SCAN | SCAN_CMD_RUN,
-	  "fuzz every selected harness at least N seconds; when the\n"
+	{ .name = "min-harness-seconds", .id = OPT_MIN_HARNESS_SECONDS,
+	  .kind = OPT_DURATION,
+	  .value_name = "N",
+	  .min = 1, .want = "a number of seconds of at least 1",
+	  .groups = SCAN_CMD_SCAN | SCAN_CMD_RUN,
+	  .help = "fuzz every selected harness at least N seconds; when the\n"
 	  "time left cannot give a harness N seconds the scan says\n"
 	  "so before fuzzing and its verdict is INCOMPLETE (exit 4)" },
-	{ "out", "DIR", OPT_OUT, SCAN_CMD_SCAN | SCAN_CMD_RUN | SCAN_CMD_REPORT,
-	  "where results go, emptied at the start of a scan\n"
+	{ .name = "out", .id = OPT_OUT, .kind = OPT_STRING, .value_name = "DIR",
+	  .groups = SCAN_CMD_SCAN | SCAN_CMD_RUN | SCAN_CMD_REPORT,
+	  .help = "where results go, emptied at the start of a scan\n"
 	  "(default crs-ci-out; see 'Own folders' below)" },
-	{ "work-dir", "DIR", OPT_WORK_DIR,
-	  PHASES | SCAN_CMD_REPORT | SCAN_CMD_CHECK,
-	  "builds, runs and logs (default crs-ci-work; see 'Own\n"
+	{ .name = "work-dir", .id = OPT_WORK_DIR, .kind = OPT_STRING,
+	  .value_name = "DIR",
+	  .groups = PHASES | SCAN_CMD_REPORT | SCAN_CMD_CHECK,
+	  .help = "builds, runs and logs (default crs-ci-work; see 'Own\n"
 	  "folders' below)" },
-	{ "cache-dir", "DIR", OPT_CACHE_DIR, PHASES | SCAN_CMD_CHECK,
-	  "saved images, base builds, corpora and git CRS\n"
+	{ .name = "cache-dir", .id = OPT_CACHE_DIR, .kind = OPT_STRING,
+	  .value_name = "DIR",
+	  .groups = PHASES | SCAN_CMD_CHECK,
+	  .help = "saved images, base builds, corpora and git CRS\n"
 	  "checkouts carried between CI runs (git checkouts: in\n"
 	  "--work-dir without it)" },
-	{ "cache-max", "SIZE", OPT_CACHE_MAX, PHASES,
-	  "cap on the cache's images and corpora, least recently\n"
+	{ .name = "cache-max", .id = OPT_CACHE_MAX, .kind = OPT_STRING,
+	  .value_name = "SIZE",
+	  .groups = PHASES,
+	  .help = "cap on the cache's images and corpora, least recently\n"
 	  "used evicted first: 512M, 2G (default 2G)" },
-	{ "registry", "DIR", OPT_REGISTRY, PHASES | SCAN_CMD_CHECK,
-	  "the folder of registry/<name>.yaml files for compose\n"
+	{ .name = "registry", .id = OPT_REGISTRY, .kind = OPT_STRING,
+	  .value_name = "DIR",
+	  .groups = PHASES | SCAN_CMD_CHECK,
+	  .help = "the folder of registry/<name>.yaml files for compose\n"
 	  "entries without source (default: $CRS_CI_REGISTRY, else\n"
 	  "the registry installed with crs-ci)" },
-	{ "fail-on", "WHAT", OPT_FAIL_ON,
-	  SCAN_CMD_SCAN | SCAN_CMD_RUN | SCAN_CMD_REPORT | SCAN_CMD_HOOK,
-	  "new (default): only findings the change introduced;\n"
+	{ .name = "fail-on", .id = OPT_FAIL_ON, .kind = OPT_ENUM,
+	  .value_name = "WHAT",
+	  .choices = "new|any|none",
+	  .groups = SCAN_CMD_SCAN | SCAN_CMD_RUN | SCAN_CMD_REPORT | SCAN_CMD_HOOK,
+	  .help = "new (default): only findings the change introduced;\n"
 	  "any: every finding; none: never fail (not even when\n"
 	  "INCOMPLETE: a harness got less fuzzing than it was due)" },
-	{ "reproduce", "N", OPT_REPRODUCE, SCAN_CMD_SCAN | SCAN_CMD_RUN,
-	  "runs of each PoV during triage (default 5)" },
-	{ "keep-going", NULL, OPT_KEEP_GOING, SCAN_CMD_SCAN | SCAN_CMD_RUN,
-	  "let CRSs fuzz to the deadline after their first PoV\n"
+	{ .name = "reproduce", .id = OPT_REPRODUCE, .kind = OPT_INT,
+	  .value_name = "N",
+	  .min = 1, .max = 100,
+	  .groups = SCAN_CMD_SCAN | SCAN_CMD_RUN,
+	  .help = "runs of each PoV during triage (default 5)" },
+	{ .name = "keep-going", .id = OPT_KEEP_GOING, .kind = OPT_FLAG,
+	  .groups = SCAN_CMD_SCAN | SCAN_CMD_RUN,
+	  .help = "let CRSs fuzz to the deadline after their first PoV\n"
 	  "(and the run past a proved finding: --after-finding\n"
 	  "continue, unless given)" },
-	{ "after-finding", "WHAT", OPT_AFTER_FINDING,
-	  SCAN_CMD_SCAN | SCAN_CMD_RUN,
-	  "once a finding that fails --fail-on is proved (reproduced\n"
+	{ .name = "after-finding", .id = OPT_AFTER_FINDING, .kind = OPT_STRING,
+	  .value_name = "WHAT",
+	  .groups = SCAN_CMD_SCAN | SCAN_CMD_RUN,
+	  .help = "once a finding that fails --fail-on is proved (reproduced\n"
 	  "on head, absent on base): stop (end the run now), a\n"
 	  "DURATION of search for more bugs (30s, 2m), or continue\n"
 	  "to the deadline (default: 5% of what is left, 10s to\n"
 	  "60s; docs/cmd/scan.md)" },
-	{ "until-deadline", NULL, OPT_UNTIL_DEADLINE,
-	  SCAN_CMD_SCAN | SCAN_CMD_RUN,
-	  "fuzz to the deadline whatever is found or saturated:\n"
+	{ .name = "until-deadline", .id = OPT_UNTIL_DEADLINE, .kind = OPT_FLAG,
+	  .groups = SCAN_CMD_SCAN | SCAN_CMD_RUN,
+	  .help = "fuzz to the deadline whatever is found or saturated:\n"
 	  "--after-finding continue, --saturation off" },
-	{ "saturation", "DUR|off", OPT_SATURATION,
-	  SCAN_CMD_SCAN | SCAN_CMD_RUN,
-	  "stop a harness once replays of its corpus on the coverage\n"
+	{ .name = "saturation", .id = OPT_SATURATION, .kind = OPT_STRING,
+	  .value_name = "DUR|off",
+	  .groups = SCAN_CMD_SCAN | SCAN_CMD_RUN,
+	  .help = "stop a harness once replays of its corpus on the coverage\n"
 	  "build have shown no new line of the touched code for DUR\n"
 	  "(default 60s; never before --min-harness-seconds); off:\n"
 	  "fuzz every share to its end" },
-	{ "lend-cores", "yes|no", OPT_LEND_CORES, SCAN_CMD_SCAN | SCAN_CMD_RUN,
-	  "yes: while harnesses fuzz, CRSs may also use the\n"
+	{ .name = "lend-cores", .id = OPT_LEND_CORES, .kind = OPT_ENUM,
+	  .choices = "yes|no",
+	  .groups = SCAN_CMD_SCAN | SCAN_CMD_RUN,
+	  .help = "yes: while harnesses fuzz, CRSs may also use the\n"
 	  "compose's oss_crs_infra cores, where crs-ci's own\n"
 	  "containers outweigh them 8 to 1; no (default): only\n"
 	  "their own" },
-	{ "no-llm", NULL, OPT_NO_LLM,
-	  SCAN_CMD_SCAN | SCAN_CMD_PREPARE | SCAN_CMD_RUN,
-	  "no LLM gateway (e.g. fork pull requests have no secrets):\n"
+	{ .name = "no-llm", .id = OPT_NO_LLM, .kind = OPT_FLAG,
+	  .groups = SCAN_CMD_SCAN | SCAN_CMD_PREPARE | SCAN_CMD_RUN,
+	  .help = "no LLM gateway (e.g. fork pull requests have no secrets):\n"
 	  "CRSs that declare required_llms are skipped, and said so" },
-	{ "llm-reason", "TEXT", OPT_LLM_REASON,
-	  SCAN_CMD_SCAN | SCAN_CMD_RUN,
-	  "why LLM CRSs run or not (the CI's decision, e.g. a fork\n"
+	{ .name = "llm-reason", .id = OPT_LLM_REASON, .kind = OPT_STRING,
+	  .value_name = "TEXT",
+	  .groups = SCAN_CMD_SCAN | SCAN_CMD_RUN,
+	  .help = "why LLM CRSs run or not (the CI's decision, e.g. a fork\n"
 	  "pull request without the maintainer's label): printed\n"
 	  "and recorded in results.json (summary.llm_reason)" },
-	{ "shard", "I/N", OPT_SHARD, SCAN_CMD_SCAN | SCAN_CMD_RUN,
-	  "fuzz only shard I of N of the selected harnesses (the\n"
+	{ .name = "shard", .id = OPT_SHARD, .kind = OPT_STRING,
+	  .value_name = "I/N",
+	  .groups = SCAN_CMD_SCAN | SCAN_CMD_RUN,
+	  .help = "fuzz only shard I of N of the selected harnesses (the\n"
 	  "sorted list, round-robin; see crs-ci plan, crs-ci merge)" },
-	{ "allow-env", "NAME", OPT_ALLOW_ENV, PHASES | SCAN_CMD_CHECK,
-	  "let the compose or LLM config read environment variable\n"
+	{ .name = "allow-env", .id = OPT_ALLOW_ENV, .kind = OPT_STRING,
+	  .value_name = "NAME",
+	  .groups = PHASES | SCAN_CMD_CHECK,
+	  .help = "let the compose or LLM config read environment variable\n"
 	  "NAME (repeatable); without it a config reads only\n"
 	  "*_API_KEY, *_API_BASE and *_BASE_URL names, never CI\n"
 	  "tokens (GITHUB_*, ACTIONS_*, RUNNER_*, CI_*, GITLAB_*,\n"
 	  "CRS_CI_*)" },
-	{ "base-images", "M", OPT_BASE_IMAGES, PHASES,
-	  "pull (default): pull a missing base image from its\n"
+	{ .name = "base-images", .id = OPT_BASE_IMAGES, .kind = OPT_STRING,
+	  .value_name = "M",
+	  .groups = PHASES,
+	  .help = "pull (default): pull a missing base image from its\n"
 	  "registry; stand-in: use the offline Debian stand-ins\n"
 	  "(container/base-images/build.sh) for the OSS-Fuzz and\n"
 	  "AIxCC base images (also CRS_CI_BASE_IMAGES=stand-in)" },
-	{ "report-timeouts", "yes|no", OPT_REPORT_TIMEOUTS, REPORTING,
-	  "no: libFuzzer timeouts are triaged and listed as\n"
+	{ .name = "report-timeouts", .id = OPT_REPORT_TIMEOUTS, .kind = OPT_ENUM,
+	  .choices = "yes|no",
+	  .groups = REPORTING,
+	  .help = "no: libFuzzer timeouts are triaged and listed as\n"
 	  "suppressed in results.json but fail no policy and are\n"
 	  "no SARIF results (default yes)" },
-	{ "report-ooms", "yes|no", OPT_REPORT_OOMS, REPORTING,
-	  "the same for out-of-memory findings (default yes)" },
-	{ "sarif-category", "NAME", OPT_SARIF_CATEGORY, REPORTING,
-	  "SARIF runs[].automationDetails.id \"NAME/\": jobs with\n"
+	{ .name = "report-ooms", .id = OPT_REPORT_OOMS, .kind = OPT_ENUM,
+	  .choices = "yes|no",
+	  .groups = REPORTING,
+	  .help = "the same for out-of-memory findings (default yes)" },
+	{ .name = "sarif-category", .id = OPT_SARIF_CATEGORY, .kind = OPT_STRING,
+	  .value_name = "NAME",
+	  .groups = REPORTING,
+	  .help = "SARIF runs[].automationDetails.id \"NAME/\": jobs with\n"
 	  "different categories (a sanitizer matrix) keep their\n"
 	  "own code-scanning alerts (default crs-ci/PROJECT/)" },
-	{ "disclose", "public|private|auto", OPT_DISCLOSE, REPORTING,
-	  "auto (default, also CRS_CI_DISCLOSE): in CI on a public\n"
+	{ .name = "disclose", .id = OPT_DISCLOSE, .kind = OPT_STRING,
+	  .value_name = "public|private|auto",
+	  .groups = REPORTING,
+	  .help = "auto (default, also CRS_CI_DISCLOSE): in CI on a public\n"
 	  "repository, pre-existing findings are kept out of every\n"
 	  "public output (a count only) and go sealed to the\n"
 	  "maintainers; private: every finding so; public: none\n"
 	  "(SECURITY.md, \"Disclosure policy\")" },
+	OPT_SPEC_HELP,
+	{ .name = NULL },
 };
-
-#define SCAN_OPT_NR (sizeof(scan_opt_table) / sizeof(scan_opt_table[0]))
 
 static const struct {
 	const char *name;
@@ -202,9 +262,8 @@ static const struct {
 	{ "scan", SCAN_CMD_SCAN },
 };
 
-const struct scan_opt *scan_opts_table(size_t *nr)
+const struct opt_spec *scan_opts_table(void)
 {
-	*nr = SCAN_OPT_NR;
 	return scan_opt_table;
 }
 
@@ -222,29 +281,7 @@ void scan_opts_usage(FILE *f, const char *cmd, const char *synopsis)
 
 	fputs(synopsis, f);
 	fputs("\noptions:\n", f);
-	for (size_t i = 0; i < SCAN_OPT_NR; i++) {
-		const struct scan_opt *so = &scan_opt_table[i];
-		const char *h = so->help;
-		char head[64];
-
-		if (!(so->cmds & bit))
-			continue;
-		snprintf(head, sizeof(head), "--%s%s%s", so->name,
-			 so->arg ? " " : "", so->arg ? so->arg : "");
-		if (strlen(head) > 18)	/* a long option on a line of its own */
-			fprintf(f, "  %s\n%21s", head, "");
-		else
-			fprintf(f, "  %-18s ", head);
-		while (*h) {
-			size_t n = strcspn(h, "\n");
-
-			fprintf(f, "%.*s\n", (int)n, h);
-			h += n;
-			if (*h == '\n' && *++h)
-				fprintf(f, "%21s", "");
-		}
-	}
-	fputs("  -h, --help         this text\n", f);
+	opt_help(f, scan_opt_table, bit);
 	if (bit && bit != SCAN_CMD_HOOK)
 		fputs("\nOwn folders: --work-dir, --out and --cache-dir must lie "
 		      "outside --source's\ngit checkout (the change under test "
@@ -263,19 +300,6 @@ void scan_opts_usage(FILE *f, const char *cmd, const char *synopsis)
 	      "-q, --quiet.\n", f);
 }
 
-/* "yes" -> 1, "no" -> 0 into *out; CRS_EINPUT naming the option. */
-static int parse_yes_no(const char *opt, const char *v, int *out)
-{
-	if (!strcmp(v, "yes"))
-		*out = 1;
-	else if (!strcmp(v, "no"))
-		*out = 0;
-	else
-		return crs_error_set(CRS_EINPUT, "%s: '%s' is not yes or no",
-				     opt, v);
-	return 0;
-}
-
 CRS_TESTABLE int scan_opts_check_category(const char *name)
 {
 	size_t n = strlen(name);
@@ -289,207 +313,140 @@ CRS_TESTABLE int scan_opts_check_category(const char *name)
 	return 0;
 }
 
+/* The growing arrays' allocated sizes during one parse. */
+struct scan_opts_alloc {
+	size_t harnesses, povs, sarifs, allow_env;
+};
+
 static int usage_error(FILE *err, const char *cmd, int r)
 {
 	cli_usage_error(err, cmd, "%s", crs_error_last());
 	return r;
 }
 
+/* The value of option `v` (checked against its kind) into *o: 0, or
+ * CRS_EINPUT with the message set. */
+static int scan_opt_apply(struct scan_opts *o, const struct opt_value *v,
+			  struct scan_opts_alloc *al, int *until_deadline)
+{
+	const char *arg = v->arg;
+	enum base_images_mode mode;
+	enum disclose_policy dp;
+
+	switch (v->spec->id) {
+	case OPT_COMPOSE: o->compose = arg; break;
+	case OPT_PROJECT: o->project = arg; break;
+	case OPT_SOURCE: o->source = arg; break;
+	case OPT_BASE: o->base = arg; break;
+	case OPT_HEAD: o->head = arg; break;
+	case OPT_DIFF: o->diff = arg; break;
+	case OPT_HARNESS:
+		ALLOC_GROW(o->harnesses, o->harnesses_nr + 1, al->harnesses);
+		o->harnesses[o->harnesses_nr++] = arg;
+		break;
+	case OPT_TIMEOUT: o->timeout_s = v->num; break;
+	case OPT_FUZZ_SECONDS: o->fuzz_seconds = v->num; break;
+	case OPT_MIN_HARNESS_SECONDS: o->min_harness_seconds = v->num; break;
+	case OPT_OUT: o->out_dir = arg; break;
+	case OPT_WORK_DIR: o->work_dir = arg; break;
+	case OPT_CACHE_DIR: o->cache_dir = arg; break;
+	case OPT_CACHE_MAX:
+		if (config_parse_memory(arg, &o->cache_max) != 0)
+			return crs_error_prefix("--cache-max");
+		break;
+	case OPT_REGISTRY: o->registry = arg; break;
+	case OPT_FAIL_ON: o->fail_on = arg; break;
+	case OPT_REPRODUCE: o->reproduce_runs = (int)v->num; break;
+	case OPT_KEEP_GOING: o->keep_going = 1; break;
+	case OPT_AFTER_FINDING:
+		return after_finding_parse(arg, &o->after_finding_s);
+	case OPT_UNTIL_DEADLINE:
+		o->after_finding_s = AFTER_FINDING_CONTINUE;
+		*until_deadline = 1;
+		break;
+	case OPT_SATURATION:
+		if (!strcmp(arg, "off")) {
+			o->saturation_s = 0;
+		} else if (parse_duration(arg, &o->saturation_s) != 0 ||
+			   o->saturation_s < 1) {
+			crs_error_clear();
+			return crs_error_set(CRS_EINPUT, "--saturation: '%s' "
+					     "is not off or a duration (30s, "
+					     "2m)", arg);
+		}
+		break;
+	case OPT_LEND_CORES: o->no_lend_cores = v->num == 1; break;
+	case OPT_NO_LLM: o->no_llm = 1; break;
+	case OPT_LLM_REASON: o->llm_reason = arg; break;
+	case OPT_POV:
+		ALLOC_GROW(o->povs, o->povs_nr + 1, al->povs);
+		o->povs[o->povs_nr++] = arg;
+		break;
+	case OPT_ALLOW_ENV:
+		if (!config_env_name_ok(arg))
+			return crs_error_set(CRS_EINPUT, "--allow-env: '%s' is "
+					     "not an environment variable "
+					     "name", arg);
+		ALLOC_GROW(o->allow_env, o->allow_env_nr + 1, al->allow_env);
+		o->allow_env[o->allow_env_nr++] = arg;
+		break;
+	case OPT_SARIF:
+		ALLOC_GROW(o->sarifs, o->sarifs_nr + 1, al->sarifs);
+		o->sarifs[o->sarifs_nr++] = arg;
+		break;
+	case OPT_SANITIZER: o->sanitizer = arg; break;
+	case OPT_SHARD:
+		if (shard_parse(arg, &o->shard_index, &o->shard_count) != 0)
+			return crs_error_prefix("--shard");
+		break;
+	case OPT_BASE_IMAGES:
+		if (base_images_mode_parse(&mode, arg, "--base-images") != 0)
+			return CRS_EINPUT;
+		o->base_images = (int)mode;
+		break;
+	case OPT_REPORT_TIMEOUTS: o->hide_timeouts = v->num == 1; break;
+	case OPT_REPORT_OOMS: o->hide_ooms = v->num == 1; break;
+	case OPT_DISCLOSE:
+		if (disclose_parse(arg, "--disclose", &dp) != 0)
+			return CRS_EINPUT;
+		o->disclose = arg;
+		break;
+	case OPT_SARIF_CATEGORY:
+		if (scan_opts_check_category(arg) != 0)
+			return CRS_EINPUT;
+		o->sarif_category = arg;
+		break;
+	}
+	return 0;
+}
+
 int scan_opts_parse(struct scan_opts *o, int argc, char **argv,
 		    const char *synopsis, FILE *out, FILE *err)
 {
-	struct option long_opts[SCAN_OPT_NR + 2];
 	const char *cmd = argv[0];	/* for the error hint */
-	size_t alloc = 0, povs_alloc = 0, sarifs_alloc = 0, allow_alloc = 0;
+	struct scan_opts_alloc al = { 0 };
 	enum base_images_mode mode;
-	long n;
-	int c, until_deadline = 0;
+	struct opt_parser p;
+	struct opt_value v;
+	int r, until_deadline = 0;
 
 	if (base_images_mode_from_env(&mode) != 0)
 		return usage_error(err, cmd, CRS_EINPUT);
 	o->base_images = (int)mode;
-	for (size_t i = 0; i < SCAN_OPT_NR; i++)
-		long_opts[i] = (struct option){ scan_opt_table[i].name,
-			scan_opt_table[i].arg ? required_argument : no_argument,
-			NULL, scan_opt_table[i].id };
-	long_opts[SCAN_OPT_NR] = (struct option){ "help", no_argument, NULL,
-						  'h' };
-	long_opts[SCAN_OPT_NR + 1] = (struct option){ NULL, 0, NULL, 0 };
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:h", long_opts, NULL)) != -1) {
-		switch (c) {
-		case OPT_COMPOSE: o->compose = optarg; break;
-		case OPT_PROJECT: o->project = optarg; break;
-		case OPT_SOURCE: o->source = optarg; break;
-		case OPT_BASE: o->base = optarg; break;
-		case OPT_HEAD: o->head = optarg; break;
-		case OPT_DIFF: o->diff = optarg; break;
-		case OPT_HARNESS:
-			ALLOC_GROW(o->harnesses, o->harnesses_nr + 1, alloc);
-			o->harnesses[o->harnesses_nr++] = optarg;
-			break;
-		case OPT_TIMEOUT:
-			if (parse_duration(optarg, &o->timeout_s) != 0 ||
-			    o->timeout_s < 30) {
-				crs_error_set(CRS_EINPUT, "--timeout: '%s' is not "
-					      "a duration of at least 30s", optarg);
-				return usage_error(err, cmd, CRS_EINPUT);
-			}
-			break;
-		case OPT_FUZZ_SECONDS:
-		case OPT_MIN_HARNESS_SECONDS: {
-			long *v = c == OPT_FUZZ_SECONDS ? &o->fuzz_seconds :
-				&o->min_harness_seconds;
-
-			if (parse_duration(optarg, v) != 0 || *v < 1) {
-				crs_error_set(CRS_EINPUT, "--%s: '%s' is not a "
-					      "number of seconds of at least 1",
-					      c == OPT_FUZZ_SECONDS ?
-					      "fuzz-seconds" :
-					      "min-harness-seconds", optarg);
-				return usage_error(err, cmd, CRS_EINPUT);
-			}
-			break;
-		}
-		case OPT_OUT: o->out_dir = optarg; break;
-		case OPT_WORK_DIR: o->work_dir = optarg; break;
-		case OPT_CACHE_DIR: o->cache_dir = optarg; break;
-		case OPT_CACHE_MAX:
-			if (config_parse_memory(optarg, &o->cache_max) != 0) {
-				crs_error_prefix("--cache-max");
-				return usage_error(err, cmd, CRS_EINPUT);
-			}
-			break;
-		case OPT_REGISTRY: o->registry = optarg; break;
-		case OPT_FAIL_ON:
-			if (strcmp(optarg, "new") && strcmp(optarg, "any") &&
-			    strcmp(optarg, "none")) {
-				crs_error_set(CRS_EINPUT, "--fail-on: '%s' is not "
-					      "one of new, any, none", optarg);
-				return usage_error(err, cmd, CRS_EINPUT);
-			}
-			o->fail_on = optarg;
-			break;
-		case OPT_REPRODUCE:
-			n = strtol(optarg, NULL, 10);
-			if (n < 1 || n > 100) {
-				crs_error_set(CRS_EINPUT, "--reproduce: '%s' is "
-					      "not a number from 1 to 100", optarg);
-				return usage_error(err, cmd, CRS_EINPUT);
-			}
-			o->reproduce_runs = (int)n;
-			break;
-		case OPT_KEEP_GOING: o->keep_going = 1; break;
-		case OPT_AFTER_FINDING:
-			if (after_finding_parse(optarg,
-						&o->after_finding_s) != 0)
-				return usage_error(err, cmd, CRS_EINPUT);
-			break;
-		case OPT_UNTIL_DEADLINE:
-			o->after_finding_s = AFTER_FINDING_CONTINUE;
-			until_deadline = 1;
-			break;
-		case OPT_SATURATION:
-			if (!strcmp(optarg, "off")) {
-				o->saturation_s = 0;
-			} else if (parse_duration(optarg, &o->saturation_s) != 0
-				   || o->saturation_s < 1) {
-				crs_error_clear();
-				crs_error_set(CRS_EINPUT, "--saturation: '%s' "
-					      "is not off or a duration (30s, "
-					      "2m)", optarg);
-				return usage_error(err, cmd, CRS_EINPUT);
-			}
-			break;
-		case OPT_LEND_CORES: {
-			int yes = 1;
-
-			if (parse_yes_no("--lend-cores", optarg, &yes) != 0)
-				return usage_error(err, cmd, CRS_EINPUT);
-			o->no_lend_cores = !yes;
-			break;
-		}
-		case OPT_NO_LLM: o->no_llm = 1; break;
-		case OPT_LLM_REASON: o->llm_reason = optarg; break;
-		case OPT_POV:
-			ALLOC_GROW(o->povs, o->povs_nr + 1, povs_alloc);
-			o->povs[o->povs_nr++] = optarg;
-			break;
-		case OPT_ALLOW_ENV:
-			if (!config_env_name_ok(optarg)) {
-				crs_error_set(CRS_EINPUT, "--allow-env: '%s' is "
-					      "not an environment variable "
-					      "name", optarg);
-				return usage_error(err, cmd, CRS_EINPUT);
-			}
-			ALLOC_GROW(o->allow_env, o->allow_env_nr + 1,
-				   allow_alloc);
-			o->allow_env[o->allow_env_nr++] = optarg;
-			break;
-		case OPT_SARIF:
-			ALLOC_GROW(o->sarifs, o->sarifs_nr + 1, sarifs_alloc);
-			o->sarifs[o->sarifs_nr++] = optarg;
-			break;
-		case OPT_SANITIZER:
-			if (strcmp(optarg, "address") &&
-			    strcmp(optarg, "undefined") &&
-			    strcmp(optarg, "memory")) {
-				crs_error_set(CRS_EINPUT, "--sanitizer: '%s' is "
-					      "not one of address, undefined, "
-					      "memory", optarg);
-				return usage_error(err, cmd, CRS_EINPUT);
-			}
-			o->sanitizer = optarg;
-			break;
-		case OPT_SHARD:
-			if (shard_parse(optarg, &o->shard_index,
-					&o->shard_count) != 0) {
-				crs_error_prefix("--shard");
-				return usage_error(err, cmd, CRS_EINPUT);
-			}
-			break;
-		case OPT_BASE_IMAGES:
-			if (base_images_mode_parse(&mode, optarg,
-						   "--base-images") != 0)
-				return usage_error(err, cmd, CRS_EINPUT);
-			o->base_images = (int)mode;
-			break;
-		case OPT_REPORT_TIMEOUTS:
-		case OPT_REPORT_OOMS: {
-			int yes = 1;
-
-			if (parse_yes_no(c == OPT_REPORT_OOMS ? "--report-ooms" :
-					 "--report-timeouts", optarg, &yes) != 0)
-				return usage_error(err, cmd, CRS_EINPUT);
-			*(c == OPT_REPORT_OOMS ? &o->hide_ooms :
-			  &o->hide_timeouts) = !yes;
-			break;
-		}
-		case OPT_DISCLOSE: {
-			enum disclose_policy dp;
-
-			if (disclose_parse(optarg, "--disclose", &dp) != 0)
-				return usage_error(err, cmd, CRS_EINPUT);
-			o->disclose = optarg;
-			break;
-		}
-		case OPT_SARIF_CATEGORY:
-			if (scan_opts_check_category(optarg) != 0)
-				return usage_error(err, cmd, CRS_EINPUT);
-			o->sarif_category = optarg;
-			break;
-		case 'h':
-			scan_opts_usage(out, argv[0], synopsis);
+	opt_parser_init(&p, scan_opt_table, argc, argv, 0, cmd);
+	while ((r = opt_next(&p, &v)) == 1) {
+		if (v.spec->id == 'h') {
+			scan_opts_usage(out, cmd, synopsis);
 			return 1;
-		default:
-			cli_option_error(err, argv[0], c, argv, long_opts);
-			return CRS_EINPUT;
 		}
+		if (scan_opt_apply(o, &v, &al, &until_deadline) != 0)
+			return usage_error(err, cmd, CRS_EINPUT);
 	}
-	if (optind < argc) {
+	if (r != 0)
+		return usage_error(err, cmd, CRS_EINPUT);
+	if (p.idx < argc) {
 		crs_error_set(CRS_EINPUT, "unexpected argument '%s'",
-			      argv[optind]);
+			      argv[p.idx]);
 		return usage_error(err, cmd, CRS_EINPUT);
 	}
 	if (o->diff && o->base) {

@@ -2,8 +2,8 @@
 /*
  * scan_opts_parse.h - the command line of scan and its phase commands
  *
- * The option table that prints help, completes and parses into the
- * option set of runner/scan/scan_opts.h.
+ * The option table (common/opt.h) that prints help, completes and parses
+ * into the option set of runner/scan/scan_opts.h.
  */
 #ifndef CRS_RUNNER_CLI_SCAN_OPTS_PARSE_H
 #define CRS_RUNNER_CLI_SCAN_OPTS_PARSE_H
@@ -13,7 +13,7 @@
 
 #include "runner/scan/scan_opts.h"
 
-/* The commands that take scan options (struct scan_opt.cmds). */
+/* The commands that take scan options (struct opt_spec.groups). */
 enum scan_cmd {
 	SCAN_CMD_SCAN = 1 << 0,
 	SCAN_CMD_CHECK = 1 << 1,
@@ -24,18 +24,11 @@ enum scan_cmd {
 	SCAN_CMD_HOOK = 1 << 6,
 };
 
-/* One scan option: its entry is all a new option needs besides its case
- * in scan_opts_parse. */
-struct scan_opt {
-	const char *name;	/* long name without "--" */
-	const char *arg;	/* metavar (FILE, DIR: paths), NULL: a flag */
-	int id;			/* getopt value */
-	unsigned cmds;		/* enum scan_cmd bits: whose help lists it */
-	const char *help;	/* lines separated by '\n', unindented */
-};
+struct opt_spec;
 
-/* The option table (borrowed, static); `*nr` entries. Cannot fail. */
-const struct scan_opt *scan_opts_table(size_t *nr);
+/* The option table (borrowed, static; common/opt.h, ended by an entry
+ * without a name; `groups` holds enum scan_cmd bits). Cannot fail. */
+const struct opt_spec *scan_opts_table(void);
 
 /* The SCAN_CMD_* bit of command `cmd`, 0 when it takes no scan options. */
 unsigned scan_opts_cmd_bit(const char *cmd);

@@ -15,10 +15,12 @@
 #include "common/log.h"
 #include "common/strvec.h"
 #include "common/xalloc.h"
+#include "common/num.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -116,19 +118,19 @@ static int owner_dead(const struct docker_object *o)
 	const char *start = docker_object_label(o, REAPER_START_LABEL);
 	const char *self = self_pidns();
 	unsigned long long now_start;
-	char *end;
+	unsigned long long was_start = 0;	/* unreadable: not this one */
 	long p;
 	int r;
 
 	if (!ns || !pid || !start || !self || strcmp(ns, self))
 		return 0;
-	p = strtol(pid, &end, 10);
-	if (*end || p <= 0)
+	if (num_parse_long(pid, 1, LONG_MAX, &p) != 0)
 		return 0;
 	r = proc_start(p, &now_start);
 	if (r == CRS_ENOTFOUND)
 		return 1;
-	return r == 0 && now_start != strtoull(start, NULL, 10);
+	num_parse_u64(start, ULLONG_MAX, &was_start);
+	return r == 0 && now_start != was_start;
 }
 
 /*
@@ -239,9 +241,12 @@ static int remove_owner(struct docker_client *d, const char *owner)
 static int past_deadline(const struct docker_object *o)
 {
 	const char *t = docker_object_label(o, REAPER_DEADLINE_LABEL);
+	long deadline = 0;	/* unreadable: long past */
 
-	return t && strtoll(t, NULL, 10) + REAPER_DEADLINE_GRACE_S <
-		(long long)time(NULL);
+	if (!t)
+		return 0;
+	num_parse_long(t, 0, LONG_MAX - REAPER_DEADLINE_GRACE_S, &deadline);
+	return deadline + REAPER_DEADLINE_GRACE_S < (long)time(NULL);
 }
 
 /* Kill the containers of `owner` whose deadline (plus grace) passed. */

@@ -22,7 +22,9 @@
 #include "common/log.h"
 #include "common/strvec.h"
 #include "common/xalloc.h"
+#include "common/num.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -101,15 +103,12 @@ void coverage_replay_release(struct coverage_replay *r)
 static long read_count(int iofd, const char *name)
 {
 	struct buf b = BUF_INIT;
-	char *end = NULL;
 	long v = -1;
 
 	if (fs_read_regular_at(&b, iofd, name, name, 31, NULL) == 0 &&
-	    b.len) {
-		v = strtol(b.ptr, &end, 10);
-		if (end == b.ptr || (*end != '\n' && *end) || v < 0)
-			v = -1;
-	}
+	    num_parse_long_n(b.ptr, num_trim_newline(b.ptr, b.len), 0,
+			     LONG_MAX, &v) != 0)
+		v = -1;
 	crs_error_clear();
 	buf_release(&b);
 	return v;

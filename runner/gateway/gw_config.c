@@ -16,8 +16,9 @@
 #include "common/log.h"
 #include "common/strvec.h"
 #include "common/xalloc.h"
+#include "common/num.h"
 
-#include <errno.h>
+#include <limits.h>
 #include <openssl/crypto.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,20 +204,17 @@ static int get_int(struct yaml_doc *d, const yaml_node_t *k,
 {
 	const char *s = yaml_doc_scalar(v);
 	char q[YAML_DOC_QUOTE_MAX];
-	char *end = NULL;
-	long long x;
+	long x;
 
 	if (!s || yaml_doc_is_null(v))
 		return yaml_doc_error(d, k, field, "must be a whole number, "
 				      "not %s", yaml_doc_kind(v));
-	errno = 0;
-	x = strtoll(s, &end, 10);
-	if (errno || end == s || *end)
+	if (num_parse_long(s, LONG_MIN, LONG_MAX, &x) != 0)
 		return yaml_doc_error(d, k, field, "%s is not a whole number",
 				      yaml_doc_quote(q, s));
 	if (x < min || x > max)
 		return yaml_doc_error(d, k, field, "%lld is not between %lld "
-				      "and %lld", x, min, max);
+				      "and %lld", (long long)x, min, max);
 	*out = x;
 	return 0;
 }

@@ -20,6 +20,7 @@
 #include "common/error.h"
 #include "common/log.h"
 #include "common/xalloc.h"
+#include "common/num.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -364,7 +365,6 @@ static int parse_listen(const char *listen, struct sockaddr_storage *ss,
 	char host[256];
 	const char *colon, *hs = listen, *he;
 	struct addrinfo hints, *res = NULL;
-	char *end = NULL;
 	long port;
 	int rc;
 
@@ -382,10 +382,7 @@ static int parse_listen(const char *listen, struct sockaddr_storage *ss,
 		goto bad;
 	memcpy(host, hs, (size_t)(he - hs));
 	host[he - hs] = '\0';
-	errno = 0;
-	port = strtol(colon ? colon + 1 : listen, &end, 10);
-	if (errno || !end || *end || end == (colon ? colon + 1 : listen) ||
-	    port < 0 || port > 65535)
+	if (num_parse_long(colon ? colon + 1 : listen, 0, 65535, &port) != 0)
 		goto bad;
 	memset(&hints, 0, sizeof(hints));
 	hints.ai_family = AF_UNSPEC;

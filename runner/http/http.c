@@ -13,6 +13,7 @@
 #include "runner/http/engine_hint.h"
 #include "common/error.h"
 #include "common/xalloc.h"
+#include "common/num.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -328,10 +329,8 @@ static int http_tcp_url(char **out, const char *host, int tls)
 		}
 	}
 	if (colon) {
-		char *e = NULL;
-
-		port = strtol(colon + 1, &e, 10);
-		if (colon + 1 == end || e != end || port < 1 || port > 65535) {
+		if (num_parse_long_n(colon + 1, (size_t)(end - colon - 1), 1,
+				     65535, &port) != 0) {
 			free(name);
 			return http_bad_host(host);
 		}

@@ -39,7 +39,9 @@
 #include "common/log.h"
 #include "common/strvec.h"
 #include "common/xalloc.h"
+#include "common/num.h"
 
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -266,9 +268,12 @@ static time_t read_run_start(struct scan *s)
 	char *path = scan_work_path(s, "runs/%s/started_at", s->state.run_id);
 	struct buf b = BUF_INIT;
 	time_t t = s->started_wall;
+	long v;
 
-	if (fs_read_file(&b, path, 64) == 0)
-		t = (time_t)strtol(b.ptr, NULL, 10);
+	if (fs_read_file(&b, path, 64) == 0 &&
+	    num_parse_long_n(b.ptr, num_trim_newline(b.ptr, b.len), 0,
+			     LONG_MAX, &v) == 0)
+		t = (time_t)v;
 	crs_error_clear();
 	buf_release(&b);
 	free(path);

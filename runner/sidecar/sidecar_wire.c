@@ -28,6 +28,7 @@
 #include "common/strvec.h"
 #include "common/xalloc.h"
 #include "common/testable.h"
+#include "common/num.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -68,7 +69,6 @@ static int parse_line(struct sidecar_request *rq, const char *id,
 	const char *eq = strchr(line, '=');
 	const char *v = eq ? eq + 1 : NULL;
 	size_t klen = eq ? (size_t)(eq - line) : 0;
-	char *end;
 
 	if (!eq)
 		return crs_error_set(CRS_EINPUT, "request %s: request.txt: "
@@ -103,10 +103,7 @@ static int parse_line(struct sidecar_request *rq, const char *id,
 	if (klen == 10 && !strncmp(line, "rebuild_id", 10)) {
 		if (!*v)
 			return 0;
-		errno = 0;
-		rq->rebuild_id = strtol(v, &end, 10);
-		if (errno || *end || end == v || *v == '-' || *v == '+' ||
-		    rq->rebuild_id < 1 || rq->rebuild_id > 999999)
+		if (num_parse_long(v, 1, 999999, &rq->rebuild_id) != 0)
 			return crs_error_set(CRS_EINPUT, "request %s: rebuild "
 					     "id '%.40s' is not 1..999999", id,
 					     v);

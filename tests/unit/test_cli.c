@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include "runner/cli/cmd.h"
-#include "runner/cli/cli_suggest.h"
+#include "common/suggest.h"
 #include "runner/cli/phase_cmd.h"
 #include "runner/cli/scan_opts_parse.h"
 #include "common/error.h"
@@ -148,9 +148,8 @@ static void test_phase_help_lists_own_options(void **state)
 {
 	char *report[] = { "help", "report", NULL };
 	char *scan[] = { "help", "scan", NULL };
-	const struct scan_opt *so;
+	const struct opt_spec *so;
 	struct io io = { 0 };
-	size_t nr;
 
 	(void)state;
 	assert_int_equal(run(cmd_help, 2, report, &io), EXIT_OK);
@@ -160,12 +159,13 @@ static void test_phase_help_lists_own_options(void **state)
 	io_release(&io);
 	/* scan lists every option of the table */
 	assert_int_equal(run(cmd_help, 2, scan, &io), EXIT_OK);
-	so = scan_opts_table(&nr);
-	for (size_t i = 0; i < nr; i++) {
+	for (so = scan_opts_table(); so->name; so++) {
 		char want[64];
 
-		assert_true(so[i].cmds & SCAN_CMD_SCAN);
-		snprintf(want, sizeof(want), "\n  --%s", so[i].name);
+		if (!strcmp(so->name, "help"))	/* "-h, --help" */
+			continue;
+		assert_true(so->groups & SCAN_CMD_SCAN);
+		snprintf(want, sizeof(want), "\n  --%s", so->name);
 		assert_non_null(strstr(io.out, want));
 	}
 	io_release(&io);
@@ -191,22 +191,22 @@ static void test_unknown_option_is_one_line(void **state)
 static void test_edit_distance(void **state)
 {
 	(void)state;
-	assert_int_equal(cli_edit_distance("timeout", 7, "timeout", 7), 0);
-	assert_int_equal(cli_edit_distance("timout", 6, "timeout", 7), 1);
-	assert_int_equal(cli_edit_distance("tiemout", 7, "timeout", 7), 1);
-	assert_int_equal(cli_edit_distance("sacn", 4, "scan", 4), 1);
-	assert_int_equal(cli_edit_distance("", 0, "pov", 3), 3);
-	assert_int_equal(cli_edit_distance("kitten", 6, "sitting", 7), 3);
+	assert_int_equal(suggest_edit_distance("timeout", 7, "timeout", 7), 0);
+	assert_int_equal(suggest_edit_distance("timout", 6, "timeout", 7), 1);
+	assert_int_equal(suggest_edit_distance("tiemout", 7, "timeout", 7), 1);
+	assert_int_equal(suggest_edit_distance("sacn", 4, "scan", 4), 1);
+	assert_int_equal(suggest_edit_distance("", 0, "pov", 3), 3);
+	assert_int_equal(suggest_edit_distance("kitten", 6, "sitting", 7), 3);
 }
 
 /* The nearest name of `names` for `word`, or NULL. */
 static const char *suggest(const char *word, const char *const *names)
 {
-	struct cli_suggest sg;
+	struct suggest sg;
 
-	cli_suggest_init(&sg, word);
+	suggest_init(&sg, word);
 	for (; *names; names++)
-		cli_suggest_offer(&sg, *names);
+		suggest_offer(&sg, *names);
 	return sg.best;
 }
 

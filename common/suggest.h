@@ -1,20 +1,20 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * cli_suggest.h - "did you mean" for a mistyped command or option
+ * suggest.h - "did you mean" for a mistyped command or option
  *
  * The word the user typed is offered every name it could have meant (a
- * command table, a getopt table); the nearest by edit distance, when it
+ * command table, an option table); the nearest by edit distance, when it
  * is near enough, is the suggestion. Nothing is allocated.
  */
-#ifndef CRS_RUNNER_CLI_CLI_SUGGEST_H
-#define CRS_RUNNER_CLI_CLI_SUGGEST_H
+#ifndef CRS_COMMON_SUGGEST_H
+#define CRS_COMMON_SUGGEST_H
 
 #include <stddef.h>
 
 /* The longest word compared; a longer one gets no suggestion. */
-#define CLI_SUGGEST_MAX 64
+#define SUGGEST_MAX 64
 
-struct cli_suggest {
+struct suggest {
 	const char *word;	/* what was typed (borrowed) */
 	size_t word_len;	/* its length up to '=' ("--opt=value") */
 	const char *best;	/* the nearest name offered so far, or NULL */
@@ -22,7 +22,7 @@ struct cli_suggest {
 };
 
 /* Start for `word` (borrowed; an option without its leading "--"). */
-void cli_suggest_init(struct cli_suggest *sg, const char *word);
+void suggest_init(struct suggest *sg, const char *word);
 
 /*
  * Offer `name` (borrowed until the suggestion is read). It becomes the
@@ -31,12 +31,13 @@ void cli_suggest_init(struct cli_suggest *sg, const char *word);
  * letters, 1 edit up to 4, 2 up to 8, then 3); a swap of neighbours is
  * one edit. Cannot fail.
  */
-void cli_suggest_offer(struct cli_suggest *sg, const char *name);
+void suggest_offer(struct suggest *sg, const char *name);
 
 #ifdef UNIT_TESTS
 /* Edits (insert, delete, change, swap of neighbours) from a[0..an) to
- * b[0..bn); both at most CLI_SUGGEST_MAX, else a large number. */
-size_t cli_edit_distance(const char *a, size_t an, const char *b, size_t bn);
+ * b[0..bn); both at most SUGGEST_MAX, else a large number. */
+size_t suggest_edit_distance(const char *a, size_t an, const char *b,
+			     size_t bn);
 #endif
 
 #endif

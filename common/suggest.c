@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * cli_suggest.c - "did you mean" for a mistyped command or option
+ * suggest.c - "did you mean" for a mistyped command or option
  *
  * Optimal string alignment distance (Levenshtein plus the swap of two
  * neighbouring letters, the commonest typo), on the stack: names are
  * short. Like git's help_unknown_cmd, only a near name is suggested.
  */
-#include "runner/cli/cli_suggest.h"
+#include "common/suggest.h"
 #include "common/testable.h"
 
 #include <string.h>
@@ -20,11 +20,12 @@ static size_t min3(size_t a, size_t b, size_t c)
 	return m < c ? m : c;
 }
 
-CRS_TESTABLE size_t cli_edit_distance(const char *a, size_t an, const char *b, size_t bn)
+CRS_TESTABLE size_t suggest_edit_distance(const char *a, size_t an,
+				    const char *b, size_t bn)
 {
-	size_t d[CLI_SUGGEST_MAX + 1][CLI_SUGGEST_MAX + 1];
+	size_t d[SUGGEST_MAX + 1][SUGGEST_MAX + 1];
 
-	if (an > CLI_SUGGEST_MAX || bn > CLI_SUGGEST_MAX)
+	if (an > SUGGEST_MAX || bn > SUGGEST_MAX)
 		return FAR;
 	for (size_t i = 0; i <= an; i++)
 		d[i][0] = i;
@@ -43,7 +44,7 @@ CRS_TESTABLE size_t cli_edit_distance(const char *a, size_t an, const char *b, s
 	return d[an][bn];
 }
 
-void cli_suggest_init(struct cli_suggest *sg, const char *word)
+void suggest_init(struct suggest *sg, const char *word)
 {
 	sg->word = word;
 	sg->word_len = strcspn(word, "=");
@@ -51,7 +52,7 @@ void cli_suggest_init(struct cli_suggest *sg, const char *word)
 	sg->best_dist = FAR;
 }
 
-void cli_suggest_offer(struct cli_suggest *sg, const char *name)
+void suggest_offer(struct suggest *sg, const char *name)
 {
 	size_t n = sg->word_len;
 	size_t allow = n <= 2 ? 0 : n <= 4 ? 1 : n <= 8 ? 2 : 3;
@@ -59,7 +60,7 @@ void cli_suggest_offer(struct cli_suggest *sg, const char *name)
 
 	if (!name || !*name)
 		return;
-	d = cli_edit_distance(sg->word, n, name, strlen(name));
+	d = suggest_edit_distance(sg->word, n, name, strlen(name));
 	if (d && d <= allow && d < sg->best_dist) {
 		sg->best = name;
 		sg->best_dist = d;
