@@ -177,7 +177,12 @@ static char *cpus_list(const unsigned char *set)
 	return list.len ? buf_detach(&list, NULL) : NULL;
 }
 
-int build_group_cpus_union(char **out, const char *a, const char *b)
+/*
+ * The CPU list of every CPU in `a` or `b` (either may be NULL or empty),
+ * as "0-1,4", into *out (caller frees; NULL when both are empty).
+ * 0, or CRS_ECONFIG naming the list that is not a CPU list.
+ */
+static int cpus_union(char **out, const char *a, const char *b)
 {
 	unsigned char *set = xcalloc(CONFIG_CPU_MAX + 1, 1);
 	int r;
@@ -187,6 +192,23 @@ int build_group_cpus_union(char **out, const char *a, const char *b)
 		*out = cpus_list(set);
 	free(set);
 	return r;
+}
+
+char *build_group_cpus_lent(const char *own, const char *lender)
+{
+	char *u = NULL;
+
+	if (!own || !*own || !lender || !*lender)
+		return NULL;
+	if (cpus_union(&u, own, lender) != 0) {
+		crs_error_clear();	/* the compose check read them */
+		return NULL;
+	}
+	if (build_group_cpus(u) == build_group_cpus(own)) {
+		free(u);
+		return NULL;
+	}
+	return u;
 }
 
 int build_group_resources(struct compose_resources *out,
