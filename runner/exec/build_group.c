@@ -194,6 +194,27 @@ static int cpus_union(char **out, const char *a, const char *b)
 	return r;
 }
 
+char *build_group_cpus_spare(const struct compose *c)
+{
+	unsigned char *set = xcalloc(CONFIG_CPU_MAX + 1, 1);
+	unsigned char *taken = xcalloc(CONFIG_CPU_MAX + 1, 1);
+	char *out = NULL;
+	int r = cpus_mark(set, c->infra.cpuset);
+
+	for (size_t i = 0; r == 0 && i < c->crs_nr; i++)
+		r = cpus_mark(taken, c->crs[i].res.cpuset);
+	if (r == 0) {
+		for (unsigned k = 0; k <= CONFIG_CPU_MAX; k++)
+			set[k] &= !taken[k];
+		out = cpus_list(set);
+	} else {
+		crs_error_clear();	/* the compose check read them */
+	}
+	free(set);
+	free(taken);
+	return out;
+}
+
 char *build_group_cpus_lent(const char *own, const char *lender)
 {
 	char *u = NULL;

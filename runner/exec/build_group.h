@@ -57,4 +57,11 @@ unsigned build_group_cpus(const char *cpuset);
  */
 char *build_group_cpus_lent(const char *own, const char *lender);
 
+/*
+ * The CPUs of compose `c`'s oss_crs_infra cpuset that no CRS's cpuset
+ * holds (what the run may lend), as a CPU list (caller frees), or NULL
+ * when there are none or a list does not parse. Cannot fail.
+ */
+char *build_group_cpus_spare(const struct compose *c);
+
 #endif

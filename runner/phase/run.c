@@ -270,11 +270,14 @@ static int start_module(struct scan *s, struct harness_run *hr,
 			     key_file);
 	ea.stop_on_first_pov = !s->opts->keep_going;
 	ea.time_limit_s = hr->share_s;
-	/* infra's cores too: crs-ci's own containers outweigh it 8 to 1
-	 * there (container_policy.c) */
-	if (!s->opts->no_lend_cores)
-		ea.cpuset = lent = build_group_cpus_lent(
-			c->res.cpuset, s->compose->infra.cpuset);
+	/* infra's cores no CRS owns too: crs-ci's own containers outweigh
+	 * it 8 to 1 there (container_policy.c) */
+	if (!s->opts->no_lend_cores) {
+		char *spare = build_group_cpus_spare(s->compose);
+
+		ea.cpuset = lent = build_group_cpus_lent(c->res.cpuset, spare);
+		free(spare);
+	}
 	crs_env_build(&env, s, &ea);
 	strvec_push(&env, "OSS_CRS_MAILBOX_DIR=/OSS_CRS_MAILBOX");
 	container_labels(&labels, s);
@@ -878,22 +881,24 @@ static int run_all(struct scan *s, struct run_infra *ri,
 /* Says whether the CRSs fuzz on infra's cores too (--lend-cores). */
 static void log_lending(struct scan *s)
 {
-	const char *infra = s->compose->infra.cpuset;
+	char *spare = s->opts->no_lend_cores ? NULL :
+		build_group_cpus_spare(s->compose);
 	size_t lent = 0;
 
-	for (size_t i = 0; i < s->compose->crs_nr; i++) {
+	for (size_t i = 0; spare && i < s->compose->crs_nr; i++) {
 		char *u = build_group_cpus_lent(s->compose->crs[i].res.cpuset,
-						infra);
+						spare);
 
 		lent += u != NULL;
 		free(u);
 	}
-	if (s->opts->no_lend_cores || !lent)
-		return;
-	log_info("run: lending core%s %s (infrastructure) to the CRSs at low "
-		 "weight: crs-ci's own containers there outweigh them 8 to 1 "
-		 "(--lend-cores no: each CRS keeps to its own cpuset)",
-		 build_group_cpus(infra) > 1 ? "s" : "", infra);
+	if (lent)
+		log_info("run: lending core%s %s (infrastructure) to the CRSs "
+			 "at low weight: crs-ci's own containers there "
+			 "outweigh them 8 to 1 (--lend-cores no: each CRS "
+			 "keeps to its own cpuset)",
+			 build_group_cpus(spare) > 1 ? "s" : "", spare);
+	free(spare);
 }
 
 int phase_run(struct scan *s)
