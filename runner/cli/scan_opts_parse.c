@@ -146,8 +146,9 @@ static const struct scan_opt scan_opt_table[] = {
 	  "fuzz every share to its end" },
 	{ "lend-cores", "yes|no", OPT_LEND_CORES, SCAN_CMD_SCAN | SCAN_CMD_RUN,
 	  "yes (default): while harnesses fuzz, CRSs may also use\n"
-	  "the compose's oss_crs_infra cores, where crs-ci's own\n"
-	  "containers outweigh them 8 to 1; no: only their own" },
+	  "the compose's oss_crs_infra cores no CRS owns, where\n"
+	  "crs-ci's own containers outweigh them 8 to 1; no: only\n"
+	  "their own" },
 	{ "no-llm", NULL, OPT_NO_LLM,
 	  SCAN_CMD_SCAN | SCAN_CMD_PREPARE | SCAN_CMD_RUN,
 	  "no LLM gateway (e.g. fork pull requests have no secrets):\n"
