@@ -4,7 +4,8 @@
 # with one tests/fixtures/crs-rebuilders CRS (crs-rebuild-b) on core 1 of
 # a 2-core compose, infra alone on core 0; it asks the builder sidecar
 # for a patch build while it runs (after a 60 s wait for a peer that
-# never comes). While the scan runs, every container of it is inspected
+# never comes; --saturation off, so that the run waits for it). While
+# the scan runs, every container of it is inspected
 # through the engine.
 # Asserts: the run log says "run: lending core 0 (infrastructure) to the
 # CRSs at low weight"; the CRS's run container is created on cores 0-1
@@ -36,7 +37,7 @@ scan_sampled() {
 	"$CRS_CI" scan --compose "$tmp/compose.yaml" \
 		--project "$ROOT/examples/projects/recparse" --source "$tmp/repo" \
 		--base "$base" --head "$head" --harness fuzz_records \
-		--timeout 5m --lend-cores "$lend" \
+		--timeout 5m --lend-cores "$lend" --saturation off \
 		--work-dir "$tmp/work" --out "$tmp/out" \
 		>"$tmp/verdict.txt" 2>"$tmp/log-$lend.txt" &
 	pid=$!
