@@ -190,9 +190,9 @@ static const struct opt_spec scan_opt_table[] = {
 	{ .name = "lend-cores", .id = OPT_LEND_CORES, .kind = OPT_ENUM,
 	  .choices = "yes|no",
 	  .groups = SCAN_CMD_SCAN | SCAN_CMD_RUN,
-	  .help = "yes: while harnesses fuzz, CRSs may also use the\n"
-	  "compose's oss_crs_infra cores, where crs-ci's own\n"
-	  "containers outweigh them 8 to 1; no (default): only\n"
+	  .help = "yes (default): while harnesses fuzz, CRSs may also use\n"
+	  "the compose's oss_crs_infra cores no CRS owns, where\n"
+	  "crs-ci's own containers outweigh them 8 to 1; no: only\n"
 	  "their own" },
 	{ .name = "no-llm", .id = OPT_NO_LLM, .kind = OPT_FLAG,
 	  .groups = SCAN_CMD_SCAN | SCAN_CMD_PREPARE | SCAN_CMD_RUN,

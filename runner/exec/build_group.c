@@ -177,7 +177,12 @@ static char *cpus_list(const unsigned char *set)
 	return list.len ? buf_detach(&list, NULL) : NULL;
 }
 
-int build_group_cpus_union(char **out, const char *a, const char *b)
+/*
+ * The CPU list of every CPU in `a` or `b` (either may be NULL or empty),
+ * as "0-1,4", into *out (caller frees; NULL when both are empty).
+ * 0, or CRS_ECONFIG naming the list that is not a CPU list.
+ */
+static int cpus_union(char **out, const char *a, const char *b)
 {
 	unsigned char *set = xcalloc(CONFIG_CPU_MAX + 1, 1);
 	int r;
@@ -187,6 +192,44 @@ int build_group_cpus_union(char **out, const char *a, const char *b)
 		*out = cpus_list(set);
 	free(set);
 	return r;
+}
+
+char *build_group_cpus_spare(const struct compose *c)
+{
+	unsigned char *set = xcalloc(CONFIG_CPU_MAX + 1, 1);
+	unsigned char *taken = xcalloc(CONFIG_CPU_MAX + 1, 1);
+	char *out = NULL;
+	int r = cpus_mark(set, c->infra.cpuset);
+
+	for (size_t i = 0; r == 0 && i < c->crs_nr; i++)
+		r = cpus_mark(taken, c->crs[i].res.cpuset);
+	if (r == 0) {
+		for (unsigned k = 0; k <= CONFIG_CPU_MAX; k++)
+			set[k] &= !taken[k];
+		out = cpus_list(set);
+	} else {
+		crs_error_clear();	/* the compose check read them */
+	}
+	free(set);
+	free(taken);
+	return out;
+}
+
+char *build_group_cpus_lent(const char *own, const char *lender)
+{
+	char *u = NULL;
+
+	if (!own || !*own || !lender || !*lender)
+		return NULL;
+	if (cpus_union(&u, own, lender) != 0) {
+		crs_error_clear();	/* the compose check read them */
+		return NULL;
+	}
+	if (build_group_cpus(u) == build_group_cpus(own)) {
+		free(u);
+		return NULL;
+	}
+	return u;
 }
 
 int build_group_resources(struct compose_resources *out,

@@ -51,10 +51,17 @@ void build_group_resources_release(struct compose_resources *r);
 unsigned build_group_cpus(const char *cpuset);
 
 /*
- * The CPU list of every CPU in `a` or `b` (either may be NULL or empty),
- * as "0-1,4", into *out (caller frees; NULL when both are empty).
- * 0, or CRS_ECONFIG naming the list that is not a CPU list.
+ * The CPUs `own` fuzzes on when `lender`'s are lent to it: the union of
+ * both lists (caller frees), or NULL when there is nothing to lend (either
+ * list NULL, empty or not a CPU list, or `lender`'s CPUs are all in `own`).
  */
-int build_group_cpus_union(char **out, const char *a, const char *b);
+char *build_group_cpus_lent(const char *own, const char *lender);
+
+/*
+ * The CPUs of compose `c`'s oss_crs_infra cpuset that no CRS's cpuset
+ * holds (what the run may lend), as a CPU list (caller frees), or NULL
+ * when there are none or a list does not parse. Cannot fail.
+ */
+char *build_group_cpus_spare(const struct compose *c);
 
 #endif

@@ -99,7 +99,8 @@ void crs_env_build(struct strvec *env, const struct scan *s,
 		env_set(&m, "OSS_CRS_CURRENT_PHASE", "run");
 		env_set(&m, "OSS_CRS_SERVICE_NAME", svc);
 		env_set(&m, "OSS_CRS_RUN_ID", a->run_id ? a->run_id : "");
-		env_set(&m, "OSS_CRS_CPUSET", a->crs->res.cpuset);
+		env_set(&m, "OSS_CRS_CPUSET",
+			a->cpuset ? a->cpuset : a->crs->res.cpuset);
 		env_set(&m, "OSS_CRS_MEMORY_LIMIT", a->crs->res.memory);
 		env_set(&m, "OSS_CRS_REBUILD_OUT_DIR",
 			"/OSS_CRS_REBUILD_OUT_DIR");
@@ -107,7 +108,8 @@ void crs_env_build(struct strvec *env, const struct scan *s,
 		env_set(&m, "OSS_CRS_SHARED_DIR", "/OSS_CRS_SHARED_DIR");
 		env_set(&m, "OSS_CRS_LOG_DIR", "/OSS_CRS_LOG_DIR");
 		env_set(&m, "BUILDER_MODULE", "builder-sidecar");
-		env_set(&m, "CPUSET_CPUS", a->crs->res.cpuset);
+		env_set(&m, "CPUSET_CPUS",
+			a->cpuset ? a->cpuset : a->crs->res.cpuset);
 		if (a->time_limit_s > 0) {
 			char t[32];
 

@@ -30,6 +30,9 @@ struct crs_env_args {
 	int stop_on_first_pov;			/* STOP_ON_FIRST_POV=1 */
 	long time_limit_s;			/* FUZZ_TIME, and the framework's
 						   CRS_CI_TIME_LIMIT */
+	const char *cpuset;	/* run: the CPUs it runs on when they are
+				 * more than its compose cpuset (infra's
+				 * lent), else NULL */
 	const char *llm_api_url;	/* run: the LLM gateway's URL, or
 					 * NULL when the compose has no
 					 * llm_config (no OSS_CRS_LLM_*) */

@@ -216,29 +216,6 @@ static int make_dirs(struct scan *s, const char *h)
 	return r;
 }
 
-/*
- * The CPUs CRS `c` fuzzes on when infra's are lent to it: its own and
- * infra's (caller frees), or NULL when there is nothing to lend (no
- * cpuset on either side, or infra's are its own already).
- */
-static char *lent_cpus(struct scan *s, const struct compose_crs *c)
-{
-	const char *infra = s->compose->infra.cpuset;
-	char *u = NULL;
-
-	if (!infra || !*infra || !c->res.cpuset || !*c->res.cpuset)
-		return NULL;
-	if (build_group_cpus_union(&u, c->res.cpuset, infra) != 0) {
-		crs_error_clear();	/* the compose check read them */
-		return NULL;
-	}
-	if (build_group_cpus(u) == build_group_cpus(c->res.cpuset)) {
-		free(u);
-		return NULL;
-	}
-	return u;
-}
-
 static int start_module(struct scan *s, struct harness_run *hr,
 			const struct run_infra *ri, size_t crs_idx,
 			const struct manifest_run_module *mod, const char *h)
@@ -293,6 +270,14 @@ static int start_module(struct scan *s, struct harness_run *hr,
 			     key_file);
 	ea.stop_on_first_pov = !s->opts->keep_going;
 	ea.time_limit_s = hr->share_s;
+	/* infra's cores no CRS owns too: crs-ci's own containers outweigh
+	 * it 8 to 1 there (container_policy.c) */
+	if (!s->opts->no_lend_cores) {
+		char *spare = build_group_cpus_spare(s->compose);
+
+		ea.cpuset = lent = build_group_cpus_lent(c->res.cpuset, spare);
+		free(spare);
+	}
 	crs_env_build(&env, s, &ea);
 	strvec_push(&env, "OSS_CRS_MAILBOX_DIR=/OSS_CRS_MAILBOX");
 	container_labels(&labels, s);
@@ -303,11 +288,7 @@ static int start_module(struct scan *s, struct harness_run *hr,
 	ro.env = strvec_list(&env);
 	ro.binds = strvec_list(&binds);
 	ro.labels = strvec_list(&labels);
-	ro.cpuset = c->res.cpuset;
-	/* infra's cores too: crs-ci's own containers outweigh it 8 to 1
-	 * there (container_policy.c) */
-	if (!s->opts->no_lend_cores && (lent = lent_cpus(s, c)))
-		ro.cpuset = lent;
+	ro.cpuset = lent ? lent : c->res.cpuset;
 	ro.memory = c->res.memory_bytes;
 	ro.shm_size = 2LL << 30;
 	ro.network = ri->net_names.v[crs_idx];
@@ -897,6 +878,29 @@ static int run_all(struct scan *s, struct run_infra *ri,
 	return r;
 }
 
+/* Says whether the CRSs fuzz on infra's cores too (--lend-cores). */
+static void log_lending(struct scan *s)
+{
+	char *spare = s->opts->no_lend_cores ? NULL :
+		build_group_cpus_spare(s->compose);
+	size_t lent = 0;
+
+	for (size_t i = 0; spare && i < s->compose->crs_nr; i++) {
+		char *u = build_group_cpus_lent(s->compose->crs[i].res.cpuset,
+						spare);
+
+		lent += u != NULL;
+		free(u);
+	}
+	if (lent)
+		log_info("run: lending core%s %s (infrastructure) to the CRSs "
+			 "at low weight: crs-ci's own containers there "
+			 "outweigh them 8 to 1 (--lend-cores no: each CRS "
+			 "keeps to its own cpuset)",
+			 build_group_cpus(spare) > 1 ? "s" : "", spare);
+	free(spare);
+}
+
 int phase_run(struct scan *s)
 {
 	struct run_infra ri = { STRVEC_INIT, STRVEC_INIT, NULL, NULL };
@@ -936,12 +940,8 @@ int phase_run(struct scan *s)
 		log_info("run: fuzzing %.0fs in total (--fuzz-seconds), split "
 			 "among %zu harness(es)", budget.fuzz_s,
 			 s->state.harnesses_nr);
-	if (!s->opts->no_lend_cores && s->compose->infra.cpuset &&
-	    s->state.harnesses_nr)
-		log_info("run: CRSs also fuzz on oss_crs_infra's cores %s; "
-			 "crs-ci's own containers there outweigh them 8 to 1 "
-			 "(--lend-cores no: they keep to their own)",
-			 s->compose->infra.cpuset);
+	if (s->state.harnesses_nr)
+		log_lending(s);
 	budget.cut->policy = after_finding_policy_name(s->opts->after_finding_s);
 	budget.tally = saturation_tally_new(s);
 	r = run_all(s, &ri, &budget, &rec);

@@ -71,7 +71,6 @@ struct scan_opts {
 };
 #define SCAN_OPTS_INIT { .source = ".", .timeout_s = 900, \
 	.fail_on = "new", .reproduce_runs = 5, .after_finding_s = -2, \
-	.saturation_s = 60, \
-	.no_lend_cores = 1 }
+	.saturation_s = 60 }
 
 #endif

@@ -5,12 +5,14 @@
 #
 #   tests/bench/bench_fuzz_cpu.sh [TIMEOUT]   (default 3m; needs build/crs-ci,
 #                                              the base images, a Docker CLI)
+#   make bench-fuzz-cpu                       (the same, 3m)
 #
 # Two scans of a clean change to the recparse example (a comment added to
 # src/recparse.c: nothing to find, so both harnesses, named with
 # --harness, fuzz to the deadline) with the reference libFuzzer CRS and its 2-core compose:
 # `--lend-cores no` (the CRS keeps to its core 1) and `--lend-cores yes`
-# (it may use core 0 too, at CPU weight 64). While each scan runs, the CPU
+# (the default: it may use core 0 too, where crs-ci's own containers
+# outweigh it 8 to 1), back to back. While each scan runs, the CPU
 # time of every CRS container (its cgroup's cpuacct.usage, or cpu.stat's
 # usage_usec on cgroup v2) is sampled twice a second; the last sample of
 # each container is its CPU time. Printed per scan: CRS CPU seconds, the
@@ -79,8 +81,7 @@ one_scan() {
 	local lend=$1 dir=$tmp/lend-$1 pid code
 	rm -rf "$dir"
 	mkdir -p "$dir"
-	echo "bench: --lend-cores $lend, --timeout $timeout; load before:" \
-		"$(cut -d' ' -f1-3 /proc/loadavg)" >&2
+	echo "bench: --lend-cores $lend, --timeout $timeout; before: $(uptime)" >&2
 	"$CRS_CI" scan --compose "$ROOT/container/crs/libfuzzer/compose.yaml" \
 		--project "$ROOT/examples/projects/recparse" \
 		--source "$tmp/repo" --base "$base" --head "$head" \

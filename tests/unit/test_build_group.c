@@ -9,7 +9,8 @@
  * scan's own interrupt flag is back in place afterwards. Groups nest
  * and run side by side: a failure inside one job's own group stops only
  * that group, and each job gets its caller's shared cores. The shared
- * resources: the union of the compose's cpusets, its memory split. A
+ * resources: the union of the compose's cpusets, its memory split; infra's
+ * CPUs no CRS owns lent to a CRS when they add to its own. A
  * background job's result reaches its joiner; discarding it stops it.
  */
 #include <stdarg.h>
@@ -282,6 +283,60 @@ static void test_resources(void **st)
 	assert_int_equal(build_group_cpus("7"), 1);
 }
 
+/* The run lends infra's CPUs to a CRS only when they add to its own. */
+static void test_cpus_lent(void **st)
+{
+	char *u;
+
+	(void)st;
+	u = build_group_cpus_lent("1", "0");
+	assert_string_equal(u, "0-1");
+	free(u);
+	u = build_group_cpus_lent("2-3", "0,5");
+	assert_string_equal(u, "0,2-3,5");
+	free(u);
+	u = build_group_cpus_lent("0-1", "1");	/* already its own */
+	assert_null(u);
+	assert_null(build_group_cpus_lent("0", "0"));
+	assert_null(build_group_cpus_lent(NULL, "0"));
+	assert_null(build_group_cpus_lent("1", ""));
+	assert_null(build_group_cpus_lent("1", NULL));
+	assert_null(build_group_cpus_lent("1", "0-"));	/* not a list */
+	assert_int_equal(crs_error_code(), 0);	/* the caller sees no error */
+}
+
+/* What the run may lend: infra's CPUs that no CRS owns. */
+static void test_cpus_spare(void **st)
+{
+	struct compose_crs crs[2];
+	struct compose c;
+	char *u;
+
+	(void)st;
+	memset(&c, 0, sizeof(c));
+	memset(crs, 0, sizeof(crs));
+	c.infra.cpuset = "0-1";
+	crs[0].res.cpuset = "2";
+	crs[1].res.cpuset = "3";
+	c.crs = crs;
+	c.crs_nr = 2;
+	u = build_group_cpus_spare(&c);
+	assert_string_equal(u, "0-1");
+	free(u);
+	crs[1].res.cpuset = "1";	/* infra's core 1 is a CRS's too */
+	u = build_group_cpus_spare(&c);
+	assert_string_equal(u, "0");
+	free(u);
+	crs[1].res.cpuset = "0-1";	/* the ensemble's: nothing spare */
+	assert_null(build_group_cpus_spare(&c));
+	crs[1].res.cpuset = "1-";
+	assert_null(build_group_cpus_spare(&c));
+	assert_int_equal(crs_error_code(), 0);
+	c.infra.cpuset = NULL;
+	crs[1].res.cpuset = "3";
+	assert_null(build_group_cpus_spare(&c));
+}
+
 /* Background jobs (runner/exec/bg_job.h). */
 struct bg_seen {
 	const struct compose_resources *res;
@@ -383,6 +438,8 @@ int main(void)
 		cmocka_unit_test(test_nested_group_stops_only_itself),
 		cmocka_unit_test(test_jobs_get_callers_share),
 		cmocka_unit_test(test_resources),
+		cmocka_unit_test(test_cpus_lent),
+		cmocka_unit_test(test_cpus_spare),
 		cmocka_unit_test(test_result_and_share_reach_joiner),
 		cmocka_unit_test(test_discard_stops_it_and_keeps_callers_error),
 		cmocka_unit_test(test_ctrl_c_reaches_joined_job),

@@ -6,7 +6,8 @@
  * --report-timeouts/--report-ooms take exactly yes or no; --sarif-category
  * takes a name GitHub accepts as a category; --after-finding takes stop,
  * continue or a duration, and --until-deadline means continue; --saturation
- * takes off or a duration, and --until-deadline turns it off. A bad
+ * takes off or a duration, and --until-deadline turns it off;
+ * --lend-cores is yes unless told no. A bad
  * value is exit 2 with a message naming the option and the value.
  */
 #include <setjmp.h>
@@ -219,6 +220,29 @@ static void test_saturation(void **state)
 	scan_opts_release(&o);
 }
 
+/* Lending infra's cores is on unless --lend-cores no. */
+static void test_lend_cores(void **state)
+{
+	struct scan_opts o = SCAN_OPTS_INIT;
+	const char *no[] = { "--lend-cores", "no", NULL };
+	const char *yes[] = { "--lend-cores=yes", NULL };
+	const char *bad[] = { "--lend-cores", "1", NULL };
+	char *err;
+
+	(void)state;
+	assert_int_equal(o.no_lend_cores, 0);
+	assert_int_equal(parse(&o, no, &err), 0);
+	assert_int_equal(o.no_lend_cores, 1);
+	free(err);
+	assert_int_equal(parse(&o, yes, &err), 0);
+	assert_int_equal(o.no_lend_cores, 0);
+	free(err);
+	assert_int_equal(parse(&o, bad, &err), CRS_EINPUT);
+	assert_non_null(strstr(err, "--lend-cores: '1' is not yes or no"));
+	free(err);
+	scan_opts_release(&o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -228,6 +252,7 @@ int main(void)
 		cmocka_unit_test(test_fuzz_seconds),
 		cmocka_unit_test(test_after_finding),
 		cmocka_unit_test(test_saturation),
+		cmocka_unit_test(test_lend_cores),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
