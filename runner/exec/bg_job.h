@@ -15,7 +15,7 @@ struct compose_resources;
 struct bg_job;
 
 /*
- * Run fn(s, arg) in a new thread with `res` as its scan_shared_res()
+ * Run fn(s, arg) in a new thread with `res` as its exec_shared_res()
  * (NULL: infra's cores; the pointer must outlive the job) and a stop
  * flag of its own (scan_stop_flag), which the joining thread's stop (a
  * Ctrl-C) reaches while it waits. NULL when no thread could start

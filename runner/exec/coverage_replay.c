@@ -152,8 +152,8 @@ int coverage_replay_run(struct coverage_replay *out, struct scan *s,
 				     i);
 	strvec_push(&args, "coverage-replay");
 	strvec_push(&args, harness);
-	strvec_pushf(&args, "%ld", infra_rss_limit_mb(s));
-	r = container_run_script(s, replay_script, strvec_list(&args),
+	strvec_pushf(&args, "%ld", infra_rss_limit_mb(&s->exec));
+	r = container_run_script(&s->exec, replay_script, strvec_list(&args),
 				 strvec_list(&binds), timeout_s, log, &code);
 	if (r == CRS_ETIMEOUT) {
 		crs_error_clear();

@@ -173,9 +173,9 @@ int pov_coverage_run(struct pov_coverage *out, struct scan *s,
 	strvec_pushf(&binds, "%s:/replay", io);
 	strvec_push(&args, "pov-coverage");
 	strvec_push(&args, harness);
-	strvec_pushf(&args, "%ld", infra_rss_limit_mb(s));
+	strvec_pushf(&args, "%ld", infra_rss_limit_mb(&s->exec));
 	strvec_pushf(&args, "%d", POV_COVERAGE_RUN_S);
-	r = container_run_script(s, pov_script, strvec_list(&args),
+	r = container_run_script(&s->exec, pov_script, strvec_list(&args),
 				 strvec_list(&binds), timeout_s, log, &code);
 	if (r == CRS_ETIMEOUT) {
 		crs_error_clear();
