@@ -10,6 +10,7 @@
 #ifndef CRS_RUNNER_EXEC_BG_JOB_H
 #define CRS_RUNNER_EXEC_BG_JOB_H
 
+/* the scan, not an exec_ctx: the job (a phase callback) gets it */
 struct scan;
 struct compose_resources;
 struct bg_job;

@@ -70,3 +70,14 @@ char *exec_work_vpath(const struct exec_ctx *x, const char *fmt, va_list ap)
 	free(rel);
 	return buf_detach(&b, NULL);
 }
+
+char *exec_work_path(const struct exec_ctx *x, const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+
+	va_start(ap, fmt);
+	p = exec_work_vpath(x, fmt, ap);
+	va_end(ap);
+	return p;
+}

@@ -2,13 +2,10 @@
 /*
  * exec_ctx.h - what running a container needs, and nothing of a scan
  *
- * As git's struct child_process knows nothing of a repository,
- * runner/exec/ runs containers from this: the engine, the owner label,
- * the deadline, the stop flag, the work and output roots, infra's cores
- * and memory. A scan embeds one (struct scan's `exec`, filled from its
- * own fields by scan_exec_bind) and callers pass `&s->exec`; what needs
- * the project, the compose or the scan's state takes them explicitly.
- * It lives on the scan floor because the scan embeds it.
+ * As git's struct child_process knows nothing of a repository, runner/exec/
+ * runs containers from this: engine, owner label, deadline, stop flag,
+ * work and output roots, infra's share. struct scan embeds one, callers
+ * pass &s->exec. Details: docs/internals.md ("The exec context").
  */
 #ifndef CRS_RUNNER_SCAN_EXEC_CTX_H
 #define CRS_RUNNER_SCAN_EXEC_CTX_H
@@ -63,7 +60,9 @@ void exec_set_thread_stop(volatile int *flag);
 const struct compose_resources *exec_shared_res(void);
 void exec_set_shared_res(const struct compose_resources *res);
 
-/* <work_dir>/<fmt...> (scan_work_path's), caller frees. */
+/* <work_dir>/<fmt...>, caller frees (scan_work_path for a scan). */
+char *exec_work_path(const struct exec_ctx *x, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 char *exec_work_vpath(const struct exec_ctx *x, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
 
