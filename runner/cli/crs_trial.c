@@ -421,6 +421,7 @@ int crstrial_run(const struct crstrial_opts *o, const struct crslint *lint,
 	so.timeout_s = o->timeout_s + (o->timeout_s / 4 > 20 ?
 				       o->timeout_s / 4 : 20);
 	clock_gettime(CLOCK_MONOTONIC, &s->started);
+	scan_exec_bind(s);	/* the exec context's deadline too */
 	if ((r = phase_scan_prove(s)) != 0 ||
 	    (scan_interrupted(s) && (r = CRS_EINTR))) {
 		code = fail(r, "crs test: running");

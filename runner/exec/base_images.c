@@ -8,11 +8,9 @@
  * Details: docs/base-images.md; design notes: docs/internals.md.
  */
 #include "runner/exec/base_images.h"
-#include "runner/scan/ctx.h"
 #include "runner/exec/dockerfile_from.h"
 #include "runner/exec/images.h"
-#include "runner/scan/scan.h"
-#include "runner/scan/scan_opts.h"
+#include "runner/scan/exec_ctx.h"
 #include "runner/engine/docker.h"
 #include "runner/engine/registry_auth.h"
 #include "common/buf.h"
@@ -99,53 +97,53 @@ CRS_TESTABLE const char *base_images_stand_in(const char *ref)
 	return found;
 }
 
-static enum base_images_mode base_mode(const struct scan *s)
+static enum base_images_mode base_mode(const struct exec_ctx *x)
 {
-	return s->opts && s->opts->base_images == BASE_IMAGES_STAND_IN ?
+	return x->base_images == BASE_IMAGES_STAND_IN ?
 		BASE_IMAGES_STAND_IN : BASE_IMAGES_PULL;
 }
 
-const char *base_images_runner_name(const struct scan *s)
+const char *base_images_runner_name(const struct exec_ctx *x)
 {
-	return base_mode(s) == BASE_IMAGES_STAND_IN ? STAND_IN_RUNNER_IMAGE :
+	return base_mode(x) == BASE_IMAGES_STAND_IN ? STAND_IN_RUNNER_IMAGE :
 		BASE_RUNNER_IMAGE;
 }
 
-const char *base_images_tag_seed(struct scan *s)
+const char *base_images_tag_seed(const struct exec_ctx *x, char **seed)
 {
 	static const char *const stand_ins[] = {
 		STAND_IN_BUILDER_IMAGE, STAND_IN_RUNNER_IMAGE,
 	};
 	struct buf b = BUF_INIT;
 
-	if (base_mode(s) != BASE_IMAGES_STAND_IN)
+	if (base_mode(x) != BASE_IMAGES_STAND_IN)
 		return "";
-	if (s->state.base_seed)
-		return s->state.base_seed;
+	if (*seed)
+		return *seed;
 	buf_adds(&b, "base-images=stand-in\n");
 	for (size_t i = 0; i < sizeof(stand_ins) / sizeof(stand_ins[0]); i++) {
 		char *id = NULL;
 
-		if (docker_image_exists(s->docker, stand_ins[i], &id) != 0)
+		if (docker_image_exists(x->docker, stand_ins[i], &id) != 0)
 			crs_error_clear();
 		buf_printf(&b, "%s %s\n", stand_ins[i], id ? id : "missing");
 		free(id);
 	}
-	s->state.base_seed = buf_detach(&b, NULL);
-	return s->state.base_seed;
+	*seed = buf_detach(&b, NULL);
+	return *seed;
 }
 
 /* Sleep `ms`, waking early on Ctrl-C (CRS_EINTR). */
-static int base_sleep(const struct scan *s, long ms)
+static int base_sleep(const struct exec_ctx *x, long ms)
 {
 	struct timespec slice = { 0, 100L * 1000 * 1000 };
 
 	for (long left = ms; left > 0; left -= 100) {
-		if (scan_interrupted(s))
+		if (exec_interrupted(x))
 			return crs_error_set(CRS_EINTR, "interrupted");
 		nanosleep(&slice, NULL);
 	}
-	return scan_interrupted(s) ? crs_error_set(CRS_EINTR, "interrupted") :
+	return exec_interrupted(x) ? crs_error_set(CRS_EINTR, "interrupted") :
 		0;
 }
 
@@ -171,7 +169,7 @@ static int base_auth(char **out, const char *ref)
 	return r;
 }
 
-static int base_pull(struct scan *s, const char *ref)
+static int base_pull(struct exec_ctx *x, const char *ref)
 {
 	struct docker_pull_opts po = DOCKER_PULL_OPTS_INIT;
 	enum docker_pull_failure why = DOCKER_PULL_FAILED;
@@ -183,11 +181,11 @@ static int base_pull(struct scan *s, const char *ref)
 		return crs_error_prefix("cannot pull %s", ref);
 	po.ref = ref;
 	po.auth = auth;
-	po.interrupted = scan_stop_flag(s);
+	po.interrupted = exec_stop_flag(x);
 	log_info("pulling %s (missing locally)%s", ref,
 		 auth ? " with credentials from the Docker config" : "");
 	for (;;) {
-		double left = scan_remaining(s);
+		double left = exec_remaining(x);
 
 		if (left <= 0) {
 			r = crs_error_set(CRS_ETIMEOUT, "the scan's deadline "
@@ -195,18 +193,18 @@ static int base_pull(struct scan *s, const char *ref)
 			break;
 		}
 		po.timeout_ms = (long)(left * 1000);
-		r = docker_image_pull(s->docker, &po, &why);
+		r = docker_image_pull(x->docker, &po, &why);
 		tries++;
 		if (r == 0 || r == CRS_EINTR || r == CRS_ETIMEOUT ||
 		    (why != DOCKER_PULL_UNREACHABLE &&
 		     why != DOCKER_PULL_TRANSIENT) ||
 		    tries == BASE_PULL_TRIES ||
-		    scan_remaining(s) * 1000 < (double)delay)
+		    exec_remaining(x) * 1000 < (double)delay)
 			break;
 		log_warn("pull %s: try %d of %d failed: %s; again in %ld s",
 			 ref, tries, BASE_PULL_TRIES, crs_error_last(),
 			 delay / 1000);
-		if ((r = base_sleep(s, delay)) != 0)
+		if ((r = base_sleep(x, delay)) != 0)
 			break;
 		delay *= 2;
 	}
@@ -223,21 +221,21 @@ static int base_pull(struct scan *s, const char *ref)
 	return r;
 }
 
-int base_image_ready(struct scan *s, const char *ref)
+int base_image_ready(struct exec_ctx *x, const char *ref)
 {
-	int r = docker_image_exists(s->docker, ref, NULL);
+	int r = docker_image_exists(x->docker, ref, NULL);
 
 	if (r != CRS_ENOTFOUND)
 		return r;
 	crs_error_clear();
-	return base_pull(s, ref);
+	return base_pull(x, ref);
 }
 
 /* The stand-in `name` (for `ref`) must exist: build.sh makes it. */
-static int base_stand_in_ready(struct scan *s, const char *name,
+static int base_stand_in_ready(struct exec_ctx *x, const char *name,
 			       const char *ref)
 {
-	int r = docker_image_exists(s->docker, name, NULL);
+	int r = docker_image_exists(x->docker, name, NULL);
 
 	if (r == CRS_ENOTFOUND)
 		r = crs_error_set(CRS_EENGINE, "stand-in image %s (for %s) is "
@@ -246,22 +244,22 @@ static int base_stand_in_ready(struct scan *s, const char *name,
 	return r;
 }
 
-int base_images_runner(struct scan *s, const char **out)
+int base_images_runner(struct exec_ctx *x, const char **out)
 {
-	const char *name = base_images_runner_name(s);
+	const char *name = base_images_runner_name(x);
 	int r;
 
 	*out = NULL;
-	if (!s->base_runner_ready) {
-		r = base_mode(s) == BASE_IMAGES_STAND_IN ?
-			base_stand_in_ready(s, name, BASE_RUNNER_IMAGE) :
-			base_image_ready(s, name);
+	if (!x->base_runner_ready) {
+		r = base_mode(x) == BASE_IMAGES_STAND_IN ?
+			base_stand_in_ready(x, name, BASE_RUNNER_IMAGE) :
+			base_image_ready(x, name);
 		if (r != 0)
 			return r;
 		log_info("base runner: %s%s", name,
-			 base_mode(s) == BASE_IMAGES_STAND_IN ?
+			 base_mode(x) == BASE_IMAGES_STAND_IN ?
 			 " (the offline stand-in)" : "");
-		s->base_runner_ready = 1;
+		x->base_runner_ready = 1;
 	}
 	*out = name;
 	return 0;
@@ -324,7 +322,7 @@ out:
 	return r;
 }
 
-int base_images_for_build(struct scan *s, struct docker_build_opts *bo,
+int base_images_for_build(struct exec_ctx *x, struct docker_build_opts *bo,
 			  struct buf *keep)
 {
 	struct dockerfile_froms froms = DOCKERFILE_FROMS_INIT;
@@ -346,14 +344,14 @@ int base_images_for_build(struct scan *s, struct docker_build_opts *bo,
 		if (!f->image || f->own || f->is_stage || f->is_scratch ||
 		    base_is_own(f->image))
 			continue;
-		stand_in = base_mode(s) == BASE_IMAGES_STAND_IN ?
+		stand_in = base_mode(x) == BASE_IMAGES_STAND_IN ?
 			base_images_stand_in(f->image) : NULL;
 		if (stand_in) {
 			images[i] = stand_in;
 			rewrite = 1;
-			r = base_stand_in_ready(s, stand_in, f->image);
+			r = base_stand_in_ready(x, stand_in, f->image);
 		} else {
-			r = base_image_ready(s, f->image);
+			r = base_image_ready(x, f->image);
 		}
 		if (r != 0 && r != CRS_EINTR)
 			crs_error_prefix("%s:%zu", bo->dockerfile_shown ?

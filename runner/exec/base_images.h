@@ -10,7 +10,7 @@
 #ifndef CRS_RUNNER_EXEC_BASE_IMAGES_H
 #define CRS_RUNNER_EXEC_BASE_IMAGES_H
 
-struct scan;
+struct exec_ctx;
 struct buf;
 struct docker_build_opts;
 
@@ -52,7 +52,7 @@ const char *base_images_stand_in(const char *ref);
 
 /* The image crs-ci's own containers run in, in this scan's mode (a
  * name; not checked). Borrowed. Cannot fail. */
-const char *base_images_runner_name(const struct scan *s);
+const char *base_images_runner_name(const struct exec_ctx *x);
 
 /*
  * base_images_runner_name, made ready on first use in this process: a
@@ -60,7 +60,7 @@ const char *base_images_runner_name(const struct scan *s);
  * build.sh"), a missing real image is pulled (as base_image_ready).
  * *out borrowed.
  */
-int base_images_runner(struct scan *s, const char **out);
+int base_images_runner(struct exec_ctx *x, const char **out);
 
 /*
  * Make `ref` present: 0 when it is; else pulled, with up to 4 tries
@@ -70,7 +70,7 @@ int base_images_runner(struct scan *s, const char **out);
  * message>)": CRS_ENOTFOUND (no such image), CRS_EENGINE (unreachable,
  * denied, failed), CRS_EINTR (Ctrl-C), CRS_ECONFIG (a bad config.json).
  */
-int base_image_ready(struct scan *s, const char *ref);
+int base_image_ready(struct exec_ctx *x, const char *ref);
 
 /*
  * Before building bo: read its Dockerfile from bo->context_dir (no link
@@ -81,7 +81,7 @@ int base_image_ready(struct scan *s, const char *ref);
  * text lives in `keep`). Errors as base_image_ready, and CRS_EINPUT for a
  * Dockerfile that cannot be read.
  */
-int base_images_for_build(struct scan *s, struct docker_build_opts *bo,
+int base_images_for_build(struct exec_ctx *x, struct docker_build_opts *bo,
 			  struct buf *keep);
 
 /*
@@ -90,10 +90,11 @@ int base_images_for_build(struct scan *s, struct docker_build_opts *bo,
  * base-images rebuilt them: an image tagged by its context alone would
  * otherwise be reused with the old toolchain under it): "" when pulling,
  * else "base-images=stand-in" and the stand-ins' image ids (those the
- * engine lacks say so; the build then fails on them). Borrowed, made
- * once per scan. Cannot fail.
+ * engine lacks say so; the build then fails on them). Made once, into
+ * *seed (the scan's state.base_seed, saved with it); borrowed from
+ * there. Cannot fail.
  */
-const char *base_images_tag_seed(struct scan *s);
+const char *base_images_tag_seed(const struct exec_ctx *x, char **seed);
 
 /*
  * After a build FROM the stand-ins failed at its step `step` (the

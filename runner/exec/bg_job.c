@@ -39,8 +39,8 @@ static void *bg_main(void *arg)
 	struct bg_job *j = arg;
 	int r;
 
-	scan_set_thread_stop(&j->stop);
-	scan_set_shared_res(j->res);
+	exec_set_thread_stop(&j->stop);
+	exec_set_shared_res(j->res);
 	r = j->fn(j->s, j->arg);
 	pthread_mutex_lock(&j->lock);
 	j->r = r;

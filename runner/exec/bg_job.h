@@ -10,12 +10,13 @@
 #ifndef CRS_RUNNER_EXEC_BG_JOB_H
 #define CRS_RUNNER_EXEC_BG_JOB_H
 
+/* the scan, not an exec_ctx: the job (a phase callback) gets it */
 struct scan;
 struct compose_resources;
 struct bg_job;
 
 /*
- * Run fn(s, arg) in a new thread with `res` as its scan_shared_res()
+ * Run fn(s, arg) in a new thread with `res` as its exec_shared_res()
  * (NULL: infra's cores; the pointer must outlive the job) and a stop
  * flag of its own (scan_stop_flag), which the joining thread's stop (a
  * Ctrl-C) reaches while it waits. NULL when no thread could start

@@ -8,8 +8,7 @@
  * Details: docs/work-folder.md; design notes: docs/internals.md.
  */
 #include "runner/exec/bind_source.h"
-#include "runner/scan/scan.h"
-#include "runner/scan/scan_opts.h"
+#include "runner/scan/exec_ctx.h"
 #include "common/fsutil.h"
 #include "common/error.h"
 #include "common/xalloc.h"
@@ -135,18 +134,18 @@ CRS_TESTABLE int bind_source_not_in(const char *cache,
 	return r;
 }
 
-int bind_source_check(const struct scan *s, const char *const *binds)
+int bind_source_check(const struct exec_ctx *x, const char *const *binds)
 {
-	char *cache = s->opts && s->opts->cache_dir ?
-		fs_abspath(s->opts->cache_dir) : NULL;
+	char *cache = x->cache_dir ?
+		fs_abspath(x->cache_dir) : NULL;
 	const char *roots[4] = { NULL };
 	size_t n = 0;
 	int r;
 
-	if (s->work_dir)
-		roots[n++] = s->work_dir;
-	if (s->out_dir)
-		roots[n++] = s->out_dir;
+	if (x->work_dir)
+		roots[n++] = x->work_dir;
+	if (x->out_dir)
+		roots[n++] = x->out_dir;
 	if ((r = bind_source_not_in(cache, roots, binds)) == 0) {
 		roots[n] = cache;
 		r = bind_source_check_roots(roots, binds);

@@ -5,7 +5,7 @@
 #ifndef CRS_RUNNER_EXEC_BIND_SOURCE_H
 #define CRS_RUNNER_EXEC_BIND_SOURCE_H
 
-struct scan;
+struct exec_ctx;
 
 #ifdef UNIT_TESTS
 /*
@@ -31,8 +31,8 @@ int bind_source_not_in(const char *cache, const char *const *own,
 #endif
 
 /* No bind source in --cache-dir (bind_source_not_in), then
- * bind_source_check_roots with the scan's work, output and cache
+ * bind_source_check_roots with x's work, output and cache
  * folders. */
-int bind_source_check(const struct scan *s, const char *const *binds);
+int bind_source_check(const struct exec_ctx *x, const char *const *binds);
 
 #endif

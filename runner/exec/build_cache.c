@@ -61,7 +61,7 @@ int build_cache_key(char out[65], char **material_out, struct scan *s,
 		   "target-image %s\nsanitizer %s\nlanguage %s\n"
 		   "engine libfuzzer\nbase-images %s\n", BUILD_CACHE_VERSION,
 		   tree, source_hash, proj, target_id, sanitizer,
-		   s->state.language, base_images_tag_seed(s));
+		   s->state.language, base_images_tag_seed(&s->exec, &s->state.base_seed));
 	sha256_hex(out, b.ptr, b.len);
 	*material_out = buf_detach(&b, NULL);
 out:

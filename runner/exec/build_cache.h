@@ -10,6 +10,7 @@
 #ifndef CRS_RUNNER_EXEC_BUILD_CACHE_H
 #define CRS_RUNNER_EXEC_BUILD_CACHE_H
 
+/* the scan, not an exec_ctx: its project, language, image key it */
 struct scan;
 
 /*

@@ -46,8 +46,8 @@ static void *worker_main(void *arg)
 	struct worker *w = arg;
 	int r;
 
-	scan_set_thread_stop(&w->g->stop);
-	scan_set_shared_res(w->res);
+	exec_set_thread_stop(&w->g->stop);
+	exec_set_shared_res(w->res);
 	r = w->job->fn(w->s, w->job->arg);
 
 	pthread_mutex_lock(&w->g->lock);
@@ -80,7 +80,7 @@ int build_group_run(struct scan *s, struct build_job *jobs, size_t nr)
 	pthread_mutex_lock(&g.lock);
 	for (size_t i = 0; i < nr; i++) {
 		w[i] = (struct worker){ .g = &g, .s = s, .job = &jobs[i],
-					.res = scan_shared_res() };
+					.res = exec_shared_res() };
 		if (pthread_create(&w[i].tid, NULL, worker_main, &w[i]) != 0) {
 			/* the jobs so far are stopped and awaited */
 			g.first_r = crs_error_set(CRS_ERR, "%s: cannot start "

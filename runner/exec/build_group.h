@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 
+/* the scan, not an exec_ctx: each job (a phase callback) gets it */
 struct scan;
 struct compose;
 struct compose_resources;

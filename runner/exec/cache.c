@@ -159,7 +159,7 @@ static int load_checked(struct scan *s, const struct cache_entry *e,
 	if ((r = fs_mkdir_p(dir)) != 0 ||
 	    (r = image_archive_retag(fd, e->path, tag, e->id, tmp_tag,
 				     load)) != 0 ||
-	    (e->base && (r = base_image_ready(s, e->base)) != 0) ||
+	    (e->base && (r = base_image_ready(&s->exec, e->base)) != 0) ||
 	    (r = docker_image_load(s->docker, load)) != 0)
 		goto out;
 	loaded = 1;

@@ -18,6 +18,7 @@
 /* --cache-max when not given: 2 GiB */
 #define CACHE_MAX_DEFAULT ((int64_t)2 << 30)
 
+/* the scan, not an exec_ctx: its image tags and harnesses */
 struct scan;
 
 /* Load each cached image the engine lacks (its base image made ready

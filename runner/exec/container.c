@@ -11,12 +11,10 @@
 #include "runner/exec/bind_source.h"
 #include "runner/exec/container_policy.h"
 #include "runner/engine/reaper.h"
-#include "runner/scan/scan.h"
-#include "runner/scan/scan_opts.h"
-#include "runner/scan/ctx.h"
+#include "runner/scan/exec_ctx.h"
 #include "runner/config/config.h"
 #include "runner/engine/docker.h"
-#include "runner/scan/timings.h"
+#include "runner/scan/timings_record.h"
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"
@@ -32,36 +30,33 @@
 #define LOG_KEEP_MAX (8u << 20)
 
 /* The owner, who it is (for the reaper) and the container's deadline. */
-static void labels_until(struct strvec *labels, const struct scan *s,
+static void labels_until(struct strvec *labels, const struct exec_ctx *x,
 			 time_t deadline)
 {
-	strvec_pushf(labels, "%s=%s", CRS_CI_LABEL, s->owner);
+	strvec_pushf(labels, "%s=%s", CRS_CI_LABEL, x->owner);
 	reaper_labels(labels, deadline);
 }
 
-void container_labels(struct strvec *labels, const struct scan *s)
+void container_labels(struct strvec *labels, const struct exec_ctx *x)
 {
-	time_t end = s->opts && s->opts->timeout_s > 0 ?
-		s->started_wall + (time_t)s->opts->timeout_s : 0;
-
-	labels_until(labels, s, end);
+	labels_until(labels, x, exec_deadline_wall(x));
 }
 
 /* Commit container `id` as image `ref` ("repo:tag"). */
-static int container_commit(struct scan *s, const char *id, const char *ref)
+static int container_commit(struct exec_ctx *x, const char *id, const char *ref)
 {
 	const char *colon = strrchr(ref, ':');
 	char *repo = xstrndup(ref, (size_t)(colon - ref));
 	int r;
 
-	r = docker_container_commit(s->docker, id, repo, colon + 1, NULL);
+	r = docker_container_commit(x->docker, id, repo, colon + 1, NULL);
 	if (r != 0)
 		crs_error_prefix("committing the build as %s", ref);
 	free(repo);
 	return r;
 }
 
-int container_run_commit(struct scan *s, const struct docker_run_opts *o,
+int container_run_commit(struct exec_ctx *x, const struct docker_run_opts *o,
 			 double timeout_s, const char *log_path,
 			 const char *commit_ref, int *exit_code_out)
 {
@@ -76,19 +71,19 @@ int container_run_commit(struct scan *s, const struct docker_run_opts *o,
 		for (const char *const *l = o->labels; *l; l++)
 			strvec_push(&labels, *l);
 	/* its own deadline, which the watchdog holds it to (reaper.h) */
-	labels_until(&labels, s, time(NULL) + (time_t)timeout_s + 1);
+	labels_until(&labels, x, time(NULL) + (time_t)timeout_s + 1);
 	opts.labels = strvec_list(&labels);
-	if ((r = bind_source_check(s, o->binds)) != 0 ||
-	    (r = docker_container_create(s->docker, &opts, &id)) != 0)
+	if ((r = bind_source_check(x, o->binds)) != 0 ||
+	    (r = docker_container_create(x->docker, &opts, &id)) != 0)
 		goto out;
-	if ((r = docker_container_start(s->docker, id)) != 0)
+	if ((r = docker_container_start(x->docker, id)) != 0)
 		goto out;
-	r = docker_container_wait(s->docker, id, (long)(timeout_s * 1000),
-				  scan_stop_flag(s), &code);
+	r = docker_container_wait(x->docker, id, (long)(timeout_s * 1000),
+				  exec_stop_flag(x), &code);
 	if (r == CRS_ETIMEOUT || r == CRS_EINTR)
-		docker_container_kill(s->docker, id, "KILL");
+		docker_container_kill(x->docker, id, "KILL");
 	if (log_path) {
-		rr = docker_container_logs(s->docker, id, &logs, LOG_KEEP_MAX);
+		rr = docker_container_logs(x->docker, id, &logs, LOG_KEEP_MAX);
 		if (rr == 0)
 			fs_write_file_atomic(log_path, logs.ptr, logs.len);
 		else
@@ -97,9 +92,9 @@ int container_run_commit(struct scan *s, const struct docker_run_opts *o,
 	if (r == 0)
 		*exit_code_out = code;
 	if (r == 0 && code == 0 && commit_ref)
-		r = container_commit(s, id, commit_ref);
+		r = container_commit(x, id, commit_ref);
 out:
-	if (id && docker_container_remove(s->docker, id, 1) != 0 && r == 0)
+	if (id && docker_container_remove(x->docker, id, 1) != 0 && r == 0)
 		r = crs_error_code();
 	free(id);
 	buf_release(&logs);
@@ -107,14 +102,14 @@ out:
 	return r;
 }
 
-int container_run(struct scan *s, const struct docker_run_opts *o,
+int container_run(struct exec_ctx *x, const struct docker_run_opts *o,
 		  double timeout_s, const char *log_path, int *exit_code_out)
 {
-	return container_run_commit(s, o, timeout_s, log_path, NULL,
+	return container_run_commit(x, o, timeout_s, log_path, NULL,
 				    exit_code_out);
 }
 
-int container_run_script(struct scan *s, const char *script,
+int container_run_script(struct exec_ctx *x, const char *script,
 			 const char *const *args, const char *const *binds,
 			 double timeout_s, const char *log_path,
 			 int *exit_code_out)
@@ -124,7 +119,7 @@ int container_run_script(struct scan *s, const char *script,
 	int r;
 
 	*exit_code_out = -1;
-	if ((r = base_images_runner(s, &ro.image)) != 0)
+	if ((r = base_images_runner(x, &ro.image)) != 0)
 		return r;
 	strvec_push(&cmd, "/bin/bash");
 	strvec_push(&cmd, "-c");
@@ -135,19 +130,19 @@ int container_run_script(struct scan *s, const char *script,
 	ro.binds = binds;
 	ro.network = "none";
 	/* our own work: infra's cores, or every core while no CRS runs
-	 * (scan_shared_res); infra's memory, which its rss limit is from */
-	ro.cpuset = scan_shared_res() ? scan_shared_res()->cpuset :
-		s->compose->infra.cpuset;
-	ro.memory = s->compose->infra.memory_bytes;
+	 * (exec_shared_res); infra's memory, which its rss limit is from */
+	ro.cpuset = exec_shared_res() ? exec_shared_res()->cpuset :
+		x->infra->cpuset;
+	ro.memory = x->infra->memory_bytes;
 	container_policy_apply(&ro, ROLE_INFRA);
-	r = container_run(s, &ro, timeout_s, log_path, exit_code_out);
+	r = container_run(x, &ro, timeout_s, log_path, exit_code_out);
 	strvec_release(&cmd);
 	return r;
 }
 
-long infra_rss_limit_mb(const struct scan *s)
+long infra_rss_limit_mb(const struct exec_ctx *x)
 {
-	int64_t mem = s->compose->infra.memory_bytes;
+	int64_t mem = x->infra->memory_bytes;
 	long mb = (long)(mem / (1 << 20) * 3 / 4);
 
 	return mem > 0 && mb < 2560 ? mb : 2560;
@@ -168,12 +163,12 @@ char *log_tail(const char *path, int lines, size_t cap)
 	return tail;
 }
 
-int image_build_cached(struct scan *s, const struct docker_build_opts *o,
+int image_build_cached(struct exec_ctx *x, const struct docker_build_opts *o,
 		       const char *what)
 {
 	struct docker_build_opts bo = *o;
 	struct buf dockerfile = BUF_INIT;
-	int r = docker_image_exists(s->docker, o->tag, NULL), span, step = 0;
+	int r = docker_image_exists(x->docker, o->tag, NULL), span, step = 0;
 
 	if (r == 0) {
 		log_info("%s: reusing image %s", what, o->tag);
@@ -183,17 +178,17 @@ int image_build_cached(struct scan *s, const struct docker_build_opts *o,
 		return r;
 	crs_error_clear();
 	/* its base images first: pulled, or the stand-ins named instead */
-	if ((r = base_images_for_build(s, &bo, &dockerfile)) != 0) {
+	if ((r = base_images_for_build(x, &bo, &dockerfile)) != 0) {
 		buf_release(&dockerfile);
 		return r == CRS_EINTR ? r : crs_error_prefix("%s", what);
 	}
 	log_info("%s: building image %s%s", what, o->tag,
 		 bo.dockerfile_text ? " (FROM the stand-ins)" : "");
-	bo.interrupted = scan_stop_flag(s);
+	bo.interrupted = exec_stop_flag(x);
 	bo.failed_step = &step;
-	span = timing_begin(s, "image", what);
-	r = docker_image_build(s->docker, &bo);
-	timing_end(s, span);
+	span = timings_begin(x->timings, "image", what, NULL);
+	r = docker_image_build(x->docker, &bo);
+	timings_end(x->timings, span);
 	if (r == CRS_EBUILD)	/* an Ubuntu package on Debian stand-ins? */
 		base_images_explain_failure(&bo, step);
 	buf_release(&dockerfile);

@@ -2,21 +2,21 @@
 /*
  * container.h - run one container to completion the way every phase does
  *
- * Labels it with the scan's owner, starts it, waits within a time limit
- * (honouring Ctrl-C), saves its output to a log file, removes it.
+ * Labels it with the owner of the exec context (runner/scan/exec_ctx.h),
+ * starts it, waits within a time limit (honouring Ctrl-C), saves its output to a log file, removes it.
  */
 #ifndef CRS_RUNNER_EXEC_CONTAINER_H
 #define CRS_RUNNER_EXEC_CONTAINER_H
 
 #include <stddef.h>
 
-struct scan;
+struct exec_ctx;
 struct docker_run_opts;
 struct strvec;
 
 /* Append the owner label, the owner's identity and the scan's deadline
  * (runner/engine/reaper.h) to a label list. */
-void container_labels(struct strvec *labels, const struct scan *s);
+void container_labels(struct strvec *labels, const struct exec_ctx *x);
 
 /*
  * Create, start, wait (at most timeout_s seconds), save logs to log_path
@@ -24,7 +24,7 @@ void container_labels(struct strvec *labels, const struct scan *s);
  * CRS_ETIMEOUT when the limit passed (the container is killed),
  * CRS_EINTR on a signal.
  */
-int container_run(struct scan *s, const struct docker_run_opts *o,
+int container_run(struct exec_ctx *x, const struct docker_run_opts *o,
 		  double timeout_s, const char *log_path, int *exit_code_out);
 
 /*
@@ -32,17 +32,17 @@ int container_run(struct scan *s, const struct docker_run_opts *o,
  * image `commit_ref` ("repo:tag", may be NULL) before it is removed, so
  * its file system (sources, objects, build state) can be started again.
  */
-int container_run_commit(struct scan *s, const struct docker_run_opts *o,
+int container_run_commit(struct exec_ctx *x, const struct docker_run_opts *o,
 			 double timeout_s, const char *log_path,
 			 const char *commit_ref, int *exit_code_out);
 
 /*
  * Run `bash -c script` in the base runner image as crs-ci's own work: no
  * network, the compose's infra memory and cpuset (every core the compose
- * owns while this thread has a scan_shared_res(): no CRS runs then). `args` (NULL-terminated)
- * become $0, $1, ...; `binds` as for docker_run_opts. As container_run.
+ * owns while this thread has an exec_shared_res(): no CRS runs then).
+ * `args` (NULL-terminated) become $0, $1, ...; `binds` as for docker_run_opts. As container_run.
  */
-int container_run_script(struct scan *s, const char *script,
+int container_run_script(struct exec_ctx *x, const char *script,
 			 const char *const *args, const char *const *binds,
 			 double timeout_s, const char *log_path,
 			 int *exit_code_out);
@@ -52,7 +52,7 @@ int container_run_script(struct scan *s, const char *script,
  * 3/4 of the infra memory when that is smaller, so libFuzzer reports an
  * out-of-memory before the container's cgroup kills it. Cannot fail.
  */
-long infra_rss_limit_mb(const struct scan *s);
+long infra_rss_limit_mb(const struct exec_ctx *x);
 
 /*
  * The last `lines` lines of a log file: log_lines_tail() (colour codes
@@ -66,7 +66,7 @@ char *log_tail(const char *path, int lines, size_t cap);
 
 /* Build an image unless `tag` exists. `what` names it in progress lines. */
 struct docker_build_opts;
-int image_build_cached(struct scan *s, const struct docker_build_opts *o,
+int image_build_cached(struct exec_ctx *x, const struct docker_build_opts *o,
 		       const char *what);
 
 #endif

@@ -120,12 +120,12 @@ static void set_failed(struct coverage_replay *out, char *why)
 	out->failed = why;
 }
 
-int coverage_replay_run(struct coverage_replay *out, struct scan *s,
+int coverage_replay_run(struct coverage_replay *out, struct exec_ctx *x,
 			const char *harness, const char *dir,
 			const char *const *corpora, double timeout_s)
 {
 	struct strvec binds = STRVEC_INIT, args = STRVEC_INIT;
-	char *bout = scan_work_path(s, "builds/coverage/head/out");
+	char *bout = exec_work_path(x, "builds/coverage/head/out");
 	char *bin = xasprintf("%s/%s", bout, harness);
 	char *log = xasprintf("%s/container.log", dir);
 	char *io = xasprintf("%s/io", dir);
@@ -151,8 +151,8 @@ int coverage_replay_run(struct coverage_replay *out, struct scan *s,
 				     i);
 	strvec_push(&args, "coverage-replay");
 	strvec_push(&args, harness);
-	strvec_pushf(&args, "%ld", infra_rss_limit_mb(s));
-	r = container_run_script(s, replay_script, strvec_list(&args),
+	strvec_pushf(&args, "%ld", infra_rss_limit_mb(x));
+	r = container_run_script(x, replay_script, strvec_list(&args),
 				 strvec_list(&binds), timeout_s, log, &code);
 	if (r == CRS_ETIMEOUT) {
 		crs_error_clear();

@@ -10,7 +10,9 @@
 #ifndef CRS_RUNNER_EXEC_COVERAGE_REPLAY_H
 #define CRS_RUNNER_EXEC_COVERAGE_REPLAY_H
 
+/* the scan, not an exec_ctx: coverage_replay_build builds its head */
 struct scan;
+struct exec_ctx;
 struct coverage;
 
 /* What one replay measured. */
@@ -32,7 +34,9 @@ void coverage_replay_release(struct coverage_replay *r);
  * the head's exported tree, so later scans of the same head do not pay
  * for it again; nothing else skips the build) and
  * is no error: *ok_out is 0 then, with a warning logged. Errors:
- * CRS_EINTR, CRS_EENGINE (and what the engine returns).
+ * CRS_EINTR, CRS_EENGINE (and what the engine returns). It takes the
+ * scan: it builds from its state (head image and commit, the build
+ * record) through runner/exec/target_build.h.
  */
 int coverage_replay_build(struct scan *s, int *ok_out);
 
@@ -46,7 +50,7 @@ int coverage_replay_build(struct scan *s, int *ok_out);
  * lcov) is no error: out->failed says why. Errors: CRS_EINTR,
  * CRS_EENGINE, I/O errors. Release *out in every case.
  */
-int coverage_replay_run(struct coverage_replay *out, struct scan *s,
+int coverage_replay_run(struct coverage_replay *out, struct exec_ctx *x,
 			const char *harness, const char *dir,
 			const char *const *corpora, double timeout_s);
 

@@ -8,8 +8,7 @@
  * warns ENV001/ENV002; the loader warns, this file enforces).
  */
 #include "runner/exec/crs_env.h"
-#include "runner/scan/scan.h"
-#include "runner/scan/scan_opts.h"
+#include "runner/scan/scan_state.h"
 #include "runner/config/config.h"
 #include "common/strvec.h"
 #include "common/xalloc.h"
@@ -48,10 +47,9 @@ static void env_layer(struct env_map *m, const struct config_env_list *l)
 		env_set(m, l->items[i].key, l->items[i].value);
 }
 
-void crs_env_build(struct strvec *env, const struct scan *s,
+void crs_env_build(struct strvec *env, const struct scan_state *st,
 		  const struct crs_env_args *a)
 {
-	const struct scan_state *st = &s->state;
 	struct env_map m = { 0 };
 	char *svc = NULL;
 

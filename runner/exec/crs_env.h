@@ -10,7 +10,7 @@
 #ifndef CRS_RUNNER_EXEC_CRS_ENV_H
 #define CRS_RUNNER_EXEC_CRS_ENV_H
 
-struct scan;
+struct scan_state;
 struct strvec;
 struct compose_crs;
 struct config_env_list;
@@ -42,7 +42,7 @@ struct crs_env_args {
 #define CRS_ENV_LLM_KEY_FILE "/run/secrets/oss_crs_llm_api_key"
 
 /* Fill `env` with KEY=VALUE strings. Cannot fail. */
-void crs_env_build(struct strvec *env, const struct scan *s,
+void crs_env_build(struct strvec *env, const struct scan_state *st,
 		  const struct crs_env_args *a);
 
 #endif

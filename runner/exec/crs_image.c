@@ -36,12 +36,12 @@ int crs_image_build(struct scan *s, const struct compose_crs *c,
 	if ((r = fs_sha256_tree(hash, m->root)) != 0)
 		goto out;
 	/* a build arg names it: made ready here, not from the FROM line */
-	if (target_dependent && (r = base_images_runner(s, &runner)) != 0)
+	if (target_dependent && (r = base_images_runner(&s->exec, &runner)) != 0)
 		goto out;
 	/* CRS Dockerfiles COPY --from=libcrs: a new libCRS is a new image */
 	buf_printf(&seed, "%s\n%s\n%s\n%s\n%s", hash, dockerfile, m->version,
 		   scan_image(s, "libcrs") ? scan_image(s, "libcrs") : "",
-		   base_images_tag_seed(s));
+		   base_images_tag_seed(&s->exec, &s->state.base_seed));
 	strvec_pushf(&args, "crs_version=%s", m->version);
 	if (target_dependent) {
 		buf_printf(&seed, "%s\n%s\n", s->state.head_image, runner);
@@ -57,7 +57,7 @@ int crs_image_build(struct scan *s, const struct compose_crs *c,
 	bo.tag = tag;
 	bo.buildargs = strvec_list(&args);
 	bo.log_path = log;
-	if ((r = image_build_cached(s, &bo, what)) != 0)
+	if ((r = image_build_cached(&s->exec, &bo, what)) != 0)
 		goto out;
 	*tag_out = tag;
 	tag = NULL; /* transferred */

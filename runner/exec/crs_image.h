@@ -5,6 +5,7 @@
 #ifndef CRS_RUNNER_EXEC_CRS_IMAGE_H
 #define CRS_RUNNER_EXEC_CRS_IMAGE_H
 
+/* the scan, not an exec_ctx: its head image and libcrs tag */
 struct scan;
 struct compose_crs;
 

@@ -13,7 +13,7 @@
 #include "runner/exec/container_policy.h"
 #include "runner/engine/reaper.h"
 #include "runner/exec/base_images.h"
-#include "runner/scan/scan.h"
+#include "runner/scan/exec_ctx.h"
 #include "runner/config/config.h"
 #include "runner/engine/docker.h"
 #include "runner/gateway/gw_config.h"
@@ -52,7 +52,8 @@ struct llm_gateway {
 	size_t crs_nr;
 };
 
-static void gateway_end(struct llm_gateway *g, struct scan *s, int report);
+static void gateway_end(struct llm_gateway *g, struct exec_ctx *x,
+			int report);
 
 /* ---- the binary ------------------------------------------------------- */
 
@@ -224,9 +225,8 @@ static int direct_or_env(const char **out, const struct compose *c,
 
 /* argv and environment of the gateway container. */
 static int gateway_cmd(struct strvec *argv, struct strvec *env,
-		       const struct scan *s)
+		       const struct compose *c)
 {
-	const struct compose *c = s->compose;
 	int r = 0;
 
 	strvec_push(argv, "/crs-ci");
@@ -303,12 +303,13 @@ static int keys_ready(const struct llm_gateway *g)
 }
 
 /* The gateway's output so far, saved to log_path; its tail, or "". */
-static char *save_log(struct scan *s, const char *id, const char *log_path)
+static char *save_log(struct exec_ctx *x, const char *id,
+		      const char *log_path)
 {
 	struct buf b = BUF_INIT;
 	char *tail;
 
-	if (docker_container_logs(s->docker, id, &b, LOG_MAX) != 0) {
+	if (docker_container_logs(x->docker, id, &b, LOG_MAX) != 0) {
 		crs_error_clear();
 		buf_release(&b);
 		return xstrdup("");
@@ -320,7 +321,7 @@ static char *save_log(struct scan *s, const char *id, const char *log_path)
 }
 
 /* Until the ready line is printed and every key file is complete. */
-static int wait_ready(struct llm_gateway *g, struct scan *s)
+static int wait_ready(struct llm_gateway *g, struct exec_ctx *x)
 {
 	double until = now_s() + READY_TIMEOUT_S;
 	const char *why = "did not become ready within 15s";
@@ -331,54 +332,55 @@ static int wait_ready(struct llm_gateway *g, struct scan *s)
 		struct buf b = BUF_INIT;
 		int printed = 0;
 
-		r = docker_container_running(s->docker, g->id);
+		r = docker_container_running(x->docker, g->id);
 		if (r < 0)
 			return r;
 		if (r == 0) {
 			why = "exited";
 			break;
 		}
-		if (docker_container_logs(s->docker, g->id, &b, 1u << 20) == 0)
+		if (docker_container_logs(x->docker, g->id, &b, 1u << 20) == 0)
 			printed = b.len && memmem(b.ptr, b.len, "\"key_files\"",
 						  11) != NULL;
 		crs_error_clear();
 		buf_release(&b);
 		if (printed && keys_ready(g))
 			return 0;
-		if (scan_interrupted(s))
+		if (exec_interrupted(x))
 			return crs_error_set(CRS_EINTR, "interrupted");
 		if (now_s() >= until)
 			break;
 		usleep(READY_POLL_MS * 1000);
 	}
-	tail = save_log(s, g->id, g->log_path);
+	tail = save_log(x, g->id, g->log_path);
 	r = crs_error_set(CRS_ETIMEOUT, "LLM gateway %s (log: %s)%s%s", why,
 			  g->log_path, *tail ? ":\n" : "", tail);
 	free(tail);
 	return r;
 }
 
-static int create_container(struct llm_gateway *g, struct scan *s,
+static int create_container(struct llm_gateway *g,
+			    struct exec_ctx *x, const struct compose *c,
 			    const char *exe, const char *net)
 {
 	struct docker_run_opts ro = DOCKER_RUN_OPTS_INIT;
 	struct strvec argv = STRVEC_INIT, env = STRVEC_INIT;
 	struct strvec binds = STRVEC_INIT, labels = STRVEC_INIT;
-	char *name = xasprintf("%s-llm-gateway", s->owner);
+	char *name = xasprintf("%s-llm-gateway", x->owner);
 	char user[64];
 	int r;
 
-	if ((r = gateway_cmd(&argv, &env, s)) != 0)
+	if ((r = gateway_cmd(&argv, &env, c)) != 0)
 		goto out;
 	strvec_pushf(&binds, "%s:/crs-ci:ro", exe);
 	strvec_pushf(&binds, "%s:/llm", g->dir);
 	strvec_pushf(&binds, "%s:/keys", g->keys_dir);
 	if (fs_exists("/etc/ssl/certs"))
 		strvec_push(&binds, "/etc/ssl/certs:/etc/ssl/certs:ro");
-	container_labels(&labels, s);
+	container_labels(&labels, x);
 	/* a dead crs-ci's key files are found by this (runner/engine/reaper.h) */
 	strvec_pushf(&labels, "%s=%s", REAPER_KEYS_LABEL, g->keys_dir);
-	if ((r = base_images_runner(s, &ro.image)) != 0)
+	if ((r = base_images_runner(x, &ro.image)) != 0)
 		goto out;
 	ro.name = name;
 	ro.entrypoint = strvec_list(&argv);
@@ -386,7 +388,7 @@ static int create_container(struct llm_gateway *g, struct scan *s,
 	ro.binds = strvec_list(&binds);
 	ro.labels = strvec_list(&labels);
 	ro.network = net;
-	ro.cpuset = s->compose->infra.cpuset;
+	ro.cpuset = x->infra->cpuset;
 	container_policy_apply(&ro, ROLE_GATEWAY);
 	/* files it writes belong to the user who runs the scan */
 	if (getuid() != 0) {
@@ -394,7 +396,7 @@ static int create_container(struct llm_gateway *g, struct scan *s,
 			 (unsigned)getgid());
 		ro.user = user;
 	}
-	r = docker_container_create(s->docker, &ro, &g->id);
+	r = docker_container_create(x->docker, &ro, &g->id);
 out:
 	/* the environment holds provider keys: wipe before freeing */
 	for (size_t i = 0; i < env.nr; i++)
@@ -407,7 +409,7 @@ out:
 	return r;
 }
 
-static int prepare_dir(struct llm_gateway *g, const struct scan *s)
+static int prepare_dir(struct llm_gateway *g, const struct compose *c)
 {
 	char *cfg;
 	int r;
@@ -418,18 +420,18 @@ static int prepare_dir(struct llm_gateway *g, const struct scan *s)
 	if (chmod(g->keys_dir, 0700) != 0)
 		return crs_error_set(CRS_ERR, "%s: %s", g->keys_dir,
 				     strerror(errno));
-	if (!s->compose->llm.config_path)
+	if (!c->llm.config_path)
 		return 0;
 	cfg = xasprintf("%s/config.yaml", g->dir);
-	r = fs_copy_file(s->compose->llm.config_path, cfg);
+	r = fs_copy_file(c->llm.config_path, cfg);
 	free(cfg);
 	return r;
 }
 
-int llm_gateway_start(struct llm_gateway **out, struct scan *s,
-		      const char *dir, const char *const *crs_networks)
+int llm_gateway_start(struct llm_gateway **out, struct exec_ctx *x,
+		      const struct compose *c, const char *dir,
+		      const char *const *crs_networks)
 {
-	const struct compose *c = s->compose;
 	struct llm_gateway *g;
 	struct strvec labels = STRVEC_INIT;
 	const char *const aliases[] = { LLM_GATEWAY_ALIAS, NULL };
@@ -453,27 +455,27 @@ int llm_gateway_start(struct llm_gateway **out, struct scan *s,
 	}
 	g->crs_nr = c->crs_nr;
 	if ((r = llm_gateway_static_exe(&exe)) != 0 ||
-	    (r = prepare_dir(g, s)) != 0)
+	    (r = prepare_dir(g, c)) != 0)
 		goto out;
 	if (user_net && *user_net) {
 		net = xstrdup(user_net);
 	} else {
-		net = xasprintf("%s-llm", s->owner);
-		container_labels(&labels, s);
-		if ((r = docker_network_create(s->docker, net, 0,
+		net = xasprintf("%s-llm", x->owner);
+		container_labels(&labels, x);
+		if ((r = docker_network_create(x->docker, net, 0,
 					       strvec_list(&labels),
 					       &g->egress_id)) != 0)
 			goto out;
 	}
-	if ((r = create_container(g, s, exe, net)) != 0)
+	if ((r = create_container(g, x, c, exe, net)) != 0)
 		goto out;
 	for (size_t i = 0; i < c->crs_nr && r == 0; i++)
-		r = docker_network_connect(s->docker, crs_networks[i], g->id,
+		r = docker_network_connect(x->docker, crs_networks[i], g->id,
 					   aliases);
-	if (r != 0 || (r = docker_container_start(s->docker, g->id)) != 0 ||
-	    (r = wait_ready(g, s)) != 0)
+	if (r != 0 || (r = docker_container_start(x->docker, g->id)) != 0 ||
+	    (r = wait_ready(g, x)) != 0)
 		goto out;
-	log_info("llm: gateway (%s mode) serves %zu CRS(s) at %s", c->llm.mode,
+	log_info("llm: gateway (%s mode) serves %zu CRS(x) at %s", c->llm.mode,
 		 c->crs_nr, LLM_GATEWAY_URL);
 	*out = g;
 	g = NULL;	/* transferred */
@@ -482,7 +484,7 @@ out:
 		int code = crs_error_code();
 		char *msg = xstrdup(crs_error_last());
 
-		gateway_end(g, s, 0);
+		gateway_end(g, x, 0);
 		crs_error_set(code, "%s", msg);
 		free(msg);
 	}
@@ -524,7 +526,7 @@ static void log_spend(const char *path)
 				 json_number_value(budget));
 		else
 			snprintf(b, sizeof(b), "unlimited");
-		log_info("llm: %s spent $%.6f of %s in %lld request(s), %lld "
+		log_info("llm: %s spent $%.6f of %s in %lld request(x), %lld "
 			 "refused", name,
 			 json_number_value(json_object_get(v, "dollars")), b,
 			 (long long)json_integer_value(json_object_get(
@@ -535,14 +537,14 @@ static void log_spend(const char *path)
 	json_decref(j);
 }
 
-static void report_spend(const struct llm_gateway *g, const struct scan *s)
+static void report_spend(const struct llm_gateway *g, struct exec_ctx *x)
 {
 	char *src = xasprintf("%s/spend.json", g->dir);
-	char *dst = xasprintf("%s/llm-spend.json", s->out_dir);
+	char *dst = xasprintf("%s/llm-spend.json", x->out_dir);
 
 	if (!fs_exists(src)) {
 		log_warn("llm: the gateway wrote no spend report");
-	} else if (fs_mkdir_p(s->out_dir) != 0 ||
+	} else if (fs_mkdir_p(x->out_dir) != 0 ||
 		   fs_copy_file(src, dst) != 0) {
 		log_warn("llm: %s", crs_error_last());
 		crs_error_clear();
@@ -554,26 +556,27 @@ static void report_spend(const struct llm_gateway *g, const struct scan *s)
 }
 
 /* Stop and remove what `g` started; `report`: the spend report too. */
-static void gateway_end(struct llm_gateway *g, struct scan *s, int report)
+static void gateway_end(struct llm_gateway *g, struct exec_ctx *x,
+			int report)
 {
 	int stopped = 0, code;
 
 	if (g->id) {
-		if (docker_container_kill(s->docker, g->id, "TERM") == 0 &&
-		    docker_container_wait(s->docker, g->id, STOP_WAIT_MS,
+		if (docker_container_kill(x->docker, g->id, "TERM") == 0 &&
+		    docker_container_wait(x->docker, g->id, STOP_WAIT_MS,
 					  NULL, &code) == 0)
 			stopped = 1;
 		else
-			docker_container_kill(s->docker, g->id, "KILL");
+			docker_container_kill(x->docker, g->id, "KILL");
 		crs_error_clear();
-		free(save_log(s, g->id, g->log_path));
-		if (docker_container_remove(s->docker, g->id, 1) != 0) {
+		free(save_log(x, g->id, g->log_path));
+		if (docker_container_remove(x->docker, g->id, 1) != 0) {
 			log_warn("llm: removing the gateway: %s",
 				 crs_error_last());
 			crs_error_clear();
 		}
 	}
-	if (g->egress_id && docker_network_remove(s->docker,
+	if (g->egress_id && docker_network_remove(x->docker,
 						  g->egress_id) != 0) {
 		log_warn("llm: removing its network: %s", crs_error_last());
 		crs_error_clear();
@@ -582,7 +585,7 @@ static void gateway_end(struct llm_gateway *g, struct scan *s, int report)
 		if (!stopped)
 			log_warn("llm: the gateway did not stop in time; its "
 				 "spend report may miss the last requests");
-		report_spend(g, s);
+		report_spend(g, x);
 	}
 	/* the keys die with the gateway: do not leave them on disk */
 	if (fs_remove_tree(g->keys_dir) != 0)
@@ -601,8 +604,8 @@ static void gateway_end(struct llm_gateway *g, struct scan *s, int report)
 	free(g);
 }
 
-void llm_gateway_stop(struct llm_gateway *g, struct scan *s)
+void llm_gateway_stop(struct llm_gateway *g, struct exec_ctx *x)
 {
 	if (g)
-		gateway_end(g, s, 1);
+		gateway_end(g, x, 1);
 }

@@ -10,7 +10,8 @@
 #ifndef CRS_RUNNER_EXEC_LLM_GATEWAY_H
 #define CRS_RUNNER_EXEC_LLM_GATEWAY_H
 
-struct scan;
+struct exec_ctx;
+struct compose;
 struct llm_gateway;
 
 /* The URL CRS containers get as OSS_CRS_LLM_API_URL (OSS-CRS's name). */
@@ -30,8 +31,9 @@ struct llm_gateway;
  * ready. On error everything
  * started is removed again and *out is NULL.
  */
-int llm_gateway_start(struct llm_gateway **out, struct scan *s,
-		      const char *dir, const char *const *crs_networks);
+int llm_gateway_start(struct llm_gateway **out, struct exec_ctx *x,
+		      const struct compose *c, const char *dir,
+		      const char *const *crs_networks);
 
 /* Host path of `crs`'s key file, or NULL for an unknown CRS. Borrowed. */
 const char *llm_gateway_key_file(const struct llm_gateway *g,
@@ -44,6 +46,6 @@ const char *llm_gateway_key_file(const struct llm_gateway *g,
  * <out>/llm-spend.json and log each CRS's spend. Problems are logged, not
  * returned. Frees g; accepts NULL.
  */
-void llm_gateway_stop(struct llm_gateway *g, struct scan *s);
+void llm_gateway_stop(struct llm_gateway *g, struct exec_ctx *x);
 
 #endif

@@ -11,7 +11,7 @@
 #include "runner/exec/pov_coverage.h"
 #include "runner/exec/container.h"
 #include "runner/scan/coverage.h"
-#include "runner/scan/scan.h"
+#include "runner/scan/exec_ctx.h"
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"
@@ -116,19 +116,19 @@ static void take_lcov(struct pov_coverage *out, int iofd, size_t i,
 }
 
 /* Copy the PoVs into dir/in as 0, 1, ...; 0 or an I/O error. */
-static int stage_all(struct pov_coverage *out, struct scan *s,
+static int stage_all(struct pov_coverage *out, const struct exec_ctx *x,
 		     const char *in, const char *const *povs, size_t nr)
 {
 	int outfd = -1, infd = -1, r;
 
-	if ((r = fs_open_dir(&outfd, s->out_dir)) != 0 ||
+	if ((r = fs_open_dir(&outfd, x->out_dir)) != 0 ||
 	    (r = fs_open_dir(&infd, in)) != 0)
 		goto out;
 	for (size_t i = 0; i < nr; i++) {
 		char name[24];
 
 		snprintf(name, sizeof(name), "%zu", i);
-		if (stage_pov(outfd, povs[i], infd, name, s->out_dir) != 0) {
+		if (stage_pov(outfd, povs[i], infd, name, x->out_dir) != 0) {
 			out->failed[i] = xasprintf("its PoV cannot be read: "
 						   "%s", crs_error_last());
 			crs_error_clear();
@@ -142,12 +142,12 @@ out:
 	return r;
 }
 
-int pov_coverage_run(struct pov_coverage *out, struct scan *s,
+int pov_coverage_run(struct pov_coverage *out, struct exec_ctx *x,
 		     const char *harness, const char *dir,
 		     const char *const *povs, size_t nr, double timeout_s)
 {
 	struct strvec binds = STRVEC_INIT, args = STRVEC_INIT;
-	char *bout = scan_work_path(s, "builds/coverage/head/out");
+	char *bout = exec_work_path(x, "builds/coverage/head/out");
 	char *bin = xasprintf("%s/%s", bout, harness);
 	char *log = xasprintf("%s/container.log", dir);
 	char *io = xasprintf("%s/io", dir), *in = xasprintf("%s/in", dir);
@@ -166,16 +166,16 @@ int pov_coverage_run(struct pov_coverage *out, struct scan *s,
 	}
 	if ((r = fs_remove_tree(dir)) != 0 || (r = fs_mkdir_p(dir)) != 0 ||
 	    (r = fs_mkdir_new(io)) != 0 || (r = fs_mkdir_new(in)) != 0 ||
-	    (r = stage_all(out, s, in, povs, nr)) != 0)
+	    (r = stage_all(out, x, in, povs, nr)) != 0)
 		goto out;
 	strvec_pushf(&binds, "%s:/out:ro", bout);
 	strvec_pushf(&binds, "%s:/povs:ro", in);
 	strvec_pushf(&binds, "%s:/replay", io);
 	strvec_push(&args, "pov-coverage");
 	strvec_push(&args, harness);
-	strvec_pushf(&args, "%ld", infra_rss_limit_mb(s));
+	strvec_pushf(&args, "%ld", infra_rss_limit_mb(x));
 	strvec_pushf(&args, "%d", POV_COVERAGE_RUN_S);
-	r = container_run_script(s, pov_script, strvec_list(&args),
+	r = container_run_script(x, pov_script, strvec_list(&args),
 				 strvec_list(&binds), timeout_s, log, &code);
 	if (r == CRS_ETIMEOUT) {
 		crs_error_clear();

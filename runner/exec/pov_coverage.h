@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 
-struct scan;
+struct exec_ctx;
 struct coverage;
 
 /* What the replay of one harness's PoVs measured. */
@@ -42,7 +42,7 @@ void pov_coverage_release(struct pov_coverage *p);
  * no error: out->failed[i] or out->all_failed says why. Errors:
  * CRS_EINTR, CRS_EENGINE, I/O errors. Release *out in every case.
  */
-int pov_coverage_run(struct pov_coverage *out, struct scan *s,
+int pov_coverage_run(struct pov_coverage *out, struct exec_ctx *x,
 		     const char *harness, const char *dir,
 		     const char *const *povs, size_t nr, double timeout_s);
 

@@ -71,8 +71,8 @@ int reproduce_run_in(struct scan *s, const char *harness,
 	strvec_push(&args, "reproduce");
 	strvec_push(&args, harness);
 	strvec_pushf(&args, "%d", s->opts->reproduce_runs);
-	strvec_pushf(&args, "%ld", infra_rss_limit_mb(s));
-	r = container_run_script(s, reproduce_script, strvec_list(&args),
+	strvec_pushf(&args, "%ld", infra_rss_limit_mb(&s->exec));
+	r = container_run_script(&s->exec, reproduce_script, strvec_list(&args),
 				 strvec_list(&binds),
 				 30.0 * s->opts->reproduce_runs + 60, log, &code);
 out:

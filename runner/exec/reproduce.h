@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 
+/* the scan, not an exec_ctx: its sanitizer and --reproduce-runs */
 struct scan;
 struct crash_report;
 

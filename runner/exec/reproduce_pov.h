@@ -9,6 +9,7 @@
 #ifndef CRS_RUNNER_EXEC_REPRODUCE_POV_H
 #define CRS_RUNNER_EXEC_REPRODUCE_POV_H
 
+/* the scan, not an exec_ctx: its sanitizer, base image; build group */
 struct scan;
 
 /* <work>/triage/<harness>-<sha>, or its `which` ("head", "base") folder

@@ -215,7 +215,7 @@ int snapshot_run(struct scan *s, struct snapshot_job *j)
 	ro.cpuset = j->cpuset;
 	ro.memory = j->memory;
 	container_policy_apply(&ro, ROLE_SNAPSHOT);
-	r = container_run(s, &ro, j->limit_s, j->log_path, &j->exit_code);
+	r = container_run(&s->exec, &ro, j->limit_s, j->log_path, &j->exit_code);
 	if (r == 0)
 		read_outcome(j);
 	strvec_release(&cmd);

@@ -12,6 +12,7 @@
 #ifndef CRS_RUNNER_EXEC_SNAPSHOT_H
 #define CRS_RUNNER_EXEC_SNAPSHOT_H
 
+/* the scan, not an exec_ctx: its head image and step snapshots */
 struct scan;
 
 /* The ways a patch is applied, tried in this order (SNAPSHOT_APPLY_*). */

@@ -133,9 +133,11 @@ static int context_image(struct scan *s, const char *dir,
 	*tag_out = NULL;
 	if ((r = fs_sha256_tree(hash, dir)) != 0)
 		return r;
-	if (*base_images_tag_seed(s)) {
+	if (*base_images_tag_seed(&s->exec, &s->state.base_seed)) {
 		/* a stand-in build never answers for a pulled one */
-		char *seed = xasprintf("%s\n%s", hash, base_images_tag_seed(s));
+		char *seed = xasprintf("%s\n%s", hash,
+				       base_images_tag_seed(&s->exec,
+							    &s->state.base_seed));
 
 		sha256_hex(hash, seed, strlen(seed));
 		free(seed);
@@ -152,7 +154,7 @@ static int context_image(struct scan *s, const char *dir,
 	bo.network = offline ? "none" : NULL;
 	bo.cpuset = res->cpuset;
 	bo.memory = res->memory_bytes;
-	if ((r = image_build_cached(s, &bo, what)) == 0) {
+	if ((r = image_build_cached(&s->exec, &bo, what)) == 0) {
 		*tag_out = tag;
 		tag = NULL; /* transferred */
 	}
@@ -367,10 +369,10 @@ int target_source_dir(struct scan *s, const char *commit, char **src_out)
 }
 
 /* The cores and memory crs-ci's own builds get: the infra's, or their
- * share while builds run side by side (scan_shared_res). Cannot fail. */
+ * share while builds run side by side (exec_shared_res). Cannot fail. */
 static const struct compose_resources *target_build_res(const struct scan *s)
 {
-	const struct compose_resources *res = scan_shared_res();
+	const struct compose_resources *res = exec_shared_res();
 
 	return res ? res : &s->compose->infra;
 }
@@ -552,7 +554,7 @@ int target_compile(struct scan *s, const char *image, const char *commit,
 	crs_error_clear();	/* a missing snapshot */
 	span_name = xasprintf("%s %s", which, sanitizer);
 	span = timing_begin(s, "compile", span_name);
-	r = container_run_commit(s, &ro, TARGET_BUILD_TIMEOUT_S, log,
+	r = container_run_commit(&s->exec, &ro, TARGET_BUILD_TIMEOUT_S, log,
 				 snapshot_ref, &code);
 	timing_end(s, span);
 	if (r != 0)

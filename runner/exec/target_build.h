@@ -5,6 +5,7 @@
 #ifndef CRS_RUNNER_EXEC_TARGET_BUILD_H
 #define CRS_RUNNER_EXEC_TARGET_BUILD_H
 
+/* the scan, not an exec_ctx: its images, commits, exported sources */
 struct scan;
 struct compose_resources;
 

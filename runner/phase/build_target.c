@@ -373,21 +373,21 @@ static int crs_build_step(struct scan *s, const struct compose_crs *c,
 		strvec_pushf(&binds, "%s:/OSS_CRS_FETCH_DIR:ro", fetch);
 		ea.has_fetch_dir = 1;
 	}
-	crs_env_build(&env, s, &ea);
+	crs_env_build(&env, &s->state, &ea);
 	ro.image = tag;
 	ro.env = strvec_list(&env);
 	ro.binds = strvec_list(&binds);
 	/* beside the other builds: their share of every core (build_group.h) */
-	ro.cpuset = scan_shared_res() ? scan_shared_res()->cpuset :
+	ro.cpuset = exec_shared_res() ? exec_shared_res()->cpuset :
 		c->res.cpuset;
-	ro.memory = scan_shared_res() ? scan_shared_res()->memory_bytes :
+	ro.memory = exec_shared_res() ? exec_shared_res()->memory_bytes :
 		c->res.memory_bytes;
 	ro.shm_size = 2LL << 30;
 	ro.network = "none";
 	container_policy_apply(&ro, ROLE_CRS_BUILD);
 	log_info("%s: running", what);
 	span = timing_begin(s, "crs-build", step);
-	r = container_run_commit(s, &ro, TARGET_BUILD_TIMEOUT_S, log, snap,
+	r = container_run_commit(&s->exec, &ro, TARGET_BUILD_TIMEOUT_S, log, snap,
 				 &code);
 	timing_end(s, span);
 	if (r != 0)
@@ -538,9 +538,9 @@ static int parallel_builds(struct scan *s)
 	else
 		log_info("build-target: %zu build(s) side by side on CPUs %s",
 			 nr, res.cpuset ? res.cpuset : "(any)");
-	scan_set_shared_res(&res);
+	exec_set_shared_res(&res);
 	r = build_group_run(s, jobs, nr);
-	scan_set_shared_res(NULL);
+	exec_set_shared_res(NULL);
 	build_group_resources_release(&res);
 	free(s->state.base_image);
 	s->state.base_image = b.base_image;

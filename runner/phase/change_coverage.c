@@ -176,7 +176,7 @@ static int measure(struct scan *s, struct change_cov *cc,
 			int span = timing_begin_harness(s, "replay", hs.v[i],
 							hs.v[i]);
 
-			r = coverage_replay_run(&rp, s, hs.v[i], dir, corpora,
+			r = coverage_replay_run(&rp, &s->exec, hs.v[i], dir, corpora,
 						left);
 			timing_end(s, span);
 		}

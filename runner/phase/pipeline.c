@@ -51,9 +51,9 @@ static int triage_and_coverage(struct scan *s)
 	/* a head and a base reproduction, and a replay: three containers */
 	if ((r = build_group_resources(&res, s->compose, 3)) != 0)
 		return r;
-	scan_set_shared_res(&res);
+	exec_set_shared_res(&res);
 	r = phase_triage(s);
-	scan_set_shared_res(NULL);
+	exec_set_shared_res(NULL);
 	build_group_resources_release(&res);
 	if (r != 0)
 		return r;

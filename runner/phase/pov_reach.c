@@ -263,7 +263,7 @@ static int replay_harness(struct scan *s, const char *harness,
 	label = xasprintf("%s PoVs", harness);
 	span = timing_begin_harness(s, "replay", label, harness);
 	free(label);
-	r = pov_coverage_run(&p, s, harness, dir, paths, n, left);
+	r = pov_coverage_run(&p, &s->exec, harness, dir, paths, n, left);
 	timing_end(s, span);
 	if (r != 0 && r != CRS_EINTR) {
 		char *why = xasprintf("the PoV replay failed: %s",

@@ -82,7 +82,7 @@ static int build_libcrs_bundle(struct scan *s)
 	bo.dockerfile = "Dockerfile";
 	bo.tag = tag;
 	bo.log_path = log;
-	if ((r = image_build_cached(s, &bo, "libCRS bundle")) != 0 ||
+	if ((r = image_build_cached(&s->exec, &bo, "libCRS bundle")) != 0 ||
 	    (r = docker_image_tag(s->docker, tag, "libcrs", "latest")) != 0)
 		goto out;
 	scan_set_image(s, "libcrs", tag);

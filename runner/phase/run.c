@@ -278,9 +278,9 @@ static int start_module(struct scan *s, struct harness_run *hr,
 		ea.cpuset = lent = build_group_cpus_lent(c->res.cpuset, spare);
 		free(spare);
 	}
-	crs_env_build(&env, s, &ea);
+	crs_env_build(&env, &s->state, &ea);
 	strvec_push(&env, "OSS_CRS_MAILBOX_DIR=/OSS_CRS_MAILBOX");
-	container_labels(&labels, s);
+	container_labels(&labels, &s->exec);
 	strvec_pushf(&aliases, "%s.%s", mod->name, c->name);
 	name = xasprintf("%s-%s-%s-%s", s->owner, c->name, mod->name, h);
 	ro.image = image;
@@ -294,7 +294,7 @@ static int start_module(struct scan *s, struct harness_run *hr,
 	ro.network = ri->net_names.v[crs_idx];
 	ro.aliases = strvec_list(&aliases);
 	container_policy_apply(&ro, ROLE_CRS_RUN);
-	if ((r = bind_source_check(s, ro.binds)) != 0 ||
+	if ((r = bind_source_check(&s->exec, ro.binds)) != 0 ||
 	    (r = docker_container_create(s->docker, &ro, &id)) != 0)
 		goto out;
 	ALLOC_GROW(hr->c, hr->nr + 1, hr->alloc);
@@ -683,7 +683,7 @@ static int run_infra_start(struct scan *s, struct run_infra *ri)
 	char *dir;
 	int r = 0;
 
-	container_labels(&labels, s);
+	container_labels(&labels, &s->exec);
 	for (size_t i = 0; i < s->compose->crs_nr; i++)
 		strvec_pushf(&ri->net_names, "%s-%s", s->owner,
 			     s->compose->crs[i].name);
@@ -708,7 +708,8 @@ static int run_infra_start(struct scan *s, struct run_infra *ri)
 		return 0;
 	}
 	dir = scan_work_path(s, "runs/%s/llm", s->state.run_id);
-	r = llm_gateway_start(&ri->llm, s, dir, strvec_list(&ri->net_names));
+	r = llm_gateway_start(&ri->llm, &s->exec, s->compose, dir,
+			      strvec_list(&ri->net_names));
 	free(dir);
 	return r;
 }
@@ -725,7 +726,7 @@ static int run_infra_end(struct scan *s, struct run_infra *ri)
 	char *broke = NULL;	/* the engine's first failure */
 	int r = 0;
 
-	llm_gateway_stop(ri->llm, s);
+	llm_gateway_stop(ri->llm, &s->exec);
 	ri->llm = NULL;
 	if (ri->sidecar)
 		log_info("sidecar: %u request(s) answered",

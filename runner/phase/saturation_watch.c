@@ -181,7 +181,7 @@ static int replay_job(struct scan *s, void *arg)
 	char *seeds = scan_work_path(s, "runs/%s/EXCHANGE_DIR/%s/seeds",
 				     s->state.run_id, rp->harness);
 	const char *corpora[] = { seeds, NULL };
-	int r = coverage_replay_run(&out, s, rp->harness, dir, corpora,
+	int r = coverage_replay_run(&out, &s->exec, rp->harness, dir, corpora,
 				    REPLAY_MAX_S);
 
 	if (r != 0)

@@ -232,7 +232,7 @@ static int replay(struct scan *s, struct harness_sel *h, double timeout_s,
 		h->cached = 1;
 	}
 	span = timing_begin_harness(s, "replay", h->name, h->name);
-	r = coverage_replay_run(&rp, s, h->name, dir, strvec_list(&corpora),
+	r = coverage_replay_run(&rp, &s->exec, h->name, dir, strvec_list(&corpora),
 				timeout_s);
 	timing_end(s, span);
 	if (r != 0)

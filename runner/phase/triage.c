@@ -292,7 +292,7 @@ static void fill_summary(struct scan *s, struct finding_set *fs,
 	sm->source_root = xstrdup(s->source_dir);
 	sm->head_build = scan_work_path(s, "builds/%s/head/out",
 					s->state.sanitizer);
-	sm->runner_image = xstrdup(base_images_runner_name(s));
+	sm->runner_image = xstrdup(base_images_runner_name(&s->exec));
 	sm->base = s->state.base_commit ? xstrdup(s->state.base_commit) : NULL;
 	sm->head = xstrdup(s->state.head_commit);
 	sm->mode = xstrdup(s->change ? "delta" : "full");

@@ -636,9 +636,9 @@ static int refuzz_one(struct vpatch *v, const char *h, int secs,
 	strvec_push(&args, "refuzz");
 	strvec_push(&args, h);
 	strvec_pushf(&args, "%d", secs);
-	strvec_pushf(&args, "%ld", infra_rss_limit_mb(s));
+	strvec_pushf(&args, "%ld", infra_rss_limit_mb(&s->exec));
 	log_info("validate: patch %s: fuzzing %s for %ds", v->sha12, h, secs);
-	r = container_run_script(s, refuzz_script, strvec_list(&args),
+	r = container_run_script(&s->exec, refuzz_script, strvec_list(&args),
 				 strvec_list(&binds), secs + 60.0, log, &code);
 	if (r == CRS_EINTR)
 		goto out;

@@ -284,6 +284,7 @@ int scan_open(struct scan **out, const struct scan_opts *o,
 	s->owner = new_owner();
 	if ((r = open_state_dirs(s)) != 0)
 		goto out;
+	scan_exec_bind(s);	/* the roots, for scan_work_path */
 	{
 		char *path = scan_work_path(s, "timings.json");
 
@@ -338,6 +339,7 @@ int scan_open(struct scan **out, const struct scan_opts *o,
 		if (r != 0)
 			goto out;
 	}
+	scan_exec_bind(s);	/* the engine, the compose, the record */
 	r = scan_state_load(s);
 	if (r == CRS_ENOTFOUND) {
 		crs_error_clear();
@@ -553,52 +555,41 @@ double scan_remaining(const struct scan *s)
 	return (double)s->opts->timeout_s - scan_elapsed(s);
 }
 
-/* a job group's flag, for the threads that run its jobs */
-static _Thread_local volatile int *thread_stop;
-
-void scan_set_thread_stop(volatile int *flag)
+void scan_exec_bind(struct scan *s)
 {
-	thread_stop = flag;
-}
+	struct exec_ctx *x = &s->exec;
 
-/* scan_shared_res(): this thread's share while no CRS runs */
-static _Thread_local const struct compose_resources *thread_res;
-
-const struct compose_resources *scan_shared_res(void)
-{
-	return thread_res;
-}
-
-void scan_set_shared_res(const struct compose_resources *res)
-{
-	thread_res = res;
+	x->docker = s->docker;
+	x->owner = s->owner;
+	x->work_dir = s->work_dir;
+	x->out_dir = s->out_dir;
+	x->cache_dir = s->opts ? s->opts->cache_dir : NULL;
+	x->interrupted = s->ctx ? s->ctx->interrupted : NULL;
+	x->started = s->started;
+	x->started_wall = s->started_wall;
+	x->timeout_s = s->opts ? s->opts->timeout_s : 0;
+	x->infra = s->compose ? &s->compose->infra : NULL;
+	x->base_images = s->opts ? s->opts->base_images : 0;
+	x->timings = s->timings;
 }
 
 volatile int *scan_stop_flag(const struct scan *s)
 {
-	if (thread_stop)
-		return thread_stop;
-	return s->ctx ? s->ctx->interrupted : NULL;
+	return exec_stop_flag(&s->exec);
 }
 
 int scan_interrupted(const struct scan *s)
 {
-	volatile int *f = scan_stop_flag(s);
-
-	return f && *f;
+	return exec_interrupted(&s->exec);
 }
 
 char *scan_work_path(const struct scan *s, const char *fmt, ...)
 {
-	struct buf b = BUF_INIT;
-	char *rel = NULL;
 	va_list ap;
+	char *p;
 
 	va_start(ap, fmt);
-	if (vasprintf(&rel, fmt, ap) < 0)
-		rel = NULL;
+	p = exec_work_vpath(&s->exec, fmt, ap);
 	va_end(ap);
-	buf_printf(&b, "%s/%s", s->work_dir, rel ? rel : "");
-	free(rel);
-	return buf_detach(&b, NULL);
+	return p;
 }

@@ -12,6 +12,8 @@
 #define CRS_RUNNER_SCAN_SCAN_H
 
 #include "runner/config/project_layout.h"
+#include "runner/scan/exec_ctx.h"
+#include "runner/scan/scan_state.h"
 
 #include <stddef.h>
 #include <time.h>
@@ -26,30 +28,6 @@ struct reaper_watchdog;
 struct diff_changeset;
 struct timings;
 struct early_jobs;
-
-struct scan_kv {
-	char *key;
-	char *value;
-};
-
-/* What phases hand each other, saved as scan.json in the work dir. */
-struct scan_state {
-	char *project;		/* OSS-Fuzz project name */
-	char *sanitizer;	/* the one the scan builds with */
-	char *language;
-	char *head_commit;	/* commit whose tree was built */
-	char *base_commit;	/* merge-base, NULL in full mode */
-	char *target_image;	/* project Dockerfile's image */
-	char *head_image;	/* target image with the head source laid in */
-	char *base_image;	/* the same with the base source; NULL if none */
-	char *repo_path;	/* WORKDIR of the target image, e.g. /src/x */
-	char *run_id;		/* the last run phase's id */
-	char **harnesses;	/* found in the head build */
-	size_t harnesses_nr;
-	struct scan_kv *images;	/* "<crs>/<module>" -> image tag */
-	size_t images_nr;
-	char *base_seed;	/* base_images_tag_seed()'s, once made */
-};
 
 struct scan {
 	const struct scan_opts *opts;	/* borrowed */
@@ -69,7 +47,9 @@ struct scan {
 	struct scan_state state;
 	struct timespec started;	/* CLOCK_MONOTONIC */
 	time_t started_wall;
-	int base_runner_ready;		/* runner/exec/base_images.h */
+	/* what runner/exec/ runs containers with: the fields above it
+	 * borrows, filled by scan_exec_bind */
+	struct exec_ctx exec;
 	/* later phases' jobs started early (runner/phase/early_jobs.h),
 	 * NULL unless the scan's proving phases enabled them */
 	struct early_jobs *early;
@@ -110,25 +90,15 @@ void scan_set_image(struct scan *s, const char *key, const char *tag);
 double scan_elapsed(const struct scan *s);
 double scan_remaining(const struct scan *s);
 /*
- * What tells this thread to stop: the flag of the job group it works for
- * (build_group.h sets it in each job's thread), else the scan's Ctrl-C
- * flag; NULL when neither is set. scan_interrupted() is 1 when it is
- * set. Jobs side by side (or nested) thus never share one flag.
+ * Fill s->exec from s's own fields (engine, owner, roots, deadline,
+ * Ctrl-C flag, the compose's infra share). scan_open calls it; call it
+ * again after changing one of those fields of a scan (a copy for another
+ * thread, a test's hand-made scan).
  */
+void scan_exec_bind(struct scan *s);
+/* exec_stop_flag(&s->exec) and exec_interrupted(&s->exec) (exec_ctx.h). */
 volatile int *scan_stop_flag(const struct scan *s);
 int scan_interrupted(const struct scan *s);
-/* This thread works for a job group whose stop flag is `flag`. */
-void scan_set_thread_stop(volatile int *flag);
-/*
- * While no CRS runs (or every CRS is stopping), crs-ci's own jobs share
- * every core and byte the compose owns instead of infra's: the builds of
- * build-target, triage beside the coverage replay, the first PoV's early
- * reproductions. The share this thread's jobs get, NULL for infra's;
- * set per thread (the sidecar, running beside the CRSs, keeps infra's)
- * and passed on to the jobs of a build group (build_group.h).
- */
-const struct compose_resources *scan_shared_res(void);
-void scan_set_shared_res(const struct compose_resources *res);
 
 /* Path helper: <work_dir>/<fmt...>, caller frees. */
 char *scan_work_path(const struct scan *s, const char *fmt, ...)

@@ -223,6 +223,7 @@ static int job_start(struct sidecar *sc, struct sidecar_crs *k,
 	w->ws.ctx = &w->wctx;
 	w->wcompose = *s->compose;
 	w->ws.compose = &w->wcompose;
+	scan_exec_bind(&w->ws);	/* its stop flag, its compose's infra */
 	w->ws.state.repo_path = s->state.repo_path ?
 		xstrdup(s->state.repo_path) : NULL;
 	/* a request name: at most SIDECAR_ID_MAX bytes (sidecar_name_ok) */

@@ -208,7 +208,7 @@ static int step_rebuild(struct sidecar_crs *k,
 	snprintf(id, sizeof(id), "%ld", n);
 	ea.layer = &b->env;
 	ea.build_id = id;
-	crs_env_build(&env, s, &ea);
+	crs_env_build(&env, &s->state, &ea);
 	strvec_pushf(&env, "OSS_CRS_REBUILD_ID=%s", id);
 	for (size_t i = 0; i < cmd.nr; i++)
 		buf_printf(&joined, "%s%s", i ? " " : "", cmd.v[i]);

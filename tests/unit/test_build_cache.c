@@ -109,6 +109,7 @@ static void fixture_init(struct fixture *f, const char *work)
 	assert_int_equal(fs_mkdir_p(f->work), 0);
 	f->s.work_dir = f->work;
 	f->o.cache_dir = f->cache;
+	scan_exec_bind(&f->s);
 }
 
 static void test_only_files_and_folders(void **st)

@@ -79,6 +79,7 @@ static void fixture_init(struct fixture *f)
 	memset(f, 0, sizeof(*f));
 	f->ctx.interrupted = &f->user;
 	f->s.ctx = &f->ctx;
+	scan_exec_bind(&f->s);
 }
 
 static void test_first_failure_stops_others(void **st)
@@ -218,7 +219,7 @@ static void test_nested_group_stops_only_itself(void **st)
 static int note_shared_res(struct scan *s, void *arg)
 {
 	(void)s;
-	*(const struct compose_resources **)arg = scan_shared_res();
+	*(const struct compose_resources **)arg = exec_shared_res();
 	return 0;
 }
 
@@ -234,10 +235,10 @@ static void test_jobs_get_callers_share(void **st)
 
 	(void)st;
 	fixture_init(&f);
-	assert_null(scan_shared_res());
-	scan_set_shared_res(&share);
+	assert_null(exec_shared_res());
+	exec_set_shared_res(&share);
 	assert_int_equal(build_group_run(&f.s, jobs, 2), 0);
-	scan_set_shared_res(NULL);
+	exec_set_shared_res(NULL);
 	assert_ptr_equal(seen[0], &share);
 	assert_ptr_equal(seen[1], &share);
 	/* without one, infra's */
@@ -349,7 +350,7 @@ static int fail_planted(struct scan *s, void *arg)
 	struct bg_seen *w = arg;
 
 	(void)s;
-	w->res = scan_shared_res();
+	w->res = exec_shared_res();
 	w->tid = pthread_self();
 	return crs_error_set(CRS_EBUILD, "planted failure");
 }
@@ -384,7 +385,7 @@ static void test_result_and_share_reach_joiner(void **st)
 	assert_string_equal(crs_error_last(), "planted failure");
 	assert_ptr_equal(w.res, &share);
 	assert_false(pthread_equal(w.tid, pthread_self()));
-	assert_null(scan_shared_res());	/* the caller's is its own */
+	assert_null(exec_shared_res());	/* the caller's is its own */
 	crs_error_clear();
 	assert_int_equal(bg_job_join(NULL), 0);
 }

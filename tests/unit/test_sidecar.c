@@ -500,6 +500,7 @@ static void test_mailbox_flood(void **st)
 
 	s.work_dir = f->root;
 	s.state.run_id = "r1";
+	scan_exec_bind(&s);
 	assert_int_equal(sidecar_new(&sc, &s), 0);
 	reqs = xasprintf("%s/runs/r1/crs/crs-a/MAILBOX/requests", f->root);
 	resps = xasprintf("%s/runs/r1/crs/crs-a/MAILBOX/responses", f->root);
