@@ -118,7 +118,8 @@ integration: all $(ITEST_BIN) base-images
 
 # Our own parsers under libFuzzer: the library is rebuilt in build/fuzz
 # with clang-14, coverage, ASan/UBSan and UNIT_TESTS (the parsers the
-# product keeps static, common/testable.h). FUZZ_SECONDS per target; each
+# product keeps static, common/testable.h). FUZZ_SECONDS per target
+# (FUZZ_JOBS of them at once, default every core); each
 # target's crashes go to build/fuzz/crashes/<target>/ and fail the run;
 # FUZZ_TARGETS="diff sarif" runs only those.
 FUZZ_CC ?= clang-14
