@@ -38,7 +38,7 @@ ITEST_BIN := $(patsubst tests/integration/%.c,$(BUILD)/itests/%,$(ITEST_SRC))
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzzers/%,$(FUZZ_SRC))
 
-.PHONY: all test unit unit-one unit-plain unit-asan unit-run crs-unit integration demo setup clean \
+.PHONY: all test test-build unit unit-one unit-plain unit-asan unit-bin unit-run crs-unit integration demo setup clean \
 	static check-headers check-layers check-exports base-images bench bench-select install install-files \
 	bench-rebuild bench-cache bench-overhead bench-deadline bench-parbuild bench-fuzz-cpu bench-directed bench-elf bench-projects bench-regressions fuzz fuzz-smoke fuzz-build fuzz-bin
 # What crs-ci's own CRSs share (container/crs-shared), copied into each
@@ -103,20 +103,24 @@ $(BUILD)/fuzzers/%: tests/fuzz/%.c $(BUILD)/libtesthelper.a \
 	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LIBS)
 
 # --- tests -----------------------------------------------------------------
-unit-run: $(UNIT_BIN) $(BUILD)/libCRS
+# (the recipes name $(MAKE) themselves: a sub-make so started gets the
+# jobserver, and make -n runs it)
+UNIT_PLAIN_VARS = BUILD=build/test EXTRA_CFLAGS=-DUNIT_TESTS
+UNIT_ASAN_VARS = BUILD=build/asan EXTRA_CFLAGS=-DUNIT_TESTS OPT=-O1 \
+	SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+unit-bin: $(UNIT_BIN) $(BUILD)/libCRS
+unit-run: unit-bin
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
 
 unit-plain:
-	$(MAKE) BUILD=build/test EXTRA_CFLAGS=-DUNIT_TESTS unit-run
+	$(MAKE) $(UNIT_PLAIN_VARS) unit-run
 # make unit T=docker: build and run tests/unit/test_docker.c alone (plain)
 unit-one:
 	$(MAKE) BUILD=build/test EXTRA_CFLAGS=-DUNIT_TESTS \
 	  build/test/tests/test_$(T) build/test/libCRS
 	build/test/tests/test_$(T)
 unit-asan:
-	$(MAKE) BUILD=build/asan EXTRA_CFLAGS=-DUNIT_TESTS OPT=-O1 \
-	  SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
-	  unit-run
+	$(MAKE) $(UNIT_ASAN_VARS) unit-run
 ifeq ($(T),)
 unit: unit-plain unit-asan
 else
@@ -128,7 +132,8 @@ integration: all $(ITEST_BIN) base-images
 
 # Our own parsers under libFuzzer: the library is rebuilt in build/fuzz
 # with clang-14, coverage, ASan/UBSan and UNIT_TESTS (the parsers the
-# product keeps static, common/testable.h). FUZZ_SECONDS per target; each
+# product keeps static, common/testable.h). FUZZ_SECONDS per target
+# (FUZZ_JOBS of them at once, default every core); each
 # target's crashes go to build/fuzz/crashes/<target>/ and fail the run;
 # FUZZ_TARGETS="diff sarif" runs only those.
 FUZZ_CC ?= clang-14
@@ -150,6 +155,14 @@ crs-unit: $(CRS_SHARED_COPIES)
 	python3 -m unittest discover -s tests/crs
 
 test: check-layers check-headers check-exports unit crs-unit fuzz-smoke integration
+
+# Everything `make test` compiles, without running anything: .ci/run runs
+# `make -j$(nproc) test-build` (the sub-makes share the jobserver), then
+# `make test`, which runs the tests one step at a time.
+test-build: all $(ITEST_BIN)
+	$(MAKE) $(UNIT_PLAIN_VARS) unit-bin
+	$(MAKE) $(UNIT_ASAN_VARS) unit-bin
+	$(MAKE) fuzz-build
 
 # --- set-up and demo -------------------------------------------------------
 setup:

@@ -150,9 +150,8 @@ start() {	# script $1, in the background
 	start_of[$t]=$(date +%s)
 }
 
-finish() {	# script $1 has ended: its result and output
-	local t=$1 rc=0 result=ok secs
-	wait "${pid_of[$t]}" || rc=$?
+finish() {	# script $1 has ended with exit status $2: its result and output
+	local t=$1 rc=$2 result=ok secs
 	unset "pid_of[$t]"
 	secs=$(( $(date +%s) - start_of[$t] ))
 	if [ "$rc" -eq 0 ]; then
@@ -168,13 +167,11 @@ finish() {	# script $1 has ended: its result and output
 	rows+=("$secs ${t#./} $result")
 }
 
-wait_for_one() {	# until one running script has ended
-	local t
-	while :; do
-		for t in "${!pid_of[@]}"; do
-			kill -0 "${pid_of[$t]}" 2>/dev/null || { finish "$t"; return; }
-		done
-		sleep 1
+wait_for_one() {	# until one running script has ended (wait -n -p: bash 5.1)
+	local t pid rc=0
+	wait -n -p pid "${pid_of[@]}" || rc=$?
+	for t in "${!pid_of[@]}"; do
+		[ "${pid_of[$t]}" = "$pid" ] && { finish "$t" "$rc"; return; }
 	done
 }
 

@@ -20,6 +20,7 @@
 #include "common/xalloc.h"
 #include "log_capture.h"
 #include "open_spy.h"
+#include "tests/helper/scratch_dir.h"
 #include "tree_writer.h"
 
 #include <dirent.h>
@@ -46,8 +47,7 @@ static int setup(void **st)
 	struct fixture *f = xcalloc(1, sizeof(*f));
 	const char *roots[2], *names[2] = { "crs-a", "crs-b" };
 
-	strcpy(f->root, "/tmp/crs-ci-exchange.XXXXXX");
-	assert_non_null(mkdtemp(f->root));
+	assert_int_equal(scratch_dir(f->root, sizeof(f->root), "crs-ci-exchange"), 0);
 	f->a = xasprintf("%s/a", f->root);
 	f->b = xasprintf("%s/b", f->root);
 	f->x = xasprintf("%s/x", f->root);

@@ -26,6 +26,7 @@
 #include "common/xalloc.h"
 #include "log_capture.h"
 #include "open_spy.h"
+#include "tests/helper/scratch_dir.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -48,8 +49,7 @@ static int setup(void **st)
 {
 	struct fixture *f = xcalloc(1, sizeof(*f));
 
-	strcpy(f->root, "/tmp/crs-ci-sidecar.XXXXXX");
-	assert_non_null(mkdtemp(f->root));
+	assert_int_equal(scratch_dir(f->root, sizeof(f->root), "crs-ci-sidecar"), 0);
 	f->mbox = xasprintf("%s/MAILBOX", f->root);
 	f->reqs = xasprintf("%s/requests", f->mbox);
 	f->resps = xasprintf("%s/responses", f->mbox);
