@@ -495,7 +495,7 @@ static void test_function_targets(void **state)
 		{ .path = "src/a.c", .name = "f", .start = 3, .end = 4 },
 		{ .path = "src/b.c", .name = "h", .start = 12, .end = 13 },
 	};
-	struct diff_touched d = { v, 3, 3 };
+	struct diff_touched d = { .v = v, .nr = 3, .alloc = 3 };
 	struct coverage_targets *t = NULL;
 	struct coverage *c = NULL;
 	struct coverage_reach r = COVERAGE_REACH_INIT;
