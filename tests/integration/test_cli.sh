@@ -44,15 +44,15 @@ note "help CMD answers for all $(lines "$cmds") commands"
 
 # 2. only the command's own options
 run help report
-printf '%s\n' "$out" | grep -q -- '--fail-on' || fail "help report lacks --fail-on"
-! printf '%s\n' "$out" | grep -qE -- '--(harness|pov|keep-going|shard|compose)\b' ||
+grep -q -- '--fail-on' <<<"$out" || fail "help report lacks --fail-on"
+! grep -qE -- '--(harness|pov|keep-going|shard|compose)\b' <<<"$out" ||
 	fail "help report lists options of other phases: $out"
 run help prepare
-! printf '%s\n' "$out" | grep -qE -- '--(harness|fail-on|diff)\b' ||
+! grep -qE -- '--(harness|fail-on|diff)\b' <<<"$out" ||
 	fail "help prepare lists options of other phases"
 run help scan
 for o in compose harness pov fail-on shard base-images; do
-	printf '%s\n' "$out" | grep -q -- "--$o" || fail "help scan lacks --$o"
+	grep -q -- "--$o" <<<"$out" || fail "help scan lacks --$o"
 done
 # --harness's default is what select does (docs/select.md), not "all"
 harness_help=$(printf '%s\n' "$out" | sed -n '/^  --harness/,/^  --[a-z]/p' | sed '$d')

@@ -124,12 +124,14 @@ run_dir=$(ls -d "$tmp"/work/runs/*/ | head -n 1)
 crs_log=$run_dir/logs/crs-libfuzzer-fuzzer-fuzz_records.log
 grep -q "direction: dict=change.dict.*use_value_profile=1.*focus_function" \
 	"$crs_log" || { cat "$crs_log" >&2; fail "run_fuzzer.sh did not aim at the change"; }
-# direction is hedged (one CPU: a dictionary-only first run); the
-# directed runs follow it when the bug was not found first
-grep -q "hedge: the first [0-9]* s with the dictionary only, then directed" \
-	"$crs_log" || fail "run_fuzzer.sh did not hedge its direction"
+# direction is hedged: with one CPU a dictionary-only first run, the
+# directed runs after it when the bug was not found first; with two (the
+# CRS's core and infra's lent one) worker 1 fuzzes with the dictionary
+# only beside the directed worker
+grep -qE "hedge: (the first [0-9]* s with the dictionary only, then directed|worker 1 fuzzes with the dictionary only)" \
+	"$crs_log" || { cat "$crs_log" >&2; fail "run_fuzzer.sh did not hedge its direction"; }
 # the dictionary-only first run starts at once (not after llvm-nm)
-grep -q "run 1: .* (1 process) with the dictionary only (the hedge)" \
+grep -qE "run 1: .*(\(1 process\)|worker 1 for at most [0-9]+ s) with the dictionary only \(the hedge\)" \
 	"$crs_log" || fail "the hedge's first run did not fuzz with the dictionary only"
 if grep -q "run 2: " "$crs_log"; then
 	grep -q "run 2: .* with focus_function=" "$crs_log" || fail "no -focus_function run after the hedge"
