@@ -112,12 +112,14 @@ gh_token="ghp-advisory-$$"
 echo '[]' >"$tmp/none.json"
 coproc FAKE_GH { exec "$tmp/fake-github" "$gh_token" "$tmp/none.json" \
 	"$tmp/none.json" "$tmp/gh-requests.jsonl"; }
-fakes+=("$FAKE_GH_PID")
+# bash unsets FAKE_GH_PID once the coprocess is reaped: keep the pid
+gh_pid=$FAKE_GH_PID
+fakes+=("$gh_pid")
 read -r gh_api <&"${FAKE_GH[0]}"
 gh gh public GITHUB_API_URL="$gh_api" CRS_CI_ADVISORY_TOKEN="$gh_token" \
 	CRS_CI_DISCLOSE_KEY="$cert" || [ $? -eq 1 ] ||
 	{ cat "$tmp/gh.log" >&2; fail "report (GitHub)"; }
-kill -TERM "$FAKE_GH_PID"; wait "$FAKE_GH_PID" || true
+kill -TERM "$gh_pid"; wait "$gh_pid" || true
 grep -q "1 finding in released code was reported privately to the maintainers" \
 	"$tmp/gh.summary.md" || fail "the job summary has no count line"
 grep -q "1 draft security advisory(ies) made" "$tmp/gh.log" ||
@@ -148,14 +150,15 @@ pov_back "$tmp/advisory.cms" "the advisory's PoV"
 # 2. GitLab, public project, api-scope token and key: a confidential issue
 gl_token="glpat-test-$$"
 coproc FAKE_GL { exec "$tmp/fake-gitlab" "$gl_token" 42 7 "$tmp/gitlab.jsonl"; }
-fakes+=("$FAKE_GL_PID")
+gl_pid=$FAKE_GL_PID
+fakes+=("$gl_pid")
 read -r gl_api <&"${FAKE_GL[0]}"
 install_out "$tmp/gl"
 env GITLAB_CI=true CI_PROJECT_VISIBILITY=public CI_API_V4_URL="$gl_api" \
 	CI_PROJECT_ID=42 CRS_CI_GITLAB_TOKEN="$gl_token" CRS_CI_DISCLOSE_KEY="$cert" \
 	"$CRS_CI" report --out "$tmp/gl" --work-dir "$tmp/work" >"$tmp/gl.stdout" 2>"$tmp/gl.log" ||
 	[ $? -eq 1 ] || { cat "$tmp/gl.log" >&2; fail "report (GitLab)"; }
-kill -TERM "$FAKE_GL_PID"; wait "$FAKE_GL_PID" || true
+kill -TERM "$gl_pid"; wait "$gl_pid" || true
 [ -s "$tmp/gl/gl-sast-report.json" ] || fail "no SAST report"
 python3 -c "import json,sys; r=json.load(open(sys.argv[1]))[\"runs\"][0]; assert r[\"properties\"][\"privateFindings\"] == 1 and len(r[\"results\"]) == 1, r[\"properties\"]" "$tmp/gl/results.sarif" || fail "the SARIF does not count the private finding"
 clean gl

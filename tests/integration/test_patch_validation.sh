@@ -107,6 +107,8 @@ cc -std=c11 -D_GNU_SOURCE -DFAKE_GITLAB_MAIN -I"$ROOT" -o "$tmp/fake-gitlab" \
 	fail "building the fake GitLab"
 gl_token="glpat-test-$$"
 coproc FAKE_GL { exec "$tmp/fake-gitlab" "$gl_token" 42 7 "$tmp/gitlab-requests.jsonl"; }
+# bash unsets FAKE_GL_PID once the coprocess is reaped: keep the pid
+gl_pid=$FAKE_GL_PID
 read -r gl_api <&"${FAKE_GL[0]}"
 GITLAB_CI=true CI_API_V4_URL=$gl_api CI_PROJECT_ID=42 CI_MERGE_REQUEST_IID=7 \
 	CRS_CI_GITLAB_TOKEN=$gl_token \
@@ -114,8 +116,8 @@ GITLAB_CI=true CI_API_V4_URL=$gl_api CI_PROJECT_ID=42 CI_MERGE_REQUEST_IID=7 \
 	--work-dir "$tmp/work" --out "$tmp/out" \
 	>/dev/null 2>"$tmp/report.log" || [ $? -eq 1 ] ||
 	{ cat "$tmp/report.log" >&2; fail "crs-ci report in GitLab mode"; }
-kill -TERM "$FAKE_GL_PID"
-wait "$FAKE_GL_PID" || true
+kill -TERM "$gl_pid"
+wait "$gl_pid" || true
 grep -q "1 validated suggestion(s) posted on the merge request" "$tmp/report.log" ||
 	{ cat "$tmp/report.log" >&2; fail "no suggestion posted on the MR"; }
 if grep -rqF "$gl_token" "$tmp/out" "$tmp/work" "$tmp/report.log"; then
