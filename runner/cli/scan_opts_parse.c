@@ -33,7 +33,7 @@ enum {
 	OPT_SANITIZER, OPT_SARIF, OPT_SHARD, OPT_NO_LLM, OPT_ALLOW_ENV,
 	OPT_REGISTRY, OPT_BASE_IMAGES, OPT_REPORT_TIMEOUTS, OPT_REPORT_OOMS,
 	OPT_SARIF_CATEGORY, OPT_LLM_REASON, OPT_CACHE_MAX, OPT_FUZZ_SECONDS,
-	OPT_MIN_HARNESS_SECONDS, OPT_AFTER_FINDING, OPT_UNTIL_DEADLINE,
+	OPT_MIN_HARNESS_SECONDS, OPT_REFUZZ_SECONDS, OPT_AFTER_FINDING, OPT_UNTIL_DEADLINE,
 	OPT_SATURATION,
 	OPT_LEND_CORES, OPT_DISCLOSE,
 };
@@ -163,6 +163,12 @@ static const struct opt_spec scan_opt_table[] = {
 	  .min = 1, .max = 100,
 	  .groups = SCAN_CMD_SCAN | SCAN_CMD_RUN,
 	  .help = "runs of each PoV during triage (default 5)" },
+	{ .name = "refuzz-seconds", .id = OPT_REFUZZ_SECONDS,
+	  .kind = OPT_DURATION, .value_name = "N",
+	  .min = 1, .max = 3600, .want = "1 to 3600 seconds",
+	  .groups = SCAN_CMD_SCAN | SCAN_CMD_RUN,
+	  .help = "a candidate patch's last check fuzzes each harness with a\n"
+	  "finding for up to N seconds on the patched build (default 30)" },
 	{ .name = "keep-going", .id = OPT_KEEP_GOING, .kind = OPT_FLAG,
 	  .groups = SCAN_CMD_SCAN | SCAN_CMD_RUN,
 	  .help = "let CRSs fuzz to the deadline after their first PoV\n"
@@ -357,6 +363,7 @@ static int scan_opt_apply(struct scan_opts *o, const struct opt_value *v,
 	case OPT_REGISTRY: o->registry = arg; break;
 	case OPT_FAIL_ON: o->fail_on = arg; break;
 	case OPT_REPRODUCE: o->reproduce_runs = (int)v->num; break;
+	case OPT_REFUZZ_SECONDS: o->refuzz_s = v->num; break;
 	case OPT_KEEP_GOING: o->keep_going = 1; break;
 	case OPT_AFTER_FINDING:
 		return after_finding_parse(arg, &o->after_finding_s);

@@ -38,7 +38,6 @@
 
 #define VALIDATE_PATCH_MAX (1u << 20)	/* bytes of a submitted patch */
 #define VALIDATE_MAX_LINES 200		/* added + deleted lines */
-#define VALIDATE_REFUZZ_S 30		/* seconds of fuzzing per harness */
 #define VALIDATE_TESTS_S 600.0		/* the project's tests at most */
 #define VALIDATE_STEP_MIN_S 10.0	/* less left: skip the step */
 
@@ -694,7 +693,7 @@ static int refuzz(struct vpatch *v)
 		if (k < done.nr)
 			continue;
 		strvec_push(&done, h);
-		left = time_for(s, VALIDATE_REFUZZ_S + 60.0) - 60.0;
+		left = time_for(s, (double)s->opts->refuzz_s + 60.0) - 60.0;
 		if (left < 5) {
 			skipped = 1;
 			break;
@@ -725,7 +724,7 @@ static int refuzz(struct vpatch *v)
 		} else {
 			char *ok = xasprintf("%zu harness(es) fuzzed for up to "
 					     "%ds: no crash", done.nr,
-					     VALIDATE_REFUZZ_S);
+					     (int)s->opts->refuzz_s);
 
 			step(v, "refuzz", "passed", ok, log);
 			free(ok);

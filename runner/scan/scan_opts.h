@@ -40,6 +40,7 @@ struct scan_opts {
 	const char *registry;	/* --registry: registry/<name>.yaml folder */
 	const char *fail_on;	/* new | any | none */
 	int reproduce_runs;
+	long refuzz_s;		/* --refuzz-seconds: a patch's refuzz per harness */
 	int keep_going;		/* do not stop a CRS at its first PoV */
 	/* --after-finding: AFTER_FINDING_DEFAULT, _CONTINUE (also
 	 * --until-deadline), 0 (stop) or seconds (runner/scan/after_finding.h) */
@@ -70,7 +71,7 @@ struct scan_opts {
 	const char *disclose;
 };
 #define SCAN_OPTS_INIT { .source = ".", .timeout_s = 900, \
-	.fail_on = "new", .reproduce_runs = 5, .after_finding_s = -2, \
+	.fail_on = "new", .reproduce_runs = 5, .refuzz_s = 30, .after_finding_s = -2, \
 	.saturation_s = 60 }
 
 #endif

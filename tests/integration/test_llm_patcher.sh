@@ -9,8 +9,9 @@
 # answers from one reply set of tests/fixtures/llm-patcher/replies/ per
 # case and logs every request body:
 #   good      the known fix: validated (policy, apply, build, povs, tests
-#             "no tests", refuzz), written as patches/<sha12>.patch that
-#             `git apply --check` accepts on the head, and a SARIF fix;
+#             "no tests", refuzz for --refuzz-seconds 5), written as
+#             patches/<sha12>.patch that `git apply --check` accepts on
+#             the head, and a SARIF fix;
 #   retry     a patch that does not apply, then the fix: validated, and
 #             the second request to the provider carries the apply error;
 #   fuzzy     the fix with a context line off: the sidecar applies it
@@ -56,7 +57,7 @@ run_case() {
 	start_fake "$c"
 	common=(--compose "$compose" --project "$ROOT/examples/projects/recparse"
 		--source "$tmp/repo" --base "$base" --head "$head"
-		--harness fuzz_records --timeout 6m
+		--harness fuzz_records --timeout 6m --refuzz-seconds 5
 		--work-dir "$tmp/work" --out "$tmp/out-$c")
 	ts=$(date +%s)
 	set +e
@@ -118,6 +119,8 @@ def validated(sha):
     for s in p["steps"]:
         want = "no tests" if s["name"] == "tests" else "passed"
         assert s["verdict"] == want, s
+    # --refuzz-seconds 5: the patched build fuzzed for up to 5 s
+    assert "fuzzed for up to 5s" in p["steps"][-1]["detail"], p["steps"][-1]
     assert p["crs"] == "crs-llm-patcher", p["crs"]
     assert p["path"] == "patches/%s.patch" % sha[:12], p["path"]
     assert os.path.isfile(os.path.join(out, p["path"]))

@@ -19,7 +19,7 @@ cp "$ROOT/tests/fixtures/recparse-tests/run_tests.sh" \
 fixture=$ROOT/tests/fixtures/crs-patcher
 scan_expect 1 --compose "$fixture/compose-tests.yaml" \
 	--project "$tmp/recparse" --source "$tmp/repo" \
-	--base "$base" --head "$head" --harness fuzz_records --timeout 10m
+	--base "$base" --head "$head" --harness fuzz_records --timeout 10m --refuzz-seconds 5
 sha() { sha256sum "$fixture/patches/$1" | cut -c1-64; }
 python3 - "$tmp/out" "$(sha 01-good-bounds-check.patch)" \
 	"$(sha 06-bad-breaks-tests.patch)" <<'PY'

@@ -136,6 +136,27 @@ static void test_fuzz_seconds(void **state)
 	scan_opts_release(&o);
 }
 
+/* --refuzz-seconds: 30 without it, a duration of 1s to 1h with it. */
+static void test_refuzz_seconds(void **state)
+{
+	struct scan_opts o = SCAN_OPTS_INIT;
+	const char *ok[] = { "--refuzz-seconds", "5", NULL };
+	const char *big[] = { "--refuzz-seconds", "2h", NULL };
+	char *err;
+
+	(void)state;
+	assert_int_equal(o.refuzz_s, 30);
+	assert_int_equal(parse(&o, ok, &err), 0);
+	assert_int_equal(o.refuzz_s, 5);
+	free(err);
+	scan_opts_release(&o);
+	assert_int_equal(parse(&o, big, &err), CRS_EINPUT);
+	assert_non_null(strstr(err, "--refuzz-seconds: '2h' is not 1 to "
+			       "3600 seconds"));
+	free(err);
+	scan_opts_release(&o);
+}
+
 static void test_after_finding(void **state)
 {
 	struct scan_opts o = SCAN_OPTS_INIT;
@@ -250,6 +271,7 @@ int main(void)
 		cmocka_unit_test(test_report_switches),
 		cmocka_unit_test(test_category),
 		cmocka_unit_test(test_fuzz_seconds),
+		cmocka_unit_test(test_refuzz_seconds),
 		cmocka_unit_test(test_after_finding),
 		cmocka_unit_test(test_saturation),
 		cmocka_unit_test(test_lend_cores),
