@@ -110,7 +110,7 @@ UNIT_ASAN_VARS = BUILD=build/asan EXTRA_CFLAGS=-DUNIT_TESTS OPT=-O1 \
 	SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 unit-bin: $(UNIT_BIN) $(BUILD)/libCRS
 unit-run: unit-bin
-	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
+	@tests/unit/run.sh $(UNIT_BIN)
 
 unit-plain:
 	$(MAKE) $(UNIT_PLAIN_VARS) unit-run
@@ -121,8 +121,17 @@ unit-one:
 	build/test/tests/test_$(T)
 unit-asan:
 	$(MAKE) $(UNIT_ASAN_VARS) unit-run
+# `make unit` runs the plain and the ASan programs together, a few at a
+# time (tests/unit/run.sh), those that wait longest on timeouts first
+UNIT_SLOW := test_gateway_http test_libcrs test_exchange
+UNIT_NAMES := $(patsubst tests/unit/%.c,%,$(UNIT_SRC))
+unit_order = $(foreach b,build/asan build/test,$(addprefix $(b)/tests/,$(1)))
 ifeq ($(T),)
-unit: unit-plain unit-asan
+unit:
+	$(MAKE) $(UNIT_PLAIN_VARS) unit-bin
+	$(MAKE) $(UNIT_ASAN_VARS) unit-bin
+	@tests/unit/run.sh $(call unit_order,$(UNIT_SLOW)) \
+	  $(call unit_order,$(filter-out $(UNIT_SLOW),$(UNIT_NAMES)))
 else
 unit: unit-one
 endif
@@ -140,7 +149,7 @@ FUZZ_CC ?= clang-14
 FUZZ_SAN := -fsanitize=fuzzer-no-link,address,undefined \
 	-fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_SECONDS ?= 60
-FUZZ_SMOKE_SECONDS ?= 10
+FUZZ_SMOKE_SECONDS ?= 5
 fuzz-bin: $(FUZZ_BIN)
 fuzz-build:
 	$(MAKE) BUILD=build/fuzz CC=$(FUZZ_CC) OPT=-O1 SAN="$(FUZZ_SAN)" \

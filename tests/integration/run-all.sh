@@ -69,18 +69,24 @@ for t in "${all[@]}"; do
 	grep -Eq 'make static|build_static_fake_llm|RELEASE_OUT=' "$t" && kind=static-$kind
 	kind_of[$t]=$kind; secs_of[$t]=0
 done
-if [ -f "$times" ]; then
+# the last run's seconds; on a fresh checkout, those committed beside this
+# script (seconds.txt, a times file of `make test` on a 2-core machine)
+order_from=$times
+[ -f "$order_from" ] || order_from=./seconds.txt
+if [ -f "$order_from" ]; then
 	while read -r secs _ name _; do
 		case $secs in '' | *[!0-9]*) continue ;; esac	# the heading
 		[ -n "${kind_of[./$name]:-}" ] && secs_of[./$name]=$secs
-	done <"$times"
+	done <"$order_from"
 fi
 is_solo() { case ${kind_of[$1]} in *solo) return 0 ;; esac; return 1; }
 
 # The order: scripts that can share the machine, the longest first, then
-# the solo ones, then those that need the static build (same order).
-# -s deals the scripts without the static build out round-robin in that
-# order; -S keeps only those with it.
+# the solo ones, then those that need the static build (same order); but
+# once the static build is ready, the next free slot goes to the first
+# shared script that needs it (next_script). -s deals the scripts without
+# the static build out round-robin in that order; -S keeps only those
+# with it.
 groups=(shared solo static-shared static-solo)
 [ -n "$shard" ] && groups=(shared solo)
 [ "$static_only" = 1 ] && groups=(static-shared static-solo)
@@ -175,11 +181,28 @@ wait_for_one() {	# until one running script has ended (wait -n -p: bash 5.1)
 	done
 }
 
-for t in "${queue[@]}"; do
+# next_script: the index in queue of the script to start next, into
+# $next: the first one left, or the first static-shared one left when the
+# static build has ended (it waits on nothing then).
+next_script() {
+	local i
+	next=
+	if [ -n "$prebuild_pid" ] && ! kill -0 "$prebuild_pid" 2>/dev/null; then
+		for i in "${!queue[@]}"; do
+			[ "${kind_of[${queue[$i]}]}" = static-shared ] && { next=$i; return; }
+		done
+	fi
+	for i in "${!queue[@]}"; do next=$i; return; done
+}
+
+while [ ${#queue[@]} -gt 0 ]; do
+	while [ ${#pid_of[@]} -ge "$jobs" ]; do wait_for_one; done
+	next_script
+	t=${queue[$next]}
+	unset "queue[$next]"
 	if is_solo "$t"; then
 		while [ ${#pid_of[@]} -gt 0 ]; do wait_for_one; done
 	fi
-	while [ ${#pid_of[@]} -ge "$jobs" ]; do wait_for_one; done
 	start "$t"
 	if is_solo "$t"; then wait_for_one; fi
 done
