@@ -28,25 +28,33 @@ mktemp_dir() {
 	fi
 }
 
-# Containers and networks on the engine, for before/after comparisons.
+# Containers and networks on the engine, for before/after comparisons,
+# leaving out those of a crs-ci that still runs (in_use_or_gone) and those
+# gone before they could be inspected. With --crs-ci: only what carries
+# crs-ci's owner label, so that a script can share the engine with others
+# (what other scripts make themselves, as a test network, is not looked
+# at); without, everything: for a solo script, which then also sees an
+# object crs-ci made without its label.
 engine_snapshot() {
-	local id
+	local id filter=()
+	[ "${1:-}" = --crs-ci ] && filter=(--filter label=io.crs-ci.owner)
 	{
-		for id in $(docker ps -aq --no-trunc); do
-			owner_alive container "$id" || echo "$id"
+		for id in $(docker ps -aq --no-trunc "${filter[@]}"); do
+			in_use_or_gone container "$id" || echo "$id"
 		done | sort
 		echo --
-		for id in $(docker network ls -q --no-trunc); do
-			owner_alive network "$id" || echo "$id"
+		for id in $(docker network ls -q --no-trunc "${filter[@]}"); do
+			in_use_or_gone network "$id" || echo "$id"
 		done | sort
 	}
 }
 
 # Fail naming what is on the engine now and was not in the snapshot $1
-# (engine_snapshot's output): a leftover's name, image and crs-ci labels.
+# (engine_snapshot's output; $2: --crs-ci when it was taken so): a
+# leftover's name, image and crs-ci labels.
 engine_unchanged() {
 	local now id
-	now=$(engine_snapshot)
+	now=$(engine_snapshot "${2:-}")
 	[ "$now" = "$1" ] && return 0
 	for id in $(comm -13 <(printf '%s\n' "$1" | sort) \
 	    <(printf '%s\n' "$now" | sort)); do
@@ -60,13 +68,14 @@ engine_unchanged() {
 }
 
 # Is object $2 (container or network, $1) made by a crs-ci that still
-# runs (its io.crs-ci.pid label names a live process)? Other scans on a
-# shared engine are then not taken for this test's leftovers: every crs-ci
-# a test starts has exited when it compares its snapshots.
-owner_alive() {
+# runs (its io.crs-ci.pid label names a live process), or gone already?
+# Other scans on a shared engine are then not taken for this test's
+# leftovers: every crs-ci a test starts has exited when it compares its
+# snapshots, and one that exits removes what it made first.
+in_use_or_gone() {
 	local fmt='{{index .Config.Labels "io.crs-ci.pid"}}' pid
 	[ "$1" = network ] && fmt='{{index .Labels "io.crs-ci.pid"}}'
-	pid=$(docker "$1" inspect -f "$fmt" "$2" 2>/dev/null) || return 1
+	pid=$(docker "$1" inspect -f "$fmt" "$2" 2>/dev/null) || return 0
 	[ -n "$pid" ] && [ "$pid" != "<no value>" ] && kill -0 "$pid" 2>/dev/null
 }
 

@@ -11,7 +11,8 @@
 # artifacts hold no link, the sentinel tag names the image it named, and
 # the bug is still new. A cache the merge request commits is not passed
 # to crs-ci at all (a stub in its place records its --cache-dir).
-# solo: compares every container and network on the engine before and after (run-all.sh runs it alone)
+# Compares crs-ci's containers and networks on the engine before and
+# after (engine_snapshot --crs-ci): other scripts may run beside it.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 glci_install
@@ -53,7 +54,7 @@ glci_pipeline "$repo" "      image: crs-ci:unused-by-the-shell-executor
       docker-host: \"\"
       crs-ci-bin: $CRS_CI"
 head=$GLCI_HEAD
-before=$(engine_snapshot)
+before=$(engine_snapshot --crs-ci)
 start=$(date +%s)
 set +e
 glci_run "$repo" "$base" "$head" crs-ci-scan >"$tmp/glci.log" 2>&1
@@ -125,7 +126,7 @@ sentinel_tag_check
 grep -qF "cache: cannot load $FORGED_TAG" "$tmp/glci.log" ||
 	scan_fail "no warning for the archive tagging $SENTINEL_TAG"
 note "the restored cache, the committed output and work state: not read, not written, not uploaded; $SENTINEL_TAG not moved; the bug is new"
-after=$(engine_snapshot)
+after=$(engine_snapshot --crs-ci)
 if [ "$after" != "$before" ]; then
 	diff <(echo "$before") <(echo "$after") >&2 || true
 	docker ps -a --no-trunc >&2

@@ -5,7 +5,8 @@
 # and after triage the result at the bug's line (src/recparse.c:39) is
 # confirmed with the PoV that proved it, the one at line 5 is not; both
 # in results.json, the verdict and the SARIF.
-# solo: compares every container and network on the engine before and after (run-all.sh runs it alone)
+# Compares crs-ci's containers and networks on the engine before and
+# after (engine_snapshot --crs-ci): other scripts may run beside it.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 mktemp_dir; tmp=$TMP
@@ -58,14 +59,14 @@ cat >"$tmp/sarif/codeql.sarif" <<'JSON'
   }]
 }
 JSON
-before=$(engine_snapshot)
+before=$(engine_snapshot --crs-ci)
 set +e
 scan --sarif "$tmp/sarif/codeql.sarif" >"$tmp/verdict.txt" 2>"$tmp/log.txt"
 code=$?
 set -e
 cat "$tmp/verdict.txt" >&2
 [ "$code" -eq 1 ] || { cat "$tmp/log.txt" >&2; fail "exit $code, want 1"; }
-engine_unchanged "$before"
+engine_unchanged "$before" --crs-ci
 # the CRSs were given the file, under its own name
 ls "$tmp"/work/builds/*/FETCH_DIR/bug-candidates/codeql.sarif >/dev/null 2>&1 ||
 	fail "codeql.sarif not staged in the build steps' FETCH_DIR"

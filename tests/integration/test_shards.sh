@@ -4,7 +4,8 @@
 # of the shards proves the same findings (by id) as the single scan, its
 # SARIF validates, and the plan and the shards split the harnesses the
 # same way.
-# solo: compares every container and network on the engine before and after (run-all.sh runs it alone)
+# Compares crs-ci's containers and networks on the engine before and
+# after (engine_snapshot --crs-ci): other scripts may run beside it.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 mktemp_dir; tmp=$TMP
@@ -21,7 +22,7 @@ ids() {	# sorted finding ids of a results.json
 	python3 -c 'import json,sys
 print("\n".join(sorted(f["id"] for f in json.load(open(sys.argv[1]))["findings"])))' "$1"
 }
-before=$(engine_snapshot)
+before=$(engine_snapshot --crs-ci)
 
 # the plan: two harnesses, two shards, one each (sorted, round-robin)
 plan=$("$CRS_CI" plan --harness fuzz_text --harness fuzz_records --shards 2)
@@ -83,5 +84,5 @@ PY
 sarif_validate "$tmp/merged/results.sarif" >"$tmp/validate.txt" 2>&1 || { cat "$tmp/validate.txt"; fail "merged SARIF does not validate"; }
 grep -q "Analysis completed successfully" "$tmp/validate.txt" || fail "validator: $(cat "$tmp/validate.txt")"
 [ -s "$tmp/whole/report.html" ] || fail "the report phase wrote no report.html"
-engine_unchanged "$before"
+engine_unchanged "$before" --crs-ci
 note "shards 1/2 and 2/2 merged; SARIF validates; report.html written"

@@ -2,7 +2,8 @@
 # test_sigint.sh - Ctrl-C during the run phase stops the scan, exits 130
 # and leaves the engine's containers and networks as they were before;
 # so does Ctrl-C while the first PoV is reproduced as the run ends.
-# solo: compares every container and network on the engine before and after (run-all.sh runs it alone)
+# Compares crs-ci's containers and networks on the engine before and
+# after (engine_snapshot --crs-ci): other scripts may run beside it.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 mktemp_dir; tmp=$TMP
@@ -39,14 +40,14 @@ wait_log() {
 	fail "the scan's log never said: $2"
 }
 
-before=$(engine_snapshot)
+before=$(engine_snapshot --crs-ci)
 scan_bg fuzz_text fuzzing
 wait_log fuzzing "run fuzz_text: 1 CRS"
 sleep 3
-during=$(docker ps -q --filter "label=io.crs-ci.owner" | wc -l)
+during=$(docker ps -q --filter "label=io.crs-ci.pid=$pid" | wc -l)
 [ "$during" -ge 1 ] || fail "no CRS container was running"
 stop_scan fuzzing
-[ "$(engine_snapshot)" = "$before" ] || { docker ps -a >&2; docker network ls >&2; fail "containers or networks left behind"; }
+[ "$(engine_snapshot --crs-ci)" = "$before" ] || { docker ps -a >&2; docker network ls >&2; fail "containers or networks left behind"; }
 note "SIGINT with $during container(s) running: exit 130, engine as before"
 
 # Ctrl-C while the first PoV is reproduced as the run ends (early_jobs.h):
