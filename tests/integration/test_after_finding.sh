@@ -13,7 +13,7 @@
 #     is printed once (at the proof, not again by the report); the
 #     terminal and the job summary say when the run ended; report.html's
 #     timeline has the markers;
-#  2. --until-deadline (--timeout 100s): exit 1, verdict FAIL, the same
+#  2. --until-deadline (--timeout 70s): exit 1, verdict FAIL, the same
 #     finding; after_finding has the proof and no cut, and fuzz_text
 #     fuzzed its whole share, to the time the run keeps before the
 #     deadline for triage (not incomplete).
@@ -66,8 +66,8 @@ assert_no_leftovers "$tmp/work"
 # 2. --until-deadline: today's behaviour, fuzzing to the deadline
 rm -rf "$tmp/out"
 t0=$SECONDS
-scan_expect 1 "${args[@]}" --timeout 100s --until-deadline
-note "--until-deadline: scan took $((SECONDS - t0))s of its 100s deadline"
+scan_expect 1 "${args[@]}" --timeout 70s --until-deadline
+note "--until-deadline: scan took $((SECONDS - t0))s of its 70s deadline"
 grep -q '^crs-ci: run fuzz_text: time share of [0-9]*s used' "$tmp/log.txt" ||
 	{ cat "$tmp/log.txt" >&2; fail "fuzz_text did not fuzz its whole share"; }
 grep -q 'the run went on (--after-finding continue)' "$tmp/verdict.txt" ||

@@ -25,7 +25,7 @@ cp "$tmp/out1/povs/$pov" "$tmp/known.pov"
 git -C "$tmp/repo" -c user.name=t -c user.email=t@example.invalid \
 	revert --no-edit "$head" >/dev/null
 set +e
-scan --base "$head" --head HEAD --pov "$tmp/known.pov" --timeout 90s \
+scan --base "$head" --head HEAD --pov "$tmp/known.pov" --timeout 90s --fuzz-seconds 10 \
 	--out "$tmp/out2" >"$tmp/verdict.txt" 2>"$tmp/log.txt"
 code=$?
 set -e

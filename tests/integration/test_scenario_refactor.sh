@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # test_scenario_refactor.sh - issue 3, scenario 2: a refactor of code that
 # fuzz_records runs (tests/fixtures/delta/refactor) introduces no bug.
-# The scan fuzzes it for its whole time share and passes: exit 0, verdict
-# PASS, no PoV, no finding, a results.sarif with zero results that
-# validates, and no container or network left behind.
+# The scan fuzzes it for its whole time share (20 s, --fuzz-seconds) and
+# passes: exit 0, verdict PASS, no PoV, no finding, a results.sarif with
+# zero results that validates, and no container or network left behind.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 mktemp_dir; tmp=$TMP
@@ -13,7 +13,7 @@ set +e
 "$CRS_CI" scan --compose "$ROOT/container/crs/libfuzzer/compose.yaml" \
 	--project "$ROOT/examples/projects/recparse" \
 	--source "$tmp/repo" --base "$base" --head "$head" \
-	--harness fuzz_records --timeout 90s \
+	--harness fuzz_records --timeout 90s --fuzz-seconds 20 \
 	--work-dir "$tmp/work" --out "$tmp/out" \
 	>"$tmp/verdict.txt" 2>"$tmp/log.txt"
 code=$?
