@@ -38,10 +38,20 @@ note "fake-llm at $fake_ip:$port on $net (reachable there by name)"
 cp -r "$ROOT/tests/fixtures/llm" "$tmp/llm"
 sed -i "s/@FAKE_LLM_IP@/$fake_ip/" "$tmp/llm/compose.yaml"
 eval "$("$ROOT/examples/make-repo.sh" "$tmp/repo")"
-# what the gateway container was started with, seen while it runs
+# the scan, in the background; what its gateway container was started
+# with, seen while it runs (by the scan's pid label: another script's
+# scan may run a gateway beside it)
+ts=$(date +%s)
+CRS_CI_LLM_NETWORK=$net FAKE_LLM_API_KEY=$key "$CRS_CI" scan \
+	--compose "$tmp/llm/compose.yaml" \
+	--project "$ROOT/examples/projects/recparse" \
+	--source "$tmp/repo" --base "$base" --head "$head" \
+	--harness fuzz_records --timeout 10m \
+	--work-dir "$tmp/work" --out "$tmp/out" >"$tmp/verdict.txt" 2>"$tmp/log.txt" &
+scan_pid=$!
 (
 	for _ in $(seq 600); do
-		id=$(docker ps -q --filter "name=-llm-gateway" --filter "label=io.crs-ci.owner" | head -n 1)
+		id=$(docker ps -q --filter "name=-llm-gateway" --filter "label=io.crs-ci.pid=$scan_pid" | head -n 1)
 		if [ -n "$id" ]; then
 			docker inspect -f '{{json .Config.Entrypoint}} {{json .Config.Cmd}}' "$id" >"$tmp/gateway-cmd.txt"
 			docker inspect -f '{{json .HostConfig.Binds}} {{json .NetworkSettings.Networks}}' "$id" >"$tmp/gateway-net.txt"
@@ -51,14 +61,8 @@ eval "$("$ROOT/examples/make-repo.sh" "$tmp/repo")"
 	done
 ) &
 watcher=$!
-ts=$(date +%s)
 set +e
-CRS_CI_LLM_NETWORK=$net FAKE_LLM_API_KEY=$key "$CRS_CI" scan \
-	--compose "$tmp/llm/compose.yaml" \
-	--project "$ROOT/examples/projects/recparse" \
-	--source "$tmp/repo" --base "$base" --head "$head" \
-	--harness fuzz_records --timeout 10m \
-	--work-dir "$tmp/work" --out "$tmp/out" >"$tmp/verdict.txt" 2>"$tmp/log.txt"
+wait "$scan_pid"
 code=$?
 set -e
 scan_s=$(($(date +%s) - ts))
