@@ -40,7 +40,7 @@ FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzzers/%,$(FUZZ_SRC))
 
 .PHONY: all test test-build unit unit-one unit-plain unit-asan unit-bin unit-run crs-unit integration demo setup clean \
 	static check-headers check-layers check-exports base-images bench bench-select install install-files \
-	bench-rebuild bench-cache bench-overhead bench-deadline bench-parbuild bench-fuzz-cpu bench-directed bench-elf bench-projects bench-regressions fuzz fuzz-smoke fuzz-build fuzz-bin
+	bench-rebuild bench-cache bench-overhead bench-deadline bench-parbuild bench-fuzz-cpu bench-suite-cpu bench-directed bench-elf bench-projects bench-regressions fuzz fuzz-smoke fuzz-build fuzz-bin
 # What crs-ci's own CRSs share (container/crs-shared), copied into each
 # CRS folder: that folder is the CRS image's build context and what its
 # tag hashes (runner/exec/crs_image.c), and a link would not survive the
@@ -209,6 +209,10 @@ bench-parbuild: all base-images
 # cores lent to the CRSs (issue 23); two clean 3-minute scans of recparse
 bench-fuzz-cpu: all base-images
 	bash tests/bench/bench_fuzz_cpu.sh $(BENCH_FUZZ_CPU_ARGS)
+# where the integration suite's CPU goes, by command (process accounting;
+# root); BENCH_SUITE_ARGS="-j 2 test_a test_b" for some scripts
+bench-suite-cpu: all $(ITEST_BIN) base-images
+	bash tests/bench/bench_suite_cpu.sh $(BENCH_SUITE_ARGS)
 # real OSS-Fuzz project folders on the stand-ins (docs/base-images.md),
 # from the google/oss-fuzz checkout OSS_FUZZ names;
 # BENCH_PROJECTS="zlib lz4" for a few
