@@ -9,6 +9,7 @@
 # Usage: make bench-suite-cpu [BENCH_SUITE_ARGS="-j 2 test_a test_b"]
 #        tests/bench/bench_suite_cpu.sh [run-all.sh arguments]
 # Needs root (accton) and Debian's acct package (installed when missing).
+# Accounting is machine-wide: run it on an otherwise quiet machine.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 [ "$(id -u)" -eq 0 ] || { echo "bench_suite_cpu: accton needs root" >&2; exit 2; }
