@@ -295,6 +295,7 @@ static void test_container_create(void **state)
 	assert_int_equal(json_integer_value(json_object_get(hc, "ShmSize")),
 			 2LL << 30);
 	assert_string_equal(jstr(hc, "NetworkMode"), "crs-net-a");
+	assert_null(json_object_get(j, "NetworkDisabled"));
 	assert_true(json_is_false(json_object_get(hc, "Privileged")));
 	assert_true(json_is_true(json_object_get(hc, "Init")));
 	assert_int_equal(json_array_size(json_object_get(hc, "Binds")), 2);
@@ -364,6 +365,18 @@ static void test_container_create_minimal_and_errors(void **state)
 		"LogConfig"), "Config"), "max-file"), "2");
 	json_decref(j);
 
+	/* No network: the engine sets up no sandbox for it either. */
+	o.network = "none";
+	fake_reply(&fx->f, 201, "{\"Id\":\"x2\",\"Warnings\":null}");
+	assert_int_equal(docker_container_create(fx->d, &o, &id), 0);
+	free(id);
+	j = call_json(&fx->f.calls[1]);
+	assert_string_equal(jstr(json_object_get(j, "HostConfig"),
+				 "NetworkMode"), "none");
+	assert_true(json_is_true(json_object_get(j, "NetworkDisabled")));
+	json_decref(j);
+	o.network = NULL;
+
 	fake_reply(&fx->f, 404, "{\"message\":\"No such image: img:latest\"}");
 	assert_int_equal(docker_container_create(fx->d, &o, &id),
 			 CRS_ENOTFOUND);
@@ -381,7 +394,7 @@ static void test_container_create_minimal_and_errors(void **state)
 	assert_int_equal(docker_container_create(fx->d, &o, &id), CRS_EINPUT);
 	assert_string_equal(crs_error_last(),
 			    "label 'novalue' is not KEY=VALUE");
-	assert_int_equal(fx->f.nr_calls, 3);	/* nothing sent */
+	assert_int_equal(fx->f.nr_calls, 4);	/* nothing sent */
 }
 
 static void test_container_start_statuses(void **state)
