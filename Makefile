@@ -7,7 +7,7 @@
 #   tests/unit/test_*.c             -> one cmocka binary each, linked with it
 #   tests/fuzz/fuzz_*.c             -> one libFuzzer binary each (make fuzz)
 # BUILD selects the output folder; the test and sanitizer builds use their
-# own folders (build/test, build/asan) and define UNIT_TESTS.
+# own folders (build/test, build/fuzz) and define UNIT_TESTS.
 
 BUILD ?= build
 CC ?= cc
@@ -106,8 +106,11 @@ $(BUILD)/fuzzers/%: tests/fuzz/%.c $(BUILD)/libtesthelper.a \
 # (the recipes name $(MAKE) themselves: a sub-make so started gets the
 # jobserver, and make -n runs it)
 UNIT_PLAIN_VARS = BUILD=build/test EXTRA_CFLAGS=-DUNIT_TESTS
-UNIT_ASAN_VARS = BUILD=build/asan EXTRA_CFLAGS=-DUNIT_TESTS OPT=-O1 \
-	SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+# The ASan+UBSan unit tests are built by clang in build/fuzz, with the
+# objects the libFuzzer targets link: one sanitizer build, not two
+# (fuzzer-no-link's coverage hooks have defaults in the ASan runtime).
+UNIT_ASAN_VARS = BUILD=build/fuzz CC=$(FUZZ_CC) OPT=-O1 SAN="$(FUZZ_SAN)" \
+	EXTRA_CFLAGS=-DUNIT_TESTS
 unit-bin: $(UNIT_BIN) $(BUILD)/libCRS
 unit-run: unit-bin
 	@tests/unit/run.sh $(UNIT_BIN)
@@ -125,7 +128,7 @@ unit-asan:
 # time (tests/unit/run.sh), those that wait longest on timeouts first
 UNIT_SLOW := test_gateway_http test_libcrs test_exchange
 UNIT_NAMES := $(patsubst tests/unit/%.c,%,$(UNIT_SRC))
-unit_order = $(foreach b,build/asan build/test,$(addprefix $(b)/tests/,$(1)))
+unit_order = $(foreach b,build/fuzz build/test,$(addprefix $(b)/tests/,$(1)))
 ifeq ($(T),)
 unit:
 	$(MAKE) $(UNIT_PLAIN_VARS) unit-bin

@@ -307,8 +307,8 @@ static void test_cms_malformed_certificate(void **state)
 		"",
 		"/path/to/cert.pem",
 		"-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n",
-		"-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydA==\n"
-		"-----END CERTIFICATE-----\n",
+		("-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydA==\n"
+		 "-----END CERTIFICATE-----\n"),
 	};
 
 	(void)state;
