@@ -28,9 +28,10 @@ shell_inputs="      image: crs-ci:unused-by-the-shell-executor
 # 1. sanitizer undefined, a category, timeouts and OOMs not reported: the
 # job and its output folder carry the category, the build the sanitizer,
 # the SARIF the category. UBSan does not see recparse's heap overflow, so
-# the scan fuzzes to its deadline: keep it short.
+# the scan would fuzz to its deadline: 15 s of fuzzing, through extra-args.
 glci_pipeline "$repo" "$shell_inputs
       timeout: 90s
+      extra-args: --fuzz-seconds 15
       sanitizer: undefined
       category: -ubsan
       report-timeouts: false
@@ -50,6 +51,8 @@ out=$repo/.gitlab-ci-local/artifacts/crs-ci-scan-ubsan/crs-ci-out-ubsan
 [ -d "$out" ] || job_fail "$tmp/ubsan.log" "no artifacts in $out"
 grep -q "SANITIZER=undefined" "$tmp/ubsan.log" ||
 	job_fail "$tmp/ubsan.log" "no undefined build in the job's log"
+grep -q "run: fuzzing 15s in total (--fuzz-seconds)" "$tmp/ubsan.log" ||
+	job_fail "$tmp/ubsan.log" "extra-args did not reach the scan"
 for f in exit-code results.json results.sarif report.html \
 	gl-code-quality-report.json gl-sast-report.json junit.xml; do
 	[ -s "$out/$f" ] || job_fail "$tmp/ubsan.log" "artifact $f missing"
