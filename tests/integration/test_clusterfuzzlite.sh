@@ -38,7 +38,7 @@ note "uncommitted .clusterfuzzlite/: $(tail -n1 <<<"$msg")"
 set +e
 "$CRS_CI" scan --compose "$ROOT/container/crs/libfuzzer/compose.yaml" \
 	--source "$repo" --base "$base" --head "$head" \
-	--harness fuzz_records --timeout 10m --after-finding stop \
+	--harness fuzz_records --timeout 10m \
 	--work-dir "$tmp/work" --out "$tmp/out" >"$tmp/verdict.txt" 2>"$tmp/log.txt"
 code=$?
 set -e

@@ -45,7 +45,7 @@ checkout=$cache/crs-src/$commit
 scan_expect 1 --compose "$tmp/compose.yaml" \
 	--project "$ROOT/examples/projects/recparse" \
 	--source "$tmp/repo" --base "$base" --head "$head" \
-	--harness fuzz_records --timeout 4m --after-finding stop --cache-dir "$cache"
+	--harness fuzz_records --timeout 4m --cache-dir "$cache"
 grep -q "^verdict: FAIL" "$tmp/verdict.txt" || fail "no FAIL verdict"
 grep -q "\[new\] Heap-buffer-overflow" "$tmp/verdict.txt" || fail "finding not labelled new"
 grep -q "crs crs-git: file://$crs_repo at v1: cloned commit $commit" "$tmp/log.txt" ||

@@ -11,7 +11,7 @@ git -C "$tmp/repo" diff "$base" "$head" >"$tmp/change.diff"
 set +e
 "$CRS_CI" scan --compose "$ROOT/container/crs/libfuzzer/compose.yaml" \
 	--project "$ROOT/examples/projects/recparse" --source "$tmp/repo" \
-	--diff "$tmp/change.diff" --harness fuzz_records --timeout 3m --after-finding stop \
+	--diff "$tmp/change.diff" --harness fuzz_records --timeout 3m \
 	--work-dir "$tmp/work" --out "$tmp/out" >"$tmp/verdict.txt" 2>"$tmp/log.txt"
 code=$?
 set -e

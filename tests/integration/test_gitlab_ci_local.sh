@@ -50,7 +50,6 @@ glci_pipeline "$repo" "      image: crs-ci:unused-by-the-shell-executor
       project: $ROOT/examples/projects/recparse
       harnesses: fuzz_records
       timeout: 10m
-      extra-args: --after-finding stop
       services: []
       docker-host: \"\"
       crs-ci-bin: $CRS_CI"

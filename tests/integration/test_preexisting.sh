@@ -17,7 +17,7 @@ scan() {
 	"$CRS_CI" scan --compose "$ROOT/container/crs/libfuzzer/compose.yaml" \
 		--project "$ROOT/examples/projects/recparse" \
 		--source "$tmp/repo" --base "$head" --head follow-up \
-		--harness fuzz_records --timeout 10m --after-finding stop \
+		--harness fuzz_records --timeout 10m \
 		--work-dir "$tmp/work" --out "$tmp/out" "$@"
 }
 set +e

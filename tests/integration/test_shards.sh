@@ -15,7 +15,7 @@ scan() {	# scan OUT [extra options...]
 	"$CRS_CI" scan --compose "$ROOT/container/crs/libfuzzer/compose.yaml" \
 		--project "$ROOT/examples/projects/recparse" \
 		--source "$tmp/repo" --base "$base" --head "$head" \
-		--harness fuzz_records --harness fuzz_text --timeout 60s \
+		--harness fuzz_records --harness fuzz_text --timeout 60s --fuzz-seconds 20 \
 		--work-dir "$tmp/work" --out "$out" "$@"
 }
 ids() {	# sorted finding ids of a results.json

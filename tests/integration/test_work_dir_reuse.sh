@@ -22,7 +22,7 @@ grep -q 'other_\$name' "$projb/build.sh" || fail "B's build.sh was not renamed"
 scan() {
 	scan_expect 1 --compose "$ROOT/container/crs/libfuzzer/compose.yaml" \
 		--project "$2" --source "$tmp/repo" --base "$base" --head "$head" \
-		--harness "$3" --timeout 10m --after-finding stop
+		--harness "$3" --timeout 10m
 	cp "$tmp/log.txt" "$tmp/log$1.txt"
 	cp "$tmp/verdict.txt" "$tmp/verdict$1.txt"
 	rm -rf "$tmp/out$1" && cp -r "$tmp/out" "$tmp/out$1"
