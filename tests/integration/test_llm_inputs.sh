@@ -26,6 +26,10 @@
 # submitted is named by content, within the size cap; no
 # file the generator tried to write exists; no key in any file; no
 # container or network of the scan is left.
+# --after-finding continue: crs-libfuzzer may prove the same bug first, and
+# the default window after that proof could end crs-llm-inputs before its
+# third round. Both CRSs exit at their first PoV, so the run still ends
+# then, not at the deadline.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 t0=$(date +%s)
@@ -46,7 +50,7 @@ CRS_CI_LLM_NETWORK=$net FAKE_LLM_API_KEY=$key "$CRS_CI" scan \
 	--compose "$fixture/compose.yaml" \
 	--project "$ROOT/examples/projects/recparse" \
 	--source "$tmp/repo" --base "$base" --head "$head" \
-	--harness fuzz_records --timeout 2m \
+	--harness fuzz_records --timeout 2m --after-finding continue \
 	--work-dir "$tmp/work" --out "$tmp/out" \
 	>"$tmp/verdict.txt" 2>"$tmp/log.txt"
 code=$?
