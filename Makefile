@@ -155,8 +155,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_SECONDS ?= 5
 fuzz-bin: $(FUZZ_BIN)
 fuzz-build:
-	$(MAKE) BUILD=build/fuzz CC=$(FUZZ_CC) OPT=-O1 SAN="$(FUZZ_SAN)" \
-	  EXTRA_CFLAGS=-DUNIT_TESTS fuzz-bin
+	$(MAKE) $(UNIT_ASAN_VARS) fuzz-bin
 fuzz: fuzz-build
 	tests/fuzz/run.sh build/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 fuzz-smoke: fuzz-build
