@@ -140,7 +140,8 @@ unit: unit-one
 endif
 
 integration: all $(ITEST_BIN) base-images
-	tests/integration/run-all.sh -j $${CRS_CI_TEST_JOBS:-2} $(RUN_ALL_ARGS)
+	tests/integration/run-all.sh -j $${CRS_CI_TEST_JOBS:-2} \
+	  -J $${CRS_CI_TEST_JOBS_MAX:-$${CRS_CI_TEST_JOBS:-3}} $(RUN_ALL_ARGS)
 
 # Our own parsers under libFuzzer: the library is rebuilt in build/fuzz
 # with clang-14, coverage, ASan/UBSan and UNIT_TESTS (the parsers the

@@ -4,12 +4,19 @@
 # table of each script's seconds, slowest first, also kept in
 # build/integration-times.txt (CRS_CI_TIMES overrides the path).
 #
-# Usage: run-all.sh [-j N] [-s I/N | -S] [test_x[.sh] ...]
+# Usage: run-all.sh [-j N] [-J M] [-s I/N | -S] [test_x[.sh] ...]
 #   -j N   run up to N scripts at once (default $CRS_CI_TEST_JOBS, else 1;
 #          `make test` passes 2). A script with a line "# solo: WHY" runs
 #          alone: it is CPU-bound or timing-sensitive, or it looks at or
 #          changes what is on the whole engine. With N > 1 each script's
 #          output goes to a file and is printed, whole, when it ends.
+#   -J M   up to M at once (M > N) while the machine has CPU to spare:
+#          with N running, one more starts when the cores were less than
+#          70% busy over the last 10 s (the scripts were waiting: on a CRS
+#          that sleeps, a timeout, the engine) and no script started in the
+#          last 20 s, so the last one's load is seen first (default
+#          $CRS_CI_TEST_JOBS_MAX, else N; `make test` passes 3). A machine
+#          the N scripts keep busy runs N, as -j N would.
 #   -s I/N only shard I of N of the scripts that do not need the static
 #          build (dealt round-robin, longest first, by the last run's
 #          seconds in the times file): CI's integration jobs
@@ -24,19 +31,26 @@ set -u
 cd "$(dirname "$0")"
 times=${CRS_CI_TIMES:-../../build/integration-times.txt}
 jobs=${CRS_CI_TEST_JOBS:-1}
+jobs_max=${CRS_CI_TEST_JOBS_MAX:-}
 shard=""; static_only=0
-while getopts j:s:S opt; do
+while getopts j:J:s:S opt; do
 	case $opt in
 	j) jobs=$OPTARG ;;
+	J) jobs_max=$OPTARG ;;
 	s) shard=$OPTARG ;;
 	S) static_only=1 ;;
-	*) echo "usage: $0 [-j N] [-s I/N | -S] [test_x[.sh] ...]" >&2; exit 2 ;;
+	*) echo "usage: $0 [-j N] [-J M] [-s I/N | -S] [test_x[.sh] ...]" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
 case $jobs in
 '' | *[!0-9]* | 0) echo "run-all.sh: -j wants a number of 1 or more, not '$jobs'" >&2; exit 2 ;;
 esac
+jobs_max=${jobs_max:-$jobs}
+case $jobs_max in
+'' | *[!0-9]* | 0) echo "run-all.sh: -J wants a number of 1 or more, not '$jobs_max'" >&2; exit 2 ;;
+esac
+[ "$jobs_max" -ge "$jobs" ] || jobs_max=$jobs
 shard_i=0; shard_n=0
 if [ -n "$shard" ]; then
 	shard_i=${shard%/*}; shard_n=${shard#*/}
@@ -146,7 +160,7 @@ trap stop_all INT TERM
 
 start() {	# script $1, in the background
 	local t=$1
-	if [ "$jobs" -eq 1 ]; then
+	if [ "$jobs_max" -eq 1 ]; then
 		echo "== integration: $t"
 		bash "$t" &
 	else
@@ -154,6 +168,7 @@ start() {	# script $1, in the background
 	fi
 	pid_of[$t]=$!
 	start_of[$t]=$(date +%s)
+	last_start=${start_of[$t]}
 }
 
 finish() {	# script $1 has ended with exit status $2: its result and output
@@ -165,7 +180,7 @@ finish() {	# script $1 has ended with exit status $2: its result and output
 	else
 		failed=$((failed + 1)); failures+=("$t"); result="not ok"
 	fi
-	if [ "$jobs" -gt 1 ]; then
+	if [ "$jobs_max" -gt 1 ]; then
 		echo "== integration: $t"
 		cat "$logs/${t#./}.log"
 	fi
@@ -173,9 +188,16 @@ finish() {	# script $1 has ended with exit status $2: its result and output
 	rows+=("$secs ${t#./} $result")
 }
 
-wait_for_one() {	# until one running script has ended (wait -n -p: bash 5.1)
-	local t pid rc=0
-	wait -n -p pid "${pid_of[@]}" || rc=$?
+# wait_for_one [tick]: until one running script has ended (wait -n -p:
+# bash 5.1); with "tick", at most 5 s (returns 1 if none has ended)
+wait_for_one() {
+	local t pid rc=0 tick=""
+	if [ "${1:-}" = tick ]; then sleep 5 & tick=$!; fi
+	wait -n -p pid "${pid_of[@]}" $tick || rc=$?
+	if [ -n "$tick" ]; then
+		[ "$pid" != "$tick" ] || return 1
+		kill "$tick" 2>/dev/null; wait "$tick" 2>/dev/null
+	fi
 	for t in "${!pid_of[@]}"; do
 		[ "${pid_of[$t]}" = "$pid" ] && { finish "$t" "$rc"; return; }
 	done
@@ -195,8 +217,52 @@ next_script() {
 	for i in "${!queue[@]}"; do next=$i; return; done
 }
 
+# -J: /proc/stat samples (time, busy jiffies, all jiffies) of the last 30 s
+cpu_at=(); cpu_busy=(); cpu_all=(); last_start=0
+cpu_sample() {
+	local now u n s idle io irq sirq steal i at=() busy=() all=()
+	read -r _ u n s idle io irq sirq steal _ </proc/stat
+	now=$(date +%s)
+	for i in "${!cpu_at[@]}"; do
+		[ $((now - cpu_at[i])) -le 30 ] || continue
+		at+=("${cpu_at[i]}"); busy+=("${cpu_busy[i]}"); all+=("${cpu_all[i]}")
+	done
+	cpu_at=("${at[@]}" "$now")
+	cpu_busy=("${busy[@]}" "$((u + n + s + irq + sirq + steal))")
+	cpu_all=("${all[@]}" "$((u + n + s + idle + io + irq + sirq + steal))")
+}
+
+# room_to_spare: 0 when one more script may start beyond -j: fewer than
+# -J run, none of them solo, the next is not solo, no script started in
+# the last 20 s, and the cores were under 70% busy over the last 10 s or
+# more (the newest sample at least 10 s old against the one just taken)
+room_to_spare() {
+	local t i last now
+	[ ${#pid_of[@]} -lt "$jobs_max" ] || return 1
+	for t in "${!pid_of[@]}"; do is_solo "$t" && return 1; done
+	next_script
+	is_solo "${queue[$next]}" && return 1
+	cpu_sample
+	now=${cpu_at[-1]}; last=$((${#cpu_at[@]} - 1))
+	[ $((now - last_start)) -ge 20 ] || return 1
+	for ((i = last - 1; i >= 0; i--)); do
+		[ $((now - cpu_at[i])) -ge 10 ] || continue
+		[ $((cpu_all[last] - cpu_all[i])) -gt 0 ] || return 1
+		[ $((100 * (cpu_busy[last] - cpu_busy[i]) / (cpu_all[last] - cpu_all[i]))) -lt 70 ]
+		return
+	done
+	return 1
+}
+
 while [ ${#queue[@]} -gt 0 ]; do
-	while [ ${#pid_of[@]} -ge "$jobs" ]; do wait_for_one; done
+	while [ ${#pid_of[@]} -ge "$jobs" ]; do
+		if [ "$jobs_max" -gt "$jobs" ]; then
+			room_to_spare && break
+			wait_for_one tick || :
+		else
+			wait_for_one
+		fi
+	done
 	next_script
 	t=${queue[$next]}
 	unset "queue[$next]"
@@ -215,7 +281,7 @@ rm -rf "$logs"
 
 mkdir -p "$(dirname "$times")"
 {
-	echo "integration seconds per script (total $(( $(date +%s) - suite_start ))s, -j $jobs):"
+	echo "integration seconds per script (total $(( $(date +%s) - suite_start ))s, -j $jobs -J $jobs_max):"
 	printf '%s\n' "${rows[@]}" | sort -rn | awk '{ printf "%6d s  %s%s\n", $1, $2, ($3 == "ok" ? "" : "  (failed)") }'
 } | tee "$times"
 [ ${#failures[@]} -gt 0 ] && echo "failed: ${failures[*]}"
