@@ -237,7 +237,7 @@ cpu_sample() {
 # the last 20 s, and the cores were under 70% busy over the last 10 s or
 # more (the newest sample at least 10 s old against the one just taken)
 room_to_spare() {
-	local t i last now
+	local t i last now busy
 	[ ${#pid_of[@]} -lt "$jobs_max" ] || return 1
 	for t in "${!pid_of[@]}"; do is_solo "$t" && return 1; done
 	next_script
@@ -248,8 +248,10 @@ room_to_spare() {
 	for ((i = last - 1; i >= 0; i--)); do
 		[ $((now - cpu_at[i])) -ge 10 ] || continue
 		[ $((cpu_all[last] - cpu_all[i])) -gt 0 ] || return 1
-		[ $((100 * (cpu_busy[last] - cpu_busy[i]) / (cpu_all[last] - cpu_all[i]))) -lt 70 ]
-		return
+		busy=$((100 * (cpu_busy[last] - cpu_busy[i]) / (cpu_all[last] - cpu_all[i])))
+		[ "$busy" -lt 70 ] || return 1
+		echo "== -J: the cores were ${busy}% busy over $((now - cpu_at[i])) s: script $(( ${#pid_of[@]} + 1 )) of $jobs_max starts"
+		return 0
 	done
 	return 1
 }
