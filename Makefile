@@ -166,13 +166,15 @@ fuzz-smoke: fuzz-build
 crs-unit: $(CRS_SHARED_COPIES)
 	python3 -m unittest discover -s tests/crs
 
-# The unit tests mostly wait on timeouts and the fuzz smoke run keeps the
-# cores busy, so they run side by side, each printing its output whole
-# when it ends (--output-sync), once everything is built (the ASan unit
-# tests and the fuzz targets share build/fuzz); the integration tests last.
+# The unit tests mostly wait on timeouts, the fuzz smoke run keeps the
+# cores busy and the stand-in base images (which the integration tests
+# need) mostly wait on the Debian mirror and the disk, so the four run
+# side by side, each printing its output whole when it ends
+# (--output-sync), once everything is built (the ASan unit tests and the
+# fuzz targets share build/fuzz); the integration tests last.
 test: check-layers check-headers check-exports
 	$(MAKE) test-build
-	$(MAKE) -j3 --output-sync=target unit crs-unit fuzz-smoke
+	$(MAKE) -j4 --output-sync=target unit crs-unit fuzz-smoke base-images
 	$(MAKE) integration
 
 # Everything `make test` compiles, without running anything: .ci/run runs
