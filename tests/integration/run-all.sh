@@ -11,10 +11,10 @@
 #          changes what is on the whole engine. With N > 1 each script's
 #          output goes to a file and is printed, whole, when it ends.
 #   -J M   up to M at once (M > N) while the machine has CPU to spare:
-#          with N running, one more starts when the cores were less than
-#          70% busy over the last 10 s (the scripts were waiting: on a CRS
-#          that sleeps, a timeout, the engine) and no script started in the
-#          last 20 s, so the last one's load is seen first (default
+#          with N or more running, one more starts when the cores were
+#          less than 80% busy over the last 10 s (the scripts were waiting:
+#          on a CRS that sleeps, a timeout, the engine) and no such extra
+#          start came in the last 20 s, so its load is seen first (default
 #          $CRS_CI_TEST_JOBS_MAX, else N; `make test` passes 3). A machine
 #          the N scripts keep busy runs N, as -j N would.
 #   -s I/N only shard I of N of the scripts that do not need the static
@@ -168,7 +168,6 @@ start() {	# script $1, in the background
 	fi
 	pid_of[$t]=$!
 	start_of[$t]=$(date +%s)
-	last_start=${start_of[$t]}
 }
 
 finish() {	# script $1 has ended with exit status $2: its result and output
@@ -217,8 +216,9 @@ next_script() {
 	for i in "${!queue[@]}"; do next=$i; return; done
 }
 
-# -J: /proc/stat samples (time, busy jiffies, all jiffies) of the last 30 s
-cpu_at=(); cpu_busy=(); cpu_all=(); last_start=0
+# -J: /proc/stat samples (time, busy jiffies, all jiffies) of the last
+# 30 s; when the last script beyond -j started
+cpu_at=(); cpu_busy=(); cpu_all=(); last_extra=0
 cpu_sample() {
 	local now u n s idle io irq sirq steal i at=() busy=() all=()
 	read -r _ u n s idle io irq sirq steal _ </proc/stat
@@ -233,9 +233,9 @@ cpu_sample() {
 }
 
 # room_to_spare: 0 when one more script may start beyond -j: fewer than
-# -J run, none of them solo, the next is not solo, no script started in
-# the last 20 s, and the cores were under 70% busy over the last 10 s or
-# more (the newest sample at least 10 s old against the one just taken)
+# -J run, none of them solo, the next is not solo, no such start in the
+# last 20 s, and the cores were under 80% busy over the last 10 s or more
+# (the newest sample at least 10 s old against the one just taken)
 room_to_spare() {
 	local t i last now busy
 	[ ${#pid_of[@]} -lt "$jobs_max" ] || return 1
@@ -244,12 +244,13 @@ room_to_spare() {
 	is_solo "${queue[$next]}" && return 1
 	cpu_sample
 	now=${cpu_at[-1]}; last=$((${#cpu_at[@]} - 1))
-	[ $((now - last_start)) -ge 20 ] || return 1
+	[ $((now - last_extra)) -ge 20 ] || return 1
 	for ((i = last - 1; i >= 0; i--)); do
 		[ $((now - cpu_at[i])) -ge 10 ] || continue
 		[ $((cpu_all[last] - cpu_all[i])) -gt 0 ] || return 1
 		busy=$((100 * (cpu_busy[last] - cpu_busy[i]) / (cpu_all[last] - cpu_all[i])))
-		[ "$busy" -lt 70 ] || return 1
+		[ "$busy" -lt 80 ] || return 1
+		last_extra=$now
 		echo "== -J: the cores were ${busy}% busy over $((now - cpu_at[i])) s: script $(( ${#pid_of[@]} + 1 )) of $jobs_max starts"
 		return 0
 	done
