@@ -10,9 +10,9 @@
 # finds the real bug (exit 1, one finding by crs-libfuzzer). crs-libfuzzer
 # proves it within seconds, so the run ends --after-finding 20s later: the
 # flood's time is that window, not the deadline (with the default 10 s, a
-# machine that proved the bug at 0.8 s left the flood 275,000 names). All 1,000
-# distinct seeds and one copy of the shared content reached the exchange
-# (every CRS's fetch folder); at most one exchange cap
+# machine that proved the bug at 0.8 s left the flood 275,000 names).
+# All 1,000 distinct seeds and one copy of the shared content reached the
+# exchange (every CRS's fetch folder); at most one exchange cap
 # warning and a rate-limited sidecar log; no log line starts with "::"
 # and the newline in the request's name reached the log escaped; crs-ci's
 # memory stayed under 1 GiB; no container or network of the scan is left.
@@ -30,7 +30,8 @@ set +e
 	--compose "$fixture/compose.yaml" \
 	--project "$ROOT/examples/projects/recparse" --source "$tmp/repo" \
 	--base "$base" --head "$head" --harness fuzz_records \
-	--timeout "${timeout_s}s" --after-finding 20s --work-dir "$tmp/work" --out "$tmp/out" \
+	--timeout "${timeout_s}s" --after-finding 20s \
+	--work-dir "$tmp/work" --out "$tmp/out" \
 	>"$tmp/verdict.txt" 2>"$tmp/log.txt"
 code=$?
 set -e
