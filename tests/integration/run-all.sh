@@ -43,13 +43,14 @@ while getopts j:J:s:S opt; do
 	esac
 done
 shift $((OPTIND - 1))
-case $jobs in
-'' | *[!0-9]* | 0) echo "run-all.sh: -j wants a number of 1 or more, not '$jobs'" >&2; exit 2 ;;
-esac
+count_ok() {	# OPTION VALUE: VALUE is a number of 1 or more, or exit 2
+	case $2 in
+	'' | *[!0-9]* | 0) echo "run-all.sh: $1 wants a number of 1 or more, not '$2'" >&2; exit 2 ;;
+	esac
+}
+count_ok -j "$jobs"
 jobs_max=${jobs_max:-$jobs}
-case $jobs_max in
-'' | *[!0-9]* | 0) echo "run-all.sh: -J wants a number of 1 or more, not '$jobs_max'" >&2; exit 2 ;;
-esac
+count_ok -J "$jobs_max"
 [ "$jobs_max" -ge "$jobs" ] || jobs_max=$jobs
 shard_i=0; shard_n=0
 if [ -n "$shard" ]; then
