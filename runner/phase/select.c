@@ -409,9 +409,10 @@ static void weigh(struct selection *sel)
 	for (size_t i = 0; i < sel->nr; i++) {
 		struct harness_sel *h = &sel->h[i];
 
-		h->weight = time_share_weight(h->basis, h->reach.hit_nr,
-					      h->reach.mapped_nr,
-					      sel->mapped_nr);
+		h->weight = time_share_held(
+			time_share_weight(h->basis, h->reach.hit_nr,
+					  h->reach.mapped_nr, sel->mapped_nr),
+			h->held.nr, sel->touched.nr);
 	}
 }
 
@@ -611,9 +612,9 @@ static int measure(struct scan *s, struct selection *sel)
 		log_warn("select: %s", crs_error_last());
 		crs_error_clear();
 	}
+	/* every harness: it decides a share, not only the unreached ones */
 	for (size_t i = 0; i < sel->nr && r == 0; i++)
-		if (sel->h[i].replayed && !sel->h[i].reach.hit_nr)
-			r = find_symbols(s, sel, &sel->h[i], outfd, head_out);
+		r = find_symbols(s, sel, &sel->h[i], outfd, head_out);
 	if (r != 0)
 		goto out;
 	by_coverage(sel);

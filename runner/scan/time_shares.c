@@ -30,6 +30,15 @@ double time_share_weight(enum time_share_basis basis, size_t hit_nr,
 	return w < TIME_SHARE_BINARY_PART ? TIME_SHARE_BINARY_PART : w;
 }
 
+double time_share_held(double w, size_t held_nr, size_t touched_nr)
+{
+	if (!touched_nr)
+		return w;
+	if (held_nr > touched_nr)
+		held_nr = touched_nr;
+	return w * (1.0 + (double)held_nr / (double)touched_nr);
+}
+
 void time_share_order(size_t *order, const double *w, size_t n)
 {
 	/* insertion sort: stable, and n is the number of harnesses */

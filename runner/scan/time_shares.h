@@ -40,6 +40,14 @@ double time_share_weight(enum time_share_basis basis, size_t hit_nr,
 			 size_t own_nr, size_t lines_nr);
 
 /*
+ * `w` raised for a harness whose binary defines `held_nr` of the change's
+ * `touched_nr` touched functions: w * (1 + held_nr / touched_nr), so one
+ * that defines them all weighs twice one that defines none. `w` itself
+ * when no function was touched or looked up. Cannot fail.
+ */
+double time_share_held(double w, size_t held_nr, size_t touched_nr);
+
+/*
  * The run order: indexes of `w` (n weights) by descending weight, ties in
  * their given order, so the harness that reaches most runs first and
  * what it leaves unused goes to the others. Fills order[0..n-1].

@@ -33,7 +33,7 @@ grep -Eq '^crs-ci: select: fuzz_text: selected: its seed corpus \([0-9]+ input\(
 	fail "fuzz_text not kept for the changed functions its binary holds"
 grep -q '^crs-ci: select: 2 of 2 harness(es) to fuzz' "$tmp/log.txt" ||
 	fail "no selection summary"
-grep -Eq '^crs-ci: run: harnesses by weight: fuzz_records 45, fuzz_text [0-9.]+$' "$tmp/log.txt" ||
+grep -Eq '^crs-ci: run: harnesses by weight: fuzz_records 60, fuzz_text [0-9.]+$' "$tmp/log.txt" ||
 	fail "harnesses not ordered by weight"
 grep -q '^crs-ci: run fuzz_records:' "$tmp/log.txt" || fail "fuzz_records was not run"
 grep -q "^verdict: FAIL" "$tmp/verdict.txt" || fail "no FAIL verdict"
@@ -54,8 +54,12 @@ assert txt["selected"] and txt["why"] == "binary", txt
 assert "rp_parse" in txt["functions_in_binary"], txt
 assert txt["changed_lines_executed"] == {}, txt
 assert txt["inputs"] == 2, txt  # examples/recparse/fuzz/corpus/fuzz_text
-# weights: the lines its corpus executes; a quarter of those its build holds
-assert rec["weight"] == len(hit) + len(rec["changed_lines_executed"].get("src/recparse.h", [])), rec
+# weights: the lines its corpus executes; a quarter of those its build
+# holds; each times 1 + 1/3, for the 1 of the 3 touched functions
+# (rp_parse; parse_record and parse_extended are inlined) it defines
+assert rec["functions_in_binary"] == ["rp_parse"], rec
+lines = len(hit) + len(rec["changed_lines_executed"].get("src/recparse.h", []))
+assert abs(rec["weight"] - lines * 4 / 3) < 1e-9, rec
 assert 0 < txt["weight"] < rec["weight"], (txt, rec)
 assert 0 < sel["changed_lines"]["instrumented"] <= sel["changed_lines"]["total"]
 state = json.load(open(os.path.join(work, "scan.json")))

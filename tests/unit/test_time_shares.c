@@ -31,6 +31,18 @@ static void test_weights(void **state)
 	NEAR(time_share_weight(TIME_SHARE_REACHED, 0, 0, 0), 0.25);
 }
 
+/* defining the touched functions raises a weight by the part defined */
+static void test_held_bonus(void **state)
+{
+	(void)state;
+	NEAR(time_share_held(45, 1, 3), 60.0);
+	NEAR(time_share_held(11.25, 1, 3), 15.0);
+	NEAR(time_share_held(9.75, 2, 2), 19.5);	/* all: twice */
+	NEAR(time_share_held(31, 0, 4), 31.0);		/* none: as it was */
+	NEAR(time_share_held(31, 0, 0), 31.0);		/* none touched */
+	NEAR(time_share_held(31, 5, 4), 62.0);		/* never past twice */
+}
+
 static void test_order(void **state)
 {
 	double w[] = { 9.75, 31, 1, 31, 39 };
@@ -120,6 +132,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_weights),
+		cmocka_unit_test(test_held_bonus),
 		cmocka_unit_test(test_order),
 		cmocka_unit_test(test_shares_weighted),
 		cmocka_unit_test(test_unused_time_goes_on),
