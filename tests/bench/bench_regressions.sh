@@ -3,7 +3,8 @@
 # `make bench-regressions` (issue 23):
 #
 #   tests/bench/bench_regressions.sh [--deadline DUR] [--fuzz-seconds N]
-#                                    [--cpu CPUS] [NAME...]
+#                                    [--cpu CPUS] [--scan-arg ARG]...
+#                                    [NAME...]
 #
 # The bugs are tests/bench/real/regressions/bugs.tsv: fixes from a C
 # library's history that OSS-Fuzz found, each reverted as a pull request
@@ -14,7 +15,9 @@
 #      (container/crs/libfuzzer), --harness from the row, --timeout
 #      DEADLINE (default 10m; with --fuzz-seconds N, also --fuzz-seconds N,
 #      for a loaded machine where the builds eat the deadline), no cache
-#      (a corpus carried from one bug to the next would help the second):
+#      (a corpus carried from one bug to the next would help the second),
+#      and each --scan-arg ARG (the same scan without a part of issue 23:
+#      --scan-arg --until-deadline --scan-arg --lend-cores=no):
 #      its verdict, wall time and, from results.json, the scan second of
 #      the first PoV (the run phase's start plus timings.first_pov_s);
 #   2. bare libFuzzer: the harness of the scan's own head build, in its
@@ -36,6 +39,7 @@ deadline=10m
 fuzz_seconds=
 cpus=${BENCH_CPUS:-0-1}
 names=()
+extra=()
 
 die() { printf 'bench-regressions: error: %s\n' "$*" >&2; exit 2; }
 say() { printf 'bench-regressions: %s\n' "$*" >&2; }
@@ -45,6 +49,7 @@ while [ $# -gt 0 ]; do
 	--deadline) [ $# -ge 2 ] || die "--deadline needs a duration"; deadline=$2; shift 2 ;;
 	--fuzz-seconds) [ $# -ge 2 ] || die "--fuzz-seconds needs a number"; fuzz_seconds=$2; shift 2 ;;
 	--cpu) [ $# -ge 2 ] || die "--cpu needs a CPU list"; cpus=$2; shift 2 ;;
+	--scan-arg) [ $# -ge 2 ] || die "--scan-arg needs an argument"; extra+=("$2"); shift 2 ;;
 	-*) die "unknown option $1" ;;
 	*) names+=("$1"); shift ;;
 	esac
@@ -90,7 +95,7 @@ cleanup() {
 	docker ps -aq --filter "label=$label" | xargs -r docker rm -f >/dev/null
 }
 trap cleanup EXIT
-say "logs in $logs; deadline $deadline; fuzzing ${fuzz_seconds:-to the deadline}; CPUs $cpus"
+say "logs in $logs; deadline $deadline; fuzzing ${fuzz_seconds:-to the deadline}; CPUs $cpus${extra[*]:+; scan ${extra[*]}}"
 
 # json FILE EXPR: a value from a JSON file (python3, as bench_directed.sh)
 json() {
@@ -158,7 +163,7 @@ for row in "${rows[@]}"; do
 	nice "$CRS_CI" scan --compose "$ROOT/container/crs/libfuzzer/compose.yaml" \
 		--project "$REAL/projects/$lib" --source "$dir/repo" \
 		--base "$base" --head "$head" --harness "$harness" \
-		--timeout "$deadline" "${scan_fuzz[@]}" \
+		--timeout "$deadline" "${scan_fuzz[@]}" "${extra[@]}" \
 		--out "$dir/out" --work-dir "$dir/work" \
 		>"$dir/scan.log" 2>&1 || rc=$?
 	wall=$(( $(date +%s) - t0 ))
@@ -182,7 +187,7 @@ for row in "${rows[@]}"; do
 done
 
 echo
-echo "deadline $deadline, fuzz-seconds ${fuzz_seconds:-none}, CPUs $cpus; seconds; bare = libFuzzer -seed=1 on the head build, cap ${cap}s"
+echo "deadline $deadline, fuzz-seconds ${fuzz_seconds:-none}, CPUs $cpus${extra[*]:+, scan ${extra[*]}}; seconds; bare = libFuzzer -seed=1 on the head build, cap ${cap}s"
 echo
 echo "| bug | library | kind | outcome | verdict | time to verdict | first PoV (scan) | bare libFuzzer first PoV |"
 echo "|---|---|---|---|---|---|---|---|"
