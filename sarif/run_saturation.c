@@ -86,7 +86,7 @@ void run_saturation_line(struct buf *b, const struct run_saturation *r)
 		buf_printf(b, "change saturated for %zu of %zu harness(es) "
 			   "after %.0fs of fuzzing", r->saturated,
 			   r->harnesses, r->fuzzed_s);
-	buf_printf(b, ": %zu of %zu changed lines reached, no new line of "
-		   "the touched code for %.0fs (--saturation)",
+	buf_printf(b, ": %zu of %zu changed lines reached, no new line or "
+		   "branch of the touched code for %.0fs (--saturation)",
 		   r->lines_reached, r->lines_total, r->window_s);
 }

@@ -36,7 +36,8 @@ int run_saturation_from_json(struct run_saturation **out, const json_t *j,
 /*
  * One line for the verdict, job summary and report appended to `b`:
  * "change saturated after 94s of fuzzing: 31 of 39 changed lines
- * reached, no new line of the touched code for 60s" when every harness
+ * reached, no new line or branch of the touched code for 60s" when every
+ * harness
  * stopped so, "change saturated for 1 of 2 harness(es) ..." when some
  * did; nothing when none did (or `r` is NULL). Plain text.
  */

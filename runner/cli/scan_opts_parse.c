@@ -190,8 +190,8 @@ static const struct opt_spec scan_opt_table[] = {
 	  .value_name = "DUR|off",
 	  .groups = SCAN_CMD_SCAN | SCAN_CMD_RUN,
 	  .help = "stop a harness once replays of its corpus on the coverage\n"
-	  "build have shown no new line of the touched code for DUR\n"
-	  "(default 60s; never before --min-harness-seconds); off:\n"
+	  "build have shown no new line or branch of the touched code\n"
+	  "for DUR (default 60s; never before --min-harness-seconds); off:\n"
 	  "fuzz every share to its end" },
 	{ .name = "lend-cores", .id = OPT_LEND_CORES, .kind = OPT_ENUM,
 	  .choices = "yes|no",

@@ -468,8 +468,9 @@ static int wait_modules(struct scan *s, struct harness_run *hr,
 		}
 		if (saturation_watch_tick(hr->watch, s)) {
 			log_info("run %s: the change is saturated: no new line "
-				 "of the touched code for %.0fs; stopping %zu "
-				 "module(s)", h, saturation_watch_plateau(
+				 "or branch of the touched code for %.0fs; "
+				 "stopping %zu module(s)", h,
+				 saturation_watch_plateau(
 					 hr->watch), alive);
 			hr->saturated = 1;
 			return 0;

@@ -48,7 +48,9 @@ struct replay {
 	double corpus_at;	/* scan seconds it began */
 	atomic_int done;
 	struct coverage_reach reach;
-	size_t reached;		/* lines of the touched code that ran */
+	size_t reached;		/* lines and branches of the touched code
+				 * that ran: what a gain is counted in */
+	size_t lines;		/* of them, lines */
 	char *failed;		/* why nothing was measured, or NULL */
 };
 
@@ -107,7 +109,7 @@ struct saturation_tally *saturation_tally_new(struct scan *s)
 	t->cc = change_cov_new();
 	t->rec.window_s = (double)s->opts->saturation_s;
 	log_info("run: a harness stops once its corpus has reached no new "
-		 "line of the %s for %lds (--saturation)", t->fn ?
+		 "line or branch of the %s for %lds (--saturation)", t->fn ?
 		 "touched functions" : "changed files", s->opts->saturation_s);
 	return t;
 }
@@ -191,13 +193,15 @@ static int replay_job(struct scan *s, void *arg)
 	else {
 		coverage_reach(&rp->reach, out.cov, rp->t,
 			       s->state.repo_path);
-		rp->reached = rp->reach.file_hit_nr;
+		rp->lines = rp->reach.file_hit_nr;
+		rp->reached = rp->lines + rp->reach.file_branch_nr;
 	}
 	if (!rp->failed && rp->fn) {
 		struct coverage_reach fr = COVERAGE_REACH_INIT;
 
 		coverage_reach(&fr, out.cov, rp->fn, s->state.repo_path);
-		rp->reached = fr.hit_nr;
+		rp->lines = fr.hit_nr;
+		rp->reached = fr.hit_nr + fr.branch_hit_nr;
 		coverage_reach_release(&fr);
 	}
 	coverage_replay_release(&out);
@@ -227,8 +231,9 @@ static void replay_take(struct saturation_watch *w, struct scan *s)
 	gain = saturation_observe(&w->sat, rp->corpus_at, rp->reached);
 	phase_change_coverage_add(w->tally->cc, w->harness, &rp->reach,
 				  w->tally->t);
-	log_info("run %s: its corpus reaches %zu line(s) of the %s, %zu of "
-		 "the change's %zu; %s", w->harness, rp->reached, w->tally->fn ?
+	log_info("run %s: its corpus reaches %zu line(s) and %zu branch(es) "
+		 "of the %s, %zu of the change's %zu line(s); %s", w->harness,
+		 rp->lines, rp->reached - rp->lines, w->tally->fn ?
 		 "touched functions" : "changed files", rp->reach.hit_nr,
 		 rp->reach.mapped_nr, gain ? "new ones" : "nothing new");
 	w->next_at = scan_elapsed(s) + saturation_probe_every(&w->sat);

@@ -5,8 +5,8 @@
  * The lcov text comes from llvm-cov run inside a container over a binary
  * the target's build produced, so it is read like any container output:
  * size-capped, no symlink followed, every record checked. Only SF:, DA:,
- * FN: and end_of_record matter here; lcov's other records (TN:, FNDA:,
- * BRDA:, LF:, ...) are skipped.
+ * BRDA:, FN: and end_of_record matter here; lcov's other records (TN:,
+ * FNDA:, LF:, BRF:, ...) are skipped.
  */
 #include "runner/scan/coverage.h"
 #include "diff/changeset.h"
@@ -36,6 +36,20 @@ static void file_add_line(struct coverage_file *f, int line, int hit)
 	f->hit[f->lines_nr++] = hit ? 1 : 0;
 }
 
+/* One branch that ran, out of `line`. */
+static void file_add_taken(struct coverage_file *f, int line)
+{
+	ALLOC_GROW(f->taken, f->taken_nr + 1, f->taken_alloc);
+	f->taken[f->taken_nr++] = line;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
 struct line_hit {
 	int line;
 	unsigned char hit;
@@ -54,6 +68,8 @@ static void file_finish(struct coverage_file *f)
 	struct line_hit *lh;
 	size_t n = 0;
 
+	if (f->taken_nr > 1)
+		qsort(f->taken, f->taken_nr, sizeof(*f->taken), cmp_int);
 	if (f->lines_nr < 2)
 		return;
 	lh = xmalloc(st_mult(f->lines_nr, sizeof(*lh)));
@@ -79,6 +95,7 @@ static void file_release(struct coverage_file *f)
 	free(f->path);
 	free(f->lines);
 	free(f->hit);
+	free(f->taken);
 }
 
 static int cmp_file(const void *a, const void *b)
@@ -103,6 +120,8 @@ static void coverage_finish(struct coverage *c)
 
 			for (size_t k = 0; k < f->lines_nr; k++)
 				file_add_line(into, f->lines[k], f->hit[k]);
+			for (size_t k = 0; k < f->taken_nr; k++)
+				file_add_taken(into, f->taken[k]);
 			into->defines_entry |= f->defines_entry;
 			file_release(f);
 			continue;
@@ -161,6 +180,39 @@ static int parse_da(const char *v, size_t len, int *line, int *hit)
 	return 0;
 }
 
+/*
+ * "BRDA:<line>,<block>,<branch>,<taken>": <taken> is "-" (the line never
+ * ran) or a count; <block> and <branch> are not read (lcov 2 allows an
+ * expression there), only required to be there.
+ */
+static int parse_brda(const char *v, size_t len, int *line, int *taken)
+{
+	const char *end = v + len, *comma = memchr(v, ',', len), *last = end;
+	unsigned long long n;
+
+	if (!comma || parse_uint(v, (size_t)(comma - v), INT_MAX, &n) != 0 ||
+	    n == 0)
+		return -1;
+	*line = (int)n;
+	while (last > comma && last[-1] != ',')
+		last--;
+	/* two more commas: after <block> and after <branch> */
+	if (last == comma + 1 || !memchr(comma + 1, ',',
+					 (size_t)(last - 1 - (comma + 1))))
+		return -1;
+	if (last == end)
+		return -1;
+	*taken = 0;
+	if (end - last == 1 && *last == '-')
+		return 0;
+	for (const char *p = last; p < end; p++) {
+		if (*p < '0' || *p > '9')
+			return -1;
+		*taken |= *p != '0';
+	}
+	return 0;
+}
+
 /* "FN:<line>,<name>" (or lcov 2's "FN:<line>,<end>,<name>"). */
 static int parse_fn(const char *v, size_t len, int *is_entry)
 {
@@ -214,26 +266,35 @@ int coverage_parse_lcov(struct coverage **out, const char *buf, size_t len,
 		} else if (n == 13 && !memcmp(p, "end_of_record", 13)) {
 			cur = NULL;
 		} else if (n >= 3 && (!memcmp(p, "DA:", 3) ||
-				      !memcmp(p, "FN:", 3))) {
-			int da = p[0] == 'D', line = 0, hit = 0, entry = 0;
+				      !memcmp(p, "FN:", 3) ||
+				      (n >= 5 && !memcmp(p, "BRDA:", 5)))) {
+			int kind = p[0], line = 0, hit = 0, entry = 0, bad;
+			int tag = kind == 'B' ? 4 : 2;
 
 			if (!cur) {
-				r = crs_error_set(CRS_EINPUT, "%s:%zu: %.2s: "
+				r = crs_error_set(CRS_EINPUT, "%s:%zu: %.*s: "
 						  "outside a file record",
-						  name, lineno, p);
+						  name, lineno, tag, p);
 				goto out;
 			}
-			if (da ? parse_da(p + 3, n - 3, &line, &hit) :
-			    parse_fn(p + 3, n - 3, &entry)) {
-				r = crs_error_set(CRS_EINPUT, "%s:%zu: "
-						  "malformed %.2s: record",
-						  name, lineno, p);
-				goto out;
-			}
-			if (da)
-				file_add_line(cur, line, hit);
+			if (kind == 'D')
+				bad = parse_da(p + 3, n - 3, &line, &hit);
+			else if (kind == 'B')
+				bad = parse_brda(p + 5, n - 5, &line, &hit);
 			else
+				bad = parse_fn(p + 3, n - 3, &entry);
+			if (bad) {
+				r = crs_error_set(CRS_EINPUT, "%s:%zu: "
+						  "malformed %.*s: record",
+						  name, lineno, tag, p);
+				goto out;
+			}
+			if (kind == 'D')
+				file_add_line(cur, line, hit);
+			else if (kind != 'B')
 				cur->defines_entry |= entry;
+			else if (hit)
+				file_add_taken(cur, line);
 		}
 		p = nl ? nl + 1 : end;
 	}
@@ -320,13 +381,6 @@ out:
 	free(np);
 	free(nr);
 	return rel;
-}
-
-static int cmp_int(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-
-	return (x > y) - (x < y);
 }
 
 static int cmp_target(const void *a, const void *b)
@@ -544,6 +598,24 @@ static const struct coverage_target *target_find(
 	return bsearch(&key, t->files, t->nr, sizeof(*t->files), cmp_target);
 }
 
+/* The branches out of `line` that ran in `f`. */
+static size_t line_taken(const struct coverage_file *f, int line)
+{
+	size_t lo = 0, hi = f->taken_nr, n = 0;
+
+	while (lo < hi) {	/* the first entry not below `line` */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (f->taken[mid] < line)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	while (lo + n < f->taken_nr && f->taken[lo + n] == line)
+		n++;
+	return n;
+}
+
 /* enum coverage_line_state of `line` in `f`. */
 static unsigned char line_state(const struct coverage_file *f, int line)
 {
@@ -566,16 +638,21 @@ static unsigned char line_state(const struct coverage_file *f, int line)
 void coverage_reach(struct coverage_reach *out, const struct coverage *c,
 		    const struct coverage_targets *t, const char *repo_path)
 {
+	size_t **taken = xcalloc(t->nr ? t->nr : 1, sizeof(*taken));
+
 	memset(out, 0, sizeof(*out));
 	out->files_nr = t->nr;
 	out->state = xcalloc(t->nr ? t->nr : 1, sizeof(*out->state));
-	for (size_t i = 0; i < t->nr; i++)
+	for (size_t i = 0; i < t->nr; i++) {
 		out->state[i] = xcalloc(t->files[i].lines_nr, 1);
+		taken[i] = xcalloc(t->files[i].lines_nr, sizeof(**taken));
+	}
 	for (size_t i = 0; c && i < c->nr; i++) {
 		const struct coverage_file *cf = &c->files[i];
 		char *rel = coverage_repo_relative(cf->path, repo_path);
 		const struct coverage_target *tf;
 		unsigned char *st;
+		size_t *tk;
 
 		if (!rel)
 			continue;
@@ -586,21 +663,32 @@ void coverage_reach(struct coverage_reach *out, const struct coverage *c,
 		if (!tf)
 			continue;
 		st = out->state[tf - t->files];
+		tk = taken[tf - t->files];
 		for (size_t k = 0; k < cf->lines_nr; k++)
 			out->file_hit_nr += cf->hit[k] != 0;
+		out->file_branch_nr += cf->taken_nr;
 		for (size_t k = 0; k < tf->lines_nr; k++) {
 			unsigned char s = line_state(cf, tf->lines[k]);
+			size_t b = line_taken(cf, tf->lines[k]);
 
 			if (s > st[k])
 				st[k] = s;
+			/* two records of one file (two names for it): the
+			 * larger count, not the sum */
+			if (b > tk[k])
+				tk[k] = b;
 		}
 	}
-	for (size_t i = 0; i < t->nr; i++)
+	for (size_t i = 0; i < t->nr; i++) {
 		for (size_t k = 0; k < t->files[i].lines_nr; k++) {
 			out->hit_nr += out->state[i][k] == COVERAGE_LINE_HIT;
 			out->mapped_nr +=
 				out->state[i][k] != COVERAGE_LINE_NONE;
+			out->branch_hit_nr += taken[i][k];
 		}
+		free(taken[i]);
+	}
+	free(taken);
 }
 
 void coverage_reach_release(struct coverage_reach *r)

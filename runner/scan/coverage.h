@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * coverage.h - line coverage of a harness, and which changed lines it hits
+ * coverage.h - line and branch coverage of a harness, and which changed
+ * lines it hits
  *
  * The select phase replays a harness's corpus on a coverage build and
  * exports the result with `llvm-cov export -format=lcov`. This module
@@ -28,6 +29,10 @@ struct coverage_file {
 	int *lines;		/* instrumented lines, ascending, unique */
 	unsigned char *hit;	/* hit[i]: lines[i] ran at least once */
 	size_t lines_nr, lines_alloc;
+	/* the line of every branch that ran (BRDA: taken > 0), once per
+	 * branch, ascending */
+	int *taken;
+	size_t taken_nr, taken_alloc;
 	int defines_entry;	/* has an FN: record for the fuzzer entry */
 };
 
@@ -38,9 +43,10 @@ struct coverage {
 };
 
 /*
- * Parse lcov tracefile text (SF:, DA:, FN:, end_of_record; other records
- * are ignored) from memory. CRS_EINPUT, naming "<name>:<line>", for a NUL
- * byte, a DA:/FN: outside a file record, or a malformed number.
+ * Parse lcov tracefile text (SF:, DA:, BRDA:, FN:, end_of_record; other
+ * records are ignored) from memory. CRS_EINPUT, naming "<name>:<line>",
+ * for a NUL byte, a DA:/BRDA:/FN: outside a file record, or a malformed
+ * number.
  * *out owned by the caller (coverage_free).
  */
 int coverage_parse_lcov(struct coverage **out, const char *buf, size_t len,
@@ -108,8 +114,10 @@ struct coverage_reach {
 				 * entry, or NULL */
 	size_t file_hit_nr;	/* lines of the targets' files that ran,
 				 * changed or not */
+	size_t branch_hit_nr;	/* branches that ran out of target lines */
+	size_t file_branch_nr;	/* branches that ran in the targets' files */
 };
-#define COVERAGE_REACH_INIT { NULL, 0, 0, 0, NULL, 0 }
+#define COVERAGE_REACH_INIT { NULL, 0, 0, 0, NULL, 0, 0, 0 }
 
 /*
  * Intersect coverage `c` (file names as llvm-cov gives them, mapped under

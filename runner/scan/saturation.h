@@ -3,8 +3,8 @@
  * saturation.h - when a harness has stopped gaining coverage of the change
  *
  * The plateau rule of --saturation: saturated once a replay of the
- * corpus taken `window` seconds or more after the last gain of lines of
- * the touched code shows none (runner/phase/saturation_watch.h replays
+ * corpus taken `window` seconds or more after the last gain of lines or
+ * branches of the touched code shows none (runner/phase/saturation_watch.h replays
  * it). Pure logic: the caller passes scan seconds. Details:
  * docs/cmd/scan.md, "When the change is saturated".
  */
@@ -27,7 +27,8 @@ struct saturation {
 	double gain_at_s;	/* corpus time of the last gain (start_s
 				 * before any) */
 	double seen_at_s;	/* corpus time of the last replay; < 0: none */
-	size_t reached;		/* most lines of the touched code run */
+	size_t reached;		/* most lines and branches of the touched
+				 * code run */
 };
 
 /* Begin tracking a harness started at scan seconds `now`. */
@@ -36,7 +37,7 @@ void saturation_begin(struct saturation *t, double window_s, double floor_s,
 
 /*
  * A replay of the corpus as it was at scan seconds `corpus_at` ran
- * `reached` lines of the touched code. Returns 1 when that is a gain
+ * `reached` lines and branches of the touched code. Returns 1 when that is a gain
  * (more than any replay before), else 0. Replays may be passed out of
  * order; an older corpus never moves the times back.
  */

@@ -45,9 +45,9 @@ GITHUB_OUTPUT=$tmp/outputs.txt GITHUB_EVENT_NAME=push \
 	scan_expect 0 "${args[@]}" --timeout 10m --saturation 10s
 took=$((SECONDS - t0))
 note "--saturation 10s: scan took ${took}s of its 600s deadline"
-grep -q 'run [a-z_]*: the change is saturated: no new line of the touched code for [0-9]*s' \
+grep -q 'run [a-z_]*: the change is saturated: no new line or branch of the touched code for [0-9]*s' \
 	"$tmp/log.txt" || { cat "$tmp/log.txt" >&2; fail "no harness stopped at saturation"; }
-grep -q '^  change saturated after [0-9]*s of fuzzing: [0-9]* of [0-9]* changed lines reached, no new line of the touched code for 10s (--saturation)' \
+grep -q '^  change saturated after [0-9]*s of fuzzing: [0-9]* of [0-9]* changed lines reached, no new line or branch of the touched code for 10s (--saturation)' \
 	"$tmp/verdict.txt" || fail "the verdict does not say the change saturated"
 grep -q '\*\*Early stop:\*\* change saturated after' "$tmp/summary.md" ||
 	fail "the job summary does not say the change saturated"

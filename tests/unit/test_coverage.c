@@ -246,6 +246,13 @@ static void test_rejects_malformed(void **state)
 	assert_bad("SF:/a.c\n\nDA:2147483648,1\n", "cov.lcov:3: malformed DA:");
 	assert_bad("SF:/a.c\nFN:LLVMFuzzerTestOneInput\n",
 		   "cov.lcov:2: malformed FN:");
+	assert_bad("BRDA:1,0,0,1\n", "cov.lcov:1: BRDA: outside a file record");
+	assert_bad("SF:/a.c\nBRDA:1,0,1\n", "cov.lcov:2: malformed BRDA:");
+	assert_bad("SF:/a.c\nBRDA:1,0,0,\n", "cov.lcov:2: malformed BRDA:");
+	assert_bad("SF:/a.c\nBRDA:0,0,0,1\n", "cov.lcov:2: malformed BRDA:");
+	assert_bad("SF:/a.c\nBRDA:x,0,0,1\n", "cov.lcov:2: malformed BRDA:");
+	assert_bad("SF:/a.c\nBRDA:1,0,0,-1\n", "cov.lcov:2: malformed BRDA:");
+	assert_bad("SF:/a.c\nBRDA:1,,0\n", "cov.lcov:2: malformed BRDA:");
 	assert_bad_n(nul, sizeof(nul) - 1, "NUL byte");
 }
 
@@ -485,6 +492,38 @@ static void test_reach(void **state)
 	diff_changeset_free(cs);
 }
 
+/*
+ * Branches that ran, out of the target lines: a "-" or 0 count is not
+ * taken; two records of one file take the larger count per line, not
+ * the sum; file_branch_nr counts every taken branch of a target's file.
+ */
+static void test_reach_branches(void **state)
+{
+	struct diff_changeset *cs = change();
+	struct coverage_targets *t = NULL;
+	struct coverage_reach r = COVERAGE_REACH_INIT;
+	struct coverage *c = parse_ok(
+		"SF:/src/proj/src/a.c\n"
+		"DA:3,5\nDA:4,5\nDA:13,1\nDA:20,1\n"
+		"BRDA:3,0,0,5\nBRDA:3,0,1,0\nBRDA:4,0,0,-\n"
+		"BRDA:13,0,0,1\nBRDA:20,0,0,1\nBRDA:20,0,1,2\n"
+		"end_of_record\n"
+		"SF:/src/proj/./src/a.c\nDA:3,1\n"
+		"BRDA:3,0,0,1\nBRDA:3,0,1,1\nend_of_record\n");
+
+	(void)state;
+	coverage_targets_from_change(&t, cs);
+	coverage_reach(&r, c, t, "/src/proj");
+	/* a.c:3 (2 taken in the second record), a.c:13 (1); a.c:20 is not
+	 * a target line */
+	assert_int_equal(r.branch_hit_nr, 3);
+	assert_int_equal(r.file_branch_nr, 6);	/* 4 + 2, both records */
+	coverage_reach_release(&r);
+	coverage_free(c);
+	coverage_targets_free(t);
+	diff_changeset_free(cs);
+}
+
 /* The touched functions' lines: whole spans, files sorted, repeats and
  * overlaps folded; and file_hit_nr counts every line that ran in a
  * target's file. */
@@ -536,6 +575,7 @@ int main(void)
 		cmocka_unit_test(test_load_file),
 		cmocka_unit_test(test_targets),
 		cmocka_unit_test(test_reach),
+		cmocka_unit_test(test_reach_branches),
 		cmocka_unit_test(test_function_targets),
 	};
 	int r;

@@ -36,8 +36,9 @@ static void test_round_trip_and_line(void **state)
 	assert_memory_equal(back, &sample, sizeof(sample));
 	run_saturation_line(&b, back);
 	assert_string_equal(b.ptr, "change saturated after 94s of fuzzing: "
-			    "31 of 39 changed lines reached, no new line of "
-			    "the touched code for 60s (--saturation)");
+			    "31 of 39 changed lines reached, no new line or "
+			    "branch of the touched code for 60s "
+			    "(--saturation)");
 	buf_reset(&b);
 	back->saturated = 1;
 	run_saturation_line(&b, back);
