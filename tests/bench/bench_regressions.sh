@@ -20,10 +20,11 @@
 #      --scan-arg --until-deadline --scan-arg --lend-cores=no):
 #      its verdict, wall time and, from results.json, the scan second of
 #      the first PoV (the run phase's start plus timings.first_pov_s);
-#   2. bare libFuzzer: the harness of the scan's own head build, in its
-#      runner image, with the harness's seed corpus when it has one,
-#      -seed=1, until the first crash or DEADLINE (N seconds with
-#      --fuzz-seconds): its time to that crash (container start to exit).
+#   2. bare libFuzzer, for a bug row: the harness of the scan's own head
+#      build, in its runner image, with the harness's seed corpus when it
+#      has one, -seed=1, until the first crash or DEADLINE (N seconds
+#      with --fuzz-seconds): its time to that crash (container start to
+#      exit). A clean row has no bug to race for: "-".
 # A bug counts as found when the scan's verdict is FAIL; a clean change
 # passes when its verdict is PASS; an INCOMPLETE scan (the deadline left a
 # harness less fuzzing than it was due, e.g. the builds ate it) counts as
@@ -171,7 +172,8 @@ for row in "${rows[@]}"; do
 		verdict=$(json "$dir/out/results.json" verdict)
 		nfind=$(json "$dir/out/results.json" findings)
 		pov=$(json "$dir/out/results.json" pov)
-		b=$(bare "$dir" "$harness")
+		b=-
+		[ "$kind" = clean ] || b=$(bare "$dir" "$harness")
 	else
 		verdict="error(exit $rc)" nfind=- pov=- b=n/a
 	fi
