@@ -144,7 +144,7 @@ note(f"one finding, {f['duplicates']} duplicate(s), found by "
      f"{f['found_by']} after {f['found_after_s']:.0f} s")
 
 # (c) crs-libfuzzer stopped early; crs-aflpp kept going to its own end
-m = re.search(r"stopping after the first PoV \((\d+) s\)", log("crs-libfuzzer"))
+m = re.search(r"stopping after the first crash \((\d+) s\)", log("crs-libfuzzer"))
 if not m:
     fail("crs-libfuzzer did not stop at its first PoV:\n" + log("crs-libfuzzer"))
 lf = int(m.group(1))

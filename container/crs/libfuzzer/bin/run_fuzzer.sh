@@ -44,7 +44,13 @@
 #      SEED_SUBMIT_EVERY seconds while it runs and after each run (one
 #      `libCRS submit seed` call for all of them), so crs-ci's replays of
 #      the shared corpus see it grow (--saturation);
-#   4. with STOP_ON_FIRST_POV=1, exit 0 right after the first submitted PoV.
+#   4. with STOP_ON_FIRST_POV=1, exit 0 right after the first submitted
+#      crash (a crash-* or leak-* artifact). A timeout or out-of-memory is
+#      submitted and fuzzing goes on: in a real library such an input is
+#      often old (libwebp 1.2.4's advanced_api_fuzzer allocates past
+#      libFuzzer's malloc limit within 30 s on its release tree), and
+#      stopping at it would leave the change unfuzzed; crs-ci still cuts
+#      the run soon after one that it proves new (--after-finding).
 # Log lines carry the seconds since the script started; "first execution"
 # marks libFuzzer's INITED (the start-up cost).
 # Environment: FUZZ_TIME (seconds, default 3600), STOP_ON_FIRST_POV (0),
@@ -319,7 +325,23 @@ submit_sh=${BASH_SOURCE[0]%/*}/crs_submit.sh
 # shellcheck source=/dev/null
 . "$submit_sh" || { say "cannot read $submit_sh"; exit 1; }
 
-# Submits every new crash/timeout/oom artifact; returns 0 if one was submitted.
+# Takes out of the corpus every file with the content of artifact $1 (a
+# timeout or out-of-memory that fuzzing goes on past): a seed that does
+# so would end every later run as it starts.
+drop_from_corpus() {
+	local sum
+	sum=$(sha1sum < "$1" | cut -c1-40) || return 0
+	find "$corpus" -maxdepth 1 -type f -exec sha1sum {} + 2>/dev/null |
+		awk -v s="$sum" '$1 == s { sub(/^[0-9a-f]+  /, ""); print }' |
+		while IFS= read -r f; do
+			rm -f -- "$f"
+			say "took ${f##*/} out of the corpus: it is the input of ${1##*/}"
+		done
+}
+
+# Submits every new crash/timeout/oom artifact; returns 0 if one was
+# submitted, and sets crashed=1 when one of them was a crash or a leak.
+crashed=0
 submit_povs() {
 	local runlog=$1 f name token new=1
 	token=$(grep -a '^DEDUP_TOKEN: ' "$runlog" | head -n 1 | cut -d' ' -f2-)
@@ -328,9 +350,13 @@ submit_povs() {
 		name=${f##*/}
 		[ -e "$done_povs/$name" ] && continue
 		touch "$done_povs/$name"
+		case $name in timeout-*|oom-*) drop_from_corpus "$f" ;; esac
 		submit_pov "$f" "$name" "$token"
 		case $? in
-		0) new=0 ;;
+		0)
+			new=0
+			case $name in crash-*|leak-*) crashed=1 ;; esac
+			;;
 		2) exit 1 ;;
 		esac
 	done
@@ -365,6 +391,8 @@ submit_seeds() {
 	local n=0
 	for f in "${new[@]}"; do
 		name=${f##*/}
+		# libFuzzer replaced it with a smaller one meanwhile: gone
+		[ -f "$f" ] || continue
 		if libCRS submit seed "$f" >/dev/null; then
 			: >"$known/$name"
 			n=$((n + 1))
@@ -564,12 +592,15 @@ while [ "$stop" = 0 ]; do
 	fi
 	if submit_povs "$runlog"; then
 		failures=0
-		if [ "$stop_on_first" = 1 ]; then
+		if [ "$stop_on_first" = 1 ] && [ "$crashed" = 1 ]; then
 			submit_seeds
-			say "STOP_ON_FIRST_POV=1: stopping after the first PoV" \
+			say "STOP_ON_FIRST_POV=1: stopping after the first crash" \
 				"($((SECONDS - start)) s)"
 			exit 0
 		fi
+		[ "$stop_on_first" = 1 ] &&
+			say "STOP_ON_FIRST_POV=1: a timeout or out-of-memory" \
+				"is not a crash: fuzzing on"
 	elif [ "$rc" -ne 0 ] && [ "$stop" = 0 ] &&
 	    ! grep -qa 'DEDUP_TOKEN: \|ERROR: libFuzzer: \(timeout\|out-of-memory\)' "$runlog"; then
 		# A failure that left no artifact: a broken harness or engine.
