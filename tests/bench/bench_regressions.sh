@@ -24,7 +24,9 @@
 #      build, in its runner image, with the harness's seed corpus when it
 #      has one, -seed=1, until the first crash or DEADLINE (N seconds
 #      with --fuzz-seconds): its time to that crash (container start to
-#      exit). A clean row has no bug to race for: "-".
+#      exit), "old N" when the crash reproduces on the base build too;
+#      timeouts and out-of-memory inputs do not count (see bare()). A
+#      clean row has no bug to race for: "-".
 # A bug counts as found when the scan's verdict is FAIL; a clean change
 # passes when its verdict is PASS; an INCOMPLETE scan (the deadline left a
 # harness less fuzzing than it was due, e.g. the builds ate it) counts as
@@ -119,34 +121,61 @@ EOF
 }
 
 # bare DIR HARNESS: bare libFuzzer on the scan's head build; prints the
-# seconds to its first crash, or "miss"
+# seconds to its first crash that the base build does not have, "old N"
+# when the first crash at N s reproduces on the base build too (not the
+# bug), or "miss". A timeout or out-of-memory does not count (a release
+# tree can have its own: libwebp 1.2.4 allocates past libFuzzer's malloc
+# limit): libFuzzer is started again, with the next -seed, on the corpus
+# it has made, until a crash or the cap.
 bare() {
-	local dir=$1 harness=$2 build image t0 rc
+	local dir=$1 harness=$2 build image t0 rc base found
 	build=$(json "$dir/out/results.json" head_build)
 	image=$(json "$dir/out/results.json" runner_image)
 	if [ -z "$build" ] || [ -z "$image" ] || [ ! -x "$build/$harness" ]; then
 		echo "n/a"
 		return
 	fi
+	rm -rf "$dir/bare-crash"
+	mkdir -p "$dir/bare-crash"
 	t0=$(date +%s)
 	rc=0
 	# shellcheck disable=SC2016
 	docker run --rm --label "$label" --cpuset-cpus "$cpus" --memory 4g \
 		--network none --cap-drop ALL --security-opt no-new-privileges \
-		-v "$build:/out:ro" "$image" bash -c '
-			mkdir -p /tmp/corpus /tmp/crash
+		-v "$build:/out:ro" -v "$dir/bare-crash:/crash" "$image" bash -c '
+			mkdir -p /tmp/corpus /tmp/art
 			if [ -f "/out/$1_seed_corpus.zip" ]; then
 				unzip -q -o "/out/$1_seed_corpus.zip" -d /tmp/corpus
 			fi
 			dict=()
 			[ -f "/out/$1.dict" ] && dict=(-dict="/out/$1.dict")
-			exec "/out/$1" -seed=1 -max_total_time="$2" -timeout=25 \
-				-rss_limit_mb=2560 -artifact_prefix=/tmp/crash/ "${dict[@]}" /tmp/corpus' \
+			end=$((SECONDS + $2)) seed=1
+			while [ "$SECONDS" -lt "$end" ]; do
+				"/out/$1" -seed="$seed" -max_total_time=$((end - SECONDS)) \
+					-timeout=25 -rss_limit_mb=2560 -artifact_prefix=/tmp/art/ \
+					"${dict[@]}" /tmp/corpus
+				for f in /tmp/art/crash-* /tmp/art/leak-*; do
+					[ -f "$f" ] && { cp "$f" /crash/; exit 1; }
+				done
+				rm -f /tmp/art/*	# a timeout or out-of-memory: on
+				seed=$((seed + 1))
+			done' \
 		bare "$harness" "$cap" >"$dir/bare.log" 2>&1 || rc=$?
-	if [ "$rc" -ne 0 ] && grep -qE '^==[0-9]+==ERROR|deadly signal|SUMMARY: ' "$dir/bare.log"; then
-		echo $(( $(date +%s) - t0 ))
-	else
+	found=$(( $(date +%s) - t0 ))
+	if [ "$rc" -eq 0 ] || ! ls "$dir"/bare-crash/* >/dev/null 2>&1; then
 		echo miss
+		return
+	fi
+	base=$dir/work/builds/address/base/out
+	if [ -x "$base/$harness" ] &&
+	    ! docker run --rm --label "$label" --cpuset-cpus "$cpus" --memory 4g \
+		--network none --cap-drop ALL --security-opt no-new-privileges \
+		-v "$base:/out:ro" -v "$dir/bare-crash:/crash:ro" "$image" \
+		bash -c '"/out/$1" -runs=3 /crash/*' bare "$harness" \
+		>"$dir/bare-base.log" 2>&1; then
+		echo "old $found"
+	else
+		echo "$found"
 	fi
 }
 
