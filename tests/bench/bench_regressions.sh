@@ -24,9 +24,8 @@
 #      build, in its runner image, with the harness's seed corpus when it
 #      has one, -seed=1, until the first crash or DEADLINE (N seconds
 #      with --fuzz-seconds): its time to that crash (container start to
-#      exit), "old N" when the crash reproduces on the base build too;
-#      timeouts and out-of-memory inputs do not count (see bare()). A
-#      clean row has no bug to race for: "-".
+#      exit) that does not reproduce on the base build (one that does is
+#      not the bug: see bare()). A clean row has no bug to race for: "-".
 # A bug counts as found when the scan's verdict is FAIL; a clean change
 # passes when its verdict is PASS; an INCOMPLETE scan (the deadline left a
 # harness less fuzzing than it was due, e.g. the builds ate it) counts as
@@ -121,62 +120,64 @@ EOF
 }
 
 # bare DIR HARNESS: bare libFuzzer on the scan's head build; prints the
-# seconds to its first crash that the base build does not have, "old N"
-# when the first crash at N s reproduces on the base build too (not the
-# bug), or "miss". A timeout or out-of-memory does not count (a release
-# tree can have its own: libwebp 1.2.4 allocates past libFuzzer's malloc
-# limit): libFuzzer is started again, with the next -seed, on the corpus
-# it has made, until a crash or the cap.
+# seconds to its first crash, timeout or out-of-memory that the base
+# build does not have, or "miss". One the base build has too (a release
+# tree can have its own: libwebp 1.2.4 allocates 12 GB on inputs of its
+# unchanged tree) is not the bug: libFuzzer is started again, with the
+# next -seed, on the corpus it has made, until the cap.
 bare() {
-	local dir=$1 harness=$2 build image t0 rc base found
+	local dir=$1 harness=$2 build image base t0 rc seed=1 left
 	build=$(json "$dir/out/results.json" head_build)
 	image=$(json "$dir/out/results.json" runner_image)
+	base=$dir/work/builds/address/base/out
 	if [ -z "$build" ] || [ -z "$image" ] || [ ! -x "$build/$harness" ]; then
 		echo "n/a"
 		return
 	fi
-	rm -rf "$dir/bare-crash"
-	mkdir -p "$dir/bare-crash"
+	rm -rf "$dir/bare-corpus" "$dir/bare-crash"
+	mkdir -p "$dir/bare-corpus" "$dir/bare-crash"
+	: >"$dir/bare.log"
 	t0=$(date +%s)
-	rc=0
-	# shellcheck disable=SC2016
-	docker run --rm --label "$label" --cpuset-cpus "$cpus" --memory 4g \
-		--network none --cap-drop ALL --security-opt no-new-privileges \
-		-v "$build:/out:ro" -v "$dir/bare-crash:/crash" "$image" bash -c '
-			mkdir -p /tmp/corpus /tmp/art
-			if [ -f "/out/$1_seed_corpus.zip" ]; then
-				unzip -q -o "/out/$1_seed_corpus.zip" -d /tmp/corpus
+	while left=$((cap - ($(date +%s) - t0))); [ "$left" -gt 0 ]; do
+		rm -f "$dir"/bare-crash/*
+		rc=0
+		# shellcheck disable=SC2016
+		docker run --rm --label "$label" --cpuset-cpus "$cpus" \
+			--memory 4g --network none --cap-drop ALL \
+			--security-opt no-new-privileges -v "$build:/out:ro" \
+			-v "$dir/bare-corpus:/corpus" -v "$dir/bare-crash:/crash" \
+			"$image" bash -c '
+			if [ "$3" = 1 ] && [ -f "/out/$1_seed_corpus.zip" ]; then
+				unzip -q -o "/out/$1_seed_corpus.zip" -d /corpus
 			fi
 			dict=()
 			[ -f "/out/$1.dict" ] && dict=(-dict="/out/$1.dict")
-			end=$((SECONDS + $2)) seed=1
-			while [ "$SECONDS" -lt "$end" ]; do
-				"/out/$1" -seed="$seed" -max_total_time=$((end - SECONDS)) \
-					-timeout=25 -rss_limit_mb=2560 -artifact_prefix=/tmp/art/ \
-					"${dict[@]}" /tmp/corpus
-				for f in /tmp/art/crash-* /tmp/art/leak-*; do
-					[ -f "$f" ] && { cp "$f" /crash/; exit 1; }
-				done
-				rm -f /tmp/art/*	# a timeout or out-of-memory: on
-				seed=$((seed + 1))
-			done' \
-		bare "$harness" "$cap" >"$dir/bare.log" 2>&1 || rc=$?
-	found=$(( $(date +%s) - t0 ))
-	if [ "$rc" -eq 0 ] || ! ls "$dir"/bare-crash/* >/dev/null 2>&1; then
-		echo miss
+			exec "/out/$1" -seed="$3" -max_total_time="$2" -timeout=25 \
+				-rss_limit_mb=2560 -artifact_prefix=/crash/ \
+				"${dict[@]}" /corpus' \
+			bare "$harness" "$left" "$seed" >>"$dir/bare.log" 2>&1 || rc=$?
+		if ! ls "$dir"/bare-crash/* >/dev/null 2>&1; then
+			[ "$rc" -eq 0 ] && break	# its time is up
+			echo "bare: exit $rc without an artifact" >>"$dir/bare.log"
+			break
+		fi
+		# the base build has it too (or it has no such harness: new)
+		if [ -x "$base/$harness" ] &&
+		    ! docker run --rm --label "$label" --cpuset-cpus "$cpus" \
+			--memory 4g --network none --cap-drop ALL \
+			--security-opt no-new-privileges -v "$base:/out:ro" \
+			-v "$dir/bare-crash:/crash:ro" "$image" \
+			bash -c '"/out/$1" -timeout=25 -rss_limit_mb=2560 /crash/*' \
+			bare "$harness" >>"$dir/bare-base.log" 2>&1; then
+			echo "bare: $(ls "$dir/bare-crash") is on the base build too: on" \
+				>>"$dir/bare.log"
+			seed=$((seed + 1))
+			continue
+		fi
+		echo $(( $(date +%s) - t0 ))
 		return
-	fi
-	base=$dir/work/builds/address/base/out
-	if [ -x "$base/$harness" ] &&
-	    ! docker run --rm --label "$label" --cpuset-cpus "$cpus" --memory 4g \
-		--network none --cap-drop ALL --security-opt no-new-privileges \
-		-v "$base:/out:ro" -v "$dir/bare-crash:/crash:ro" "$image" \
-		bash -c '"/out/$1" -runs=3 /crash/*' bare "$harness" \
-		>"$dir/bare-base.log" 2>&1; then
-		echo "old $found"
-	else
-		echo "$found"
-	fi
+	done
+	echo miss
 }
 
 results=()
