@@ -119,14 +119,26 @@ print(v)
 EOF
 }
 
+# crashes BUILD HARNESS DIR: 0 when the harness of BUILD fails on the
+# artifacts in DIR (the row's runner image, -timeout=25, 2560 MB)
+crashes() {
+	! docker run --rm --label "$label" --cpuset-cpus "$cpus" --memory 4g \
+		--network none --cap-drop ALL --security-opt no-new-privileges \
+		-v "$1:/out:ro" -v "$3:/crash:ro" "$image" \
+		bash -c '"/out/$1" -timeout=25 -rss_limit_mb=2560 /crash/*' \
+		bare "$2" >>"$3.log" 2>&1
+}
+
 # bare DIR HARNESS: bare libFuzzer on the scan's head build; prints the
-# seconds to its first crash, timeout or out-of-memory that the base
-# build does not have, or "miss". One the base build has too (a release
-# tree can have its own: libwebp 1.2.4 allocates 12 GB on inputs of its
-# unchanged tree) is not the bug: libFuzzer is started again, with the
-# next -seed, on the corpus it has made, until the cap.
+# seconds to its first crash, timeout or out-of-memory that reproduces on
+# the head build and not on the base build, or "miss". Any other is not
+# the bug: an out-of-memory of memory grown over many inputs (its
+# artifact, the last input, runs fine alone), or one the release tree
+# has too (libwebp 1.2.4 allocates 12 GB on inputs of its unchanged
+# tree). Then libFuzzer is started again, with the next -seed, on the
+# corpus it has made, until the cap.
 bare() {
-	local dir=$1 harness=$2 build image base t0 rc seed=1 left
+	local dir=$1 harness=$2 build image base t0 rc seed=1 left why
 	build=$(json "$dir/out/results.json" head_build)
 	image=$(json "$dir/out/results.json" runner_image)
 	base=$dir/work/builds/address/base/out
@@ -161,24 +173,23 @@ bare() {
 			echo "bare: exit $rc without an artifact" >>"$dir/bare.log"
 			break
 		fi
-		# the base build has it too (or it has no such harness: new)
-		if [ -x "$base/$harness" ] &&
-		    ! docker run --rm --label "$label" --cpuset-cpus "$cpus" \
-			--memory 4g --network none --cap-drop ALL \
-			--security-opt no-new-privileges -v "$base:/out:ro" \
-			-v "$dir/bare-crash:/crash:ro" "$image" \
-			bash -c '"/out/$1" -timeout=25 -rss_limit_mb=2560 /crash/*' \
-			bare "$harness" >>"$dir/bare-base.log" 2>&1; then
-			echo "bare: $(ls "$dir/bare-crash") is on the base build too: on" \
-				>>"$dir/bare.log"
-			seed=$((seed + 1))
-			continue
+		# not the bug: it does not fail alone, or the base build has
+		# it too (a base build without the harness: new)
+		if ! crashes "$build" "$harness" "$dir/bare-crash"; then
+			why="does not fail on its own"
+		elif [ -x "$base/$harness" ] &&
+		    crashes "$base" "$harness" "$dir/bare-crash"; then
+			why="fails on the base build too"
+		else
+			echo $(( $(date +%s) - t0 ))
+			return
 		fi
-		echo $(( $(date +%s) - t0 ))
-		return
+		echo "bare: $(ls "$dir/bare-crash") $why: on" >>"$dir/bare.log"
+		seed=$((seed + 1))
 	done
 	echo miss
 }
+
 
 results=()
 for row in "${rows[@]}"; do
