@@ -598,20 +598,28 @@ static const struct coverage_target *target_find(
 	return bsearch(&key, t->files, t->nr, sizeof(*t->files), cmp_target);
 }
 
-/* The branches out of `line` that ran in `f`. */
-static size_t line_taken(const struct coverage_file *f, int line)
+/* The index of the first of the n ascending `v` not below `x`. */
+static size_t lower_bound(const int *v, size_t n, int x)
 {
-	size_t lo = 0, hi = f->taken_nr, n = 0;
+	size_t lo = 0, hi = n;
 
-	while (lo < hi) {	/* the first entry not below `line` */
+	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (f->taken[mid] < line)
+		if (v[mid] < x)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	while (lo + n < f->taken_nr && f->taken[lo + n] == line)
+	return lo;
+}
+
+/* The branches out of `line` that ran in `f`. */
+static size_t line_taken(const struct coverage_file *f, int line)
+{
+	size_t i = lower_bound(f->taken, f->taken_nr, line), n = 0;
+
+	while (i + n < f->taken_nr && f->taken[i + n] == line)
 		n++;
 	return n;
 }
@@ -619,20 +627,11 @@ static size_t line_taken(const struct coverage_file *f, int line)
 /* enum coverage_line_state of `line` in `f`. */
 static unsigned char line_state(const struct coverage_file *f, int line)
 {
-	size_t lo = 0, hi = f->lines_nr;
+	size_t i = lower_bound(f->lines, f->lines_nr, line);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (f->lines[mid] == line)
-			return f->hit[mid] ? COVERAGE_LINE_HIT :
-				COVERAGE_LINE_MAPPED;
-		if (f->lines[mid] < line)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return COVERAGE_LINE_NONE;
+	if (i == f->lines_nr || f->lines[i] != line)
+		return COVERAGE_LINE_NONE;
+	return f->hit[i] ? COVERAGE_LINE_HIT : COVERAGE_LINE_MAPPED;
 }
 
 void coverage_reach(struct coverage_reach *out, const struct coverage *c,
