@@ -48,9 +48,8 @@ struct replay {
 	double corpus_at;	/* scan seconds it began */
 	atomic_int done;
 	struct coverage_reach reach;
-	size_t reached;		/* lines and branches of the touched code
-				 * that ran: what a gain is counted in */
-	size_t lines;		/* of them, lines */
+	size_t lines;		/* lines of the touched code that ran */
+	size_t branches;	/* branches out of them that ran */
 	char *failed;		/* why nothing was measured, or NULL */
 };
 
@@ -194,14 +193,14 @@ static int replay_job(struct scan *s, void *arg)
 		coverage_reach(&rp->reach, out.cov, rp->t,
 			       s->state.repo_path);
 		rp->lines = rp->reach.file_hit_nr;
-		rp->reached = rp->lines + rp->reach.file_branch_nr;
+		rp->branches = rp->reach.file_branch_nr;
 	}
 	if (!rp->failed && rp->fn) {
 		struct coverage_reach fr = COVERAGE_REACH_INIT;
 
 		coverage_reach(&fr, out.cov, rp->fn, s->state.repo_path);
 		rp->lines = fr.hit_nr;
-		rp->reached = fr.hit_nr + fr.branch_hit_nr;
+		rp->branches = fr.branch_hit_nr;
 		coverage_reach_release(&fr);
 	}
 	coverage_replay_release(&out);
@@ -228,12 +227,14 @@ static void replay_take(struct saturation_watch *w, struct scan *s)
 		replay_free(rp);
 		return;
 	}
-	gain = saturation_observe(&w->sat, rp->corpus_at, rp->reached);
+	/* a gain: more lines and branches together */
+	gain = saturation_observe(&w->sat, rp->corpus_at,
+				  rp->lines + rp->branches);
 	phase_change_coverage_add(w->tally->cc, w->harness, &rp->reach,
 				  w->tally->t);
 	log_info("run %s: its corpus reaches %zu line(s) and %zu branch(es) "
 		 "of the %s, %zu of the change's %zu line(s); %s", w->harness,
-		 rp->lines, rp->reached - rp->lines, w->tally->fn ?
+		 rp->lines, rp->branches, w->tally->fn ?
 		 "touched functions" : "changed files", rp->reach.hit_nr,
 		 rp->reach.mapped_nr, gain ? "new ones" : "nothing new");
 	w->next_at = scan_elapsed(s) + saturation_probe_every(&w->sat);
