@@ -597,10 +597,10 @@ while [ "$stop" = 0 ]; do
 			say "STOP_ON_FIRST_POV=1: stopping after the first crash" \
 				"($((SECONDS - start)) s)"
 			exit 0
-		fi
-		[ "$stop_on_first" = 1 ] &&
+		elif [ "$stop_on_first" = 1 ]; then
 			say "STOP_ON_FIRST_POV=1: a timeout or out-of-memory" \
 				"is not a crash: fuzzing on"
+		fi
 	elif [ "$rc" -ne 0 ] && [ "$stop" = 0 ] &&
 	    ! grep -qa 'DEDUP_TOKEN: \|ERROR: libFuzzer: \(timeout\|out-of-memory\)' "$runlog"; then
 		# A failure that left no artifact: a broken harness or engine.
