@@ -93,6 +93,10 @@ fi
 logs=${BENCH_LOG_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/bench-regressions.XXXXXX")}
 mkdir -p "$logs"
 label=io.crs-ci.owner=bench-regressions-$$
+# bare libFuzzer's containers: labelled for the cleanup, on the row's
+# CPUs, no network, no capabilities
+sandbox=(docker run --rm --label "$label" --cpuset-cpus "$cpus" --memory 4g
+	--network none --cap-drop ALL --security-opt no-new-privileges)
 cleanup() {
 	docker ps -aq --filter "label=$label" | xargs -r docker rm -f >/dev/null
 }
@@ -119,14 +123,13 @@ print(v)
 EOF
 }
 
-# crashes BUILD HARNESS DIR: 0 when the harness of BUILD fails on the
-# artifacts in DIR (the row's runner image, -timeout=25, 2560 MB)
+# crashes IMAGE BUILD HARNESS DIR: 0 when the harness of BUILD fails on
+# the artifacts in DIR, in the runner IMAGE (-timeout=25, 2560 MB)
 crashes() {
-	! docker run --rm --label "$label" --cpuset-cpus "$cpus" --memory 4g \
-		--network none --cap-drop ALL --security-opt no-new-privileges \
-		-v "$1:/out:ro" -v "$3:/crash:ro" "$image" \
+	# shellcheck disable=SC2016
+	! "${sandbox[@]}" -v "$2:/out:ro" -v "$4:/crash:ro" "$1" \
 		bash -c '"/out/$1" -timeout=25 -rss_limit_mb=2560 /crash/*' \
-		bare "$2" >>"$3.log" 2>&1
+		bare "$3" >>"$4.log" 2>&1
 }
 
 # bare DIR HARNESS: bare libFuzzer on the scan's head build; prints the
@@ -154,9 +157,7 @@ bare() {
 		rm -f "$dir"/bare-crash/*
 		rc=0
 		# shellcheck disable=SC2016
-		docker run --rm --label "$label" --cpuset-cpus "$cpus" \
-			--memory 4g --network none --cap-drop ALL \
-			--security-opt no-new-privileges -v "$build:/out:ro" \
+		"${sandbox[@]}" -v "$build:/out:ro" \
 			-v "$dir/bare-corpus:/corpus" -v "$dir/bare-crash:/crash" \
 			"$image" bash -c '
 			if [ "$3" = 1 ] && [ -f "/out/$1_seed_corpus.zip" ]; then
@@ -175,10 +176,10 @@ bare() {
 		fi
 		# not the bug: it does not fail alone, or the base build has
 		# it too (a base build without the harness: new)
-		if ! crashes "$build" "$harness" "$dir/bare-crash"; then
+		if ! crashes "$image" "$build" "$harness" "$dir/bare-crash"; then
 			why="does not fail on its own"
 		elif [ -x "$base/$harness" ] &&
-		    crashes "$base" "$harness" "$dir/bare-crash"; then
+		    crashes "$image" "$base" "$harness" "$dir/bare-crash"; then
 			why="fails on the base build too"
 		else
 			echo $(( $(date +%s) - t0 ))
