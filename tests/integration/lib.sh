@@ -228,6 +228,17 @@ commit_hostile_state() {
 		-c commit.gpgsign=false commit -qm "state of our own"
 }
 
+# commit_all REPO MESSAGE: commit everything in REPO's work tree as "t"
+# on a fixed date (the same SHA on every machine); prints the commit
+commit_all() {
+	git -C "$1" add -A
+	GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.invalid GIT_COMMITTER_NAME=t \
+	GIT_COMMITTER_EMAIL=t@example.invalid GIT_AUTHOR_DATE=2024-03-05T10:00:00Z \
+	GIT_COMMITTER_DATE=2024-03-05T10:00:00Z \
+		git -C "$1" -c commit.gpgsign=false commit -q -m "$2"
+	git -C "$1" rev-parse HEAD
+}
+
 # sentinel_tag_make: the stand-in base runner tagged as a fresh
 # crs-ci-it-sentinel/<random>:before; sets SENTINEL_TAG and SENTINEL_ID
 # (the image it names). The caller removes the tag (sentinel_tag_remove).

@@ -23,8 +23,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 mktemp_dir; tmp=$TMP
 eval "$("$ROOT/examples/make-repo.sh" "$tmp/repo")"
-g() { git -C "$tmp/repo" -c commit.gpgsign=false "$@"; }
-g checkout -q -b oom "$base"
+git -C "$tmp/repo" checkout -q -b oom "$base"
 mkdir -p "$tmp/repo/fuzz/corpus/fuzz_oom"
 cat > "$tmp/repo/fuzz/fuzz_oom.c" <<'EOF'
 /* fuzz_oom.c - 5 s on "M...", a crash on "C!..." */
@@ -45,11 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 }
 EOF
 printf 'M' > "$tmp/repo/fuzz/corpus/fuzz_oom/big"
-g add -A
-GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.invalid GIT_COMMITTER_NAME=t \
-GIT_COMMITTER_EMAIL=t@example.invalid GIT_AUTHOR_DATE=2024-03-05T10:00:00Z \
-GIT_COMMITTER_DATE=2024-03-05T10:00:00Z g commit -q -m "a harness that hangs, then crashes"
-oom=$(g rev-parse HEAD)
+oom=$(commit_all "$tmp/repo" "a harness that hangs, then crashes")
 # the reference compose, with libFuzzer's -timeout at 2 s
 python3 - "$ROOT/container/crs/libfuzzer/compose.yaml" "$tmp/compose.yaml" <<'PY'
 import os, sys, yaml

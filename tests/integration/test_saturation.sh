@@ -18,8 +18,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 mktemp_dir; tmp=$TMP
 eval "$("$ROOT/examples/make-repo.sh" "$tmp/repo")"
-g() { git -C "$tmp/repo" -c commit.gpgsign=false "$@"; }
-g checkout -q -b clean "$base"
+git -C "$tmp/repo" checkout -q -b clean "$base"
 python3 - "$tmp/repo/src/recparse.c" <<'PY'
 import sys
 p = sys.argv[1]
@@ -29,11 +28,7 @@ assert s.count(old) == 1
 s = s.replace(old, old + "\tif (vlen > 255)\t/* a byte: never */\n\t\treturn RP_ERR_TRUNCATED;\n")
 open(p, "w").write(s)
 PY
-g add -A
-GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.invalid GIT_COMMITTER_NAME=t \
-GIT_COMMITTER_EMAIL=t@example.invalid GIT_AUTHOR_DATE=2024-03-05T10:00:00Z \
-GIT_COMMITTER_DATE=2024-03-05T10:00:00Z g commit -q -m "bound the value length"
-clean=$(g rev-parse HEAD)
+clean=$(commit_all "$tmp/repo" "bound the value length")
 args=(--compose "$ROOT/container/crs/libfuzzer/compose.yaml"
 	--project "$ROOT/examples/projects/recparse" --source "$tmp/repo"
 	--base "$base" --head "$clean")
