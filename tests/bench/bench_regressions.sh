@@ -4,7 +4,7 @@
 #
 #   tests/bench/bench_regressions.sh [--deadline DUR] [--fuzz-seconds N]
 #                                    [--cpu CPUS] [--scan-arg ARG]...
-#                                    [NAME...]
+#                                    [--compose FILE] [--no-bare] [NAME...]
 #
 # The bugs are tests/bench/real/regressions/bugs.tsv: fixes from a C
 # library's history that OSS-Fuzz found, each reverted as a pull request
@@ -17,7 +17,10 @@
 #      for a loaded machine where the builds eat the deadline), no cache
 #      (a corpus carried from one bug to the next would help the second),
 #      and each --scan-arg ARG (the same scan without a part of issue 23:
-#      --scan-arg --until-deadline --scan-arg --lend-cores=no):
+#      --scan-arg --until-deadline --scan-arg --lend-cores=no), with
+#      --compose FILE in place of the libFuzzer CRS's own compose.yaml
+#      (real/compose-undirected.yaml: the same CRS with DIRECTED=0, no
+#      direction from the change):
 #      its verdict, wall time and, from results.json, the scan second of
 #      the first PoV (the run phase's start plus timings.first_pov_s);
 #   2. bare libFuzzer, for a bug row: the harness of the scan's own head
@@ -25,7 +28,9 @@
 #      has one, -seed=1, until the first crash or DEADLINE (N seconds
 #      with --fuzz-seconds): its time to that crash (container start to
 #      exit) that does not reproduce on the base build (one that does is
-#      not the bug: see bare()). A clean row has no bug to race for: "-".
+#      not the bug: see bare()). A clean row has no bug to race for: "-";
+#      --no-bare skips it for every row (a rerun of the scans alone, the
+#      bare times measured already).
 # A bug counts as found when the scan's verdict is FAIL; a clean change
 # passes when its verdict is PASS; an INCOMPLETE scan (the deadline left a
 # harness less fuzzing than it was due, e.g. the builds ate it) counts as
@@ -42,6 +47,8 @@ fuzz_seconds=
 cpus=${BENCH_CPUS:-0-1}
 names=()
 extra=()
+compose=$ROOT/container/crs/libfuzzer/compose.yaml
+run_bare=yes
 
 die() { printf 'bench-regressions: error: %s\n' "$*" >&2; exit 2; }
 say() { printf 'bench-regressions: %s\n' "$*" >&2; }
@@ -52,6 +59,9 @@ while [ $# -gt 0 ]; do
 	--fuzz-seconds) [ $# -ge 2 ] || die "--fuzz-seconds needs a number"; fuzz_seconds=$2; shift 2 ;;
 	--cpu) [ $# -ge 2 ] || die "--cpu needs a CPU list"; cpus=$2; shift 2 ;;
 	--scan-arg) [ $# -ge 2 ] || die "--scan-arg needs an argument"; extra+=("$2"); shift 2 ;;
+	--compose) [ $# -ge 2 ] || die "--compose needs a file"; compose=$(realpath -e "$2" 2>/dev/null) ||
+		die "--compose $2: no such file"; shift 2 ;;
+	--no-bare) run_bare=no; shift ;;
 	-*) die "unknown option $1" ;;
 	*) names+=("$1"); shift ;;
 	esac
@@ -101,7 +111,7 @@ cleanup() {
 	docker ps -aq --filter "label=$label" | xargs -r docker rm -f >/dev/null
 }
 trap cleanup EXIT
-say "logs in $logs; deadline $deadline; fuzzing ${fuzz_seconds:-to the deadline}; CPUs $cpus${extra[*]:+; scan ${extra[*]}}"
+say "logs in $logs; deadline $deadline; fuzzing ${fuzz_seconds:-to the deadline}; CPUs $cpus${extra[*]:+; scan ${extra[*]}}; compose $compose"
 
 # json FILE EXPR: a value from a JSON file (python3, as bench_directed.sh)
 json() {
@@ -203,7 +213,7 @@ for row in "${rows[@]}"; do
 		die "$name: cannot make the repository"
 	t0=$(date +%s)
 	rc=0
-	nice "$CRS_CI" scan --compose "$ROOT/container/crs/libfuzzer/compose.yaml" \
+	nice "$CRS_CI" scan --compose "$compose" \
 		--project "$REAL/projects/$lib" --source "$dir/repo" \
 		--base "$base" --head "$head" --harness "$harness" \
 		--timeout "$deadline" "${scan_fuzz[@]}" "${extra[@]}" \
@@ -215,7 +225,7 @@ for row in "${rows[@]}"; do
 		nfind=$(json "$dir/out/results.json" findings)
 		pov=$(json "$dir/out/results.json" pov)
 		b=-
-		[ "$kind" = clean ] || b=$(bare "$dir" "$harness")
+		[ "$kind" = clean ] || [ $run_bare = no ] || b=$(bare "$dir" "$harness")
 	else
 		verdict="error(exit $rc)" nfind=- pov=- b=n/a
 	fi
@@ -231,7 +241,7 @@ for row in "${rows[@]}"; do
 done
 
 echo
-echo "deadline $deadline, fuzz-seconds ${fuzz_seconds:-none}, CPUs $cpus${extra[*]:+, scan ${extra[*]}}; seconds; bare = libFuzzer -seed=1 on the head build, cap ${cap}s"
+echo "deadline $deadline, fuzz-seconds ${fuzz_seconds:-none}, CPUs $cpus${extra[*]:+, scan ${extra[*]}}, compose ${compose#"$ROOT"/}; seconds; bare = libFuzzer -seed=1 on the head build, cap ${cap}s"
 echo
 echo "| bug | library | kind | outcome | verdict | time to verdict | first PoV (scan) | bare libFuzzer first PoV |"
 echo "|---|---|---|---|---|---|---|---|"
