@@ -4,7 +4,8 @@
 #
 #   tests/bench/bench_regressions.sh [--deadline DUR] [--fuzz-seconds N]
 #                                    [--cpu CPUS] [--scan-arg ARG]...
-#                                    [--compose FILE] [--no-bare] [NAME...]
+#                                    [--compose FILE] [--no-bare]
+#                                    [--all-harnesses] [NAME...]
 #
 # The bugs are tests/bench/real/regressions/bugs.tsv: fixes from a C
 # library's history that OSS-Fuzz found, each reverted as a pull request
@@ -12,7 +13,9 @@
 # makes the repository, regressions/NAME.patch is the pull request), plus
 # a clean change per library. Default: every row. For each, one at a time:
 #   1. `crs-ci scan` of the pull request with the libFuzzer CRS
-#      (container/crs/libfuzzer), --harness from the row, --timeout
+#      (container/crs/libfuzzer), --harness from the row (with
+#      --all-harnesses none: the scan's select phase picks among all the
+#      library's harnesses and shares the time, as a user's scan does), --timeout
 #      DEADLINE (default 10m; with --fuzz-seconds N, also --fuzz-seconds N,
 #      for a loaded machine where the builds eat the deadline), no cache
 #      (a corpus carried from one bug to the next would help the second),
@@ -49,6 +52,7 @@ names=()
 extra=()
 compose=$ROOT/container/crs/libfuzzer/compose.yaml
 run_bare=yes
+harnesses="the row's"
 
 die() { printf 'bench-regressions: error: %s\n' "$*" >&2; exit 2; }
 say() { printf 'bench-regressions: %s\n' "$*" >&2; }
@@ -62,6 +66,7 @@ while [ $# -gt 0 ]; do
 	--compose) [ $# -ge 2 ] || die "--compose needs a file"; compose=$(realpath -e "$2" 2>/dev/null) ||
 		die "--compose $2: no such file"; shift 2 ;;
 	--no-bare) run_bare=no; shift ;;
+	--all-harnesses) harnesses=all; shift ;;
 	-*) die "unknown option $1" ;;
 	*) names+=("$1"); shift ;;
 	esac
@@ -111,7 +116,7 @@ cleanup() {
 	docker ps -aq --filter "label=$label" | xargs -r docker rm -f >/dev/null
 }
 trap cleanup EXIT
-say "logs in $logs; deadline $deadline; fuzzing ${fuzz_seconds:-to the deadline}; CPUs $cpus${extra[*]:+; scan ${extra[*]}}; compose $compose"
+say "logs in $logs; deadline $deadline; fuzzing ${fuzz_seconds:-to the deadline}; CPUs $cpus${extra[*]:+; scan ${extra[*]}}; compose $compose; harnesses: $harnesses"
 
 # json FILE EXPR: a value from a JSON file (python3, as bench_directed.sh)
 json() {
@@ -211,11 +216,13 @@ for row in "${rows[@]}"; do
 	base='' head=''
 	eval "$("$REAL/make-$lib-repo.sh" "$dir/repo" "$REAL/regressions/$name.patch")" ||
 		die "$name: cannot make the repository"
+	pick=(--harness "$harness")
+	[ "$harnesses" = all ] && pick=()
 	t0=$(date +%s)
 	rc=0
 	nice "$CRS_CI" scan --compose "$compose" \
 		--project "$REAL/projects/$lib" --source "$dir/repo" \
-		--base "$base" --head "$head" --harness "$harness" \
+		--base "$base" --head "$head" "${pick[@]}" \
 		--timeout "$deadline" "${scan_fuzz[@]}" "${extra[@]}" \
 		--out "$dir/out" --work-dir "$dir/work" \
 		>"$dir/scan.log" 2>&1 || rc=$?
@@ -241,7 +248,7 @@ for row in "${rows[@]}"; do
 done
 
 echo
-echo "deadline $deadline, fuzz-seconds ${fuzz_seconds:-none}, CPUs $cpus${extra[*]:+, scan ${extra[*]}}, compose ${compose#"$ROOT"/}; seconds; bare = libFuzzer -seed=1 on the head build, cap ${cap}s"
+echo "deadline $deadline, fuzz-seconds ${fuzz_seconds:-none}, CPUs $cpus${extra[*]:+, scan ${extra[*]}}, compose ${compose#"$ROOT"/}, harnesses $harnesses; seconds; bare = libFuzzer -seed=1 on the head build, cap ${cap}s"
 echo
 echo "| bug | library | kind | outcome | verdict | time to verdict | first PoV (scan) | bare libFuzzer first PoV |"
 echo "|---|---|---|---|---|---|---|---|"
