@@ -339,18 +339,58 @@ drop_from_corpus() {
 		done
 }
 
+# The DEDUP_TOKEN of artifact $2 in run log $1: the token of the libFuzzer
+# process that wrote it (each worker of a run has its own log, from its
+# "INFO: Seed:" line; one artifact and one token each: a crash's token
+# comes before the artifact is written, a timeout's after).
+# A timeout's or a malloc limit's token names only libFuzzer's own frames
+# (AlarmCallback, HandleMalloc), the same for every one of them; theirs is
+# made of the first three frames of the stack outside libFuzzer, the
+# sanitizers and the allocator, so two hangs in two places stay two.
+token_of() {
+	awk -v n="/$2" '
+		/^INFO: Seed: / {
+			if (hit)
+				exit
+			t = ""; nf = 0; own = ""
+		}
+		/^==[0-9]+== ?ERROR: / { nf = 0; own = "" }
+		/^ *#[0-9]+ 0x[0-9a-f]+ in / {
+			f = $0
+			sub(/^ *#[0-9]+ 0x[0-9a-f]+ in /, "", f)
+			sub(/ \(BuildId: [0-9a-f]+\)$/, "", f)
+			sub(/ \(\/[^ ]*\)$/, "", f)
+			sub(/ \/[^ ]*$/, "", f)
+			if (nf < 3 && f !~ /^(__sanitizer|__asan|__lsan|__ubsan|__interceptor_|fuzzer::|malloc$|calloc$|realloc$|operator new|__libc_|_start$|main$)/) {
+				own = own (nf ? "--" : "") f
+				nf++
+			}
+		}
+		/^DEDUP_TOKEN: / { t = substr($0, 14) }
+		index($0, "Test unit written to ") &&
+		    substr($0, length($0) - length(n) + 1) == n { hit = 1 }
+		END {
+			if (hit && t ~ /^__sanitizer_print_stack_trace--fuzzer::/ &&
+			    own != "")
+				t = own
+			if (hit)
+				print t
+		}
+	' "$1"
+}
+
 # Submits every new crash/timeout/oom artifact; returns 0 if one was
 # submitted, and sets crashed=1 when one of them was a crash or a leak.
 crashed=0
 submit_povs() {
 	local runlog=$1 f name token new=1
-	token=$(grep -a '^DEDUP_TOKEN: ' "$runlog" | head -n 1 | cut -d' ' -f2-)
 	for f in "$povs"/crash-* "$povs"/timeout-* "$povs"/oom-* "$povs"/leak-*; do
 		[ -f "$f" ] || continue
 		name=${f##*/}
 		[ -e "$done_povs/$name" ] && continue
 		touch "$done_povs/$name"
 		case $name in timeout-*|oom-*) drop_from_corpus "$f" ;; esac
+		token=$(token_of "$runlog" "$name")
 		submit_pov "$f" "$name" "$token"
 		case $? in
 		0)
@@ -477,12 +517,17 @@ stop_warm_timer() {
 }
 
 # Starts worker $1 of this run with the flags after it (direction).
+# Leaks are not looked for, but through ASAN_OPTIONS, not libFuzzer's
+# -detect_leaks=0: that flag also drops libFuzzer's malloc hooks, and with
+# them its malloc limit (the rss limit), so a single huge allocation (a
+# size read from the input) would go unreported.
 launch() {
 	local w=$1
 	shift
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 	"$out/$harness" -artifact_prefix="$povs/" \
 		-max_total_time="$limit" -timeout=25 \
-		-rss_limit_mb="$rss_mb" -detect_leaks=0 -close_fd_mask=3 \
+		-rss_limit_mb="$rss_mb" -close_fd_mask=3 \
 		"${dict[@]}" "$@" "${extra[@]}" \
 		"$corpus" < /dev/null > "$runlog.$w" 2>&1 &
 	children+=($!)
