@@ -18,13 +18,14 @@
 
 json_t *run_saturation_to_json(const struct run_saturation *r)
 {
-	return json_pack("{s:f,s:f,s:I,s:I,s:I,s:I}",
+	return json_pack("{s:f,s:f,s:I,s:I,s:I,s:I,s:b}",
 			 "window_seconds", r->window_s,
 			 "fuzzed_seconds", r->fuzzed_s,
 			 "harnesses", (json_int_t)r->harnesses,
 			 "harnesses_saturated", (json_int_t)r->saturated,
 			 "lines_reached", (json_int_t)r->lines_reached,
-			 "lines_total", (json_int_t)r->lines_total);
+			 "lines_total", (json_int_t)r->lines_total,
+			 "lines_around_removals", r->around_removals != 0);
 }
 
 /* A finite number in [0, COUNT_MAX]; an integer when `whole`. */
@@ -50,6 +51,7 @@ int run_saturation_from_json(struct run_saturation **out, const json_t *j,
 	const char *src = source ? source : "results.json";
 	struct run_saturation r = { 0 };
 	double h = 0, sat = 0, reached = 0, total = 0;
+	const json_t *around;	/* borrowed */
 
 	*out = NULL;
 	if (!json_is_object(j))
@@ -62,6 +64,11 @@ int run_saturation_from_json(struct run_saturation **out, const json_t *j,
 	    get_num(&reached, j, "lines_reached", 1, src) != 0 ||
 	    get_num(&total, j, "lines_total", 1, src) != 0)
 		return CRS_EINPUT;
+	around = json_object_get(j, "lines_around_removals");
+	if (around && !json_is_boolean(around))
+		return crs_error_set(CRS_EINPUT, "%s: saturation."
+				     "lines_around_removals: expected true "
+				     "or false", src);
 	if (sat > h || reached > total)
 		return crs_error_set(CRS_EINPUT, "%s: saturation: more "
 				     "harnesses saturated or lines reached "
@@ -70,6 +77,7 @@ int run_saturation_from_json(struct run_saturation **out, const json_t *j,
 	r.saturated = (size_t)sat;
 	r.lines_reached = (size_t)reached;
 	r.lines_total = (size_t)total;
+	r.around_removals = json_is_true(around);
 	*out = xmalloc(sizeof(**out));
 	**out = r;
 	return 0;
@@ -86,7 +94,8 @@ void run_saturation_line(struct buf *b, const struct run_saturation *r)
 		buf_printf(b, "change saturated for %zu of %zu harness(es) "
 			   "after %.0fs of fuzzing", r->saturated,
 			   r->harnesses, r->fuzzed_s);
-	buf_printf(b, ": %zu of %zu changed lines reached, no new line or "
-		   "branch of the touched code for %.0fs (--saturation)",
-		   r->lines_reached, r->lines_total, r->window_s);
+	buf_printf(b, ": %zu of %zu %s reached, no new line or branch of "
+		   "the touched code for %.0fs (--saturation)",
+		   r->lines_reached, r->lines_total, r->around_removals ?
+		   "lines around the removals" : "changed lines", r->window_s);
 }

@@ -22,13 +22,17 @@ struct run_saturation {
 	size_t saturated;	/* of them, stopped at saturation */
 	size_t lines_reached;	/* changed lines the replays ran (union) */
 	size_t lines_total;	/* changed lines the coverage build has */
+	int around_removals;	/* 1: the change only removed lines; the
+				 * lines counted are the head lines just
+				 * before and after each removal */
 };
 
 /* The record as JSON (new reference). Cannot fail. */
 json_t *run_saturation_to_json(const struct run_saturation *r);
 /*
  * Read `j` into *out (the caller's): CRS_EINPUT naming `source` and the
- * field when a field is missing or of the wrong type.
+ * field when a field is missing or of the wrong type
+ * ("lines_around_removals" may be missing: false).
  */
 int run_saturation_from_json(struct run_saturation **out, const json_t *j,
 			     const char *source);
@@ -39,7 +43,9 @@ int run_saturation_from_json(struct run_saturation **out, const json_t *j,
  * reached, no new line or branch of the touched code for 60s" when every
  * harness
  * stopped so, "change saturated for 1 of 2 harness(es) ..." when some
- * did; nothing when none did (or `r` is NULL). Plain text.
+ * did; nothing when none did (or `r` is NULL). "lines around the
+ * removals" in place of "changed lines" when `around_removals`. Plain
+ * text.
  */
 void run_saturation_line(struct buf *b, const struct run_saturation *r);
 

@@ -33,7 +33,9 @@
 #define RECORD_MAX (64u << 10)
 
 struct saturation_tally {
-	struct coverage_targets *t;	/* the change's added lines */
+	struct coverage_targets *t;	/* the change's added lines; when it
+					 * only removed lines, the head lines
+					 * around the removals */
 	struct coverage_targets *fn;	/* the touched functions' lines, or
 					 * NULL: the changed files' count */
 	struct change_cov *cc;		/* every replay's reach, folded */
@@ -104,6 +106,12 @@ struct saturation_tally *saturation_tally_new(struct scan *s)
 	}
 	t = xcalloc(1, sizeof(*t));
 	coverage_targets_added(&t->t, s->change);
+	if (!t->t->lines_total) {
+		/* only removals: watch where the removed code ran */
+		coverage_targets_free(t->t);
+		coverage_targets_from_change(&t->t, s->change);
+		t->rec.around_removals = t->t->lines_total != 0;
+	}
 	t->fn = touched_lines(s);
 	t->cc = change_cov_new();
 	t->rec.window_s = (double)s->opts->saturation_s;
@@ -233,10 +241,12 @@ static void replay_take(struct saturation_watch *w, struct scan *s)
 	phase_change_coverage_add(w->tally->cc, w->harness, &rp->reach,
 				  w->tally->t);
 	log_info("run %s: its corpus reaches %zu line(s) and %zu branch(es) "
-		 "of the %s, %zu of the change's %zu line(s); %s", w->harness,
+		 "of the %s, %zu of the %zu %s; %s", w->harness,
 		 rp->lines, rp->branches, w->tally->fn ?
 		 "touched functions" : "changed files", rp->reach.hit_nr,
-		 rp->reach.mapped_nr, gain ? "new ones" : "nothing new");
+		 rp->reach.mapped_nr, w->tally->rec.around_removals ?
+		 "line(s) around the removals" : "changed line(s)",
+		 gain ? "new ones" : "nothing new");
 	w->next_at = scan_elapsed(s) + saturation_probe_every(&w->sat);
 	replay_free(rp);
 }

@@ -116,7 +116,9 @@ cleanup() {
 	docker ps -aq --filter "label=$label" | xargs -r docker rm -f >/dev/null
 }
 trap cleanup EXIT
-say "logs in $logs; deadline $deadline; fuzzing ${fuzz_seconds:-to the deadline}; CPUs $cpus${extra[*]:+; scan ${extra[*]}}; compose $compose; harnesses: $harnesses"
+# the run's settings, said at the start and above the table
+run_desc="deadline $deadline, fuzz-seconds ${fuzz_seconds:-none}, CPUs $cpus${extra[*]:+, scan ${extra[*]}}, compose ${compose#"$ROOT"/}, harnesses $harnesses"
+say "logs in $logs; $run_desc"
 
 # json FILE EXPR: a value from a JSON file (python3, as bench_directed.sh)
 json() {
@@ -248,7 +250,7 @@ for row in "${rows[@]}"; do
 done
 
 echo
-echo "deadline $deadline, fuzz-seconds ${fuzz_seconds:-none}, CPUs $cpus${extra[*]:+, scan ${extra[*]}}, compose ${compose#"$ROOT"/}, harnesses $harnesses; seconds; bare = libFuzzer -seed=1 on the head build, cap ${cap}s"
+echo "$run_desc; seconds; bare = libFuzzer -seed=1 on the head build, cap ${cap}s"
 echo
 echo "| bug | library | kind | outcome | verdict | time to verdict | first PoV (scan) | bare libFuzzer first PoV |"
 echo "|---|---|---|---|---|---|---|---|"

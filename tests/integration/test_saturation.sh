@@ -12,7 +12,10 @@
 #     with every fuzzed harness stopped so, after far less fuzzing than
 #     their shares;
 #  2. the same with --until-deadline (--timeout 80s): PASS, no saturation
-#     record, the harnesses fuzzed their whole shares.
+#     record, the harnesses fuzzed their whole shares;
+#  3. a change that only removes lines (parse_record's type check), with
+#     --saturation 10s: PASS, saturated, and the count is of the 2 head
+#     lines around the removal, not "0 of 0 changed lines".
 # No container or network of either scan is left.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -31,13 +34,13 @@ PY
 clean=$(commit_all "$tmp/repo" "bound the value length")
 args=(--compose "$ROOT/container/crs/libfuzzer/compose.yaml"
 	--project "$ROOT/examples/projects/recparse" --source "$tmp/repo"
-	--base "$base" --head "$clean")
+	--base "$base")
 
 # 1. a short plateau: every harness stops at saturation
 t0=$SECONDS
 GITHUB_ACTIONS=true GITHUB_STEP_SUMMARY=$tmp/summary.md \
 GITHUB_OUTPUT=$tmp/outputs.txt GITHUB_EVENT_NAME=push \
-	scan_expect 0 "${args[@]}" --timeout 10m --saturation 10s
+	scan_expect 0 "${args[@]}" --head "$clean" --timeout 10m --saturation 10s
 took=$((SECONDS - t0))
 note "--saturation 10s: scan took ${took}s of its 600s deadline"
 grep -q 'run [a-z_]*: the change is saturated: no new line or branch of the touched code for [0-9]*s' \
@@ -65,7 +68,7 @@ assert_no_leftovers "$tmp/work"
 # 2. --until-deadline: no early stop
 rm -rf "$tmp/out"
 t0=$SECONDS
-scan_expect 0 "${args[@]}" --timeout 80s --saturation 10s --until-deadline
+scan_expect 0 "${args[@]}" --head "$clean" --timeout 80s --saturation 10s --until-deadline
 note "--until-deadline: scan took $((SECONDS - t0))s of its 80s deadline"
 grep -q 'the change is saturated' "$tmp/log.txt" &&
 	fail "a harness stopped at saturation under --until-deadline"
@@ -77,6 +80,31 @@ res = json.load(open(sys.argv[1] + "/results.json"))
 assert res["verdict"] == "PASS", res["verdict"]
 assert "saturation" not in res, res["saturation"]
 assert res["incomplete"] == [], res["incomplete"]
+PY
+assert_no_leftovers "$tmp/work"
+
+# 3. a change that only removes lines: the lines around the removal count
+git -C "$tmp/repo" checkout -q -b removal "$base"
+python3 - "$tmp/repo/src/recparse.c" <<'PY'
+import sys
+p = sys.argv[1]
+s = open(p).read()
+old = "\tif (rec->type == 0)\n\t\treturn RP_ERR_TYPE;\n"
+assert s.count(old) == 1
+open(p, "w").write(s.replace(old, ""))
+PY
+removal=$(commit_all "$tmp/repo" "drop the record type check")
+rm -rf "$tmp/out"
+scan_expect 0 "${args[@]}" --head "$removal" --timeout 10m --saturation 10s
+grep -q '^  change saturated .*: 2 of 2 lines around the removals reached, no new line or branch' \
+	"$tmp/verdict.txt" || { cat "$tmp/verdict.txt" >&2; fail "the verdict does not count the lines around the removal"; }
+python3 - "$tmp/out" <<'PY'
+import json, sys
+res = json.load(open(sys.argv[1] + "/results.json"))
+assert res["verdict"] == "PASS", res["verdict"]
+sat = res["saturation"]
+assert sat["lines_around_removals"] is True, sat
+assert sat["lines_total"] == 2, sat
 PY
 assert_no_leftovers "$tmp/work"
 echo "ok: test_saturation"

@@ -45,6 +45,11 @@ static void test_round_trip_and_line(void **state)
 	assert_non_null(strstr(b.ptr, "change saturated for 1 of 2 "
 			       "harness(es) after 94s of fuzzing: 31 of 39"));
 	buf_reset(&b);
+	back->around_removals = 1;
+	run_saturation_line(&b, back);
+	assert_non_null(strstr(b.ptr, ": 31 of 39 lines around the removals "
+			       "reached, no new line"));
+	buf_reset(&b);
 	back->saturated = 0;
 	run_saturation_line(&b, back);
 	run_saturation_line(&b, NULL);
@@ -91,6 +96,8 @@ static void test_malformed(void **state)
 	refused("harnesses_saturated", json_integer(3), "more harnesses "
 		"saturated");
 	refused("lines_reached", json_integer(40), "lines reached");
+	refused("lines_around_removals", json_integer(1), "r.json: "
+		"saturation.lines_around_removals: expected true or false");
 	assert_int_equal(run_saturation_from_json(&back, arr, NULL),
 			 CRS_EINPUT);
 	assert_non_null(strstr(crs_error_last(), "results.json: saturation: "
@@ -99,11 +106,34 @@ static void test_malformed(void **state)
 	json_decref(arr);
 }
 
+/* A record written before lines_around_removals was: changed lines. */
+static void test_around_removals_optional(void **state)
+{
+	struct run_saturation *back = NULL;
+	struct run_saturation around = sample;
+	json_t *j = run_saturation_to_json(&sample);
+
+	(void)state;
+	json_object_del(j, "lines_around_removals");
+	assert_int_equal(run_saturation_from_json(&back, j, "r.json"), 0);
+	assert_int_equal(back->around_removals, 0);
+	free(back);
+	json_decref(j);
+	around.around_removals = 1;
+	j = run_saturation_to_json(&around);
+	assert_true(json_is_true(json_object_get(j, "lines_around_removals")));
+	assert_int_equal(run_saturation_from_json(&back, j, "r.json"), 0);
+	assert_int_equal(back->around_removals, 1);
+	free(back);
+	json_decref(j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip_and_line),
 		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_around_removals_optional),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

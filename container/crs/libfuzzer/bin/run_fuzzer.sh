@@ -370,11 +370,12 @@ token_of() {
 		index($0, "Test unit written to ") &&
 		    substr($0, length($0) - length(n) + 1) == n { hit = 1 }
 		END {
-			if (hit && t ~ /^__sanitizer_print_stack_trace--fuzzer::/ &&
+			if (!hit)
+				exit
+			if (t ~ /^__sanitizer_print_stack_trace--fuzzer::/ &&
 			    own != "")
 				t = own
-			if (hit)
-				print t
+			print t
 		}
 	' "$1"
 }
