@@ -16,22 +16,27 @@
 #  3. a change that only removes lines (parse_record's type check), with
 #     --saturation 10s: PASS, saturated, and the count is of the 2 head
 #     lines around the removal, not "0 of 0 changed lines".
-# No container or network of either scan is left.
+# No container or network of any scan is left.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 mktemp_dir; tmp=$TMP
 eval "$("$ROOT/examples/make-repo.sh" "$tmp/repo")"
-git -C "$tmp/repo" checkout -q -b clean "$base"
-python3 - "$tmp/repo/src/recparse.c" <<'PY'
-import sys
-p = sys.argv[1]
+# A branch NAME off the base with recparse.c's one OLD text made NEW
+# (Python string escapes), committed as MESSAGE; prints the commit.
+branch_edit() {
+	git -C "$tmp/repo" checkout -q -b "$1" "$base"
+	python3 - "$tmp/repo/src/recparse.c" "$2" "$3" <<'PY'
+import codecs, sys
+p, old, new = sys.argv[1], *(codecs.decode(a, "unicode_escape") for a in sys.argv[2:])
 s = open(p).read()
-old = "\tvlen = buf[p++];\n"
-assert s.count(old) == 1
-s = s.replace(old, old + "\tif (vlen > 255)\t/* a byte: never */\n\t\treturn RP_ERR_TRUNCATED;\n")
-open(p, "w").write(s)
+assert s.count(old) == 1, old
+open(p, "w").write(s.replace(old, new))
 PY
-clean=$(commit_all "$tmp/repo" "bound the value length")
+	commit_all "$tmp/repo" "$4"
+}
+clean=$(branch_edit clean '\tvlen = buf[p++];\n' \
+	'\tvlen = buf[p++];\n\tif (vlen > 255)\t/* a byte: never */\n\t\treturn RP_ERR_TRUNCATED;\n' \
+	"bound the value length")
 args=(--compose "$ROOT/container/crs/libfuzzer/compose.yaml"
 	--project "$ROOT/examples/projects/recparse" --source "$tmp/repo"
 	--base "$base")
@@ -84,16 +89,8 @@ PY
 assert_no_leftovers "$tmp/work"
 
 # 3. a change that only removes lines: the lines around the removal count
-git -C "$tmp/repo" checkout -q -b removal "$base"
-python3 - "$tmp/repo/src/recparse.c" <<'PY'
-import sys
-p = sys.argv[1]
-s = open(p).read()
-old = "\tif (rec->type == 0)\n\t\treturn RP_ERR_TYPE;\n"
-assert s.count(old) == 1
-open(p, "w").write(s.replace(old, ""))
-PY
-removal=$(commit_all "$tmp/repo" "drop the record type check")
+removal=$(branch_edit removal '\tif (rec->type == 0)\n\t\treturn RP_ERR_TYPE;\n' '' \
+	"drop the record type check")
 rm -rf "$tmp/out"
 scan_expect 0 "${args[@]}" --head "$removal" --timeout 10m --saturation 10s
 grep -q '^  change saturated .*: 2 of 2 lines around the removals reached, no new line or branch' \
