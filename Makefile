@@ -38,6 +38,9 @@ ITEST_BIN := $(patsubst tests/integration/%.c,$(BUILD)/itests/%,$(ITEST_SRC))
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzzers/%,$(FUZZ_SRC))
 
+# the default goal: `make` builds crs-ci, whatever rule comes first below
+.DEFAULT_GOAL := all
+
 .PHONY: all test test-build unit unit-one unit-plain unit-asan unit-bin unit-run crs-unit integration demo setup clean \
 	static check-headers check-layers check-exports base-images bench bench-select install install-files \
 	bench-rebuild bench-cache bench-overhead bench-deadline bench-parbuild bench-fuzz-cpu bench-suite-cpu bench-directed bench-elf bench-projects bench-regressions fuzz fuzz-smoke fuzz-build fuzz-bin

@@ -12,13 +12,12 @@
 #include "diff/literals.h"
 #include "diff/changeset.h"
 #include "diff/func_spans.h"
+#include "diff/patch_walk.h"
 #include "common/buf.h"
-#include "common/error.h"
 #include "common/xalloc.h"
 
 #include <ctype.h>
 #include <errno.h>
-#include <git2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -358,16 +357,9 @@ void diff_literals_scan_line(struct diff_literals *l, const char *s, size_t len,
 
 /* --- from a ChangeSet ---------------------------------------------------- */
 
-static int git_fail(const char *what)
+static int scan_patch(git_patch *p, void *arg)
 {
-	const git_error *e = git_error_last();
-
-	return crs_error_set(CRS_ERR, "%s: %s", what,
-			     e && e->message ? e->message : "libgit2 error");
-}
-
-static int scan_patch(struct diff_literals *l, git_patch *p)
-{
+	struct diff_literals *l = arg;
 	const git_diff_delta *d = git_patch_get_delta(p);
 	size_t hunks = git_patch_num_hunks(p);
 
@@ -380,13 +372,14 @@ static int scan_patch(struct diff_literals *l, git_patch *p)
 		int in_comment = 0;
 
 		if (git_patch_get_hunk(&hk, &nl, p, h) != 0)
-			return git_fail("reading a diff hunk");
+			return diff_patch_git_fail("reading a diff hunk");
 		for (size_t i = 0; i < nl; i++) {
 			const git_diff_line *dl;
 			size_t n;
 
 			if (git_patch_get_line_in_hunk(&dl, p, h, i) != 0)
-				return git_fail("reading a diff line");
+				return diff_patch_git_fail("reading a diff "
+							   "line");
 			if (dl->origin != GIT_DIFF_LINE_ADDITION) {
 				in_comment = 0;
 				continue;
@@ -404,24 +397,7 @@ static int scan_patch(struct diff_literals *l, git_patch *p)
 int diff_changeset_literals(struct diff_literals *out,
 			    const struct diff_changeset *cs)
 {
-	git_diff *diff = NULL;
-	int r = 0;
-
-	if (!cs->patch || !cs->patch_len)
-		return 0;
-	if (git_diff_from_buffer(&diff, cs->patch, cs->patch_len) != 0)
-		return git_fail("reading the change's patch");
-	for (size_t i = 0; i < git_diff_num_deltas(diff) && r == 0; i++) {
-		git_patch *p = NULL;
-
-		if (git_patch_from_diff(&p, diff, i) != 0)
-			r = git_fail("reading the change's patch");
-		else if (p)
-			r = scan_patch(out, p);
-		git_patch_free(p);
-	}
-	git_diff_free(diff);
-	return r;
+	return diff_patch_walk(cs, scan_patch, out);
 }
 
 /* --- the dictionary -------------------------------------------------------- */

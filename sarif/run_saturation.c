@@ -18,14 +18,29 @@
 
 json_t *run_saturation_to_json(const struct run_saturation *r)
 {
-	return json_pack("{s:f,s:f,s:I,s:I,s:I,s:I,s:b}",
+	return json_pack("{s:f,s:f,s:f,s:I,s:I,s:I,s:I,s:b,s:b}",
 			 "window_seconds", r->window_s,
 			 "fuzzed_seconds", r->fuzzed_s,
+			 "share_seconds", r->share_s,
 			 "harnesses", (json_int_t)r->harnesses,
 			 "harnesses_saturated", (json_int_t)r->saturated,
 			 "lines_reached", (json_int_t)r->lines_reached,
 			 "lines_total", (json_int_t)r->lines_total,
-			 "lines_around_removals", r->around_removals != 0);
+			 "lines_around_removals", r->around_removals != 0,
+			 "guard_weakened", r->guard_weakened != 0);
+}
+
+/* An optional boolean `key` of `o` into *out (0 when missing). */
+static int get_flag(int *out, const json_t *o, const char *key,
+		    const char *src)
+{
+	const json_t *v = json_object_get(o, key);	/* borrowed */
+
+	if (v && !json_is_boolean(v))
+		return crs_error_set(CRS_EINPUT, "%s: saturation.%s: expected "
+				     "true or false", src, key);
+	*out = json_is_true(v);
+	return 0;
 }
 
 /* A finite number in [0, COUNT_MAX]; an integer when `whole`. */
@@ -51,7 +66,6 @@ int run_saturation_from_json(struct run_saturation **out, const json_t *j,
 	const char *src = source ? source : "results.json";
 	struct run_saturation r = { 0 };
 	double h = 0, sat = 0, reached = 0, total = 0;
-	const json_t *around;	/* borrowed */
 
 	*out = NULL;
 	if (!json_is_object(j))
@@ -64,11 +78,13 @@ int run_saturation_from_json(struct run_saturation **out, const json_t *j,
 	    get_num(&reached, j, "lines_reached", 1, src) != 0 ||
 	    get_num(&total, j, "lines_total", 1, src) != 0)
 		return CRS_EINPUT;
-	around = json_object_get(j, "lines_around_removals");
-	if (around && !json_is_boolean(around))
-		return crs_error_set(CRS_EINPUT, "%s: saturation."
-				     "lines_around_removals: expected true "
-				     "or false", src);
+	if (json_object_get(j, "share_seconds") &&
+	    get_num(&r.share_s, j, "share_seconds", 0, src) != 0)
+		return CRS_EINPUT;
+	if (get_flag(&r.around_removals, j, "lines_around_removals",
+		     src) != 0 ||
+	    get_flag(&r.guard_weakened, j, "guard_weakened", src) != 0)
+		return CRS_EINPUT;
 	if (sat > h || reached > total)
 		return crs_error_set(CRS_EINPUT, "%s: saturation: more "
 				     "harnesses saturated or lines reached "
@@ -77,7 +93,6 @@ int run_saturation_from_json(struct run_saturation **out, const json_t *j,
 	r.saturated = (size_t)sat;
 	r.lines_reached = (size_t)reached;
 	r.lines_total = (size_t)total;
-	r.around_removals = json_is_true(around);
 	*out = xmalloc(sizeof(**out));
 	**out = r;
 	return 0;
@@ -88,14 +103,18 @@ void run_saturation_line(struct buf *b, const struct run_saturation *r)
 	if (!r || !r->saturated)
 		return;
 	if (r->saturated == r->harnesses)
-		buf_printf(b, "change saturated after %.0fs of fuzzing",
-			   r->fuzzed_s);
+		buf_printf(b, "change saturated after %.0fs", r->fuzzed_s);
 	else
 		buf_printf(b, "change saturated for %zu of %zu harness(es) "
-			   "after %.0fs of fuzzing", r->saturated,
-			   r->harnesses, r->fuzzed_s);
-	buf_printf(b, ": %zu of %zu %s reached, no new line or branch of "
-		   "the touched code for %.0fs (--saturation)",
+			   "after %.0fs", r->saturated, r->harnesses,
+			   r->fuzzed_s);
+	if (r->share_s > r->fuzzed_s)
+		buf_printf(b, " of %.0fs", r->share_s);
+	buf_printf(b, " of fuzzing: %zu of %zu %s reached, no new line, "
+		   "branch or input running the touched code for %.0fs, "
+		   "not before %s of a harness's time%s (--saturation)",
 		   r->lines_reached, r->lines_total, r->around_removals ?
-		   "lines around the removals" : "changed lines", r->window_s);
+		   "lines around the removals" : "changed lines", r->window_s,
+		   r->guard_weakened ? "half" : "a third", r->guard_weakened ?
+		   " (the change removes or weakens a guard)" : "");
 }

@@ -190,9 +190,11 @@ static const struct opt_spec scan_opt_table[] = {
 	  .value_name = "DUR|off",
 	  .groups = SCAN_CMD_SCAN | SCAN_CMD_RUN,
 	  .help = "stop a harness once replays of its corpus on the coverage\n"
-	  "build have shown no new line or branch of the touched code\n"
-	  "for DUR (default 60s; never before --min-harness-seconds); off:\n"
-	  "fuzz every share to its end" },
+	  "build have shown no new line or branch of the touched code,\n"
+	  "and no new input running it, for DUR (default 60s; never\n"
+	  "before a third of its time, a half when the change weakens a\n"
+	  "guard, nor --min-harness-seconds); off: fuzz every share to\n"
+	  "its end" },
 	{ .name = "lend-cores", .id = OPT_LEND_CORES, .kind = OPT_ENUM,
 	  .choices = "yes|no",
 	  .groups = SCAN_CMD_SCAN | SCAN_CMD_RUN,

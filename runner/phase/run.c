@@ -467,9 +467,9 @@ static int wait_modules(struct scan *s, struct harness_run *hr,
 			return 0;
 		}
 		if (saturation_watch_tick(hr->watch, s)) {
-			log_info("run %s: the change is saturated: no new line "
-				 "or branch of the touched code for %.0fs; "
-				 "stopping %zu module(s)", h,
+			log_info("run %s: the change is saturated: no new line, "
+				 "branch or input running the touched code for "
+				 "%.0fs; stopping %zu module(s)", h,
 				 saturation_watch_plateau(
 					 hr->watch), alive);
 			hr->saturated = 1;
@@ -636,7 +636,8 @@ static int run_harness(struct scan *s, const struct run_infra *ri,
 	}
 	started = hr.nr;
 	if (r == 0 && started)
-		hr.watch = saturation_watch_start(s, budget->tally, h);
+		hr.watch = saturation_watch_start(s, budget->tally, h,
+						  share_s);
 	span = r == 0 && started ? timing_begin_harness(s, "fuzz", h, h) : -1;
 	if (r == 0)
 		r = wait_modules(s, &hr, share_s, held_from, h);
@@ -651,7 +652,7 @@ static int run_harness(struct scan *s, const struct run_infra *ri,
 				      hr.exited_early, hr.failed);
 	budget->cut->harnesses_cut += hr.cut;
 	saturation_watch_end(started ? budget->tally : NULL, hr.watch,
-			     hr.saturated);
+			     hr.saturated, share_s);
 	hr.watch = NULL;
 	if (why)
 		log_warn("run %s: fuzzed %.0fs of %.0fs: %s", h, hr.ran_s,

@@ -16,6 +16,7 @@
 #include "runner/scan/scan.h"
 #include "runner/scan/scan_opts.h"
 #include "diff/changeset.h"
+#include "diff/guards.h"
 #include "sarif/change_cov.h"
 #include "sarif/finding.h"
 #include "sarif/run_saturation.h"
@@ -52,6 +53,8 @@ struct replay {
 	struct coverage_reach reach;
 	size_t lines;		/* lines of the touched code that ran */
 	size_t branches;	/* branches out of them that ran */
+	unsigned long long runs; /* executions of its lines */
+	long inputs;		/* inputs replayed; -1: unknown */
 	char *failed;		/* why nothing was measured, or NULL */
 };
 
@@ -59,6 +62,7 @@ struct saturation_watch {
 	struct saturation_tally *tally;	/* borrowed */
 	struct saturation sat;
 	char *harness;
+	double share_s;		/* the harness's time */
 	struct bg_job *job;	/* NULL: no replay running */
 	struct replay *rp;	/* the running replay's */
 	double next_at;		/* scan seconds the next replay may start */
@@ -85,6 +89,26 @@ static struct coverage_targets *touched_lines(struct scan *s)
 		return NULL;
 	}
 	return t;
+}
+
+/* 1 when the change removes or weakens a guard (logged with the line),
+ * else 0. */
+static int weakened_guard(struct scan *s)
+{
+	struct diff_guard g = DIFF_GUARD_INIT;
+	int r = diff_changeset_weakened_guard(&g, s->change);
+
+	if (r < 0) {
+		log_warn("run: cannot tell whether the change weakens a guard "
+			 "(%s)", crs_error_last());
+		crs_error_clear();
+		return 0;
+	}
+	if (r > 0)
+		log_info("run: the change removes or weakens %zu guard(s), "
+			 "first %s:%d `%s`", g.nr, g.path, g.line, g.text);
+	diff_guard_release(&g);
+	return r > 0;
 }
 
 struct saturation_tally *saturation_tally_new(struct scan *s)
@@ -115,9 +139,13 @@ struct saturation_tally *saturation_tally_new(struct scan *s)
 	t->fn = touched_lines(s);
 	t->cc = change_cov_new();
 	t->rec.window_s = (double)s->opts->saturation_s;
+	t->rec.guard_weakened = weakened_guard(s);
 	log_info("run: a harness stops once its corpus has reached no new "
-		 "line or branch of the %s for %lds (--saturation)", t->fn ?
-		 "touched functions" : "changed files", s->opts->saturation_s);
+		 "line or branch of the %s, and no new input has run them, "
+		 "for %lds, and not before %s of its time (--saturation)",
+		 t->fn ? "touched functions" : "changed files",
+		 s->opts->saturation_s, t->rec.guard_weakened ? "a half" :
+		 "a third");
 	return t;
 }
 
@@ -145,7 +173,8 @@ void saturation_tally_free(struct saturation_tally *t)
 
 struct saturation_watch *saturation_watch_start(struct scan *s,
 						struct saturation_tally *t,
-						const char *harness)
+						const char *harness,
+						double share_s)
 {
 	struct saturation_watch *w;
 	char *bin;
@@ -164,8 +193,11 @@ struct saturation_watch *saturation_watch_start(struct scan *s,
 	w = xcalloc(1, sizeof(*w));
 	w->tally = t;
 	w->harness = xstrdup(harness);
+	w->share_s = share_s;
 	saturation_begin(&w->sat, t->rec.window_s,
-			 (double)s->opts->min_harness_seconds,
+			 saturation_floor(share_s,
+					  (double)s->opts->min_harness_seconds,
+					  t->rec.guard_weakened),
 			 scan_elapsed(s));
 	w->next_at = scan_elapsed(s) + saturation_probe_every(&w->sat);
 	return w;
@@ -202,6 +234,8 @@ static int replay_job(struct scan *s, void *arg)
 			       s->state.repo_path);
 		rp->lines = rp->reach.file_hit_nr;
 		rp->branches = rp->reach.file_branch_nr;
+		rp->runs = rp->reach.runs_nr;
+		rp->inputs = out.inputs;
 	}
 	if (!rp->failed && rp->fn) {
 		struct coverage_reach fr = COVERAGE_REACH_INIT;
@@ -209,6 +243,7 @@ static int replay_job(struct scan *s, void *arg)
 		coverage_reach(&fr, out.cov, rp->fn, s->state.repo_path);
 		rp->lines = fr.hit_nr;
 		rp->branches = fr.branch_hit_nr;
+		rp->runs = fr.runs_nr;
 		coverage_reach_release(&fr);
 	}
 	coverage_replay_release(&out);
@@ -222,7 +257,13 @@ static int replay_job(struct scan *s, void *arg)
 static void replay_take(struct saturation_watch *w, struct scan *s)
 {
 	struct replay *rp = w->rp;
-	int gain;
+	struct saturation_probe probe;
+	enum saturation_gain gain;
+	static const char *const said[] = {
+		[SATURATION_NO_GAIN] = "nothing new",
+		[SATURATION_GAIN_COVERAGE] = "new ones",
+		[SATURATION_GAIN_INPUTS] = "none new, but new inputs ran them",
+	};
 
 	if (bg_job_join(w->job) != 0)
 		crs_error_clear();	/* rp->failed has it */
@@ -235,18 +276,22 @@ static void replay_take(struct saturation_watch *w, struct scan *s)
 		replay_free(rp);
 		return;
 	}
-	/* a gain: more lines and branches together */
-	gain = saturation_observe(&w->sat, rp->corpus_at,
-				  rp->lines + rp->branches);
+	/* a gain: more lines and branches together, or more inputs that
+	 * ran them */
+	probe.reached = rp->lines + rp->branches;
+	probe.runs = rp->runs;
+	probe.inputs = rp->inputs;
+	gain = saturation_observe(&w->sat, rp->corpus_at, &probe);
 	phase_change_coverage_add(w->tally->cc, w->harness, &rp->reach,
 				  w->tally->t);
-	log_info("run %s: its corpus reaches %zu line(s) and %zu branch(es) "
-		 "of the %s, %zu of the %zu %s; %s", w->harness,
-		 rp->lines, rp->branches, w->tally->fn ?
-		 "touched functions" : "changed files", rp->reach.hit_nr,
+	log_info("run %s: its corpus (%ld input(s)) reaches %zu line(s) and "
+		 "%zu branch(es) of the %s (%llu line run(s)), %zu of the %zu "
+		 "%s; %s", w->harness, rp->inputs, rp->lines, rp->branches,
+		 w->tally->fn ? "touched functions" : "changed files",
+		 rp->runs, rp->reach.hit_nr,
 		 rp->reach.mapped_nr, w->tally->rec.around_removals ?
 		 "line(s) around the removals" : "changed line(s)",
-		 gain ? "new ones" : "nothing new");
+		 said[gain]);
 	w->next_at = scan_elapsed(s) + saturation_probe_every(&w->sat);
 	replay_free(rp);
 }
@@ -266,6 +311,7 @@ int saturation_watch_tick(struct saturation_watch *w, struct scan *s)
 		rp->fn = w->tally->fn;
 		rp->harness = xstrdup(w->harness);
 		rp->corpus_at = scan_elapsed(s);
+		rp->inputs = -1;
 		w->job = bg_job_start(s, "saturation replay", replay_job, rp,
 				      NULL);
 		if (!w->job) {
@@ -284,11 +330,13 @@ double saturation_watch_plateau(const struct saturation_watch *w)
 }
 
 void saturation_watch_end(struct saturation_tally *t,
-			  struct saturation_watch *w, int saturated)
+			  struct saturation_watch *w, int saturated,
+			  double share_s)
 {
 	if (t) {
 		t->rec.harnesses++;
 		t->rec.saturated += saturated != 0;
+		t->rec.share_s += share_s;
 	}
 	if (!w)
 		return;

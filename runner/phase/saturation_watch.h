@@ -27,11 +27,13 @@ const struct run_saturation *saturation_tally_record(
 	struct saturation_tally *t, double fuzzed_s);
 void saturation_tally_free(struct saturation_tally *t);
 
-/* Watch `harness` from now (NULL when `t` is NULL or the coverage build
- * lacks it, logged). Cannot fail. */
+/* Watch `harness`, given `share_s` seconds, from now (NULL when `t` is
+ * NULL or the coverage build lacks it, logged); its floor follows the
+ * share and the change (runner/scan/saturation.h). Cannot fail. */
 struct saturation_watch *saturation_watch_start(struct scan *s,
 						struct saturation_tally *t,
-						const char *harness);
+						const char *harness,
+						double share_s);
 /*
  * From the run loop: fold in a replay that finished, start one when
  * due. 1 when the harness is saturated now, else 0 (always for NULL).
@@ -42,10 +44,11 @@ int saturation_watch_tick(struct saturation_watch *w, struct scan *s);
 /* Seconds without a gain so far (0 for NULL). */
 double saturation_watch_plateau(const struct saturation_watch *w);
 /* Stop w's replay still running and free it (NULL is fine); count the
- * harness in the tally `t` (NULL is fine), as saturated when
- * `saturated`. */
+ * harness, given `share_s` seconds, in the tally `t` (NULL is fine), as
+ * saturated when `saturated`. */
 void saturation_watch_end(struct saturation_tally *t,
-			  struct saturation_watch *w, int saturated);
+			  struct saturation_watch *w, int saturated,
+			  double share_s);
 
 /* runs/<run-id>/saturation.json, atomically. 0 or CRS_ERR. */
 int saturation_record_save(struct scan *s, const struct run_saturation *r);

@@ -25,15 +25,20 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static void file_add_line(struct coverage_file *f, int line, int hit)
+static void file_add_line(struct coverage_file *f, int line,
+			  unsigned long long count)
 {
 	size_t old = f->lines_alloc;
 
 	ALLOC_GROW(f->lines, f->lines_nr + 1, f->lines_alloc);
-	if (f->lines_alloc != old)
+	if (f->lines_alloc != old) {
 		f->hit = xrealloc(f->hit, f->lines_alloc);
+		f->count = xrealloc(f->count,
+				    st_mult(f->lines_alloc, sizeof(*f->count)));
+	}
 	f->lines[f->lines_nr] = line;
-	f->hit[f->lines_nr++] = hit ? 1 : 0;
+	f->count[f->lines_nr] = count;
+	f->hit[f->lines_nr++] = count ? 1 : 0;
 }
 
 /* One branch that ran, out of `line`. */
@@ -52,7 +57,7 @@ static int cmp_int(const void *a, const void *b)
 
 struct line_hit {
 	int line;
-	unsigned char hit;
+	unsigned long long count;
 };
 
 static int cmp_line_hit(const void *a, const void *b)
@@ -62,7 +67,8 @@ static int cmp_line_hit(const void *a, const void *b)
 	return (x->line > y->line) - (x->line < y->line);
 }
 
-/* Sort a file's lines and merge repeats (a line ran if any record says). */
+/* Sort a file's lines and merge repeats (a line ran if any record says;
+ * its count is the largest one given). */
 static void file_finish(struct coverage_file *f)
 {
 	struct line_hit *lh;
@@ -75,16 +81,19 @@ static void file_finish(struct coverage_file *f)
 	lh = xmalloc(st_mult(f->lines_nr, sizeof(*lh)));
 	for (size_t i = 0; i < f->lines_nr; i++) {
 		lh[i].line = f->lines[i];
-		lh[i].hit = f->hit[i];
+		lh[i].count = f->count[i];
 	}
 	qsort(lh, f->lines_nr, sizeof(*lh), cmp_line_hit);
 	for (size_t i = 0; i < f->lines_nr; i++) {
 		if (n && f->lines[n - 1] == lh[i].line) {
-			f->hit[n - 1] |= lh[i].hit;
+			if (lh[i].count > f->count[n - 1])
+				f->count[n - 1] = lh[i].count;
+			f->hit[n - 1] = f->count[n - 1] != 0;
 			continue;
 		}
 		f->lines[n] = lh[i].line;
-		f->hit[n++] = lh[i].hit;
+		f->count[n] = lh[i].count;
+		f->hit[n++] = lh[i].count != 0;
 	}
 	f->lines_nr = n;
 	free(lh);
@@ -95,6 +104,7 @@ static void file_release(struct coverage_file *f)
 	free(f->path);
 	free(f->lines);
 	free(f->hit);
+	free(f->count);
 	free(f->taken);
 }
 
@@ -119,7 +129,7 @@ static void coverage_finish(struct coverage *c)
 			struct coverage_file *into = &c->files[n - 1];
 
 			for (size_t k = 0; k < f->lines_nr; k++)
-				file_add_line(into, f->lines[k], f->hit[k]);
+				file_add_line(into, f->lines[k], f->count[k]);
 			for (size_t k = 0; k < f->taken_nr; k++)
 				file_add_taken(into, f->taken[k]);
 			into->defines_entry |= f->defines_entry;
@@ -155,7 +165,8 @@ static int parse_uint(const char *s, size_t len, unsigned long long max,
 }
 
 /* "DA:<line>,<count>[,<checksum>]"; counts beyond 64 bits saturate. */
-static int parse_da(const char *v, size_t len, int *line, int *hit)
+static int parse_da(const char *v, size_t len, int *line,
+		    unsigned long long *count)
 {
 	const char *comma = memchr(v, ',', len);
 	const char *end = v + len, *cend;
@@ -171,11 +182,14 @@ static int parse_da(const char *v, size_t len, int *line, int *hit)
 		cend = end;
 	if (cend == comma)
 		return -1;
-	*hit = 0;
+	*count = 0;
 	for (const char *p = comma; p < cend; p++) {
+		unsigned d = (unsigned)(*p - '0');
+
 		if (*p < '0' || *p > '9')
 			return -1;
-		*hit |= *p != '0';
+		*count = *count > (ULLONG_MAX - d) / 10 ? ULLONG_MAX :
+			*count * 10 + d;
 	}
 	return 0;
 }
@@ -270,6 +284,7 @@ int coverage_parse_lcov(struct coverage **out, const char *buf, size_t len,
 				      (n >= 5 && !memcmp(p, "BRDA:", 5)))) {
 			int kind = p[0], line = 0, hit = 0, entry = 0, bad;
 			int tag = kind == 'B' ? 4 : 2;
+			unsigned long long count = 0;
 
 			if (!cur) {
 				r = crs_error_set(CRS_EINPUT, "%s:%zu: %.*s: "
@@ -278,7 +293,7 @@ int coverage_parse_lcov(struct coverage **out, const char *buf, size_t len,
 				goto out;
 			}
 			if (kind == 'D')
-				bad = parse_da(p + 3, n - 3, &line, &hit);
+				bad = parse_da(p + 3, n - 3, &line, &count);
 			else if (kind == 'B')
 				bad = parse_brda(p + 5, n - 5, &line, &hit);
 			else
@@ -290,7 +305,7 @@ int coverage_parse_lcov(struct coverage **out, const char *buf, size_t len,
 				goto out;
 			}
 			if (kind == 'D')
-				file_add_line(cur, line, hit);
+				file_add_line(cur, line, count);
 			else if (kind != 'B')
 				cur->defines_entry |= entry;
 			else if (hit)
@@ -624,20 +639,31 @@ static size_t line_taken(const struct coverage_file *f, int line)
 	return n;
 }
 
-/* enum coverage_line_state of `line` in `f`. */
-static unsigned char line_state(const struct coverage_file *f, int line)
+/* enum coverage_line_state of `line` in `f`; its count in *count (0
+ * when it is not instrumented). */
+static unsigned char line_state(const struct coverage_file *f, int line,
+				unsigned long long *count)
 {
 	size_t i = lower_bound(f->lines, f->lines_nr, line);
 
+	*count = 0;
 	if (i == f->lines_nr || f->lines[i] != line)
 		return COVERAGE_LINE_NONE;
+	*count = f->count[i];
 	return f->hit[i] ? COVERAGE_LINE_HIT : COVERAGE_LINE_MAPPED;
+}
+
+/* a + b, at most ULLONG_MAX */
+static unsigned long long add_sat(unsigned long long a, unsigned long long b)
+{
+	return a > ULLONG_MAX - b ? ULLONG_MAX : a + b;
 }
 
 void coverage_reach(struct coverage_reach *out, const struct coverage *c,
 		    const struct coverage_targets *t, const char *repo_path)
 {
 	size_t **taken = xcalloc(t->nr ? t->nr : 1, sizeof(*taken));
+	unsigned long long **runs = xcalloc(t->nr ? t->nr : 1, sizeof(*runs));
 
 	memset(out, 0, sizeof(*out));
 	out->files_nr = t->nr;
@@ -645,6 +671,7 @@ void coverage_reach(struct coverage_reach *out, const struct coverage *c,
 	for (size_t i = 0; i < t->nr; i++) {
 		out->state[i] = xcalloc(t->files[i].lines_nr, 1);
 		taken[i] = xcalloc(t->files[i].lines_nr, sizeof(**taken));
+		runs[i] = xcalloc(t->files[i].lines_nr, sizeof(**runs));
 	}
 	for (size_t i = 0; c && i < c->nr; i++) {
 		const struct coverage_file *cf = &c->files[i];
@@ -652,6 +679,7 @@ void coverage_reach(struct coverage_reach *out, const struct coverage *c,
 		const struct coverage_target *tf;
 		unsigned char *st;
 		size_t *tk;
+		unsigned long long *rn;
 
 		if (!rel)
 			continue;
@@ -663,11 +691,13 @@ void coverage_reach(struct coverage_reach *out, const struct coverage *c,
 			continue;
 		st = out->state[tf - t->files];
 		tk = taken[tf - t->files];
+		rn = runs[tf - t->files];
 		for (size_t k = 0; k < cf->lines_nr; k++)
 			out->file_hit_nr += cf->hit[k] != 0;
 		out->file_branch_nr += cf->taken_nr;
 		for (size_t k = 0; k < tf->lines_nr; k++) {
-			unsigned char s = line_state(cf, tf->lines[k]);
+			unsigned long long n;
+			unsigned char s = line_state(cf, tf->lines[k], &n);
 			size_t b = line_taken(cf, tf->lines[k]);
 
 			if (s > st[k])
@@ -676,6 +706,8 @@ void coverage_reach(struct coverage_reach *out, const struct coverage *c,
 			 * larger count, not the sum */
 			if (b > tk[k])
 				tk[k] = b;
+			if (n > rn[k])
+				rn[k] = n;
 		}
 	}
 	for (size_t i = 0; i < t->nr; i++) {
@@ -684,10 +716,13 @@ void coverage_reach(struct coverage_reach *out, const struct coverage *c,
 			out->mapped_nr +=
 				out->state[i][k] != COVERAGE_LINE_NONE;
 			out->branch_hit_nr += taken[i][k];
+			out->runs_nr = add_sat(out->runs_nr, runs[i][k]);
 		}
 		free(taken[i]);
+		free(runs[i]);
 	}
 	free(taken);
+	free(runs);
 }
 
 void coverage_reach_release(struct coverage_reach *r)

@@ -28,6 +28,8 @@ struct coverage_file {
 	char *path;		/* as llvm-cov names it */
 	int *lines;		/* instrumented lines, ascending, unique */
 	unsigned char *hit;	/* hit[i]: lines[i] ran at least once */
+	unsigned long long *count; /* count[i]: how often lines[i] ran
+				    * (DA's count, at most ULLONG_MAX) */
 	size_t lines_nr, lines_alloc;
 	/* the line of every branch that ran (BRDA: taken > 0), once per
 	 * branch, ascending */
@@ -116,8 +118,12 @@ struct coverage_reach {
 				 * changed or not */
 	size_t branch_hit_nr;	/* branches that ran out of target lines */
 	size_t file_branch_nr;	/* branches that ran in the targets' files */
+	unsigned long long runs_nr; /* executions of target lines, summed
+				     * over them (at most ULLONG_MAX): a
+				     * replay of a corpus grows it with
+				     * every input that reaches them */
 };
-#define COVERAGE_REACH_INIT { NULL, 0, 0, 0, NULL, 0, 0, 0 }
+#define COVERAGE_REACH_INIT { NULL, 0, 0, 0, NULL, 0, 0, 0, 0 }
 
 /*
  * Intersect coverage `c` (file names as llvm-cov gives them, mapped under

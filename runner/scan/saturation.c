@@ -6,6 +6,14 @@
  */
 #include "runner/scan/saturation.h"
 
+double saturation_floor(double share_s, double min_s, int guard)
+{
+	double f = share_s / (guard ? SATURATION_FLOOR_DIVISOR_GUARD :
+			      SATURATION_FLOOR_DIVISOR);
+
+	return f > min_s ? f : min_s;
+}
+
 void saturation_begin(struct saturation *t, double window_s, double floor_s,
 		      double now)
 {
@@ -15,18 +23,28 @@ void saturation_begin(struct saturation *t, double window_s, double floor_s,
 	t->gain_at_s = now;
 	t->seen_at_s = -1;
 	t->reached = 0;
+	t->runs = 0;
+	t->inputs = -1;
 }
 
-int saturation_observe(struct saturation *t, double corpus_at,
-		       size_t reached)
+enum saturation_gain saturation_observe(struct saturation *t,
+					double corpus_at,
+					const struct saturation_probe *p)
 {
-	int gain = reached > t->reached;
+	enum saturation_gain gain = SATURATION_NO_GAIN;
 
-	if (gain) {
-		t->reached = reached;
-		if (corpus_at > t->gain_at_s)
-			t->gain_at_s = corpus_at;
-	}
+	if (p->reached > t->reached)
+		gain = SATURATION_GAIN_COVERAGE;
+	else if (p->inputs > t->inputs && p->runs > t->runs)
+		gain = SATURATION_GAIN_INPUTS;
+	if (p->reached > t->reached)
+		t->reached = p->reached;
+	if (p->runs > t->runs)
+		t->runs = p->runs;
+	if (p->inputs > t->inputs)
+		t->inputs = p->inputs;
+	if (gain && corpus_at > t->gain_at_s)
+		t->gain_at_s = corpus_at;
 	if (corpus_at > t->seen_at_s)
 		t->seen_at_s = corpus_at;
 	return gain;

@@ -3,10 +3,10 @@
  * saturation.h - when a harness has stopped gaining coverage of the change
  *
  * The plateau rule of --saturation: saturated once a replay of the
- * corpus taken `window` seconds or more after the last gain of lines or
- * branches of the touched code shows none (runner/phase/saturation_watch.h replays
- * it). Pure logic: the caller passes scan seconds. Details:
- * docs/cmd/scan.md, "When the change is saturated".
+ * corpus taken `window` seconds after the last gain (a new line or branch
+ * of the touched code, or new inputs that run it) shows none, and not
+ * before the floor (runner/phase/saturation_watch.h replays it). Pure
+ * logic. Details: docs/cmd/scan.md, "When the change is saturated".
  */
 #ifndef CRS_RUNNER_SCAN_SATURATION_H
 #define CRS_RUNNER_SCAN_SATURATION_H
@@ -20,6 +20,27 @@
 #define SATURATION_PROBE_MIN_S 5.0
 #define SATURATION_PROBE_MAX_S 20.0
 
+/* The floor: no stop before this share of a harness's time has been
+ * fuzzed (a third), or this one when the change weakens a guard (a
+ * half; diff/guards.h). */
+#define SATURATION_FLOOR_DIVISOR 3
+#define SATURATION_FLOOR_DIVISOR_GUARD 2
+
+/* What one replay of a harness's corpus measured of the touched code. */
+struct saturation_probe {
+	size_t reached;		/* lines and branches of it that ran */
+	unsigned long long runs; /* executions of its lines, summed */
+	long inputs;		/* inputs replayed; -1: unknown */
+};
+
+/* What a replay showed (saturation_observe). */
+enum saturation_gain {
+	SATURATION_NO_GAIN = 0,
+	SATURATION_GAIN_COVERAGE,	/* a new line or branch */
+	SATURATION_GAIN_INPUTS,		/* more inputs, and they ran the
+					 * touched code */
+};
+
 struct saturation {
 	double window_s;	/* the plateau; <= 0: never saturated */
 	double floor_s;		/* not before this many seconds of fuzzing */
@@ -29,20 +50,28 @@ struct saturation {
 	double seen_at_s;	/* corpus time of the last replay; < 0: none */
 	size_t reached;		/* most lines and branches of the touched
 				 * code run */
+	unsigned long long runs; /* most executions of its lines */
+	long inputs;		/* most inputs replayed (-1: none known) */
 };
+
+/* The floor for a harness given `share_s` seconds: a third of it (a
+ * half when `guard`), never below `min_s`. */
+double saturation_floor(double share_s, double min_s, int guard);
 
 /* Begin tracking a harness started at scan seconds `now`. */
 void saturation_begin(struct saturation *t, double window_s, double floor_s,
 		      double now);
 
 /*
- * A replay of the corpus as it was at scan seconds `corpus_at` ran
- * `reached` lines and branches of the touched code. Returns 1 when that is a gain
- * (more than any replay before), else 0. Replays may be passed out of
- * order; an older corpus never moves the times back.
+ * A replay of the corpus as it was at scan seconds `corpus_at` measured
+ * `p`. A gain: more lines and branches than any replay before, or more
+ * inputs than any before whose executions of the touched code grew too
+ * (an input that does not reach the code adds none). Replays may be
+ * passed out of order; an older corpus never moves the times back.
  */
-int saturation_observe(struct saturation *t, double corpus_at,
-		       size_t reached);
+enum saturation_gain saturation_observe(struct saturation *t,
+					double corpus_at,
+					const struct saturation_probe *p);
 
 /* 1 when the harness is saturated at scan seconds `now`. */
 int saturation_reached(const struct saturation *t, double now);

@@ -23,6 +23,7 @@
 #include <git2.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -194,6 +195,10 @@ static void test_merges_and_sorts(void **state)
 	assert_line(b, 0, 3, 1);	/* hit in the first record */
 	assert_line(b, 1, 5, 1);	/* a count past 64 bits is a hit */
 	assert_line(b, 2, 9, 1);	/* hit in the second record */
+	/* counts: the larger of two records', saturated past 64 bits */
+	assert_true(b->count[0] == 1);
+	assert_true(b->count[1] == ULLONG_MAX);
+	assert_true(b->count[2] == 7);
 	coverage_free(c);
 }
 
@@ -518,6 +523,9 @@ static void test_reach_branches(void **state)
 	 * a target line */
 	assert_int_equal(r.branch_hit_nr, 3);
 	assert_int_equal(r.file_branch_nr, 6);	/* 4 + 2, both records */
+	/* target lines' runs: a.c:3 5 (the larger record), a.c:4 5,
+	 * a.c:13 1 */
+	assert_true(r.runs_nr == 11);
 	coverage_reach_release(&r);
 	coverage_free(c);
 	coverage_targets_free(t);

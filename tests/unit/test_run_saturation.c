@@ -21,8 +21,8 @@
 #include <string.h>
 
 static const struct run_saturation sample = {
-	.window_s = 60, .fuzzed_s = 94.4, .harnesses = 2, .saturated = 2,
-	.lines_reached = 31, .lines_total = 39,
+	.window_s = 60, .fuzzed_s = 94.4, .share_s = 417, .harnesses = 2,
+	.saturated = 2, .lines_reached = 31, .lines_total = 39,
 };
 
 static void test_round_trip_and_line(void **state)
@@ -35,11 +35,19 @@ static void test_round_trip_and_line(void **state)
 	assert_int_equal(run_saturation_from_json(&back, j, "r.json"), 0);
 	assert_memory_equal(back, &sample, sizeof(sample));
 	run_saturation_line(&b, back);
-	assert_string_equal(b.ptr, "change saturated after 94s of fuzzing: "
-			    "31 of 39 changed lines reached, no new line or "
-			    "branch of the touched code for 60s "
+	assert_string_equal(b.ptr, "change saturated after 94s of 417s of "
+			    "fuzzing: 31 of 39 changed lines reached, no new "
+			    "line, branch or input running the touched code "
+			    "for 60s, not before a third of a harness's time "
 			    "(--saturation)");
 	buf_reset(&b);
+	back->guard_weakened = 1;
+	run_saturation_line(&b, back);
+	assert_non_null(strstr(b.ptr, "not before half of a harness's time "
+			       "(the change removes or weakens a guard) "
+			       "(--saturation)"));
+	buf_reset(&b);
+	back->share_s = 0;
 	back->saturated = 1;
 	run_saturation_line(&b, back);
 	assert_non_null(strstr(b.ptr, "change saturated for 1 of 2 "
@@ -98,6 +106,10 @@ static void test_malformed(void **state)
 	refused("lines_reached", json_integer(40), "lines reached");
 	refused("lines_around_removals", json_integer(1), "r.json: "
 		"saturation.lines_around_removals: expected true or false");
+	refused("guard_weakened", json_string("yes"), "r.json: "
+		"saturation.guard_weakened: expected true or false");
+	refused("share_seconds", json_real(-3), "saturation.share_seconds: "
+		"expected a number of seconds");
 	assert_int_equal(run_saturation_from_json(&back, arr, NULL),
 			 CRS_EINPUT);
 	assert_non_null(strstr(crs_error_last(), "results.json: saturation: "
@@ -106,7 +118,8 @@ static void test_malformed(void **state)
 	json_decref(arr);
 }
 
-/* A record written before lines_around_removals was: changed lines. */
+/* A record written before lines_around_removals was: changed lines; one
+ * written before share_seconds and guard_weakened were: 0 and false. */
 static void test_around_removals_optional(void **state)
 {
 	struct run_saturation *back = NULL;
@@ -115,8 +128,12 @@ static void test_around_removals_optional(void **state)
 
 	(void)state;
 	json_object_del(j, "lines_around_removals");
+	json_object_del(j, "share_seconds");
+	json_object_del(j, "guard_weakened");
 	assert_int_equal(run_saturation_from_json(&back, j, "r.json"), 0);
 	assert_int_equal(back->around_removals, 0);
+	assert_int_equal(back->guard_weakened, 0);
+	assert_true(back->share_s == 0);
 	free(back);
 	json_decref(j);
 	around.around_removals = 1;

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_saturation.c - the plateau rule of --saturation: a gain resets
- * it, only a replay of a corpus taken a window after the last gain ends
- * it, the floor holds, out-of-order replays, and the probe period
+ * it (new lines or branches, or new inputs that run the touched code),
+ * only a replay of a corpus taken a window after the last gain ends it,
+ * the floor holds and follows the share and the change, out-of-order
+ * replays, and the probe period
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +17,61 @@
 #include <math.h>
 
 #define NEAR(a, b) assert_true(fabs((a) - (b)) < 1e-9)
+
+/* A replay that measured only lines and branches. */
+static enum saturation_gain obs(struct saturation *t, double at,
+				size_t reached)
+{
+	struct saturation_probe p = { reached, 0, -1 };
+
+	return saturation_observe(t, at, &p);
+}
+
+/* A replay of `inputs` inputs that ran the touched lines `runs` times. */
+static enum saturation_gain obs_inputs(struct saturation *t, double at,
+				       size_t reached, unsigned long long runs,
+				       long inputs)
+{
+	struct saturation_probe p = { reached, runs, inputs };
+
+	return saturation_observe(t, at, &p);
+}
+
+static void test_new_inputs_that_run_the_code_gain(void **state)
+{
+	struct saturation t;
+
+	(void)state;
+	saturation_begin(&t, 60, 0, 0);
+	assert_int_equal(obs_inputs(&t, 10, 9, 100, 40),
+			 SATURATION_GAIN_COVERAGE);
+	/* every line covered, but the fuzzer still adds inputs that run
+	 * it: a count or a length it is still after */
+	assert_int_equal(obs_inputs(&t, 50, 9, 180, 44),
+			 SATURATION_GAIN_INPUTS);
+	NEAR(t.gain_at_s, 50);
+	/* more inputs that never reach the code: no gain */
+	assert_int_equal(obs_inputs(&t, 80, 9, 180, 90), SATURATION_NO_GAIN);
+	/* the same inputs run differently (a nondeterministic harness): no
+	 * gain either */
+	assert_int_equal(obs_inputs(&t, 95, 9, 185, 90), SATURATION_NO_GAIN);
+	assert_false(saturation_reached(&t, 100));
+	assert_int_equal(obs_inputs(&t, 110, 9, 185, 90), SATURATION_NO_GAIN);
+	assert_true(saturation_reached(&t, 110));
+	/* an unknown input count never gains by inputs */
+	saturation_begin(&t, 60, 0, 0);
+	assert_int_equal(obs_inputs(&t, 10, 0, 50, -1), SATURATION_NO_GAIN);
+}
+
+static void test_floor_follows_share_and_guard(void **state)
+{
+	(void)state;
+	NEAR(saturation_floor(417, 0, 0), 139);
+	NEAR(saturation_floor(417, 0, 1), 208.5);
+	/* --min-harness-seconds stays the lowest floor */
+	NEAR(saturation_floor(60, 45, 0), 45);
+	NEAR(saturation_floor(0, 0, 1), 0);
+}
 
 static void test_no_replay_no_saturation(void **state)
 {
@@ -32,15 +89,15 @@ static void test_plateau_after_window(void **state)
 
 	(void)state;
 	saturation_begin(&t, 60, 0, 100);
-	assert_true(saturation_observe(&t, 110, 5));
-	assert_true(saturation_observe(&t, 130, 9));
-	assert_false(saturation_observe(&t, 150, 9));
+	assert_true(obs(&t, 110, 5));
+	assert_true(obs(&t, 130, 9));
+	assert_false(obs(&t, 150, 9));
 	assert_false(saturation_reached(&t, 200));
 	/* 59 s after the gain: not yet, whatever the clock says now */
-	assert_false(saturation_observe(&t, 189, 9));
+	assert_false(obs(&t, 189, 9));
 	assert_false(saturation_reached(&t, 400));
 	NEAR(saturation_plateau_s(&t), 59);
-	assert_false(saturation_observe(&t, 190, 9));
+	assert_false(obs(&t, 190, 9));
 	assert_true(saturation_reached(&t, 195));
 	assert_int_equal(t.reached, 9);
 }
@@ -51,11 +108,11 @@ static void test_gain_resets(void **state)
 
 	(void)state;
 	saturation_begin(&t, 30, 0, 0);
-	saturation_observe(&t, 25, 3);
-	assert_true(saturation_observe(&t, 50, 4));
-	assert_false(saturation_observe(&t, 70, 4));
+	obs(&t, 25, 3);
+	assert_true(obs(&t, 50, 4));
+	assert_false(obs(&t, 70, 4));
 	assert_false(saturation_reached(&t, 75));
-	saturation_observe(&t, 80, 4);
+	obs(&t, 80, 4);
 	assert_true(saturation_reached(&t, 85));
 }
 
@@ -67,9 +124,9 @@ static void test_nothing_reached_saturates_too(void **state)
 	/* a harness that reaches none of the changed files' lines has
 	 * reached what it can once the window has passed since its start */
 	saturation_begin(&t, 20, 0, 10);
-	assert_false(saturation_observe(&t, 20, 0));
+	assert_false(obs(&t, 20, 0));
 	assert_false(saturation_reached(&t, 25));
-	assert_false(saturation_observe(&t, 30, 0));
+	assert_false(obs(&t, 30, 0));
 	assert_true(saturation_reached(&t, 31));
 }
 
@@ -79,8 +136,8 @@ static void test_floor_holds(void **state)
 
 	(void)state;
 	saturation_begin(&t, 10, 120, 0);
-	saturation_observe(&t, 15, 2);
-	saturation_observe(&t, 30, 2);
+	obs(&t, 15, 2);
+	obs(&t, 30, 2);
 	assert_false(saturation_reached(&t, 60));
 	assert_false(saturation_reached(&t, 119));
 	assert_true(saturation_reached(&t, 120));
@@ -92,8 +149,8 @@ static void test_off(void **state)
 
 	(void)state;
 	saturation_begin(&t, 0, 0, 0);
-	saturation_observe(&t, 500, 1);
-	saturation_observe(&t, 5000, 1);
+	obs(&t, 500, 1);
+	obs(&t, 5000, 1);
 	assert_false(saturation_reached(&t, 6000));
 }
 
@@ -103,15 +160,15 @@ static void test_out_of_order(void **state)
 
 	(void)state;
 	saturation_begin(&t, 30, 0, 0);
-	saturation_observe(&t, 40, 7);
+	obs(&t, 40, 7);
 	/* an older corpus showing less: no gain, no time moved back */
-	assert_false(saturation_observe(&t, 20, 3));
+	assert_false(obs(&t, 20, 3));
 	NEAR(t.gain_at_s, 40);
 	NEAR(t.seen_at_s, 40);
 	/* an older replay with more still counts as a gain, not later */
-	assert_true(saturation_observe(&t, 35, 8));
+	assert_true(obs(&t, 35, 8));
 	NEAR(t.gain_at_s, 40);
-	saturation_observe(&t, 70, 8);
+	obs(&t, 70, 8);
 	assert_true(saturation_reached(&t, 70));
 }
 
@@ -132,6 +189,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_no_replay_no_saturation),
+		cmocka_unit_test(test_new_inputs_that_run_the_code_gain),
+		cmocka_unit_test(test_floor_follows_share_and_guard),
 		cmocka_unit_test(test_plateau_after_window),
 		cmocka_unit_test(test_gain_resets),
 		cmocka_unit_test(test_nothing_reached_saturates_too),
