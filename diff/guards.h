@@ -3,12 +3,10 @@
  * guards.h - does a change remove or weaken a guard?
  *
  * The classic shape of a memory-safety regression is a check that goes
- * away: a deleted condition, a comparison turned around, a deleted call
- * or jump, a loosened constant, a loop bound or buffer size moved. The run phase fuzzes such a change longer before
- * it calls it saturated (runner/scan/saturation.h). A line lexer, not a
- * parser: a removed line's conditions are looked for, spaces and
- * comments aside, among the same file's added lines; one that is not
- * there is a guard the change weakened. Knows nothing of containers.
+ * away (a deleted condition, call or jump, a turned comparison, a moved
+ * bound or size). The run phase fuzzes such a change longer before it
+ * calls it saturated. A line lexer: an atom of a removed line found on
+ * no added line of the same file is a weakened guard (docs/cmd/scan.md).
  */
 #ifndef CRS_DIFF_GUARDS_H
 #define CRS_DIFF_GUARDS_H
