@@ -31,13 +31,15 @@ static int is_ident(int c)
 
 /*
  * `line` without comments, and without spaces but one between two names
- * ("goto out;"), into `out` (a block comment that starts on the line ends
- * it; a line that continues one, " * ...", is dropped whole).
+ * ("goto out;"), into `out`; string and character literals are kept as
+ * they are (a block comment that starts on the line ends it; a line that
+ * continues one, " * ...", is dropped whole).
  */
 static void normalise(struct buf *out, const char *line, size_t len)
 {
 	size_t i = 0;
 	int space = 0;
+	char quote = 0;
 
 	while (i < len && (line[i] == ' ' || line[i] == '\t'))
 		i++;
@@ -46,10 +48,20 @@ static void normalise(struct buf *out, const char *line, size_t len)
 	for (; i < len; i++) {
 		char c = line[i];
 
+		if (!c)		/* a NUL: a space */
+			c = ' ';
+		if (quote) {
+			buf_addch(out, c);
+			if (c == '\\' && i + 1 < len && line[i + 1])
+				buf_addch(out, line[++i]);
+			else if (c == quote)
+				quote = 0;
+			continue;
+		}
 		if (c == '/' && i + 1 < len &&
 		    (line[i + 1] == '/' || line[i + 1] == '*'))
 			break;
-		if (isspace((unsigned char)c) || !c) {	/* a NUL: a space */
+		if (isspace((unsigned char)c)) {
 			space = 1;
 			continue;
 		}
@@ -57,6 +69,8 @@ static void normalise(struct buf *out, const char *line, size_t len)
 		    is_ident((unsigned char)out->ptr[out->len - 1]))
 			buf_addch(out, ' ');
 		space = 0;
+		if (c == '"' || c == '\'')
+			quote = c;
 		buf_addch(out, c);
 	}
 }
@@ -76,6 +90,19 @@ static long match_bracket(const char *s, size_t n, long i, int dir)
 			return i;
 	}
 	return -1;
+}
+
+/* The index of the quote that ends the literal opening at s[i] (or the
+ * line's last index). */
+static size_t literal_end(const char *s, size_t n, size_t i)
+{
+	for (size_t k = i + 1; k < n; k++) {
+		if (s[k] == '\\')
+			k++;
+		else if (s[k] == s[i])
+			return k;
+	}
+	return n - 1;
 }
 
 /* The length of the arithmetic operator (+ - * / % ^, a single & or |,
@@ -122,6 +149,15 @@ static size_t operand_before(const char *s, size_t end)
 			i -= 2;
 		else if (arith_before(s, i))
 			i -= (long)arith_before(s, i);
+		else if (s[i] == '"' || s[i] == '\'') {	/* a literal */
+			long k = i - 1;
+
+			while (k >= 0 && s[k] != s[i])
+				k--;
+			if (k < 0)
+				break;
+			i = k - 1;
+		}
 		else if (s[i] == ')' || s[i] == ']') {
 			long m = match_bracket(s, end, i, -1);
 
@@ -150,6 +186,8 @@ static size_t operand_after(const char *s, size_t n, size_t start)
 			i += 2;
 		else if (arith_after(s, n, i))
 			i += arith_after(s, n, i);
+		else if (s[i] == '"' || s[i] == '\'')	/* a literal */
+			i = literal_end(s, n, i) + 1;
 		else if (s[i] == '(' || s[i] == '[') {
 			long m = match_bracket(s, n, (long)i, 1);
 
@@ -293,8 +331,14 @@ CRS_TESTABLE size_t diff_guard_atoms(struct buf *atoms, const char *line,
 		return 0;
 	}
 	for (size_t i = 0; i < n; i++) {
-		size_t op = comparison_at(s, n, i), jump = jump_at(s, n, i);
+		size_t op, jump;
 
+		if (s[i] == '"' || s[i] == '\'') {	/* a literal: skipped */
+			i = literal_end(s, n, i);
+			continue;
+		}
+		op = comparison_at(s, n, i);
+		jump = jump_at(s, n, i);
 		if (op) {
 			size_t from = operand_before(s, i);
 			size_t to = operand_after(s, n, i + op);

@@ -110,9 +110,11 @@ void run_saturation_line(struct buf *b, const struct run_saturation *r)
 			   r->fuzzed_s);
 	if (r->share_s > r->fuzzed_s)
 		buf_printf(b, " of %.0fs", r->share_s);
-	buf_printf(b, " of fuzzing: %zu of %zu %s reached, no new line, "
-		   "branch or input running the touched code for %.0fs, "
-		   "not before %s of a harness's time%s (--saturation)",
+	buf_printf(b, " of fuzzing: %zu of %zu %s reached, no new line or "
+		   "branch of the touched code, nor inputs running it far "
+		   "more, for %.0fs, "
+		   "not before %s of the time of a harness reaching it%s "
+		   "(--saturation)",
 		   r->lines_reached, r->lines_total, r->around_removals ?
 		   "lines around the removals" : "changed lines", r->window_s,
 		   r->guard_weakened ? "half" : "a third", r->guard_weakened ?

@@ -46,8 +46,9 @@ int run_saturation_from_json(struct run_saturation **out, const json_t *j,
 /*
  * One line for the verdict, job summary and report appended to `b`:
  * "change saturated after 142s of 417s of fuzzing: 31 of 39 changed
- * lines reached, no new line, branch or input running the touched code
- * for 60s, not before a third of a harness's time" when every harness
+ * lines reached, no new line or branch of the touched code, nor inputs running it far more,
+ * for 60s, not before a third of the time of a harness reaching it"
+ * when every harness
  * stopped so, "change saturated for 1 of 2 harness(es) ..." when some
  * did; nothing when none did (or `r` is NULL). "lines around the
  * removals" in place of "changed lines" when `around_removals`; "half"

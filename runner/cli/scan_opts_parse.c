@@ -191,7 +191,7 @@ static const struct opt_spec scan_opt_table[] = {
 	  .groups = SCAN_CMD_SCAN | SCAN_CMD_RUN,
 	  .help = "stop a harness once replays of its corpus on the coverage\n"
 	  "build have shown no new line or branch of the touched code,\n"
-	  "and no new input running it, for DUR (default 60s; never\n"
+	  "nor new inputs running it far more, for DUR (default 60s; never\n"
 	  "before a third of its time, a half when the change weakens a\n"
 	  "guard, nor --min-harness-seconds); off: fuzz every share to\n"
 	  "its end" },

@@ -467,9 +467,10 @@ static int wait_modules(struct scan *s, struct harness_run *hr,
 			return 0;
 		}
 		if (saturation_watch_tick(hr->watch, s)) {
-			log_info("run %s: the change is saturated: no new line, "
-				 "branch or input running the touched code for "
-				 "%.0fs; stopping %zu module(s)", h,
+			log_info("run %s: the change is saturated: no new line "
+				 "or branch of the touched code, nor inputs "
+				 "running it far more, for %.0fs; stopping %zu "
+				 "module(s)", h,
 				 saturation_watch_plateau(
 					 hr->watch), alive);
 			hr->saturated = 1;

@@ -141,8 +141,9 @@ struct saturation_tally *saturation_tally_new(struct scan *s)
 	t->rec.window_s = (double)s->opts->saturation_s;
 	t->rec.guard_weakened = weakened_guard(s);
 	log_info("run: a harness stops once its corpus has reached no new "
-		 "line or branch of the %s, and no new input has run them, "
-		 "for %lds, and not before %s of its time (--saturation)",
+		 "line or branch of the %s, and no new inputs have run them "
+		 "twice as often as the corpus did, for %lds; once it reaches "
+		 "them, not before %s of its time (--saturation)",
 		 t->fn ? "touched functions" : "changed files",
 		 s->opts->saturation_s, t->rec.guard_weakened ? "a half" :
 		 "a third");
@@ -195,9 +196,8 @@ struct saturation_watch *saturation_watch_start(struct scan *s,
 	w->harness = xstrdup(harness);
 	w->share_s = share_s;
 	saturation_begin(&w->sat, t->rec.window_s,
-			 saturation_floor(share_s,
-					  (double)s->opts->min_harness_seconds,
-					  t->rec.guard_weakened),
+			 saturation_floor(share_s, t->rec.guard_weakened),
+			 (double)s->opts->min_harness_seconds,
 			 scan_elapsed(s));
 	w->next_at = scan_elapsed(s) + saturation_probe_every(&w->sat);
 	return w;
@@ -262,7 +262,7 @@ static void replay_take(struct saturation_watch *w, struct scan *s)
 	static const char *const said[] = {
 		[SATURATION_NO_GAIN] = "nothing new",
 		[SATURATION_GAIN_COVERAGE] = "new ones",
-		[SATURATION_GAIN_INPUTS] = "none new, but new inputs ran them",
+		[SATURATION_GAIN_INPUTS] = "none new, but heavier inputs",
 	};
 
 	if (bg_job_join(w->job) != 0)
@@ -276,8 +276,8 @@ static void replay_take(struct saturation_watch *w, struct scan *s)
 		replay_free(rp);
 		return;
 	}
-	/* a gain: more lines and branches together, or more inputs that
-	 * ran them */
+	/* a gain: more lines and branches together, or new inputs that
+	 * ran them far more than the corpus did */
 	probe.reached = rp->lines + rp->branches;
 	probe.runs = rp->runs;
 	probe.inputs = rp->inputs;

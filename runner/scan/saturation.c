@@ -6,25 +6,38 @@
  */
 #include "runner/scan/saturation.h"
 
-double saturation_floor(double share_s, double min_s, int guard)
+double saturation_floor(double share_s, int guard)
 {
-	double f = share_s / (guard ? SATURATION_FLOOR_DIVISOR_GUARD :
-			      SATURATION_FLOOR_DIVISOR);
-
-	return f > min_s ? f : min_s;
+	return share_s / (guard ? SATURATION_FLOOR_DIVISOR_GUARD :
+			  SATURATION_FLOOR_DIVISOR);
 }
 
 void saturation_begin(struct saturation *t, double window_s, double floor_s,
-		      double now)
+		      double min_s, double now)
 {
 	t->window_s = window_s;
 	t->floor_s = floor_s;
+	t->min_s = min_s;
 	t->start_s = now;
 	t->gain_at_s = now;
 	t->seen_at_s = -1;
 	t->reached = 0;
 	t->runs = 0;
 	t->inputs = -1;
+}
+
+/* The inputs p has beyond t's ran the touched code SATURATION_HEAVIER
+ * times as often, per input, as t's did (any run is that, after none). */
+static int heavier(const struct saturation *t,
+		   const struct saturation_probe *p)
+{
+	double before, added;
+
+	if (t->inputs <= 0 || !t->runs)
+		return 1;
+	before = (double)t->runs / (double)t->inputs;
+	added = (double)(p->runs - t->runs) / (double)(p->inputs - t->inputs);
+	return added >= SATURATION_HEAVIER * before;
 }
 
 enum saturation_gain saturation_observe(struct saturation *t,
@@ -35,7 +48,8 @@ enum saturation_gain saturation_observe(struct saturation *t,
 
 	if (p->reached > t->reached)
 		gain = SATURATION_GAIN_COVERAGE;
-	else if (p->inputs > t->inputs && p->runs > t->runs)
+	else if (p->inputs > t->inputs && p->runs > t->runs &&
+		 heavier(t, p))
 		gain = SATURATION_GAIN_INPUTS;
 	if (p->reached > t->reached)
 		t->reached = p->reached;
@@ -61,8 +75,10 @@ int saturation_reached(const struct saturation *t, double now)
 {
 	if (t->window_s <= 0 || t->seen_at_s < 0)
 		return 0;
-	return saturation_plateau_s(t) >= t->window_s &&
-		now - t->start_s >= t->floor_s;
+	if (saturation_plateau_s(t) < t->window_s ||
+	    now - t->start_s < t->min_s)
+		return 0;
+	return !t->reached || now - t->start_s >= t->floor_s;
 }
 
 double saturation_probe_every(const struct saturation *t)

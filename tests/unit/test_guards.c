@@ -61,6 +61,11 @@ static void test_atoms(void **state)
 	/* no comparison: shifts, arrows, includes, comments */
 	assert_string_equal(atoms_of("x = y << 2 >> z->w;", &b), "");
 	assert_string_equal(atoms_of("#include <stdio.h>", &b), "");
+	/* a literal is kept as it is: its // is no comment */
+	assert_string_equal(atoms_of("if (c == '/') x = f(\"a  //b\");", &b),
+			    "c=='/'|f(");
+	assert_string_equal(atoms_of("ok = strcmp(s, \"a < b\");", &b),
+			    "strcmp(");
 	assert_string_equal(atoms_of(" * if (a < b) in a comment", &b), "");
 	assert_string_equal(atoms_of("n++;", &b), "");
 	buf_release(&b);

@@ -37,15 +37,16 @@ static void test_round_trip_and_line(void **state)
 	run_saturation_line(&b, back);
 	assert_string_equal(b.ptr, "change saturated after 94s of 417s of "
 			    "fuzzing: 31 of 39 changed lines reached, no new "
-			    "line, branch or input running the touched code "
-			    "for 60s, not before a third of a harness's time "
-			    "(--saturation)");
+			    "line or branch of the touched code, nor inputs "
+			    "running it far more, for 60s, not before a third "
+			    "of the time of a "
+			    "harness reaching it (--saturation)");
 	buf_reset(&b);
 	back->guard_weakened = 1;
 	run_saturation_line(&b, back);
-	assert_non_null(strstr(b.ptr, "not before half of a harness's time "
-			       "(the change removes or weakens a guard) "
-			       "(--saturation)"));
+	assert_non_null(strstr(b.ptr, "not before half of the time of a "
+			       "harness reaching it (the change removes or "
+			       "weakens a guard) (--saturation)"));
 	buf_reset(&b);
 	back->share_s = 0;
 	back->saturated = 1;

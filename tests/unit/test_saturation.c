@@ -42,35 +42,54 @@ static void test_new_inputs_that_run_the_code_gain(void **state)
 	struct saturation t;
 
 	(void)state;
-	saturation_begin(&t, 60, 0, 0);
+	saturation_begin(&t, 60, 0, 0, 0);
 	assert_int_equal(obs_inputs(&t, 10, 9, 100, 40),
 			 SATURATION_GAIN_COVERAGE);
-	/* every line covered, but the fuzzer still adds inputs that run
-	 * it: a count or a length it is still after */
+	/* every line covered; 4 new inputs ran it 80 times, 20 each, where
+	 * the corpus ran it 2.5 times per input: a count or a length the
+	 * fuzzer is still after */
 	assert_int_equal(obs_inputs(&t, 50, 9, 180, 44),
 			 SATURATION_GAIN_INPUTS);
 	NEAR(t.gain_at_s, 50);
-	/* more inputs that never reach the code: no gain */
+	/* 46 more inputs that never reach the code: no gain */
 	assert_int_equal(obs_inputs(&t, 80, 9, 180, 90), SATURATION_NO_GAIN);
+	/* a steady trickle: 10 inputs at the corpus's 2 runs each */
+	assert_int_equal(obs_inputs(&t, 95, 9, 200, 100), SATURATION_NO_GAIN);
 	/* the same inputs run differently (a nondeterministic harness): no
-	 * gain either */
-	assert_int_equal(obs_inputs(&t, 95, 9, 185, 90), SATURATION_NO_GAIN);
-	assert_false(saturation_reached(&t, 100));
-	assert_int_equal(obs_inputs(&t, 110, 9, 185, 90), SATURATION_NO_GAIN);
+	 * gain either, the input count did not grow */
+	assert_int_equal(obs_inputs(&t, 100, 9, 400, 100),
+			 SATURATION_NO_GAIN);
+	assert_false(saturation_reached(&t, 105));
+	assert_int_equal(obs_inputs(&t, 110, 9, 400, 100), SATURATION_NO_GAIN);
 	assert_true(saturation_reached(&t, 110));
+	/* one heavy input among 9 that pass by: 4 runs each where the
+	 * corpus had 4 per input: no gain; 1 input with 100 runs: a gain */
+	assert_int_equal(obs_inputs(&t, 120, 9, 440, 110), SATURATION_NO_GAIN);
+	assert_int_equal(obs_inputs(&t, 130, 9, 540, 111),
+			 SATURATION_GAIN_INPUTS);
 	/* an unknown input count never gains by inputs */
-	saturation_begin(&t, 60, 0, 0);
+	saturation_begin(&t, 60, 0, 0, 0);
 	assert_int_equal(obs_inputs(&t, 10, 0, 50, -1), SATURATION_NO_GAIN);
 }
 
 static void test_floor_follows_share_and_guard(void **state)
 {
+	struct saturation t;
+
 	(void)state;
-	NEAR(saturation_floor(417, 0, 0), 139);
-	NEAR(saturation_floor(417, 0, 1), 208.5);
-	/* --min-harness-seconds stays the lowest floor */
-	NEAR(saturation_floor(60, 45, 0), 45);
-	NEAR(saturation_floor(0, 0, 1), 0);
+	NEAR(saturation_floor(417, 0), 139);
+	NEAR(saturation_floor(417, 1), 208.5);
+	/* the floor holds once the corpus reaches the touched code */
+	saturation_begin(&t, 10, 100, 30, 0);
+	obs(&t, 20, 4);
+	obs(&t, 40, 4);
+	assert_false(saturation_reached(&t, 99));
+	assert_true(saturation_reached(&t, 100));
+	/* a corpus that never reaches it: only --min-harness-seconds */
+	saturation_begin(&t, 10, 100, 30, 0);
+	obs(&t, 20, 0);
+	assert_false(saturation_reached(&t, 29));
+	assert_true(saturation_reached(&t, 30));
 }
 
 static void test_no_replay_no_saturation(void **state)
@@ -78,7 +97,7 @@ static void test_no_replay_no_saturation(void **state)
 	struct saturation t;
 
 	(void)state;
-	saturation_begin(&t, 60, 0, 100);
+	saturation_begin(&t, 60, 0, 0, 100);
 	assert_false(saturation_reached(&t, 1000));
 	NEAR(saturation_plateau_s(&t), 0);
 }
@@ -88,7 +107,7 @@ static void test_plateau_after_window(void **state)
 	struct saturation t;
 
 	(void)state;
-	saturation_begin(&t, 60, 0, 100);
+	saturation_begin(&t, 60, 0, 0, 100);
 	assert_true(obs(&t, 110, 5));
 	assert_true(obs(&t, 130, 9));
 	assert_false(obs(&t, 150, 9));
@@ -107,7 +126,7 @@ static void test_gain_resets(void **state)
 	struct saturation t;
 
 	(void)state;
-	saturation_begin(&t, 30, 0, 0);
+	saturation_begin(&t, 30, 0, 0, 0);
 	obs(&t, 25, 3);
 	assert_true(obs(&t, 50, 4));
 	assert_false(obs(&t, 70, 4));
@@ -123,7 +142,7 @@ static void test_nothing_reached_saturates_too(void **state)
 	(void)state;
 	/* a harness that reaches none of the changed files' lines has
 	 * reached what it can once the window has passed since its start */
-	saturation_begin(&t, 20, 0, 10);
+	saturation_begin(&t, 20, 0, 0, 10);
 	assert_false(obs(&t, 20, 0));
 	assert_false(saturation_reached(&t, 25));
 	assert_false(obs(&t, 30, 0));
@@ -135,7 +154,7 @@ static void test_floor_holds(void **state)
 	struct saturation t;
 
 	(void)state;
-	saturation_begin(&t, 10, 120, 0);
+	saturation_begin(&t, 10, 120, 0, 0);
 	obs(&t, 15, 2);
 	obs(&t, 30, 2);
 	assert_false(saturation_reached(&t, 60));
@@ -148,7 +167,7 @@ static void test_off(void **state)
 	struct saturation t;
 
 	(void)state;
-	saturation_begin(&t, 0, 0, 0);
+	saturation_begin(&t, 0, 0, 0, 0);
 	obs(&t, 500, 1);
 	obs(&t, 5000, 1);
 	assert_false(saturation_reached(&t, 6000));
@@ -159,7 +178,7 @@ static void test_out_of_order(void **state)
 	struct saturation t;
 
 	(void)state;
-	saturation_begin(&t, 30, 0, 0);
+	saturation_begin(&t, 30, 0, 0, 0);
 	obs(&t, 40, 7);
 	/* an older corpus showing less: no gain, no time moved back */
 	assert_false(obs(&t, 20, 3));
@@ -177,11 +196,11 @@ static void test_probe_every(void **state)
 	struct saturation t;
 
 	(void)state;
-	saturation_begin(&t, 60, 0, 0);
+	saturation_begin(&t, 60, 0, 0, 0);
 	NEAR(saturation_probe_every(&t), 15);
-	saturation_begin(&t, 8, 0, 0);
+	saturation_begin(&t, 8, 0, 0, 0);
 	NEAR(saturation_probe_every(&t), SATURATION_PROBE_MIN_S);
-	saturation_begin(&t, 600, 0, 0);
+	saturation_begin(&t, 600, 0, 0, 0);
 	NEAR(saturation_probe_every(&t), SATURATION_PROBE_MAX_S);
 }
 
