@@ -129,6 +129,9 @@ static void summary_release(struct scan_summary *m)
 	free(m->sarif_category);
 	free(m->sanitizer);
 	free(m->llm_reason);
+	for (size_t i = 0; i < m->uncommitted_nr; i++)
+		free(m->uncommitted[i]);
+	free(m->uncommitted);
 	for (size_t i = 0; i < m->incomplete_nr; i++) {
 		free(m->incomplete[i].harness);
 		free(m->incomplete[i].reason);
@@ -440,6 +443,15 @@ static json_t *summary_to_json(const struct scan_summary *m)
 	json_object_set_new(o, "sanitizer", jstr(m->sanitizer));
 	json_object_set_new(o, "llm_crs", json_boolean(m->llm_crs));
 	json_object_set_new(o, "llm_reason", jstr(m->llm_reason));
+	if (m->uncommitted_total) {
+		json_t *a = json_array();
+
+		for (size_t i = 0; i < m->uncommitted_nr; i++)
+			json_array_append_new(a, jstr(m->uncommitted[i]));
+		json_object_set_new(o, "uncommitted", a);
+		json_object_set_new(o, "uncommitted_total",
+				    jsize(m->uncommitted_total));
+	}
 	return o;
 }
 

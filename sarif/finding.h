@@ -177,10 +177,20 @@ struct scan_summary {
 	 * or NULL when none was given */
 	int llm_crs;
 	char *llm_reason;
+	/* files the checkout's index or work tree changed that its HEAD
+	 * commit does not hold, so the scan of base..HEAD did not read them
+	 * (diff/worktree.h): at most SUMMARY_UNCOMMITTED_MAX of them, and
+	 * how many in all */
+	char **uncommitted;
+	size_t uncommitted_nr;
+	size_t uncommitted_total;
 	/* results.json "incomplete": harnesses fuzzed short, no finding */
 	struct finding_incomplete *incomplete;
 	size_t incomplete_nr;
 };
+
+/* Paths of summary.uncommitted kept, at most. */
+#define SUMMARY_UNCOMMITTED_MAX 20
 
 struct change_cov;
 struct run_cut;

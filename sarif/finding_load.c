@@ -274,8 +274,15 @@ static int summary_from_json(struct scan_summary *m, const json_t *o,
 	    (r = get_str(&m->sarif_category, &c, o, "sarif_category", 0)) ||
 	    (r = get_str(&m->sanitizer, &c, o, "sanitizer", 0)) ||
 	    (r = get_bool(&m->llm_crs, &c, o, "llm_crs")) ||
-	    (r = get_str(&m->llm_reason, &c, o, "llm_reason", 0)))
+	    (r = get_str(&m->llm_reason, &c, o, "llm_reason", 0)) ||
+	    (r = get_str_array(&m->uncommitted, &m->uncommitted_nr, &c, o,
+			       "uncommitted")) ||
+	    (r = get_size(&m->uncommitted_total, &c, o, "uncommitted_total")))
 		return r;
+	if (m->uncommitted_nr > SUMMARY_UNCOMMITTED_MAX ||
+	    m->uncommitted_nr > m->uncommitted_total)
+		return bad(&c, "uncommitted", "more paths than "
+			   "uncommitted_total, or than 20");
 	return get_crs_stats(m, &c, o);
 }
 

@@ -80,6 +80,18 @@ int phase_report(struct scan *s, int *exit_code_out)
 		fs.summary.llm_reason = xstrdup(s->opts->llm_reason);
 		fs.summary.llm_crs = !s->opts->no_llm;
 	}
+	if (s->uncommitted_total) {	/* edits the scan did not read */
+		for (size_t i = 0; i < fs.summary.uncommitted_nr; i++)
+			free(fs.summary.uncommitted[i]);
+		free(fs.summary.uncommitted);
+		fs.summary.uncommitted = xcalloc(s->uncommitted.nr + 1,
+						 sizeof(char *));
+		for (size_t i = 0; i < s->uncommitted.nr; i++)
+			fs.summary.uncommitted[i] =
+				xstrdup(s->uncommitted.v[i]);
+		fs.summary.uncommitted_nr = s->uncommitted.nr;
+		fs.summary.uncommitted_total = s->uncommitted_total;
+	}
 	/* and its --report-timeouts/--report-ooms: results.json says so */
 	phase_suppress(s, &fs);
 	if ((r = disclose_parse(s->opts->disclose, "--disclose", &dp)) != 0)

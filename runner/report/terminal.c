@@ -183,6 +183,23 @@ void terminal_finding(FILE *f, const struct finding *x,
 			q(b, sizeof(b), x->harness));
 }
 
+/* The edits the scan did not read: the checkout's, not committed. */
+static void terminal_uncommitted(FILE *f, const struct scan_summary *sm)
+{
+	if (!sm->uncommitted_total)
+		return;
+	fprintf(f, "  NOT SCANNED: %zu uncommitted file(s) in the checkout "
+		"(", sm->uncommitted_total);
+	for (size_t i = 0; i < sm->uncommitted_nr && i < 3; i++) {
+		char a[256];
+
+		fprintf(f, "%s%s", i ? ", " : "",
+			q(a, sizeof(a), sm->uncommitted[i]));
+	}
+	fprintf(f, "%s): the scan read the commits up to HEAD; commit them "
+		"and scan again\n", sm->uncommitted_total > 3 ? ", ..." : "");
+}
+
 size_t terminal_report(FILE *f, const struct finding_set *fs,
 		       const char *out_dir)
 {
@@ -250,6 +267,7 @@ size_t terminal_report(FILE *f, const struct finding_set *fs,
 			fprintf(f, "  %s\n", t.ptr);
 		buf_release(&t);
 	}
+	terminal_uncommitted(f, sm);
 	if (v == VERDICT_INCOMPLETE)
 		fprintf(f, "  no finding fails --fail-on %s, but %zu selected "
 			"harness(es) got less fuzzing than they were due: not "

@@ -17,6 +17,8 @@
 #include "runner/gateway/gw_config.h"
 #include "runner/engine/reaper.h"
 #include "diff/changeset.h"
+#include "diff/worktree.h"
+#include "sarif/finding.h"
 #include "sarif/sarif_read.h"
 #include "common/buf.h"
 #include "common/error.h"
@@ -51,6 +53,35 @@ static char *new_owner(void)
 	return xasprintf("crs-ci-%s", hex);
 }
 
+/*
+ * The checkout's edits that the head commit does not hold, when the head
+ * is its HEAD: the scan reads commits, so they are not scanned. Said
+ * loudly now, and in the verdict (summary.uncommitted).
+ */
+static void note_uncommitted(struct scan *s)
+{
+	struct buf list = BUF_INIT;
+
+	if (diff_worktree_uncommitted(s->source_dir, s->change->head_commit,
+				      &s->uncommitted,
+				      SUMMARY_UNCOMMITTED_MAX,
+				      &s->uncommitted_total) != 0) {
+		log_warn("change: cannot tell whether the checkout has "
+			 "uncommitted edits (%s)", crs_error_last());
+		crs_error_clear();
+		return;
+	}
+	if (!s->uncommitted_total)
+		return;
+	for (size_t i = 0; i < s->uncommitted.nr && i < 3; i++)
+		buf_printf(&list, "%s%s", i ? ", " : "", s->uncommitted.v[i]);
+	log_warn("change: NOT SCANNED: %zu uncommitted file(s) in the "
+		 "checkout (%s%s): the scan reads the commits up to HEAD; "
+		 "commit them and scan again", s->uncommitted_total, list.ptr,
+		 s->uncommitted_total > 3 ? ", ..." : "");
+	buf_release(&list);
+}
+
 static int load_change(struct scan *s)
 {
 	const struct scan_opts *o = s->opts;
@@ -72,6 +103,8 @@ static int load_change(struct scan *s)
 		log_info("change: %zu file(s) touched%s%.12s", s->change->nr,
 			 s->change->base_commit ? " since merge-base " : "",
 			 s->change->base_commit ? s->change->base_commit : "");
+	if (r == 0 && s->change && !o->diff)
+		note_uncommitted(s);
 	return r;
 }
 
@@ -402,6 +435,7 @@ void scan_close(struct scan *s)
 		free(s->exported[i].value);
 	}
 	free(s->exported);
+	strvec_release(&s->uncommitted);
 	free(s->work_dir);
 	free(s->out_dir);
 	free(s->source_dir);

@@ -14,6 +14,7 @@
 #include "runner/config/project_layout.h"
 #include "runner/scan/exec_ctx.h"
 #include "runner/scan/scan_state.h"
+#include "common/strvec.h"
 
 #include <stddef.h>
 #include <time.h>
@@ -59,6 +60,10 @@ struct scan {
 	 * the work folder holds from before is not trusted. */
 	struct scan_kv *exported;
 	size_t exported_nr;
+	/* the checkout's edits that HEAD does not hold (diff/worktree.h):
+	 * at most SUMMARY_UNCOMMITTED_MAX paths, and how many in all */
+	struct strvec uncommitted;
+	size_t uncommitted_total;
 };
 
 enum scan_need {

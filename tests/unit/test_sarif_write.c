@@ -917,6 +917,35 @@ static void test_results_defaults(void **st)
 	finding_set_release(&s);
 }
 
+/* summary.uncommitted: the checkout's edits the scan did not read, written
+ * only when there are some, read back as written. */
+static void test_results_uncommitted(void **st)
+{
+	struct finding_set good, back;
+	json_t *j;
+
+	(void)st;
+	build_set(&good);
+	j = finding_set_to_json(&good);
+	assert_null(json_object_get(json_object_get(j, "summary"),
+				    "uncommitted"));
+	json_decref(j);
+	good.summary.uncommitted = xcalloc(3, sizeof(char *));
+	good.summary.uncommitted[0] = xstrdup("src/a.c");
+	good.summary.uncommitted[1] = xstrdup("src/b.c");
+	good.summary.uncommitted_nr = 2;
+	good.summary.uncommitted_total = 31;
+	j = finding_set_to_json(&good);
+	finding_set_init(&back);
+	assert_int_equal(finding_set_from_json(&back, j, "r.json"), 0);
+	assert_int_equal(back.summary.uncommitted_nr, 2);
+	assert_string_equal(back.summary.uncommitted[1], "src/b.c");
+	assert_int_equal(back.summary.uncommitted_total, 31);
+	finding_set_release(&back);
+	finding_set_release(&good);
+	json_decref(j);
+}
+
 static void test_results_rejected(void **st)
 {
 	static const struct {
@@ -952,6 +981,12 @@ static void test_results_rejected(void **st)
 		{ "summary.duration_s", "\"long\"", "r.json: summary."
 		  "duration_s: expected a number" },
 		{ "summary", "[]", "r.json: summary: expected an object" },
+		{ "summary.uncommitted", "[\"a\", 3]", "r.json: summary."
+		  "uncommitted[1]: expected a string" },
+		{ "summary.uncommitted", "[\"a\"]", "r.json: summary."
+		  "uncommitted: more paths than uncommitted_total" },
+		{ "summary.uncommitted_total", "-2", "r.json: summary."
+		  "uncommitted_total: out of range" },
 		{ "version", "2", "r.json: version: unsupported" },
 		{ "format", "\"sarif\"", "r.json: format: expected" },
 		{ "findings", "{}", "r.json: findings: expected an array" },
@@ -1069,6 +1104,7 @@ int main(void)
 		cmocka_unit_test(test_results_round_trip),
 		cmocka_unit_test(test_results_defaults),
 		cmocka_unit_test(test_results_rejected),
+		cmocka_unit_test(test_results_uncommitted),
 		cmocka_unit_test(test_results_load_errors),
 	};
 
