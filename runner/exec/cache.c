@@ -59,6 +59,15 @@ static const char *const base_candidates[] = {
 
 #define ARRAY_NR(a) (sizeof(a) / sizeof((a)[0]))
 
+/* 1 when `ref` is one of base_candidates. */
+static int base_candidate(const char *ref)
+{
+	for (size_t i = 0; i < ARRAY_NR(base_candidates); i++)
+		if (!strcmp(ref, base_candidates[i]))
+			return 1;
+	return 0;
+}
+
 static int64_t cache_cap(const struct scan *s)
 {
 	return s->opts->cache_max > 0 ? s->opts->cache_max : CACHE_MAX_DEFAULT;
@@ -202,6 +211,13 @@ static void restore_one(struct scan *s, const struct cache_entry *e,
 		log_warn("cache: %s is %s; not loaded", e->name, !e->id ?
 			 "without the image id it must have" :
 			 "not one of crs-ci's own images");
+		goto out;
+	}
+	/* the index is hostile: a base it names is pulled, so only the
+	 * names crs-ci itself writes there are taken */
+	if (e->base && !base_candidate(e->base)) {
+		log_warn("cache: %s names the base image '%.80s', not one "
+			 "crs-ci records; not loaded", e->name, e->base);
 		goto out;
 	}
 	if (load_checked(s, e, tag) != 0) {

@@ -11,8 +11,10 @@
 # nothing connects, nothing new lands in the folder), and still succeeds. (b) A cached image archive
 # whose manifest.json tags another image (a sentinel tag on the stand-in
 # base runner): the next scan does not load it, builds that image instead,
-# and the sentinel still names the image it named before. (c) A
-# --cache-dir that is itself a link is refused (exit 2).
+# and the sentinel still names the image it named before. (d) An index
+# entry whose base names an image on any registry (one served here): not
+# loaded, no request reaches that registry, the image is built (issue 42,
+# item 3). (c) A --cache-dir that is itself a link is refused (exit 2).
 # solo: removes a shared target image from the engine (run-all.sh runs it alone)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -36,8 +38,9 @@ while True:
     c.close()
 PY
 listener=$!
+registry=
 cleanup() {
-	kill "$listener" 2>/dev/null || true
+	kill "$listener" ${registry:+"$registry"} 2>/dev/null || true
 	sentinel_tag_remove
 	rm -rf "$tmp"
 }
@@ -86,6 +89,43 @@ grep -qF "cache: cannot load $target" "$tmp/log2.txt" ||
 	{ grep "cache:" "$tmp/log2.txt" >&2; fail "no warning for the archive naming another tag"; }
 docker image inspect "$target" >/dev/null 2>&1 || fail "$target was not built instead"
 note "an archive tagging $SENTINEL_TAG: not loaded, $target built, the sentinel unchanged"
+# (d) an index entry whose base names any reference: a registry here
+python3 - "$tmp/registry.txt" <<'PY' &
+import http.server, sys
+class H(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        with open(sys.argv[1], "a") as f:
+            f.write(self.path + "\n")
+        self.send_response(404); self.end_headers()
+    do_HEAD = do_GET
+    def log_message(self, *a): pass
+s = http.server.HTTPServer(("127.0.0.1", 0), H)
+open(sys.argv[1] + ".port", "w").write(str(s.server_port))
+s.serve_forever()
+PY
+registry=$!
+for _ in $(seq 50); do [ -s "$tmp/registry.txt.port" ] && break; sleep 0.1; done
+evil="127.0.0.1:$(cat "$tmp/registry.txt.port")/evil/base:latest"
+python3 - "$cache" "$target" "$evil" <<'PY'
+import json, os, sys
+p = os.path.join(sys.argv[1], "index.json")
+ix = json.load(open(p))
+ix["entries"]["image:" + sys.argv[2]]["base"] = sys.argv[3]
+json.dump(ix, open(p, "w"))
+PY
+docker rmi "$target" >/dev/null
+set +e
+cache_scan 4 >/dev/null 2>"$tmp/log4.txt"
+code=$?
+set -e
+kill "$registry" 2>/dev/null || true
+[ "$code" -eq 1 ] || { cat "$tmp/log4.txt" >&2; fail "fourth scan: exit $code"; }
+grep -qF "names the base image '$evil', not one crs-ci records; not loaded" "$tmp/log4.txt" ||
+	{ grep "cache:" "$tmp/log4.txt" >&2; fail "no warning for the entry naming another base"; }
+[ ! -s "$tmp/registry.txt" ] || fail "the engine asked the entry's registry: $(cat "$tmp/registry.txt")"
+docker image inspect "$evil" >/dev/null 2>&1 && fail "$evil was pulled"
+docker image inspect "$target" >/dev/null 2>&1 || fail "$target was not built instead"
+note "an entry whose base is $evil: not loaded, no request to it, $target built"
 # (c) a cache folder that is a link
 ln -s "$cache" "$tmp/cache-link"
 set +e
