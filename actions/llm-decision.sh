@@ -4,9 +4,12 @@
 #
 # Not on a pull request from a fork or from a first-time contributor
 # (author_association FIRST_TIME_CONTRIBUTOR, FIRST_TIMER or NONE), unless
-# the pull request carries the label LLM_LABEL, which only people with
-# write access (maintainers) can set. Other events and trusted authors
-# keep LLM_BUDGET. Reads the event file with jq.
+# a maintainer (only people with write access can) set the label
+# LLM_LABEL on the head this run scans: the event is that label's
+# `labeled` event. A label left on the pull request does not carry over
+# to commits pushed after it (their `synchronize` runs get no LLM CRSs):
+# a maintainer who has read the new commits sets it again. Other events
+# and trusted authors keep LLM_BUDGET. Reads the event file with jq.
 #
 # Usage: llm-decision.sh EVENT_NAME EVENT_PATH REPOSITORY LLM_BUDGET LLM_LABEL
 # Prints "llm=yes|no", "llm-budget=..." and "llm-reason=..." lines for
@@ -43,9 +46,15 @@ esac
 if [ -z "$untrusted" ]; then
 	decide yes "$budget" "$who: LLM CRSs may run${budget:+ (budget \$$budget)}"
 elif [ -n "$label" ] &&
+	jq -e --arg l "$label" '.action == "labeled" and .label.name == $l' \
+		"$path" >/dev/null; then
+	decide yes "$budget" "$untrusted, labelled '$shown' by a maintainer for this head: LLM CRSs may run${budget:+ (budget \$$budget)}"
+elif [ -n "$label" ] &&
 	jq -e --arg l "$label" 'any(.pull_request.labels[]?; .name == $l)' \
 		"$path" >/dev/null; then
-	decide yes "$budget" "$untrusted with the maintainers' label '$shown': LLM CRSs may run${budget:+ (budget \$$budget)}"
+	head=$(jq -r '.pull_request.head.sha // ""' "$path")
+	head=${head//[^0-9a-f]/}
+	decide no "" "$untrusted: the maintainers' label '$shown' was set before this head (${head:0:12}); it counts only for the head it was set on: set it again to run LLM CRSs on this one"
 elif [ -n "$label" ]; then
 	decide no "" "$untrusted without the maintainers' label '$shown': no LLM CRSs"
 else

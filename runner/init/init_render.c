@@ -146,7 +146,11 @@ static void github_head(struct buf *out, const struct init_render_opts *o)
 "name: crs-ci\n"
 "\n"
 "on:\n"
-"  pull_request:\n"
+"  pull_request:\n");
+	if (o->public)	/* the LLM label counts on its own event only */
+		buf_adds(out,
+"    types: [opened, synchronize, reopened, labeled]\n");
+	buf_adds(out,
 "\n"
 "# one scan per pull request at a time; a new push cancels the old scan\n"
 "concurrency:\n"
@@ -173,6 +177,7 @@ void init_render_github(struct buf *out, const struct init_render_opts *o)
 "\n"
 "jobs:\n"
 "  scan:\n"
+"%s"
 "    # 4 CPUs on public repositories, 2 on private ones: the compose's\n"
 "    # cpusets must fit (crs-ci init --cpus 4 or --cpus 2)\n"
 "    runs-on: ubuntu-latest\n"
@@ -195,6 +200,11 @@ void init_render_github(struct buf *out, const struct init_render_opts *o)
 "          project: %s\n"
 "          timeout: 20m\n"
 "          fail-on: new\n",
+		   o->public ?
+"    # a label other than crs-ci-llm starts no scan; crs-ci-llm's own\n"
+"    # event lets LLM CRSs run on the head it was set on\n"
+"    if: github.event.action != 'labeled' ||\n"
+"      github.event.label.name == 'crs-ci-llm'\n" : "",
 		   o->public ? "          persist-credentials: false\n" : "",
 		   INIT_RELEASE_REF, o->compose, o->project);
 	if (o->public)

@@ -53,10 +53,33 @@ grep -q "^llm-reason=a pull request from a fork without the maintainers' label '
 	"$tmp/no-label.out" || fail "no reason: $(cat "$tmp/no-label.out")"
 grep -q "^::notice title=crs-ci LLM CRSs::a pull request from a fork without" "$tmp/notice.txt" ||
 	fail "the decision is not printed"
-sed 's/"name": "bug"/"name": "crs-ci-llm"/' "$tmp/pr-event.json" >"$tmp/pr-labelled.json"
+# the maintainer's labeled event for this head: LLM CRSs run
+python3 - "$tmp/pr-event.json" "$tmp/pr-labelled.json" "$tmp/pr-pushed.json" "$tmp/pr-other.json" <<'PY'
+import json, sys
+e = json.load(open(sys.argv[1]))
+e["pull_request"]["labels"].append({"name": "crs-ci-llm"})
+e["action"] = "labeled"; e["label"] = {"name": "crs-ci-llm"}
+json.dump(e, open(sys.argv[2], "w"))
+# a commit pushed after the label: the label is still on the pull request
+e["action"] = "synchronize"; del e["label"]
+e["pull_request"]["head"]["sha"] = "f00dfeedf00dfeedf00dfeedf00dfeedf00dfeed"
+json.dump(e, open(sys.argv[3], "w"))
+# another label set while crs-ci-llm is on it
+e["action"] = "labeled"; e["label"] = {"name": "bug"}
+json.dump(e, open(sys.argv[4], "w"))
+PY
 decide "$tmp/pr-labelled.json" >"$tmp/label.out"
 grep -qx "llm=yes" "$tmp/label.out" || fail "the label does not enable LLM CRSs"
 grep -qx "llm-budget=5" "$tmp/label.out" || fail "the label does not keep the budget"
+grep -q "^llm-reason=a pull request from a fork, labelled 'crs-ci-llm' by a maintainer for this head" \
+	"$tmp/label.out" || fail "no reason: $(cat "$tmp/label.out")"
+for ev in pushed other; do
+	decide "$tmp/pr-$ev.json" >"$tmp/$ev.out"
+	grep -qx "llm=no" "$tmp/$ev.out" || fail "$ev: the label carried over to a run it was not set for"
+	grep -qx "llm-budget=" "$tmp/$ev.out" || fail "$ev: a budget without the label's event"
+done
+grep -q "^llm-reason=a pull request from a fork: the maintainers' label 'crs-ci-llm' was set before this head (f00dfeedf00d); it counts only for the head it was set on: set it again" \
+	"$tmp/pushed.out" || fail "no reason: $(cat "$tmp/pushed.out")"
 # a first-time contributor's branch of the repository itself: no LLM either
 python3 - "$tmp/pr-event.json" "$tmp/pr-first.json" <<'PY'
 import json, sys
@@ -66,7 +89,7 @@ json.dump(e, open(sys.argv[2], "w"))
 PY
 decide "$tmp/pr-first.json" | grep -q "^llm-reason=a pull request by an author without write access (FIRST_TIME_CONTRIBUTOR) without" ||
 	fail "a first-time contributor's PR is not held back"
-note "LLM CRSs: none without the label, with the reason; with it, the budget"
+note "LLM CRSs: none without the label, with the reason; on its labeled event, the budget; not on a commit pushed after it"
 
 # The action's Scan step, as GitHub runs it with result-bundle: true and
 # the job's token in its env: block. crs-ci scan is a stand-in that

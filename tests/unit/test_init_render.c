@@ -236,6 +236,12 @@ static void test_github_public(void **st)
 	init_render_github(&b, &o);
 	parse(&d, &b);
 	assert_null(at(&d, "permissions", "pull-requests", NULL));
+	/* the LLM label counts on its own labeled event: the workflow runs
+	 * on it, and on no other label */
+	assert_string_equal(str_at(&d, "on", "pull_request", "types", "#3",
+				   NULL), "labeled");
+	assert_non_null(strstr(str_at(&d, "jobs", "scan", "if", NULL, NULL),
+			       "github.event.label.name == 'crs-ci-llm'"));
 	assert_string_equal(yaml_doc_scalar(at(&d, "jobs", "scan", "steps",
 					      "#1", "with", "result-bundle",
 					      NULL)), "true");
