@@ -132,6 +132,28 @@ gh_run head
 grep -q "$refused" "$gh_dir/scan.log" || { cat "$gh_dir/scan.log" >&2; fail "action, config-from head: no refusal"; }
 no_secret "$gh_dir"
 note "action, config-from head: the head's LLM config is refused (exit 2)"
+# a pull request that makes the compose's folder a link to another folder
+# of the base commit: it would pick which base file is trusted
+g checkout -q -b linkbase "$base"
+cp -R "$repo/.crs-ci" "$repo/other"
+g add -A && g commit -qm "a second config folder"
+base2=$(g rev-parse HEAD)
+g checkout -q -b prlink
+g rm -rq .crs-ci && ln -s other "$repo/.crs-ci"
+g add -A && g commit -qm "config: one folder"
+mkdir -p "$tmp/gh-link/runner"
+set +e
+(cd "$repo" && EVENT_NAME=pull_request CONFIG_FROM=base \
+	COMPOSE=.crs-ci/crs-compose.yaml SOURCE=. BASE=$base2 \
+	RUNNER_TEMP=$tmp/gh-link/runner GITHUB_OUTPUT=$tmp/gh-link/output \
+	bash "$tmp/gh-config.sh") >"$tmp/gh-link/config.log" 2>&1
+code=$?
+set -e
+[ "$code" -eq 2 ] || { cat "$tmp/gh-link/config.log" >&2; fail "action: a compose folder made a link: exit $code, want 2"; }
+grep -q "the pull request made .crs-ci a link" "$tmp/gh-link/config.log" ||
+	{ cat "$tmp/gh-link/config.log" >&2; fail "action: no reason for the refusal"; }
+g checkout -q pr
+note "action, config-from base: a compose folder the pull request made a link is refused (exit 2)"
 
 # --- 3. the GitLab template's scan job --------------------------------------
 glci_install
@@ -192,3 +214,15 @@ gl_run head
 grep -q "$refused" "$gl_log" || { cat "$gl_log" >&2; fail "gitlab, config-from head: no refusal"; }
 no_secret "$gl_log"
 note "gitlab, config-from head: the head's LLM config is refused (exit 2)"
+# the merge request that makes the compose's folder a link (above)
+g checkout -q prlink
+cp "$ROOT/gitlab/crs-ci.gitlab-ci.yml" "$repo/ci/crs-ci.gitlab-ci.yml" 2>/dev/null ||
+	{ mkdir -p "$repo/ci"; cp "$ROOT/gitlab/crs-ci.gitlab-ci.yml" "$repo/ci/"; }
+base_pr=$base base=$base2
+rm -f "$tmp/gl-base.args"	# the first config-from base run's
+gl_run base
+base=$base_pr
+grep -q "the merge request made .crs-ci a link" "$gl_log" ||
+	{ cat "$gl_log" >&2; fail "gitlab: a compose folder made a link was not refused"; }
+[ ! -s "$gl_args" ] || { cat "$gl_args" >&2; fail "gitlab: the scan ran with a compose folder made a link"; }
+note "gitlab, config-from base: a compose folder the merge request made a link is refused"
