@@ -157,19 +157,6 @@ static void test_rewrites_keep_guards(void **state)
 	diff_guard_release(&g);
 }
 
-static int group_setup(void **state)
-{
-	(void)state;
-	return git_libgit2_init() > 0 ? 0 : -1;
-}
-
-static int group_teardown(void **state)
-{
-	(void)state;
-	git_libgit2_shutdown();
-	return 0;
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -179,6 +166,10 @@ int main(void)
 		cmocka_unit_test(test_deleted_call),
 		cmocka_unit_test(test_rewrites_keep_guards),
 	};
+	int r;
 
-	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+	git_libgit2_init();
+	r = cmocka_run_group_tests(tests, NULL, NULL);
+	git_libgit2_shutdown();
+	return r;
 }
