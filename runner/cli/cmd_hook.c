@@ -25,6 +25,8 @@
 #include <unistd.h>
 
 #define HOOK_MARK "# installed by crs-ci hook install"
+/* the compose `crs-ci init` writes, under the work tree */
+#define HOOK_DEFAULT_COMPOSE ".crs-ci/crs-compose.yaml"
 
 /* Ours beside the scan options (for the command table's completion). */
 const struct opt_spec cmd_hook_opts[] = {
@@ -33,15 +35,17 @@ const struct opt_spec cmd_hook_opts[] = {
 };
 
 static const char usage[] =
-"usage: crs-ci hook install --compose FILE [--project DIR] [--timeout DUR]\n"
+"usage: crs-ci hook install [--compose FILE] [--project DIR] [--timeout DUR]\n"
 "                           [--fail-on new|any|none] [--force]\n"
 "       crs-ci hook uninstall\n"
 "\nInstall (or remove) a git pre-push hook in the current repository that\n"
 "scans each pushed range and blocks the push on findings that fail the\n"
 "policy (default: new ones). Options are kept in git config, section\n"
-"crs-ci; paths are stored absolute. Without --project, each push uses\n"
-"the repository's .clusterfuzzlite/ folder (docs/layouts.md). --force\n"
-"replaces a pre-push hook that crs-ci did not write.\n";
+"crs-ci; paths are stored absolute. Without --compose, the repository's\n"
+".crs-ci/crs-compose.yaml (what crs-ci init writes). Without --project,\n"
+"each push uses the repository's .clusterfuzzlite/ folder\n"
+"(docs/layouts.md). --force replaces a pre-push hook that crs-ci did not\n"
+"write.\n";
 
 static int git_fail(int code, const char *what)
 {
@@ -101,6 +105,34 @@ static int unset(git_config *cfg, const char *key)
 	return e;
 }
 
+/*
+ * Without --compose: the repository's .crs-ci/crs-compose.yaml, the one
+ * `crs-ci init` writes, when it is there. CRS_EINPUT otherwise.
+ */
+static int default_compose(char **out, git_repository *repo)
+{
+	const char *wd = git_repository_workdir(repo);
+	char *path;
+
+	*out = NULL;
+	if (!wd)
+		return crs_error_set(CRS_EINPUT, "hook install needs --compose "
+				     "(a bare repository has no "
+				     ".crs-ci/crs-compose.yaml)");
+	path = xasprintf("%s%s" HOOK_DEFAULT_COMPOSE, wd,
+			 wd[0] && wd[strlen(wd) - 1] == '/' ? "" : "/");
+	if (!fs_exists(path)) {
+		int r = crs_error_set(CRS_EINPUT, "hook install needs --compose: "
+				      "there is no %s (crs-ci init writes "
+				      "one)", path);
+
+		free(path);
+		return r;
+	}
+	*out = path;
+	return 0;
+}
+
 static int install(git_repository *repo, const struct scan_opts *o,
 		   int force, struct runner_ctx *ctx)
 {
@@ -110,10 +142,6 @@ static int install(git_repository *repo, const struct scan_opts *o,
 	struct buf script = BUF_INIT;
 	int r;
 
-	if (!o->compose) {
-		r = crs_error_set(CRS_EINPUT, "hook install needs --compose");
-		goto out;
-	}
 	if ((r = hook_path(&path, repo)) != 0)
 		goto out;
 	if (fs_exists(path) && !is_ours(path) && !force) {
@@ -121,7 +149,10 @@ static int install(git_repository *repo, const struct scan_opts *o,
 				  "(use --force to replace it)", path);
 		goto out;
 	}
-	compose = fs_abspath(o->compose);
+	if (o->compose)
+		compose = fs_abspath(o->compose);
+	else if ((r = default_compose(&compose, repo)) != 0)
+		goto out;
 	project = o->project ? fs_abspath(o->project) : NULL;
 	if (git_repository_config(&cfg, repo) != 0 ||
 	    git_config_set_string(cfg, "crs-ci.compose", compose) != 0 ||

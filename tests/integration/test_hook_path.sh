@@ -3,7 +3,9 @@
 # a single quote, a space, a '$' and a backquote: the hook it writes must
 # run exactly that binary (sh quoting), not fail or run something else.
 # Needs no engine: the hook is run with --help, which crs-ci pre-push
-# answers without scanning. An install without --project keeps no project.
+# answers without scanning. An install without --project keeps no project;
+# one without --compose takes the repository's .crs-ci/crs-compose.yaml
+# (crs-ci init's), or says it needs --compose (exit 2) when there is none.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 mktemp_dir; tmp=$TMP
@@ -34,5 +36,15 @@ note "hook runs $(grep '^exec' "$hook")"
 if git config crs-ci.project >/dev/null; then
 	fail "crs-ci.project kept after an install without --project"
 fi
+set +e
+err=$("$dir/crs-ci" hook install 2>&1 >/dev/null)
+code=$?
+set -e
+[ "$code" -eq 2 ] && grep -q "hook install needs --compose: there is no .*/.crs-ci/crs-compose.yaml (crs-ci init writes one)" <<<"$err" ||
+	fail "an install without --compose nor .crs-ci/crs-compose.yaml: exit $code: $err"
+mkdir -p .crs-ci && cp "$ROOT/container/crs/libfuzzer/compose.yaml" .crs-ci/crs-compose.yaml
+"$dir/crs-ci" hook install >/dev/null
+[ "$(git config crs-ci.compose)" = "$tmp/repo/.crs-ci/crs-compose.yaml" ] ||
+	fail "an install without --compose keeps $(git config crs-ci.compose)"
 "$dir/crs-ci" hook uninstall >/dev/null
 [ ! -e "$hook" ] || fail "hook still there after uninstall"
