@@ -222,8 +222,9 @@ void change_cov_line(struct buf *b, const struct change_cov *c)
 			   "unknown: %s", c->unknown);
 		return;
 	}
-	buf_printf(b, "fuzzing executed %zu of %zu changed lines",
-		   c->lines_executed, c->lines_total);
+	buf_printf(b, "fuzzing executed %zu of %zu %s", c->lines_executed,
+		   c->lines_total, c->around_removals ?
+		   "lines around the removals" : "changed lines");
 	if (!c->not_reached_nr)
 		return;
 	buf_adds(b, "; not reached: ");
@@ -244,6 +245,7 @@ void change_cov_merge(struct change_cov *into, const struct change_cov *from)
 {
 	if (from->unknown && !into->unknown)
 		change_cov_set_unknown(into, from->unknown);
+	into->around_removals |= from->around_removals;
 	for (size_t i = 0; i < from->files_nr; i++)
 		for (size_t k = 0; k < from->files[i].nr; k++)
 			change_cov_add(into, from->files[i].path,
@@ -310,6 +312,8 @@ json_t *change_cov_to_json(const struct change_cov *c)
 			    json_integer((json_int_t)c->lines_total));
 	json_object_set_new(o, "lines_executed",
 			    json_integer((json_int_t)c->lines_executed));
+	if (c->around_removals)
+		json_object_set_new(o, "lines_around_removals", json_true());
 	a = json_array();
 	for (size_t i = 0; i < c->not_reached_nr; i++)
 		json_array_append_new(a, json_pack("{s:o,s:i,s:i}", "file",
@@ -405,6 +409,13 @@ int change_cov_from_json(struct change_cov **out, const json_t *j,
 			json_object_get(j, "reason")));
 		goto done;
 	}
+	v = json_object_get(j, "lines_around_removals");	/* borrowed */
+	if (v && !json_is_boolean(v)) {
+		crs_error_set(r, "%s: change_coverage.lines_around_removals: "
+			      "expected true or false", src);
+		goto out;
+	}
+	c->around_removals = json_is_true(v);
 	v = json_object_get(j, "files");	/* borrowed */
 	if (!json_is_array(v)) {
 		crs_error_set(r, "%s: change_coverage.files: expected an "

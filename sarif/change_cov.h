@@ -54,6 +54,9 @@ struct change_cov {
 	size_t not_reached_nr;
 	struct change_cov_harness *by_harness;	/* sorted by name */
 	size_t by_harness_nr;
+	int around_removals;	/* 1: the change only removed lines; its
+				 * lines are the head lines just before
+				 * and after each removal */
 };
 
 /* A new, empty measurement. Cannot fail; free with change_cov_free. */

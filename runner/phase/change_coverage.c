@@ -251,7 +251,7 @@ int phase_change_coverage_measure(struct scan *s, struct change_cov **out)
 	if (!s->change)
 		return 0;	/* full mode: no change to cover */
 	cc = change_cov_new();
-	coverage_targets_added(&t, s->change);
+	coverage_targets_change_lines(&t, s->change, &cc->around_removals);
 	if (t->lines_total && (r = measure(s, cc, t, &unknown)) != 0) {
 		change_cov_free(cc);
 		goto out;

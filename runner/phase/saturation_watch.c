@@ -129,13 +129,9 @@ struct saturation_tally *saturation_tally_new(struct scan *s)
 		return NULL;
 	}
 	t = xcalloc(1, sizeof(*t));
-	coverage_targets_added(&t->t, s->change);
-	if (!t->t->lines_total) {
-		/* only removals: watch where the removed code ran */
-		coverage_targets_free(t->t);
-		coverage_targets_from_change(&t->t, s->change);
-		t->rec.around_removals = t->t->lines_total != 0;
-	}
+	/* only removals: watch where the removed code ran */
+	coverage_targets_change_lines(&t->t, s->change,
+				      &t->rec.around_removals);
 	t->fn = touched_lines(s);
 	t->cc = change_cov_new();
 	t->rec.window_s = (double)s->opts->saturation_s;

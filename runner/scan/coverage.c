@@ -576,6 +576,19 @@ void coverage_targets_added(struct coverage_targets **out,
 	targets_build(out, cs, 0);
 }
 
+void coverage_targets_change_lines(struct coverage_targets **out,
+				   const struct diff_changeset *cs,
+				   int *around_removals)
+{
+	targets_build(out, cs, 0);
+	*around_removals = 0;
+	if ((*out)->lines_total)
+		return;
+	coverage_targets_free(*out);
+	targets_build(out, cs, 1);
+	*around_removals = (*out)->lines_total != 0;
+}
+
 void coverage_targets_functions(struct coverage_targets **out,
 				const struct diff_touched *fns)
 {

@@ -93,6 +93,14 @@ void coverage_targets_from_change(struct coverage_targets **out,
  */
 void coverage_targets_added(struct coverage_targets **out,
 			    const struct diff_changeset *cs);
+/*
+ * The lines a change's coverage counts: those it added or modified, or,
+ * when it only removed lines, the head lines just before and after each
+ * removal (*around_removals set to 1 then, else 0). Cannot fail.
+ */
+void coverage_targets_change_lines(struct coverage_targets **out,
+				   const struct diff_changeset *cs,
+				   int *around_removals);
 /* Every head line of each touched function (diff/changeset.h's
  * diff_touched; NULL gives none). Cannot fail. */
 void coverage_targets_functions(struct coverage_targets **out,

@@ -17,7 +17,8 @@
 #     record, the harnesses fuzzed their whole shares;
 #  3. a change that only removes lines (parse_record's type check), with
 #     --saturation 10s: PASS, saturated, and the count is of the 2 head
-#     lines around the removal, not "0 of 0 changed lines"; the removed
+#     lines around the removal, not "0 of 0 changed lines", in the
+#     saturation line and in change coverage (issue 42, item 7); the removed
 #     check is a weakened guard, so no harness stopped before half of its
 #     time.
 # No container or network of any scan is left.
@@ -117,6 +118,8 @@ rm -rf "$tmp/out"
 scan_expect 0 "${args[@]}" --head "$removal" --timeout 3m --saturation 10s
 grep -q "^  change saturated .*: 2 of 2 lines around the removals reached, no new line or branch of the touched code, nor inputs running it far more, for 10s, not before half of the time of a harness reaching it (the change removes or weakens a guard)" \
 	"$tmp/verdict.txt" || { cat "$tmp/verdict.txt" >&2; fail "the verdict does not count the lines around the removal"; }
+grep -q "^  fuzzing executed 2 of 2 lines around the removals" "$tmp/verdict.txt" ||
+	{ cat "$tmp/verdict.txt" >&2; fail "change coverage does not count the lines around the removal"; }
 python3 - "$tmp/out" <<'PY'
 import json, sys
 res = json.load(open(sys.argv[1] + "/results.json"))
@@ -124,6 +127,10 @@ assert res["verdict"] == "PASS", res["verdict"]
 sat = res["saturation"]
 assert sat["lines_around_removals"] is True, sat
 assert sat["lines_total"] == 2, sat
+# change coverage counts the same lines, not "0 of 0 changed lines"
+cov = res["change_coverage"]
+assert cov["lines_around_removals"] is True, cov
+assert cov["lines_total"] == 2 and cov["lines_executed"] == 2, cov
 # the removed type check is a weakened guard: half of each share first;
 # fuzz_text never reaches parse_record and stops
 assert sat["guard_weakened"] is True, sat

@@ -221,6 +221,8 @@ static void test_json_rejects(void **state)
 		"\"executable\":[],\"executed\":[]}]}",
 		"{\"status\":\"measured\",\"files\":[],\"by_harness\":"
 		"{\"h\":-1}}",
+		"{\"status\":\"measured\",\"files\":[],"
+		"\"lines_around_removals\":1}",
 	};
 
 	(void)state;
@@ -237,6 +239,39 @@ static void test_json_rejects(void **state)
 		crs_error_clear();
 		json_decref(j);
 	}
+}
+
+/* A change that only removed lines: its lines are those around the
+ * removals, said so in the line and kept through JSON and merges. */
+static void test_around_removals(void **state)
+{
+	struct change_cov *c = change_cov_new(), *back = NULL, *m;
+	json_t *j;
+	char *s;
+
+	(void)state;
+	c->around_removals = 1;
+	add_span(c, "src/a.c", 21, 22, CHANGE_COV_HIT);
+	change_cov_finish(c);
+	s = line_of(c);
+	assert_string_equal(s, "fuzzing executed 2 of 2 lines around the "
+			    "removals");
+	free(s);
+	j = change_cov_to_json(c);
+	assert_true(json_is_true(json_object_get(j, "lines_around_removals")));
+	assert_int_equal(change_cov_from_json(&back, j, "r.json"), 0);
+	assert_int_equal(back->around_removals, 1);
+	json_decref(j);
+	/* a record without the field: changed lines */
+	m = change_cov_new();
+	j = change_cov_to_json(m);
+	assert_null(json_object_get(j, "lines_around_removals"));
+	change_cov_merge(m, back);
+	assert_int_equal(m->around_removals, 1);
+	json_decref(j);
+	change_cov_free(m);
+	change_cov_free(back);
+	change_cov_free(c);
 }
 
 /* Shards: the union of executed lines; unknown wins. */
@@ -284,6 +319,7 @@ int main(void)
 		cmocka_unit_test(test_json_round_trip),
 		cmocka_unit_test(test_json_rejects),
 		cmocka_unit_test(test_merge),
+		cmocka_unit_test(test_around_removals),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
