@@ -5,13 +5,17 @@
 #   tests/bench/bench_regressions.sh [--deadline DUR] [--fuzz-seconds N]
 #                                    [--cpu CPUS] [--scan-arg ARG]...
 #                                    [--compose FILE] [--no-bare]
-#                                    [--all-harnesses] [NAME...]
+#                                    [--all-harnesses] [--table FILE]
+#                                    [NAME...]
 #
 # The bugs are tests/bench/real/regressions/bugs.tsv: fixes from a C
 # library's history that OSS-Fuzz found, each reverted as a pull request
 # on the Debian bookworm release tree (tests/bench/real/make-LIB-repo.sh
 # makes the repository, regressions/NAME.patch is the pull request), plus
-# a clean change per library. Default: every row. For each, one at a time:
+# a clean change per library. --table FILE runs another table of the same
+# columns, its patches NAME.patch beside FILE (real/medium/bugs.tsv: guards
+# weakened so that the crash needs a large count, length or size). Default:
+# every row. For each, one at a time:
 #   1. `crs-ci scan` of the pull request with the libFuzzer CRS
 #      (container/crs/libfuzzer), --harness from the row (with
 #      --all-harnesses none: the scan's select phase picks among all the
@@ -53,6 +57,7 @@ extra=()
 compose=$ROOT/container/crs/libfuzzer/compose.yaml
 run_bare=yes
 harnesses="the row's"
+table=$REAL/regressions/bugs.tsv
 
 die() { printf 'bench-regressions: error: %s\n' "$*" >&2; exit 2; }
 say() { printf 'bench-regressions: %s\n' "$*" >&2; }
@@ -67,6 +72,8 @@ while [ $# -gt 0 ]; do
 		die "--compose $2: no such file"; shift 2 ;;
 	--no-bare) run_bare=no; shift ;;
 	--all-harnesses) harnesses=all; shift ;;
+	--table) [ $# -ge 2 ] || die "--table needs a file"; table=$(realpath -e "$2" 2>/dev/null) ||
+		die "--table $2: no such file"; shift 2 ;;
 	-*) die "unknown option $1" ;;
 	*) names+=("$1"); shift ;;
 	esac
@@ -92,7 +99,6 @@ if [ -n "$fuzz_seconds" ]; then
 	scan_fuzz=(--fuzz-seconds "$fuzz_seconds")
 fi
 
-table=$REAL/regressions/bugs.tsv
 mapfile -t rows < <(grep -v '^#' "$table" | grep .)
 if [ ${#names[@]} -gt 0 ]; then
 	picked=()
@@ -117,7 +123,7 @@ cleanup() {
 }
 trap cleanup EXIT
 # the run's settings, said at the start and above the table
-run_desc="deadline $deadline, fuzz-seconds ${fuzz_seconds:-none}, CPUs $cpus${extra[*]:+, scan ${extra[*]}}, compose ${compose#"$ROOT"/}, harnesses $harnesses"
+run_desc="table ${table#"$ROOT"/}, deadline $deadline, fuzz-seconds ${fuzz_seconds:-none}, CPUs $cpus${extra[*]:+, scan ${extra[*]}}, compose ${compose#"$ROOT"/}, harnesses $harnesses"
 say "logs in $logs; $run_desc"
 
 # json FILE EXPR: a value from a JSON file (python3, as bench_directed.sh)
@@ -216,7 +222,7 @@ for row in "${rows[@]}"; do
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	base='' head=''
-	eval "$("$REAL/make-$lib-repo.sh" "$dir/repo" "$REAL/regressions/$name.patch")" ||
+	eval "$("$REAL/make-$lib-repo.sh" "$dir/repo" "$(dirname "$table")/$name.patch")" ||
 		die "$name: cannot make the repository"
 	pick=(--harness "$harness")
 	[ "$harnesses" = all ] && pick=()
