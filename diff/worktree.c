@@ -56,8 +56,8 @@ int diff_worktree_uncommitted(const char *repo_dir, const char *head_commit,
 	int r = 0;
 
 	*total = 0;
-	if (git_repository_open_ext(&repo, repo_dir,
-				    GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) != 0)
+	/* found as the change was: from repo_dir up to its work tree */
+	if (git_repository_open_ext(&repo, repo_dir, 0, NULL) != 0)
 		return git_fail("opening the repository");
 	if (git_repository_is_bare(repo) ||
 	    git_reference_name_to_id(&head, repo, "HEAD") != 0) {

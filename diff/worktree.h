@@ -14,7 +14,7 @@ struct strvec;
 
 /*
  * When `head_commit` (a full hex id) is the HEAD commit of the
- * repository at `repo_dir`: the files of its index and work tree that
+ * repository holding `repo_dir`: the files of its index and work tree that
  * differ from that commit (modified, staged, deleted, renamed) and the
  * new C, C++ or Java files git does not ignore (untracked folders are
  * not entered). At most `max` repo-relative paths go into `out`, sorted;
