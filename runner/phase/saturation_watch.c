@@ -62,7 +62,6 @@ struct saturation_watch {
 	struct saturation_tally *tally;	/* borrowed */
 	struct saturation sat;
 	char *harness;
-	double share_s;		/* the harness's time */
 	struct bg_job *job;	/* NULL: no replay running */
 	struct replay *rp;	/* the running replay's */
 	double next_at;		/* scan seconds the next replay may start */
@@ -190,7 +189,6 @@ struct saturation_watch *saturation_watch_start(struct scan *s,
 	w = xcalloc(1, sizeof(*w));
 	w->tally = t;
 	w->harness = xstrdup(harness);
-	w->share_s = share_s;
 	saturation_begin(&w->sat, t->rec.window_s,
 			 saturation_floor(share_s, t->rec.guard_weakened),
 			 (double)s->opts->min_harness_seconds,
