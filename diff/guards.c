@@ -249,11 +249,11 @@ static const char *const sized_calls[] = {
 	"read", NULL
 };
 
-static int is_sized_call(const char *s, size_t len)
+/* 1 when the `len` bytes at s are one of the NULL-ended `names`. */
+static int one_of(const char *const *names, const char *s, size_t len)
 {
-	for (size_t k = 0; sized_calls[k]; k++)
-		if (strlen(sized_calls[k]) == len &&
-		    !memcmp(sized_calls[k], s, len))
+	for (size_t k = 0; names[k]; k++)
+		if (strlen(names[k]) == len && !memcmp(names[k], s, len))
 			return 1;
 	return 0;
 }
@@ -302,14 +302,6 @@ static int is_condition(const char *s, size_t len)
 static const char *const keywords[] = {
 	"if", "while", "for", "switch", "return", "sizeof", "case", NULL
 };
-
-static int is_keyword(const char *s, size_t len)
-{
-	for (size_t k = 0; keywords[k]; k++)
-		if (strlen(keywords[k]) == len && !memcmp(keywords[k], s, len))
-			return 1;
-	return 0;
-}
 
 CRS_TESTABLE size_t diff_guard_atoms(struct buf *atoms, const char *line,
 				     size_t len)
@@ -362,9 +354,9 @@ CRS_TESTABLE size_t diff_guard_atoms(struct buf *atoms, const char *line,
 				bracket_atom(atoms, s, n, from, i, &nr);
 			else if (is_condition(s + from, len))
 				condition_atom(atoms, s, n, i, &nr);
-			else if (is_sized_call(s + from, len))
+			else if (one_of(sized_calls, s + from, len))
 				bracket_atom(atoms, s, n, from, i, &nr);
-			else if (!is_keyword(s + from, len))
+			else if (!one_of(keywords, s + from, len))
 				add_atom(atoms, s + from, len + 1, &nr);
 		}
 	}
@@ -377,17 +369,6 @@ void diff_guard_release(struct diff_guard *g)
 	free(g->path);
 	free(g->text);
 	memset(g, 0, sizeof(*g));
-}
-
-/* One line's text without its line end. */
-static size_t content_len(const git_diff_line *dl)
-{
-	size_t n = dl->content_len;
-
-	while (n > 0 && (dl->content[n - 1] == '\n' ||
-			 dl->content[n - 1] == '\r'))
-		n--;
-	return n;
 }
 
 /* 1 when every atom of `atoms` (nr of them) is in `added`. */
@@ -407,7 +388,7 @@ static void note_guard(struct diff_guard *out, const git_diff_delta *d,
 		       const git_diff_line *dl)
 {
 	const char *s = dl->content;
-	size_t n = content_len(dl);
+	size_t n = diff_patch_line_len(dl);
 
 	out->nr++;
 	if (out->path)
@@ -443,12 +424,12 @@ static int scan_hunk(struct diff_guard *out, git_patch *p, size_t h,
 		if (git_patch_get_line_in_hunk(&dl, p, h, i) != 0)
 			return diff_patch_git_fail("reading a diff line");
 		if (!pass && dl->origin == GIT_DIFF_LINE_ADDITION) {
-			normalise(added, dl->content, content_len(dl));
+			normalise(added, dl->content, diff_patch_line_len(dl));
 			buf_addch(added, '\n');
 		}
 		if (!pass || dl->origin != GIT_DIFF_LINE_DELETION)
 			continue;
-		if (diff_guard_atoms(&atoms, dl->content, content_len(dl)) &&
+		if (diff_guard_atoms(&atoms, dl->content, diff_patch_line_len(dl)) &&
 		    !atoms_kept(&atoms, added->ptr))
 			note_guard(out, d, dl);
 		buf_release(&atoms);

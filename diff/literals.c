@@ -375,7 +375,6 @@ static int scan_patch(git_patch *p, void *arg)
 			return diff_patch_git_fail("reading a diff hunk");
 		for (size_t i = 0; i < nl; i++) {
 			const git_diff_line *dl;
-			size_t n;
 
 			if (git_patch_get_line_in_hunk(&dl, p, h, i) != 0)
 				return diff_patch_git_fail("reading a diff "
@@ -384,11 +383,9 @@ static int scan_patch(git_patch *p, void *arg)
 				in_comment = 0;
 				continue;
 			}
-			n = dl->content_len;
-			while (n > 0 && (dl->content[n - 1] == '\n' ||
-					 dl->content[n - 1] == '\r'))
-				n--;
-			diff_literals_scan_line(l, dl->content, n, &in_comment);
+			diff_literals_scan_line(l, dl->content,
+						diff_patch_line_len(dl),
+						&in_comment);
 		}
 	}
 	return 0;

@@ -17,6 +17,16 @@ int diff_patch_git_fail(const char *what)
 			     e && e->message ? e->message : "libgit2 error");
 }
 
+size_t diff_patch_line_len(const git_diff_line *dl)
+{
+	size_t n = dl->content_len;
+
+	while (n > 0 && (dl->content[n - 1] == '\n' ||
+			 dl->content[n - 1] == '\r'))
+		n--;
+	return n;
+}
+
 int diff_patch_walk(const struct diff_changeset *cs,
 		    int (*fn)(git_patch *p, void *arg), void *arg)
 {

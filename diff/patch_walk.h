@@ -20,6 +20,9 @@ struct diff_changeset;
 int diff_patch_walk(const struct diff_changeset *cs,
 		    int (*fn)(git_patch *p, void *arg), void *arg);
 
+/* The length of a patch line's text without its line end. */
+size_t diff_patch_line_len(const git_diff_line *dl);
+
 /* crs_error_set(CRS_ERR, "WHAT: libgit2's last message"); returns it. */
 int diff_patch_git_fail(const char *what);
 
