@@ -107,6 +107,23 @@ int fs_read_file(struct buf *out, const char *path, size_t max)
 	return read_opened(out, AT_FDCWD, path, 0, max, path);
 }
 
+DIR *fs_dir_stream(int dirfd)
+{
+	int fd = fcntl(dirfd, F_DUPFD_CLOEXEC, 0), saved;
+	DIR *d;
+
+	if (fd < 0)
+		return NULL;
+	if (!(d = fdopendir(fd))) {
+		saved = errno;
+		close(fd);
+		errno = saved;
+		return NULL;
+	}
+	rewinddir(d);
+	return d;
+}
+
 int fs_open_dir(int *fd_out, const char *path)
 {
 	*fd_out = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);

@@ -11,6 +11,7 @@
 #ifndef CRS_COMMON_FSUTIL_H
 #define CRS_COMMON_FSUTIL_H
 
+#include <dirent.h>
 #include <stddef.h>
 
 struct buf;
@@ -43,6 +44,12 @@ int fs_open_dir(int *fd_out, const char *path);
  * bytes (CRS_EINPUT otherwise), then read with the same cap.
  */
 int fs_read_fd(struct buf *out, int fd, size_t max, const char *what);
+/*
+ * A directory stream over a copy of the open folder `dirfd` (which stays
+ * the caller's, its offset untouched in effect: the stream is rewound, for
+ * the copy shares it), for closedir(3). NULL with errno set.
+ */
+DIR *fs_dir_stream(int dirfd);
 /*
  * Write `name` (one component) in the folder `dirfd` atomically: a new
  * temp file with a random dot name (O_CREAT|O_EXCL|O_NOFOLLOW), then

@@ -180,18 +180,15 @@ static int copy_one(int from, int to, const char *name, const char *shown,
 int cache_copy_files(int from, int to, const char *shown, int warn,
 		     size_t files_max, size_t file_max, size_t *copied)
 {
-	int dfd = fcntl(from, F_DUPFD_CLOEXEC, 0), r = 0;
+	DIR *d = fs_dir_stream(from);
 	size_t seen = 0;
 	struct dirent *de;
-	DIR *d;
+	int r = 0, dfd;
 
 	*copied = 0;
-	if (dfd < 0 || !(d = fdopendir(dfd))) {
-		r = crs_error_set(CRS_ERR, "%s: %s", shown, strerror(errno));
-		if (dfd >= 0)
-			close(dfd);
-		return r;
-	}
+	if (!d)
+		return crs_error_set(CRS_ERR, "%s: %s", shown, strerror(errno));
+	dfd = dirfd(d);
 	while (r == 0 && seen < files_max && (de = readdir(d))) {
 		struct stat st;
 		int made;

@@ -293,15 +293,9 @@ static void scan_more(struct exchange *x, size_t wi)
 	struct exchange_crs *k = &x->crs[x->w[wi].crs];
 
 	if (!x->w[wi].scan) {
-		int fd = fcntl(x->w[wi].fd, F_DUPFD_CLOEXEC, 0);
-
 		x->w[wi].rescan = 0;
-		if (fd < 0 || !(x->w[wi].scan = fdopendir(fd))) {
-			if (fd >= 0)
-				close(fd);
+		if (!(x->w[wi].scan = fs_dir_stream(x->w[wi].fd)))
 			return;
-		}
-		rewinddir(x->w[wi].scan);	/* the offset is shared */
 	}
 	while (x->w[wi].wd >= 0 && budget_left(k)) {
 		struct dirent *de = readdir(x->w[wi].scan);

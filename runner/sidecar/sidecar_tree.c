@@ -272,15 +272,12 @@ static int request_entry(struct walk *w, int dfd, const char *leaf,
 static int walk_request(struct walk *w, int dfd, int depth)
 {
 	struct strvec names = STRVEC_INIT;
-	DIR *d = NULL;
-	int r, fd = fcntl(dfd, F_DUPFD_CLOEXEC, 0);
+	DIR *d = fs_dir_stream(dfd);
+	int r;
 
-	if (fd < 0 || !(d = fdopendir(fd))) {
-		if (fd >= 0)
-			close(fd);
+	if (!d)
 		return crs_error_set(CRS_ERR, "%s/%s: %s", w->name,
 				     w->rel.ptr, strerror(errno));
-	}
 	r = list_dir(d, w->name, &names);
 	closedir(d);
 	for (size_t i = 0; i < names.nr && r == 0; i++) {
