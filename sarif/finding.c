@@ -12,6 +12,7 @@
 #include "sarif/change_cov.h"
 #include "sarif/run_cut.h"
 #include "sarif/run_saturation.h"
+#include "sarif/run_corpus.h"
 #include "common/utf8.h"
 #include "common/buf.h"
 #include "common/error.h"
@@ -157,6 +158,7 @@ void finding_set_release(struct finding_set *s)
 	change_cov_free(s->change_coverage);
 	run_cut_free(s->run_cut);
 	free(s->saturation);
+	run_corpus_free(s->corpus);
 	finding_set_init(s);
 }
 
@@ -606,6 +608,8 @@ CRS_TESTABLE json_t *finding_set_to_json(const struct finding_set *s)
 	if (s->saturation)
 		json_object_set_new(o, "saturation",
 				    run_saturation_to_json(s->saturation));
+	if (s->corpus)
+		json_object_set_new(o, "corpus", run_corpus_to_json(s->corpus));
 	return o;
 }
 

@@ -195,6 +195,7 @@ struct scan_summary {
 struct change_cov;
 struct run_cut;
 struct run_saturation;
+struct run_corpus;
 
 struct finding_set {
 	struct scan_summary summary;
@@ -207,6 +208,9 @@ struct finding_set {
 	/* results.json "saturation" (sarif/run_saturation.h): NULL when
 	 * the run tracked no saturation */
 	struct run_saturation *saturation;
+	/* results.json "corpus" (sarif/run_corpus.h): NULL when the scan
+	 * imported no corpus source */
+	struct run_corpus *corpus;
 	struct finding *items;
 	size_t nr, alloc;
 	struct finding_patch *patches;	/* every submitted patch */

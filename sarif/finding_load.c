@@ -11,6 +11,7 @@
 #include "sarif/change_cov.h"
 #include "sarif/run_cut.h"
 #include "sarif/run_saturation.h"
+#include "sarif/run_corpus.h"
 #include "common/utf8.h"
 #include "common/buf.h"
 #include "common/error.h"
@@ -709,6 +710,9 @@ CRS_TESTABLE int finding_set_from_json(struct finding_set *s, const json_t *j,
 		goto out;
 	if ((v = member(j, "saturation")) &&
 	    (r = run_saturation_from_json(&tmp.saturation, v, src)) != 0)
+		goto out;
+	if ((v = member(j, "corpus")) &&
+	    (r = run_corpus_from_json(&tmp.corpus, v, src)) != 0)
 		goto out;
 	finding_set_release(s);
 	*s = tmp;

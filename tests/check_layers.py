@@ -35,7 +35,7 @@ FLOORS = (
     ("diff", "sarif", "libcrs"),
     ("runner/config", "runner/http"),
     ("runner/engine",),
-    ("runner/gateway", "runner/report"),
+    ("runner/gateway", "runner/report", "runner/corpus"),
     ("runner/scan",),
     ("runner/exec",),
     ("runner/sidecar", "runner/init"),

@@ -15,6 +15,8 @@
 #include "runner/report/disclose.h"
 #include "runner/config/config.h"
 #include "runner/cli/cli_usage.h"
+#include "runner/corpus/corpus_source.h"
+#include "common/fsutil.h"
 #include "common/duration.h"
 #include "common/error.h"
 #include "common/opt.h"
@@ -35,7 +37,8 @@ enum {
 	OPT_SARIF_CATEGORY, OPT_LLM_REASON, OPT_CACHE_MAX, OPT_FUZZ_SECONDS,
 	OPT_MIN_HARNESS_SECONDS, OPT_REFUZZ_SECONDS, OPT_AFTER_FINDING,
 	OPT_UNTIL_DEADLINE, OPT_SATURATION,
-	OPT_LEND_CORES, OPT_DISCLOSE,
+	OPT_LEND_CORES, OPT_DISCLOSE, OPT_CORPUS, OPT_OSS_FUZZ_CORPUS,
+	OPT_OSS_FUZZ_MIRROR,
 };
 
 /* The commands an option applies to, for the tables below. */
@@ -93,6 +96,23 @@ static const struct opt_spec scan_opt_table[] = {
 	  .help = "a known crashing input (repeatable): reproduced on head\n"
 	  "and base, handed to CRSs; one that crashes only the\n"
 	  "base is reported as fixed by the change" },
+	{ .name = "corpus", .id = OPT_CORPUS, .kind = OPT_STRING,
+	  .value_name = "SRC",
+	  .groups = SCAN_CMD_SCAN | SCAN_CMD_RUN,
+	  .help = "more inputs for the corpus (repeatable): a folder, a zip\n"
+	  "or tar file, or an http(s) URL of one; {harness} stands\n"
+	  "for each harness's name, else one <harness>/ folder per\n"
+	  "harness is read (docs/corpus.md)" },
+	{ .name = "oss-fuzz-corpus", .id = OPT_OSS_FUZZ_CORPUS,
+	  .kind = OPT_STRING, .value_name = "NAME",
+	  .groups = SCAN_CMD_SCAN | SCAN_CMD_RUN,
+	  .help = "add OSS-Fuzz's public corpus backups of project NAME,\n"
+	  "one public.zip per harness, as CIFuzz does" },
+	{ .name = "oss-fuzz-mirror", .id = OPT_OSS_FUZZ_MIRROR,
+	  .kind = OPT_STRING, .value_name = "URL",
+	  .groups = SCAN_CMD_SCAN | SCAN_CMD_RUN,
+	  .help = "where --oss-fuzz-corpus downloads from (default\n"
+	  "https://storage.googleapis.com): a mirror with its layout" },
 	{ .name = "sarif", .id = OPT_SARIF, .kind = OPT_STRING,
 	  .value_name = "FILE",
 	  .groups = SCAN_CMD_SCAN | SCAN_CMD_BUILD_TARGET | SCAN_CMD_RUN,
@@ -323,7 +343,7 @@ CRS_TESTABLE int scan_opts_check_category(const char *name)
 
 /* The growing arrays' allocated sizes during one parse. */
 struct scan_opts_alloc {
-	size_t harnesses, povs, sarifs, allow_env;
+	size_t harnesses, povs, sarifs, allow_env, corpora;
 };
 
 static int usage_error(FILE *err, const char *cmd, int r)
@@ -387,6 +407,28 @@ static int scan_opt_apply(struct scan_opts *o, const struct opt_value *v,
 	case OPT_LEND_CORES: o->no_lend_cores = v->num == 1; break;
 	case OPT_NO_LLM: o->no_llm = 1; break;
 	case OPT_LLM_REASON: o->llm_reason = arg; break;
+	case OPT_CORPUS:
+		if (!*arg || (!corpus_source_is_url(arg) &&
+			      !corpus_source_per_harness(arg) &&
+			      !fs_exists(arg)))
+			return crs_error_set(CRS_EINPUT, "--corpus: '%s': no "
+					     "such folder or file", arg);
+		ALLOC_GROW(o->corpora, o->corpora_nr + 1, al->corpora);
+		o->corpora[o->corpora_nr++] = arg;
+		break;
+	case OPT_OSS_FUZZ_CORPUS:
+		if (!corpus_source_oss_fuzz_name_ok(arg))
+			return crs_error_set(CRS_EINPUT, "--oss-fuzz-corpus: "
+					     "'%s' is not an OSS-Fuzz project "
+					     "name (a-z, 0-9, _ and -)", arg);
+		o->oss_fuzz_corpus = arg;
+		break;
+	case OPT_OSS_FUZZ_MIRROR:
+		if (!corpus_source_is_url(arg))
+			return crs_error_set(CRS_EINPUT, "--oss-fuzz-mirror: "
+					     "'%s' is not an http(s) URL", arg);
+		o->oss_fuzz_mirror = arg;
+		break;
 	case OPT_POV:
 		ALLOC_GROW(o->povs, o->povs_nr + 1, al->povs);
 		o->povs[o->povs_nr++] = arg;
@@ -467,6 +509,11 @@ int scan_opts_parse(struct scan_opts *o, int argc, char **argv,
 	 * unless --after-finding says otherwise */
 	if (until_deadline)
 		o->saturation_s = 0;
+	if (o->oss_fuzz_mirror && !o->oss_fuzz_corpus) {
+		crs_error_set(CRS_EINPUT, "--oss-fuzz-mirror needs "
+			      "--oss-fuzz-corpus NAME");
+		return usage_error(err, cmd, CRS_EINPUT);
+	}
 	if (o->keep_going && o->after_finding_s == AFTER_FINDING_DEFAULT)
 		o->after_finding_s = AFTER_FINDING_CONTINUE;
 	if (!o->disclose) {	/* a bad CRS_CI_DISCLOSE fails now, too */
@@ -492,4 +539,7 @@ void scan_opts_release(struct scan_opts *o)
 	free(o->allow_env);
 	o->allow_env = NULL;
 	o->allow_env_nr = 0;
+	free(o->corpora);
+	o->corpora = NULL;
+	o->corpora_nr = 0;
 }

@@ -13,6 +13,7 @@
 #include "runner/config/config.h"
 #include "runner/exec/build_group.h"
 #include "runner/exec/cache.h"
+#include "runner/exec/corpus_import.h"
 #include "runner/scan/scan.h"
 #include "runner/scan/scan_opts.h"
 #include "runner/scan/shard.h"
@@ -74,7 +75,8 @@ int phase_scan_prove(struct scan *s)
 	if ((r = state_dir_out_fresh(s->out_dir)) != 0)
 		return r;
 	early_jobs_enable(s);
-	if ((r = phase_select(s)) == 0 && (r = phase_shard(s)) == 0 &&
+	if ((r = corpus_import(s)) == 0 && (r = phase_select(s)) == 0 &&
+	    (r = phase_shard(s)) == 0 &&
 	    (r = phase_run(s)) == 0)
 		r = triage_and_coverage(s);
 	/* stopped and awaited on every path (this thread's error stands):

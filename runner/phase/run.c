@@ -17,6 +17,7 @@
 #include "runner/exec/container_policy.h"
 #include "runner/scan/after_finding.h"
 #include "runner/exec/cache.h"
+#include "runner/exec/corpus_import.h"
 #include "runner/exec/crs_env.h"
 #include "runner/sidecar/exchange.h"
 #include "runner/scan/change_file.h"
@@ -616,7 +617,8 @@ static int run_harness(struct scan *s, const struct run_infra *ri,
 	seeds = scan_work_path(s, "runs/%s/EXCHANGE_DIR/%s/seeds",
 			       s->state.run_id, h);
 	if ((r = make_dirs(s, h)) != 0 || (r = fs_mkdir_p(logs)) != 0 ||
-	    (r = cache_corpus_in(s, h, seeds)) != 0)
+	    (r = cache_corpus_in(s, h, seeds)) != 0 ||
+	    (r = corpus_import_in(s, h, seeds)) != 0)
 		goto out;
 	if ((r = start_exchange(s, &hr, h, last)) != 0)
 		goto out;
@@ -933,7 +935,7 @@ int phase_run(struct scan *s)
 	path = scan_work_path(s, "runs/%s/started_at", s->state.run_id);
 	stamp = xasprintf("%ld\n", (long)time(NULL));
 	if ((r = fs_write_file_atomic(path, stamp, strlen(stamp))) != 0 ||
-	    (r = scan_state_save(s)) != 0)
+	    (r = scan_state_save(s)) != 0 || (r = corpus_import(s)) != 0)
 		goto out;
 	if (s->state.harnesses_nr && (r = run_infra_start(s, &ri)) != 0)
 		goto out;

@@ -8,6 +8,7 @@
  * Details: docs/select.md; design notes: docs/internals.md.
  */
 #include "runner/phase/phase.h"
+#include "runner/exec/corpus_import.h"
 #include "runner/exec/coverage_replay.h"
 #include "runner/exec/elf_symbols.h"
 #include "runner/scan/coverage.h"
@@ -217,9 +218,13 @@ static int replay(struct scan *s, struct harness_sel *h, double timeout_s,
 	struct strvec corpora = STRVEC_INIT;
 	char *dir = scan_work_path(s, "select/%s", h->name);
 	char *corpus = scan_work_path(s, "corpus/%s", h->name);
-	char *cached = NULL;
+	char *cached = NULL, *imported = corpus_import_dir(s, h->name);
 	int r, span;
 
+	if (imported) {
+		strvec_push(&corpora, imported);
+		h->cached = 1;
+	}
 	if (is_dir(corpus)) {
 		strvec_push(&corpora, corpus);
 		h->cached = 1;
@@ -256,6 +261,7 @@ out:
 	free(dir);
 	free(corpus);
 	free(cached);
+	free(imported);
 	return r;
 }
 

@@ -19,6 +19,7 @@
 #include "runner/scan/submissions.h"
 #include "runner/exec/reproduce.h"
 #include "runner/exec/reproduce_pov.h"
+#include "runner/exec/corpus_import.h"
 #include "runner/phase/early_jobs.h"
 #include "runner/phase/triage_finding.h"
 #include "runner/report/disclose.h"
@@ -33,6 +34,7 @@
 #include "sarif/finding.h"
 #include "sarif/run_cut.h"
 #include "sarif/run_saturation.h"
+#include "sarif/run_corpus.h"
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"
@@ -417,6 +419,19 @@ static int fill_saturation(struct scan *s, struct finding_set *fs)
 	return 0;
 }
 
+/* results.json's "corpus": what the scan's corpus sources added. */
+static int fill_corpus(struct scan *s, struct finding_set *fs)
+{
+	struct run_corpus *r = NULL;
+	int rc = corpus_import_load(s, &r);
+
+	if (rc != 0)
+		return rc;
+	run_corpus_free(fs->corpus);
+	fs->corpus = r;
+	return 0;
+}
+
 int phase_triage(struct scan *s)
 {
 	struct pov_list l = { 0 };
@@ -474,6 +489,8 @@ int phase_triage(struct scan *s)
 		r = fill_run_cut(s, &fs);
 	if (r == 0)
 		r = fill_saturation(s, &fs);
+	if (r == 0)
+		r = fill_corpus(s, &fs);
 	if (r == 0)
 		r = phase_triage_candidates(s, &fs);
 	timings_into(s, &fs);

@@ -18,6 +18,7 @@
 #include "sarif/finding.h"
 #include "sarif/run_cut.h"
 #include "sarif/run_saturation.h"
+#include "sarif/run_corpus.h"
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"
@@ -460,6 +461,13 @@ void github_summary(struct buf *b, const struct finding_set *fs,
 		if (t.len) {
 			buf_adds(b, "**Early stop:** ");
 			md(b, t.ptr);
+			buf_adds(b, ".\n\n");
+		}
+		buf_reset(&t);
+		run_corpus_line(&t, fs->corpus);
+		if (t.len) {
+			buf_adds(b, "**Corpus:** ");
+			md(b, t.ptr + strlen("corpus: "));
 			buf_adds(b, ".\n\n");
 		}
 		buf_release(&t);

@@ -15,6 +15,7 @@
 #include "sarif/finding.h"
 #include "sarif/run_cut.h"
 #include "sarif/run_saturation.h"
+#include "sarif/run_corpus.h"
 #include "common/buf.h"
 #include "common/log.h"
 #include "common/xalloc.h"
@@ -263,6 +264,10 @@ size_t terminal_report(FILE *f, const struct finding_set *fs,
 			fprintf(f, "  %s\n", t.ptr);
 		buf_reset(&t);
 		run_saturation_line(&t, fs->saturation);
+		if (t.len)
+			fprintf(f, "  %s\n", t.ptr);
+		buf_reset(&t);
+		run_corpus_line(&t, fs->corpus);
 		if (t.len)
 			fprintf(f, "  %s\n", t.ptr);
 		buf_release(&t);

@@ -64,6 +64,9 @@ struct scan {
 	 * at most SUMMARY_UNCOMMITTED_MAX paths, and how many in all */
 	struct strvec uncommitted;
 	size_t uncommitted_total;
+	/* corpus_import ran (runner/exec/corpus_import.h): its folders are
+	 * this scan's */
+	int corpus_imported;
 };
 
 enum scan_need {

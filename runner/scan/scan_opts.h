@@ -25,6 +25,12 @@ struct scan_opts {
 	size_t harnesses_nr;
 	const char **povs;	/* --pov, repeatable: known crashing inputs */
 	size_t povs_nr;
+	/* --corpus, repeatable: folders, archives, URLs
+	 * (runner/corpus/corpus_source.h) */
+	const char **corpora;
+	size_t corpora_nr;
+	const char *oss_fuzz_corpus;	/* --oss-fuzz-corpus NAME */
+	const char *oss_fuzz_mirror;	/* --oss-fuzz-mirror URL */
 	const char **sarifs;	/* --sarif, repeatable: bug-candidate logs */
 	size_t sarifs_nr;
 	const char *sanitizer;	/* --sanitizer, overrides project.yaml */
