@@ -38,7 +38,8 @@ enum {
 	OPT_MIN_HARNESS_SECONDS, OPT_REFUZZ_SECONDS, OPT_AFTER_FINDING,
 	OPT_UNTIL_DEADLINE, OPT_SATURATION,
 	OPT_LEND_CORES, OPT_DISCLOSE, OPT_CORPUS, OPT_OSS_FUZZ_CORPUS,
-	OPT_OSS_FUZZ_MIRROR,
+	OPT_OSS_FUZZ_MIRROR, OPT_CORPUS_STORE, OPT_CORPUS_STORE_BRANCH,
+	OPT_MODE,
 };
 
 /* The commands an option applies to, for the tables below. */
@@ -113,6 +114,22 @@ static const struct opt_spec scan_opt_table[] = {
 	  .groups = SCAN_CMD_SCAN | SCAN_CMD_RUN,
 	  .help = "where --oss-fuzz-corpus downloads from (default\n"
 	  "https://storage.googleapis.com): a mirror with its layout" },
+	{ .name = "corpus-store", .id = OPT_CORPUS_STORE, .kind = OPT_STRING,
+	  .value_name = "REPO",
+	  .groups = SCAN_CMD_SCAN | SCAN_CMD_RUN,
+	  .help = "a git storage repository (a path or URL) whose branch\n"
+	  "holds corpus/<harness>/: read first by every scan,\n"
+	  "grown by --mode batch (docs/corpus.md)" },
+	{ .name = "corpus-store-branch", .id = OPT_CORPUS_STORE_BRANCH,
+	  .kind = OPT_STRING, .value_name = "NAME",
+	  .groups = SCAN_CMD_SCAN | SCAN_CMD_RUN,
+	  .help = "the store's branch (default crs-ci-corpus)" },
+	{ .name = "mode", .id = OPT_MODE, .kind = OPT_STRING,
+	  .value_name = "MODE",
+	  .groups = SCAN_CMD_SCAN | SCAN_CMD_RUN,
+	  .help = "code-change (the default: a change's scan, the store\n"
+	  "only read) or batch (the whole project, what fuzzing\n"
+	  "grew added to --corpus-store), as ClusterFuzzLite's" },
 	{ .name = "sarif", .id = OPT_SARIF, .kind = OPT_STRING,
 	  .value_name = "FILE",
 	  .groups = SCAN_CMD_SCAN | SCAN_CMD_BUILD_TARGET | SCAN_CMD_RUN,
@@ -423,6 +440,27 @@ static int scan_opt_apply(struct scan_opts *o, const struct opt_value *v,
 					     "name (a-z, 0-9, _ and -)", arg);
 		o->oss_fuzz_corpus = arg;
 		break;
+	case OPT_CORPUS_STORE:
+		if (!*arg)
+			return crs_error_set(CRS_EINPUT, "--corpus-store: empty");
+		o->corpus_store = arg;
+		break;
+	case OPT_CORPUS_STORE_BRANCH:
+		if (!corpus_source_branch_ok(arg))
+			return crs_error_set(CRS_EINPUT, "--corpus-store-branch: "
+					     "'%s' is not a branch name (letters, "
+					     "digits, . _ - /)", arg);
+		o->corpus_store_branch = arg;
+		break;
+	case OPT_MODE:
+		if (!strcmp(arg, "batch"))
+			o->batch = 1;
+		else if (!strcmp(arg, "code-change"))
+			o->batch = 0;
+		else
+			return crs_error_set(CRS_EINPUT, "--mode: '%s' is not "
+					     "code-change or batch", arg);
+		break;
 	case OPT_OSS_FUZZ_MIRROR:
 		if (!corpus_source_is_url(arg))
 			return crs_error_set(CRS_EINPUT, "--oss-fuzz-mirror: "
@@ -509,6 +547,11 @@ int scan_opts_parse(struct scan_opts *o, int argc, char **argv,
 	 * unless --after-finding says otherwise */
 	if (until_deadline)
 		o->saturation_s = 0;
+	if (o->batch && (o->base || o->diff)) {
+		crs_error_set(CRS_EINPUT, "--mode batch fuzzes the whole "
+			      "project: no --base or --diff");
+		return usage_error(err, cmd, CRS_EINPUT);
+	}
 	if (o->oss_fuzz_mirror && !o->oss_fuzz_corpus) {
 		crs_error_set(CRS_EINPUT, "--oss-fuzz-mirror needs "
 			      "--oss-fuzz-corpus NAME");

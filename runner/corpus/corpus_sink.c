@@ -37,7 +37,8 @@ int corpus_sink_open(struct corpus_sink *k, int dirfd, size_t *bytes_total,
 	return 0;
 }
 
-static void sha1_hex(char out[CORPUS_NAME_SIZE], const void *data, size_t len)
+void corpus_sink_name(char out[CORPUS_NAME_SIZE], const void *data,
+		      size_t len)
 {
 	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned int n = 0;
@@ -61,7 +62,7 @@ int corpus_sink_add(struct corpus_sink *k, const void *data, size_t len,
 	if (added)
 		added[0] = '\0';
 	c->read++;
-	sha1_hex(name, data, len);
+	corpus_sink_name(name, data, len);
 	if (fstatat(k->dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
 		c->duplicate++;
 		return 0;

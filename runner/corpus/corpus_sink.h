@@ -46,6 +46,10 @@ int corpus_sink_open(struct corpus_sink *k, int dirfd, size_t *bytes_total,
 /* an input's name: 40 hex digits and the NUL */
 #define CORPUS_NAME_SIZE 41
 
+/* An input's name: the SHA-1 of its bytes in lowercase hex. */
+void corpus_sink_name(char out[CORPUS_NAME_SIZE], const void *data,
+		      size_t len);
+
 /*
  * Add one input: written as <sha1 hex> (O_CREAT|O_EXCL|O_NOFOLLOW) unless
  * that name is there. Counted in *c (read, kept, duplicate, over_cap).

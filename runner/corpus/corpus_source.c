@@ -76,3 +76,14 @@ char *corpus_source_shown(const char *spec)
 		buf_adds(&b, "?...");
 	return buf_detach(&b, NULL);
 }
+
+int corpus_source_branch_ok(const char *name)
+{
+	size_t n = strlen(name);
+
+	if (!n || n > 100 || strchr("-./", name[0]) || name[n - 1] == '/' ||
+	    strstr(name, "..") || strstr(name, "//") || strstr(name, ".lock"))
+		return 0;
+	return strspn(name, "abcdefghijklmnopqrstuvwxyz"
+		      "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-/") == n;
+}

@@ -35,6 +35,12 @@ char *corpus_source_oss_fuzz(const char *base, const char *project);
 int corpus_source_oss_fuzz_name_ok(const char *project);
 
 /*
+ * 1 when `name` may name a store's branch: 1 to 100 of letters, digits
+ * and . _ - /, not starting with '-', '.' or '/', no "..", no "//". Else 0.
+ */
+int corpus_source_branch_ok(const char *name);
+
+/*
  * `spec` as logs and results.json may show it: a URL's user and password
  * become "***" and its query "?..." (either may hold a token). The
  * caller frees.

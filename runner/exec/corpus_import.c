@@ -27,6 +27,7 @@
 #include "runner/corpus/corpus_read.h"
 #include "runner/corpus/corpus_sink.h"
 #include "runner/corpus/corpus_source.h"
+#include "runner/corpus/corpus_store.h"
 #include "runner/scan/cache_root.h"
 #include "runner/scan/scan.h"
 #include "runner/scan/scan_opts.h"
@@ -182,6 +183,15 @@ static int read_source(struct scan *s, struct source *src, const char *harness,
 	return r;
 }
 
+static void count_into(struct run_corpus_source *rs,
+		       const struct corpus_count *c)
+{
+	rs->read = c->read;
+	rs->kept = c->kept;
+	rs->duplicate = c->duplicate;
+	rs->passed_over = c->too_big + c->over_cap + c->not_regular;
+}
+
 /* Log what the sources added to `h`'s corpus. */
 static void log_harness(const struct run_corpus_harness *h, size_t inputs)
 {
@@ -203,7 +213,25 @@ static void log_harness(const struct run_corpus_harness *h, size_t inputs)
 			 inputs);
 }
 
-/* Fill `rh` for one harness: every source in order. */
+/* Read the store's corpus/<harness>/ into the sink, recorded in `rh`. */
+static int store_source(struct scan *s, const char *harness,
+			struct corpus_sink *k, struct run_corpus_harness *rh)
+{
+	struct corpus_count c = { 0 };
+	struct run_corpus_source *rs;
+	int r = corpus_store_read(s->corpus_store, harness, k, &c);
+
+	rs = run_corpus_add(rh, corpus_store_shown(s->corpus_store));
+	count_into(rs, &c);
+	if (r == CRS_EINPUT) {
+		rs->error = xstrdup(crs_error_last());
+		crs_error_clear();
+		r = 0;
+	}
+	return r;
+}
+
+/* Fill `rh` for one harness: the store, then every source in order. */
 static int import_harness(struct scan *s, struct source *v, size_t nr,
 			  const char *harness, size_t *bytes,
 			  struct run_corpus_harness *rh)
@@ -216,6 +244,8 @@ static int import_harness(struct scan *s, struct source *v, size_t nr,
 	if ((r = fs_mkdir_new(dir)) != 0 || (r = fs_open_dir(&fd, dir)) != 0 ||
 	    (r = corpus_sink_open(&k, fd, bytes, CORPUS_BYTES_MAX)) != 0)
 		goto out;
+	if (s->corpus_store)	/* the store first */
+		r = store_source(s, harness, &k, rh);
 	for (size_t i = 0; i < nr && r == 0; i++) {
 		struct corpus_count c = { 0 };
 		struct run_corpus_source *rs;
@@ -229,10 +259,7 @@ static int import_harness(struct scan *s, struct source *v, size_t nr,
 		r = read_source(s, &v[i], harness, stmp, &k, &c);
 		free(stmp);
 		rs = run_corpus_add(rh, v[i].shown);
-		rs->read = c.read;
-		rs->kept = c.kept;
-		rs->duplicate = c.duplicate;
-		rs->passed_over = c.too_big + c.over_cap + c.not_regular;
+		count_into(rs, &c);
 		if (r == CRS_ENOTFOUND) {	/* nothing for this harness */
 			crs_error_clear();
 			r = 0;
@@ -253,6 +280,36 @@ out:
 	return r;
 }
 
+/*
+ * Fetch --corpus-store into <work>/corpus-store.git (made fresh): one that
+ * cannot be fetched is a warning, and the scan goes on without it.
+ */
+static int store_open(struct scan *s)
+{
+	char *gitdir = scan_work_path(s, "corpus-store.git");
+	int r;
+
+	if (!s->opts->corpus_store || s->corpus_store) {
+		free(gitdir);
+		return 0;
+	}
+	if ((r = fs_remove_tree(gitdir)) == 0) {
+		r = corpus_store_open(&s->corpus_store, s->opts->corpus_store,
+				      s->opts->corpus_store_branch, gitdir);
+		if (r == CRS_ENOTFOUND) {
+			log_warn("corpus: %s; the scan goes on without the "
+				 "store", crs_error_last());
+			crs_error_clear();
+			r = 0;
+		} else if (r == 0) {
+			log_info("corpus: store %s fetched",
+				 corpus_store_shown(s->corpus_store));
+		}
+	}
+	free(gitdir);
+	return r;
+}
+
 int corpus_import(struct scan *s)
 {
 	const struct scan_opts *o = s->opts;
@@ -267,7 +324,7 @@ int corpus_import(struct scan *s)
 	s->corpus_imported = 1;
 	root = scan_work_path(s, "corpus-in");
 	path = scan_work_path(s, "corpus-import.json");
-	if (!o->corpora_nr && !o->oss_fuzz_corpus) {
+	if (!o->corpora_nr && !o->oss_fuzz_corpus && !o->corpus_store) {
 		/* an earlier scan's, in the same work folder */
 		r = fs_remove_tree(root);
 		if (r == 0 && unlink(path) != 0 && errno != ENOENT)
@@ -282,7 +339,8 @@ int corpus_import(struct scan *s)
 				 sizeof(*rec->harnesses));
 	sources_from_opts(o, &v, &nr);
 	/* fresh for this scan: nothing found there is taken */
-	if ((r = fs_remove_tree(root)) != 0 || (r = fs_mkdir_new(root)) != 0)
+	if ((r = fs_remove_tree(root)) != 0 || (r = fs_mkdir_new(root)) != 0 ||
+	    (r = store_open(s)) != 0)
 		goto out;
 	for (size_t i = 0; i < s->state.harnesses_nr && r == 0; i++) {
 		struct run_corpus_harness *rh = &rec->harnesses[rec->nr++];
@@ -344,6 +402,46 @@ int corpus_import_in(struct scan *s, const char *harness,
 	if (to >= 0)
 		close(to);
 	free(dir);
+	return r;
+}
+
+int corpus_import_grow(struct scan *s, const char *harness,
+		       const char *seeds_dir)
+{
+	size_t added = 0;
+	int fd = -1, r;
+
+	if (!s->opts->batch || !s->corpus_store)
+		return 0;
+	if ((r = fs_open_dir(&fd, seeds_dir)) != 0) {
+		if (r == CRS_ENOTFOUND) {
+			crs_error_clear();
+			r = 0;
+		}
+		return r;
+	}
+	r = corpus_store_add(s->corpus_store, harness, fd, &added);
+	close(fd);
+	if (r == 0)
+		log_info("corpus: %s: %zu new input(s) for the store", harness,
+			 added);
+	return r;
+}
+
+int corpus_import_push(struct scan *s)
+{
+	char *msg;
+	int r;
+
+	if (!s->opts->batch || !s->corpus_store)
+		return 0;
+	msg = xasprintf("crs-ci batch of %.12s: corpora grown\n",
+			s->state.head_commit ? s->state.head_commit : "?");
+	r = corpus_store_push(s->corpus_store, msg);
+	free(msg);
+	if (r == 0)
+		log_info("corpus: store %s: pushed",
+			 corpus_store_shown(s->corpus_store));
 	return r;
 }
 

@@ -38,6 +38,19 @@ int corpus_import_in(struct scan *s, const char *harness,
 		     const char *seeds_dir);
 
 /*
+ * --mode batch with a store: add the regular files of `seeds_dir` (the
+ * harness's corpus after its run) to the store's next commit. Otherwise
+ * nothing. 0 or CRS_ERR.
+ */
+int corpus_import_grow(struct scan *s, const char *harness,
+		       const char *seeds_dir);
+/*
+ * --mode batch with a store: commit what corpus_import_grow added and
+ * push it (nothing added: nothing pushed). 0, or CRS_ERR naming the store.
+ */
+int corpus_import_push(struct scan *s);
+
+/*
  * The record corpus_import wrote for this scan into *out (the caller's,
  * run_corpus_free), or NULL when it imported nothing. 0, or CRS_EINPUT
  * for a record that does not read.

@@ -20,6 +20,8 @@
 #include "runner/scan/state_dirs.h"
 #include "runner/scan/timings.h"
 #include "sarif/change_cov.h"
+#include "common/error.h"
+#include "common/log.h"
 
 int phase_scan_build(struct scan *s)
 {
@@ -67,6 +69,17 @@ static int triage_and_coverage(struct scan *s)
 	return r;
 }
 
+/* --mode batch: what fuzzing grew goes to the store. A push that fails
+ * is a warning: the findings still stand. */
+static void store_push(struct scan *s)
+{
+	if (corpus_import_push(s) != 0) {
+		log_warn("corpus: %s; the store keeps its corpus",
+			 crs_error_last());
+		crs_error_clear();
+	}
+}
+
 int phase_scan_prove(struct scan *s)
 {
 	int r;
@@ -77,8 +90,10 @@ int phase_scan_prove(struct scan *s)
 	early_jobs_enable(s);
 	if ((r = corpus_import(s)) == 0 && (r = phase_select(s)) == 0 &&
 	    (r = phase_shard(s)) == 0 &&
-	    (r = phase_run(s)) == 0)
+	    (r = phase_run(s)) == 0) {
+		store_push(s);
 		r = triage_and_coverage(s);
+	}
 	/* stopped and awaited on every path (this thread's error stands):
 	 * no early job outlives the phases */
 	early_jobs_end(s);

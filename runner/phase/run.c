@@ -676,6 +676,8 @@ out:
 	}
 	if (r == 0)
 		r = cache_corpus_out(s, h, seeds);
+	if (r == 0)
+		r = corpus_import_grow(s, h, seeds);
 	free(logs);
 	free(seeds);
 	return r;

@@ -6,6 +6,7 @@
  * it, so scan_close() (reached on success, failure, deadline and SIGINT)
  * removes exactly those and nothing else on the engine.
  */
+#include "runner/corpus/corpus_store.h"
 #include "runner/scan/scan.h"
 #include "runner/scan/ctx.h"
 #include "runner/scan/scan_opts.h"
@@ -436,6 +437,7 @@ void scan_close(struct scan *s)
 	}
 	free(s->exported);
 	strvec_release(&s->uncommitted);
+	corpus_store_free(s->corpus_store);
 	free(s->work_dir);
 	free(s->out_dir);
 	free(s->source_dir);

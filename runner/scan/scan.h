@@ -67,6 +67,9 @@ struct scan {
 	/* corpus_import ran (runner/exec/corpus_import.h): its folders are
 	 * this scan's */
 	int corpus_imported;
+	/* --corpus-store, fetched by corpus_import (runner/corpus/
+	 * corpus_store.h): NULL without one, or when it could not be read */
+	struct corpus_store *corpus_store;
 };
 
 enum scan_need {

@@ -31,6 +31,9 @@ struct scan_opts {
 	size_t corpora_nr;
 	const char *oss_fuzz_corpus;	/* --oss-fuzz-corpus NAME */
 	const char *oss_fuzz_mirror;	/* --oss-fuzz-mirror URL */
+	const char *corpus_store;	/* --corpus-store REPO */
+	const char *corpus_store_branch; /* --corpus-store-branch */
+	int batch;		/* --mode batch: grow the store */
 	const char **sarifs;	/* --sarif, repeatable: bug-candidate logs */
 	size_t sarifs_nr;
 	const char *sanitizer;	/* --sanitizer, overrides project.yaml */
@@ -78,6 +81,7 @@ struct scan_opts {
 };
 #define SCAN_OPTS_INIT { .source = ".", .timeout_s = 900, \
 	.fail_on = "new", .reproduce_runs = 5, .refuzz_s = 30, .after_finding_s = -2, \
-	.saturation_s = 60 }
+	.saturation_s = 60, \
+	.corpus_store_branch = "crs-ci-corpus" }
 
 #endif

@@ -354,6 +354,14 @@ static void test_source_spec(void **state)
 	assert_false(corpus_source_oss_fuzz_name_ok("../x"));
 	assert_false(corpus_source_oss_fuzz_name_ok("-x"));
 	assert_false(corpus_source_oss_fuzz_name_ok(""));
+	assert_true(corpus_source_branch_ok("crs-ci-corpus"));
+	assert_true(corpus_source_branch_ok("stores/corpus_1.x"));
+	assert_false(corpus_source_branch_ok("-x"));
+	assert_false(corpus_source_branch_ok("a..b"));
+	assert_false(corpus_source_branch_ok("a//b"));
+	assert_false(corpus_source_branch_ok("a/"));
+	assert_false(corpus_source_branch_ok("x.lock"));
+	assert_false(corpus_source_branch_ok("a b"));
 	/* a token in a URL never reaches a log */
 	s = corpus_source_shown("https://oauth2:SECRET@git.example/c.zip"
 				"?sig=SECRET2");
