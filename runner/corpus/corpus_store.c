@@ -18,6 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <openssl/crypto.h>
+
 
 #include "common/buf.h"
 #include "common/error.h"
@@ -42,7 +44,26 @@ struct corpus_store {
 	struct grown *grown;
 	size_t grown_nr;
 	char *push_refused;	/* a push callback's reason */
+	char *user, *token;	/* HTTPS credentials, or NULL */
+	int asked;		/* the credentials were offered once */
 };
+
+/* libgit2 asks for credentials: the token, once (a second ask means the
+ * server refused it). */
+static int on_credentials(git_credential **out, const char *url,
+			  const char *user_from_url, unsigned int allowed,
+			  void *payload)
+{
+	struct corpus_store *st = payload;
+
+	(void)url;
+	(void)user_from_url;
+	if (!st->token || st->asked ||
+	    !(allowed & GIT_CREDENTIAL_USERPASS_PLAINTEXT))
+		return GIT_PASSTHROUGH;
+	st->asked = 1;
+	return git_credential_userpass_plaintext_new(out, st->user, st->token);
+}
 
 /* The error from libgit2's last message, credentials never shown. */
 static int store_fail(const struct corpus_store *st, int code, const char *what)
@@ -62,7 +83,8 @@ const char *corpus_store_shown(const struct corpus_store *st)
 }
 
 int corpus_store_open(struct corpus_store **out, const char *url,
-		      const char *branch, const char *gitdir)
+		      const char *branch, const char *gitdir,
+		      const char *user, const char *token)
 {
 	struct corpus_store *st = xcalloc(1, sizeof(*st));
 	git_remote_create_options ro;
@@ -75,6 +97,10 @@ int corpus_store_open(struct corpus_store **out, const char *url,
 	int r = 0;
 
 	*out = NULL;
+	if (token && *token) {
+		st->user = xstrdup(user && *user ? user : "x-access-token");
+		st->token = xstrdup(token);
+	}
 	st->branch = xstrdup(branch);
 	st->shown = xasprintf("%s#%s", shown, branch);
 	free(shown);
@@ -88,6 +114,8 @@ int corpus_store_open(struct corpus_store **out, const char *url,
 		GIT_REMOTE_CREATE_SKIP_DEFAULT_FETCHSPEC;
 	git_fetch_options_init(&fo, GIT_FETCH_OPTIONS_VERSION);
 	fo.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE;
+	fo.callbacks.credentials = on_credentials;
+	fo.callbacks.payload = st;
 	if (git_remote_create_with_opts(&st->remote, url, &ro) < 0 ||
 	    git_remote_fetch(st->remote, &specs, &fo, NULL) < 0) {
 		r = store_fail(st, CRS_ENOTFOUND, "cannot fetch");
@@ -378,7 +406,9 @@ int corpus_store_push(struct corpus_store *st, const char *message)
 	}
 	git_push_options_init(&po, GIT_PUSH_OPTIONS_VERSION);
 	po.callbacks.push_update_reference = on_push_update;
+	po.callbacks.credentials = on_credentials;
 	po.callbacks.payload = st;
+	st->asked = 0;
 	if (git_remote_push(st->remote, &specs, &po) < 0) {
 		r = store_fail(st, CRS_ERR, "push");
 		goto out;
@@ -413,5 +443,10 @@ void corpus_store_free(struct corpus_store *st)
 	free(st->branch);
 	free(st->shown);
 	free(st->push_refused);
+	free(st->user);
+	if (st->token) {
+		OPENSSL_cleanse(st->token, strlen(st->token));
+		free(st->token);
+	}
 	free(st);
 }

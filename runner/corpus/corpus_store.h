@@ -23,15 +23,18 @@ struct corpus_count;
 #define CORPUS_STORE_ENTRIES_MAX 200000
 
 /*
- * Fetch branch `branch` of `url` (a path or a git URL; a token may be in
- * it, https://user:TOKEN@host/..., and is never shown) into a new bare
- * repository at `gitdir` (crs-ci's own; made here). A branch the store
+ * Fetch branch `branch` of `url` (a path or a git URL) into a new bare
+ * repository at `gitdir` (crs-ci's own; made here). With `token`, HTTPS
+ * asks are answered with `user` (NULL: x-access-token) and it, once; a
+ * token in the URL (https://user:TOKEN@host/...) also works, and neither
+ * is ever shown. A branch the store
  * does not have yet is an empty store. *out is the caller's
  * (corpus_store_free). 0; CRS_ENOTFOUND when the store cannot be fetched
  * (the message names it, without credentials); CRS_ERR.
  */
 int corpus_store_open(struct corpus_store **out, const char *url,
-		      const char *branch, const char *gitdir);
+		      const char *branch, const char *gitdir,
+		      const char *user, const char *token);
 
 /* The store as messages show it: "<url without credentials>#<branch>". */
 const char *corpus_store_shown(const struct corpus_store *st);

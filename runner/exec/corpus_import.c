@@ -294,8 +294,11 @@ static int store_open(struct scan *s)
 		return 0;
 	}
 	if ((r = fs_remove_tree(gitdir)) == 0) {
+		/* from the environment, never the command line */
 		r = corpus_store_open(&s->corpus_store, s->opts->corpus_store,
-				      s->opts->corpus_store_branch, gitdir);
+				      s->opts->corpus_store_branch, gitdir,
+				      getenv("CRS_CI_STORE_USER"),
+				      getenv("CRS_CI_STORE_TOKEN"));
 		if (r == CRS_ENOTFOUND) {
 			log_warn("corpus: %s; the scan goes on without the "
 				 "store", crs_error_last());
