@@ -9,6 +9,7 @@
 #include "common/fsutil.h"
 #include "common/buf.h"
 #include "common/error.h"
+#include "common/num.h"
 #include "common/safe_io.h"
 #include "common/xalloc.h"
 
@@ -761,4 +762,18 @@ int fs_read_regular_at(struct buf *out, int dirfd, const char *name,
 	if (r == 0 && st_out)
 		*st_out = fst;
 	return r;
+}
+
+long fs_read_count_at(int dirfd, const char *name)
+{
+	struct buf b = BUF_INIT;
+	long v = -1;
+
+	if (fs_read_regular_at(&b, dirfd, name, name, 31, NULL) != 0 ||
+	    num_parse_long_n(b.ptr, num_trim_newline(b.ptr, b.len), 0,
+			     LONG_MAX, &v) != 0)
+		v = -1;
+	crs_error_clear();
+	buf_release(&b);
+	return v;
 }

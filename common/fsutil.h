@@ -120,6 +120,12 @@ int fs_sha256_tree(char out[65], const char *dir);
 int fs_read_regular_at(struct buf *out, int dirfd, const char *name,
 		       const char *shown, size_t max, struct stat *st_out);
 /*
+ * The count (a decimal, 0 to LONG_MAX, one optional newline) a container
+ * wrote to the regular file `name` of `dirfd`, read as fs_read_regular_at
+ * does; -1 when it is missing, no regular file, or no such count.
+ */
+long fs_read_count_at(int dirfd, const char *name);
+/*
  * cp -a through directory descriptors: regular files, folders, and links
  * as links (never followed); FIFOs, sockets and devices are passed over,
  * set-id bits dropped. Files are written as fs_write_at does.

@@ -128,8 +128,9 @@ static const struct opt_spec scan_opt_table[] = {
 	  .value_name = "MODE",
 	  .groups = SCAN_CMD_SCAN | SCAN_CMD_RUN,
 	  .help = "code-change (the default: a change's scan, the store\n"
-	  "only read) or batch (the whole project, what fuzzing\n"
-	  "grew added to --corpus-store), as ClusterFuzzLite's" },
+	  "only read), batch (the whole project, what fuzzing grew\n"
+	  "added to --corpus-store) or prune (each harness's store\n"
+	  "corpus minimized by libFuzzer's merge), as ClusterFuzzLite's" },
 	{ .name = "sarif", .id = OPT_SARIF, .kind = OPT_STRING,
 	  .value_name = "FILE",
 	  .groups = SCAN_CMD_SCAN | SCAN_CMD_BUILD_TARGET | SCAN_CMD_RUN,
@@ -453,13 +454,12 @@ static int scan_opt_apply(struct scan_opts *o, const struct opt_value *v,
 		o->corpus_store_branch = arg;
 		break;
 	case OPT_MODE:
-		if (!strcmp(arg, "batch"))
-			o->batch = 1;
-		else if (!strcmp(arg, "code-change"))
-			o->batch = 0;
-		else
+		o->batch = !strcmp(arg, "batch");
+		o->prune = !strcmp(arg, "prune");
+		if (!o->batch && !o->prune && strcmp(arg, "code-change"))
 			return crs_error_set(CRS_EINPUT, "--mode: '%s' is not "
-					     "code-change or batch", arg);
+					     "code-change, batch or prune",
+					     arg);
 		break;
 	case OPT_OSS_FUZZ_MIRROR:
 		if (!corpus_source_is_url(arg))
@@ -547,9 +547,15 @@ int scan_opts_parse(struct scan_opts *o, int argc, char **argv,
 	 * unless --after-finding says otherwise */
 	if (until_deadline)
 		o->saturation_s = 0;
-	if (o->batch && (o->base || o->diff)) {
-		crs_error_set(CRS_EINPUT, "--mode batch fuzzes the whole "
-			      "project: no --base or --diff");
+	if ((o->batch || o->prune) && (o->base || o->diff)) {
+		crs_error_set(CRS_EINPUT, "--mode %s %s the whole project: no "
+			      "--base or --diff", o->batch ? "batch" : "prune",
+			      o->batch ? "fuzzes" : "prunes");
+		return usage_error(err, cmd, CRS_EINPUT);
+	}
+	if (o->prune && !o->corpus_store) {
+		crs_error_set(CRS_EINPUT, "--mode prune minimizes the corpus "
+			      "store: it needs --corpus-store");
 		return usage_error(err, cmd, CRS_EINPUT);
 	}
 	if (o->oss_fuzz_mirror && !o->oss_fuzz_corpus) {

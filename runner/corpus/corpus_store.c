@@ -32,6 +32,7 @@ struct grown {
 	char *harness;
 	git_treebuilder *tb;	/* corpus/<harness>/ of the next commit */
 	size_t added;
+	int replaced;		/* tb started empty: a prune's */
 };
 
 struct corpus_store {
@@ -319,6 +320,21 @@ out:
 	return r;
 }
 
+int corpus_store_replace(struct corpus_store *st, const char *harness,
+			 int folder, size_t *kept)
+{
+	struct grown *g;
+	int r;
+
+	if ((r = grown_for(st, harness, &g)) != 0)
+		return r;
+	if (git_treebuilder_clear(g->tb) < 0)
+		return store_fail(st, CRS_ERR, "tree");
+	g->added = 0;
+	g->replaced = 1;
+	return corpus_store_add(st, harness, folder, kept);
+}
+
 /* A tree: `base` (or empty) with `name` set to the tree `id`. */
 static int tree_with(struct corpus_store *st, const git_tree *base,
 		     const char *name, const git_oid *id, git_oid *out)
@@ -360,7 +376,7 @@ int corpus_store_push(struct corpus_store *st, const char *message)
 	int r = 0;
 
 	for (size_t i = 0; i < st->grown_nr; i++)
-		added += st->grown[i].added;
+		added += st->grown[i].added + (size_t)st->grown[i].replaced;
 	if (!added)
 		goto out;
 	if (st->has_tip && (git_commit_lookup(&parent, st->repo, &st->tip) < 0 ||
@@ -379,7 +395,7 @@ int corpus_store_push(struct corpus_store *st, const char *message)
 	for (size_t i = 0; i < st->grown_nr && r == 0; i++) {
 		git_oid hid;
 
-		if (!st->grown[i].added)
+		if (!st->grown[i].added && !st->grown[i].replaced)
 			continue;
 		if (git_treebuilder_write(&hid, st->grown[i].tb) < 0) {
 			r = store_fail(st, CRS_ERR, "tree");

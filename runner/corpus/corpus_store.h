@@ -58,6 +58,14 @@ int corpus_store_add(struct corpus_store *st, const char *harness, int folder,
 		     size_t *added);
 
 /*
+ * As corpus_store_add, but corpus/<harness>/ of the next commit holds only
+ * the files of `folder` (a prune's result): *kept counts them. 0 or
+ * CRS_ERR.
+ */
+int corpus_store_replace(struct corpus_store *st, const char *harness,
+			 int folder, size_t *kept);
+
+/*
  * Commit what corpus_store_add added onto the branch's tip (with
  * `message`) and push it. Nothing added: nothing done. 0; CRS_ERR naming
  * the store (a push refused because the branch moved meanwhile says so).

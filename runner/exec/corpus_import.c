@@ -436,10 +436,12 @@ int corpus_import_push(struct scan *s)
 	char *msg;
 	int r;
 
-	if (!s->opts->batch || !s->corpus_store)
+	if ((!s->opts->batch && !s->opts->prune) || !s->corpus_store)
 		return 0;
-	msg = xasprintf("crs-ci batch of %.12s: corpora grown\n",
-			s->state.head_commit ? s->state.head_commit : "?");
+	msg = xasprintf("crs-ci %s of %.12s: corpora %s\n",
+			s->opts->prune ? "prune" : "batch",
+			s->state.head_commit ? s->state.head_commit : "?",
+			s->opts->prune ? "minimized" : "grown");
 	r = corpus_store_push(s->corpus_store, msg);
 	free(msg);
 	if (r == 0)

@@ -22,9 +22,7 @@
 #include "common/log.h"
 #include "common/strvec.h"
 #include "common/xalloc.h"
-#include "common/num.h"
 
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -99,21 +97,6 @@ void coverage_replay_release(struct coverage_replay *r)
 	r->cov = NULL;
 }
 
-/* A count the replay wrote to `name` in io/ (read by descriptor). */
-static long read_count(int iofd, const char *name)
-{
-	struct buf b = BUF_INIT;
-	long v = -1;
-
-	if (fs_read_regular_at(&b, iofd, name, name, 31, NULL) == 0 &&
-	    num_parse_long_n(b.ptr, num_trim_newline(b.ptr, b.len), 0,
-			     LONG_MAX, &v) != 0)
-		v = -1;
-	crs_error_clear();
-	buf_release(&b);
-	return v;
-}
-
 static void set_failed(struct coverage_replay *out, char *why)
 {
 	free(out->failed);
@@ -163,7 +146,7 @@ int coverage_replay_run(struct coverage_replay *out, struct exec_ctx *x,
 	}
 	if (r != 0 || (r = fs_open_dir(&iofd, io)) != 0)
 		goto out;
-	out->inputs = read_count(iofd, "inputs");
+	out->inputs = fs_read_count_at(iofd, "inputs");
 	switch (code) {
 	case REPLAY_OK:
 		break;

@@ -18,6 +18,7 @@
 #include "runner/scan/after_finding.h"
 #include "runner/exec/cache.h"
 #include "runner/exec/corpus_import.h"
+#include "runner/exec/corpus_prune.h"
 #include "runner/exec/crs_env.h"
 #include "runner/sidecar/exchange.h"
 #include "runner/scan/change_file.h"
@@ -939,6 +940,14 @@ int phase_run(struct scan *s)
 	if ((r = fs_write_file_atomic(path, stamp, strlen(stamp))) != 0 ||
 	    (r = scan_state_save(s)) != 0 || (r = corpus_import(s)) != 0)
 		goto out;
+	if (s->opts->prune) {	/* no CRS: libFuzzer's merge of the store */
+		free(path);
+		path = scan_work_path(s, "runs/%s/harness_runs.json",
+				      s->state.run_id);
+		if ((r = corpus_prune_all(s)) == 0)
+			r = harness_runs_save(&rec, path);
+		goto out;
+	}
 	if (s->state.harnesses_nr && (r = run_infra_start(s, &ri)) != 0)
 		goto out;
 	log_info("run: %.0fs left; %.0fs kept for triage and the report "

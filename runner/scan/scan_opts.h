@@ -34,6 +34,7 @@ struct scan_opts {
 	const char *corpus_store;	/* --corpus-store REPO */
 	const char *corpus_store_branch; /* --corpus-store-branch */
 	int batch;		/* --mode batch: grow the store */
+	int prune;		/* --mode prune: minimize the store */
 	const char **sarifs;	/* --sarif, repeatable: bug-candidate logs */
 	size_t sarifs_nr;
 	const char *sanitizer;	/* --sanitizer, overrides project.yaml */

@@ -9,6 +9,8 @@
 #  - `--mode batch` of the recparse example's main (the whole project)
 #    commits each fuzzed harness's corpus as corpus/<harness>/<sha1> and
 #    pushes it: every file named by the SHA-1 of its bytes;
+#  - `--mode prune` replaces that folder with libFuzzer's merge of it on
+#    the head build, one commit on the batch's;
 #  - a hostile commit is laid on the branch (as anyone with push access,
 #    or a compromised batch, could): a link to a host file, a submodule
 #    entry and a 2 MiB blob in corpus/fuzz_records/;
@@ -47,6 +49,30 @@ while read -r mode type oid name; do
 done < <(git -C "$store" ls-tree "$tip" corpus/fuzz_records/ | sed 's#\tcorpus/fuzz_records/# #')
 [ "$n" -gt 0 ] || fail "the batch run stored no input"
 note "batch: $n input(s) of fuzz_records in the store's commit ${tip:0:12}"
+
+# prune: libFuzzer's merge on the head build replaces the folder
+code=0
+"$CRS_CI" scan --mode prune --head "$base" --source "$tmp/repo" \
+	--compose "$ROOT/container/crs/libfuzzer/compose.yaml" \
+	--work-dir "$tmp/work" --out "$tmp/out" 2>"$tmp/log.txt" || code=$?
+[ "$code" -eq 2 ] && grep -q "it needs --corpus-store" "$tmp/log.txt" ||
+	fail "prune without a store: exit $code"
+scan_expect 0 "${common[@]}" --mode prune --head "$base" --timeout 4m \
+	--fail-on none
+grep -q "prune: fuzz_records: $n input(s) merged into [0-9]*" "$tmp/log.txt" ||
+	{ cat "$tmp/log.txt" >&2; fail "the prune is not logged"; }
+pruned=$(git -C "$store" rev-parse refs/heads/crs-ci-corpus)
+[ "$(git -C "$store" rev-parse "$pruned^")" = "$tip" ] ||
+	fail "the prune's commit is not on the batch's"
+git -C "$store" log -1 --format=%s "$pruned" | grep -q "^crs-ci prune of" ||
+	fail "the prune's commit message"
+m=$(git -C "$store" ls-tree "$pruned" corpus/fuzz_records/ | wc -l)
+[ "$m" -gt 0 ] && [ "$m" -lt "$n" ] || fail "prune kept $m of $n"
+grep -q "prune: fuzz_records: $n input(s) merged into $m " "$tmp/log.txt" ||
+	fail "the prune's count is not the store's"
+note "prune: $n input(s) merged into $m"
+tip=$pruned
+n=$m
 
 # a hostile commit on the branch: a link, a submodule, a 2 MiB blob
 big=$(head -c 2097152 /dev/zero | git -C "$store" hash-object -w --stdin)
