@@ -30,6 +30,7 @@
 
 #define INIT_GITHUB ".github/workflows/crs-ci.yml"
 #define INIT_GITHUB_PUBLISH ".github/workflows/crs-ci-publish.yml"
+#define INIT_GITHUB_CORPUS ".github/workflows/crs-ci-corpus.yml"
 #define INIT_GITLAB ".gitlab-ci.yml"
 #define INIT_GITLAB_INCLUDE ".crs-ci/gitlab-ci.yml"
 #define INIT_FILE_MAX (1u << 20)
@@ -274,6 +275,7 @@ static int init_compose_path(char **out, const struct init_opts *o,
 	if (r == 0)
 		r = init_render_path_ok(*out, "--compose");
 	if (r == 0 && (!strcmp(*out, INIT_GITHUB) ||
+		       !strcmp(*out, INIT_GITHUB_CORPUS) ||
 		       !strcmp(*out, INIT_GITLAB) ||
 		       !strcmp(*out, INIT_GITLAB_INCLUDE)))
 		r = crs_error_set(CRS_EINPUT, "--compose '%s' is a CI file's "
@@ -549,7 +551,7 @@ int cmd_init(int argc, char **argv, struct runner_ctx *ctx)
 	struct project_location loc = { 0 };
 	struct init_plan plan;
 	struct init_render_opts ro = { .plan = &plan };
-	struct init_file files[4];
+	struct init_file files[5];
 	size_t nfiles = 0;
 	git_repository *repo = NULL;
 	char *root = NULL, *project_rel = NULL, *compose_rel = NULL;
@@ -587,6 +589,10 @@ int cmd_init(int argc, char **argv, struct runner_ctx *ctx)
 	if (github) {
 		files[nfiles].rel = INIT_GITHUB;
 		init_render_github(&files[nfiles++].text, &ro);
+	}
+	if (github) {
+		files[nfiles].rel = INIT_GITHUB_CORPUS;
+		init_render_github_corpus(&files[nfiles++].text, &ro);
 	}
 	if (github && o.public) {
 		files[nfiles].rel = INIT_GITHUB_PUBLISH;

@@ -220,6 +220,15 @@ void init_render_github(struct buf *out, const struct init_render_opts *o)
 		buf_adds(out,
 "          upload-sarif: api\n"
 "          post-suggestions: \"true\"\n");
+	/* a public store needs no token, and the two-job mode's scan holds
+	 * none; a private one is read with the job's read-only token */
+	buf_adds(out,
+"          # the corpus crs-ci-corpus.yml grows on the default branch,\n"
+"          # read first (never written by a pull request's scan)\n"
+"          corpus-store: ${{ github.server_url }}/${{ github.repository }}.git\n");
+	if (!o->public)
+		buf_adds(out,
+"          corpus-store-token: ${{ github.token }}\n");
 	buf_adds(out,
 "          llm-budget: ${{ secrets.CRS_CI_LLM_BUDGET }}\n"
 "          # the compose, CRSs and LLM config come from the base commit\n"
@@ -228,6 +237,63 @@ void init_render_github(struct buf *out, const struct init_render_opts *o)
 "        # with the LLM patcher enabled in the compose:\n"
 "        # env:\n"
 "        #   OPENAI_API_KEY: ${{ secrets.OPENAI_API_KEY }}\n");
+}
+
+void init_render_github_corpus(struct buf *out,
+			       const struct init_render_opts *o)
+{
+	header(out, "crs-ci-corpus.yml",
+	       "crs-ci grows and prunes the corpus pull requests start from",
+	       o);
+	buf_printf(out,
+"#\n"
+"# ClusterFuzzLite's batch and prune modes (docs/corpus.md): every night\n"
+"# the default branch is fuzzed as a whole and what fuzzing grew is\n"
+"# pushed to this repository's branch crs-ci-corpus (corpus/<harness>/);\n"
+"# on Sundays each harness's corpus there is minimized by libFuzzer's\n"
+"# merge. crs-ci.yml's pull request scans read that branch first. Only\n"
+"# this workflow, on the default branch, may push it.\n"
+"name: crs-ci corpus\n"
+"\n"
+"on:\n"
+"  schedule:\n"
+"    - cron: \"23 2 * * *\"     # batch, every night\n"
+"    - cron: \"41 4 * * 0\"     # prune, Sundays\n"
+"  workflow_dispatch:\n"
+"\n"
+"# one at a time: two pushes to the store would race\n"
+"concurrency:\n"
+"  group: crs-ci-corpus\n"
+"  cancel-in-progress: false\n"
+"\n"
+"permissions:\n"
+"  contents: write          # push the branch crs-ci-corpus\n"
+"  security-events: write   # SARIF upload of what the batch run found\n"
+"  actions: read            # SARIF upload on private repositories\n"
+"\n"
+"jobs:\n"
+"  corpus:\n"
+"    runs-on: ubuntu-latest\n"
+"    timeout-minutes: 90\n"
+"    steps:\n"
+"      - uses: actions/checkout@v4\n"
+"        with:\n"
+"          fetch-depth: 0\n"
+"\n"
+"      - uses: crs-ci/crs-ci/actions@%s\n"
+"        with:\n"
+"          compose: %s\n"
+"          project: %s\n"
+"          mode: ${{ github.event.schedule == '41 4 * * 0' && 'prune' || 'batch' }}\n"
+"          timeout: 60m\n"
+"          # 45 minutes of fuzzing, all harnesses together\n"
+"          fuzz-seconds: \"2700\"\n"
+"          fail-on: none\n"
+"          category: crs-ci-corpus\n"
+"          upload-sarif: api\n"
+"          corpus-store: ${{ github.server_url }}/${{ github.repository }}.git\n"
+"          corpus-store-token: ${{ github.token }}\n",
+		   INIT_RELEASE_REF, o->compose, o->project);
 }
 
 void init_render_github_publish(struct buf *out,

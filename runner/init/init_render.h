@@ -38,6 +38,10 @@ void init_render_compose(struct buf *out, const struct init_render_opts *o);
 /* .github/workflows/crs-ci.yml (o->public: the unprivileged job of the
  * two-job mode). Cannot fail. */
 void init_render_github(struct buf *out, const struct init_render_opts *o);
+/* .github/workflows/crs-ci-corpus.yml: the scheduled batch and prune
+ * runs that grow and minimize the corpus store. Cannot fail. */
+void init_render_github_corpus(struct buf *out,
+			       const struct init_render_opts *o);
 /* .github/workflows/crs-ci-publish.yml: the two-job mode's privileged
  * workflow_run job. Cannot fail. */
 void init_render_github_publish(struct buf *out,

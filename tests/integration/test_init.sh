@@ -4,9 +4,10 @@
 # example, its pull request planting a heap-buffer-overflow at
 # src/recparse.c:39).
 # Asserts: with no project it exits 2 naming what it looked for, once; --dry-run
-# writes nothing; the first run writes the compose, the GitHub workflow
-# and the GitLab include, crs-ci check accepts the compose (also with its
-# LLM patcher block uncommented) and @action-validator/cli the workflow;
+# writes nothing; the first run writes the compose, the GitHub workflow,
+# the scheduled corpus workflow (batch and prune) and the GitLab include,
+# crs-ci check accepts the compose (also with its LLM patcher block
+# uncommented) and @action-validator/cli both workflows;
 # a second run writes nothing (same inodes and times); an edited file is
 # kept, --force rewrites it; a .github that is a link elsewhere is refused
 # before anything is written; a user's own .gitlab-ci.yml is never
@@ -26,7 +27,8 @@ eval "$("$ROOT/examples/make-repo.sh" --clusterfuzzlite "$repo")"
 g() { git -C "$repo" -c commit.gpgsign=false "$@"; }
 init() { (cd "$1" && shift && "$CRS_CI" init "$@"); }
 stamp() { (cd "$repo" && stat -c '%n %i %Y' .crs-ci/crs-compose.yaml \
-	.github/workflows/crs-ci.yml .gitlab-ci.yml); }
+	.github/workflows/crs-ci.yml .github/workflows/crs-ci-corpus.yml \
+	.gitlab-ci.yml); }
 
 # no .clusterfuzzlite/ and no --project: exit 2, saying what it looked for
 eval "$("$ROOT/examples/make-repo.sh" "$tmp/plain")"
@@ -72,11 +74,12 @@ note "an OSS-Fuzz folder by --project: named from the top, in the command too"
 g checkout -q main
 init "$repo" --dry-run >"$tmp/dry.txt"
 cat "$tmp/dry.txt" >&2
-[ "$(grep -c "would write" "$tmp/dry.txt")" -eq 3 ] || fail "dry run: want 3 files"
+[ "$(grep -c "would write" "$tmp/dry.txt")" -eq 4 ] || fail "dry run: want 4 files"
 [ -z "$(g status --porcelain)" ] || fail "--dry-run wrote files"
 
 init "$repo" >"$tmp/first.txt"
-for f in .crs-ci/crs-compose.yaml .github/workflows/crs-ci.yml .gitlab-ci.yml; do
+for f in .crs-ci/crs-compose.yaml .github/workflows/crs-ci.yml \
+	.github/workflows/crs-ci-corpus.yml .gitlab-ci.yml; do
 	grep -q "^  wrote  *$f\$" "$tmp/first.txt" || { cat "$tmp/first.txt" >&2; fail "first run: $f not written"; }
 	[ -f "$repo/$f" ] || fail "$f missing"
 	head -n 5 "$repo/$f" | grep -q "Written by \`crs-ci init\`" || fail "$f: no header"
@@ -114,14 +117,16 @@ for c in "$repo/.crs-ci/crs-compose.yaml" "$tmp/patcher.yaml"; do
 		>"$tmp/check.txt" 2>&1 || { cat "$tmp/check.txt" >&2; fail "check $c"; }
 done
 grep -q "valid (2 CRS(s))" "$tmp/check.txt" || fail "patcher block: $(cat "$tmp/check.txt")"
-out=$(cd "$repo" && npx --yes @action-validator/cli .github/workflows/crs-ci.yml 2>&1) ||
-	fail "action-validator: $out"
-note "first run wrote 3 files; action-validator accepts the workflow"
+for f in crs-ci.yml crs-ci-corpus.yml; do
+	out=$(cd "$repo" && npx --yes @action-validator/cli ".github/workflows/$f" 2>&1) ||
+		fail "action-validator $f: $out"
+done
+note "first run wrote 4 files; action-validator accepts both workflows"
 
 # a second run writes nothing
 before=$(stamp)
 init "$repo" >"$tmp/second.txt"
-[ "$(grep -c "^  up to date" "$tmp/second.txt")" -eq 3 ] &&
+[ "$(grep -c "^  up to date" "$tmp/second.txt")" -eq 4 ] &&
 	grep -q "nothing to write" "$tmp/second.txt" ||
 	{ cat "$tmp/second.txt" >&2; fail "second run: not all up to date"; }
 [ "$(stamp)" = "$before" ] || fail "second run touched a file"
@@ -137,7 +142,7 @@ init "$repo" --force >"$tmp/force.txt"
 grep -q "overwrote  *.crs-ci/crs-compose.yaml" "$tmp/force.txt" ||
 	{ cat "$tmp/force.txt" >&2; fail "--force did not overwrite"; }
 ! grep -q "# my edit" "$repo/.crs-ci/crs-compose.yaml" || fail "--force kept the edit"
-[ "$(grep -c "^  up to date" "$tmp/force.txt")" -eq 2 ] || fail "--force rewrote unchanged files"
+[ "$(grep -c "^  up to date" "$tmp/force.txt")" -eq 3 ] || fail "--force rewrote unchanged files"
 note "an edited compose is kept, --force rewrites only it"
 
 # a .github that links elsewhere is refused; nothing is written anywhere

@@ -217,6 +217,50 @@ static void test_github(void **st)
 					      NULL)), "base");
 	/* the action uploads crs-ci's output: no second upload step */
 	assert_null(at(&d, "jobs", "scan", "steps", "#2", NULL));
+	/* the store is read with the job's read-only token */
+	assert_string_equal(yaml_doc_scalar(at(&d, "jobs", "scan", "steps",
+					      "#1", "with", "corpus-store",
+					      NULL)),
+			    "${{ github.server_url }}/${{ github.repository }}"
+			    ".git");
+	assert_non_null(at(&d, "jobs", "scan", "steps", "#1", "with",
+			   "corpus-store-token", NULL));
+	yaml_doc_release(&d);
+	buf_release(&b);
+}
+
+/* the scheduled batch and prune runs: the one workflow that may push
+ * the store's branch */
+static void test_github_corpus(void **st)
+{
+	struct init_render_opts o;
+	struct init_plan p;
+	struct buf b = BUF_INIT;
+	struct yaml_doc d;
+
+	(void)st;
+	opts(&o, &p, 4);
+	o.project = "projects/recparse";
+	o.compose = "ci/compose.yaml";
+	init_render_github_corpus(&b, &o);
+	assert_header(&b, "crs-ci-corpus.yml");
+	parse(&d, &b);
+	assert_string_equal(str_at(&d, "on", "schedule", "#0", "cron", NULL),
+			    "23 2 * * *");
+	assert_string_equal(str_at(&d, "on", "schedule", "#1", "cron", NULL),
+			    "41 4 * * 0");
+	assert_string_equal(str_at(&d, "permissions", "contents", NULL, NULL,
+				   NULL), "write");
+	assert_string_equal(yaml_doc_scalar(at(&d, "jobs", "corpus", "steps",
+					      "#1", "with", "mode", NULL)),
+			    "${{ github.event.schedule == '41 4 * * 0' && "
+			    "'prune' || 'batch' }}");
+	assert_string_equal(yaml_doc_scalar(at(&d, "jobs", "corpus", "steps",
+					      "#1", "with", "compose",
+					      NULL)), "ci/compose.yaml");
+	assert_string_equal(yaml_doc_scalar(at(&d, "concurrency",
+					      "cancel-in-progress", NULL)),
+			    "false");
 	yaml_doc_release(&d);
 	buf_release(&b);
 }
@@ -355,6 +399,7 @@ int main(void)
 		cmocka_unit_test(test_compose),
 		cmocka_unit_test(test_compose_patcher_block),
 		cmocka_unit_test(test_github),
+		cmocka_unit_test(test_github_corpus),
 		cmocka_unit_test(test_github_public),
 		cmocka_unit_test(test_gitlab),
 		cmocka_unit_test(test_deterministic),
