@@ -244,6 +244,41 @@ static void test_split(void **state)
 	free(out);
 }
 
+/*
+ * Issue 42, item 1: a PoV that crashes the base build too is a bug in
+ * released code, whatever signature the base shows. An honest change
+ * that renames a function on an unknown bug's stack makes it "changed",
+ * not "pre-existing": auto keeps it private all the same. A new one and
+ * one the change fixed stay public.
+ */
+static void test_changed_is_private(void **state)
+{
+	struct finding_set s;
+	struct finding *chg, *nw, *fixed;
+
+	(void)state;
+	clear_ci_env();
+	finding_set_init(&s);
+	chg = finding_add(&s, "00000000000000cc", "Heap-buffer-overflow READ 1",
+			  1, "src/old.c", 3, "renamed_parse", "fuzz", 5, 5,
+			  "changed");
+	nw = finding_add(&s, "00000000000000dd", "Heap-buffer-overflow WRITE 4",
+			 1, "src/new.c", 9, "new_parse", "fuzz", 5, 5, "new");
+	fixed = finding_add(&s, "00000000000000ee", "Stack-buffer-overflow",
+			    1, "src/old.c", 7, "old_parse", "fuzz", 5, 5,
+			    "fixed-by-change");
+	setenv("GITLAB_CI", "true", 1);
+	setenv("CI_PROJECT_VISIBILITY", "public", 1);
+	assert_true(disclose_is_private(DISCLOSE_AUTO, chg));
+	assert_false(disclose_is_private(DISCLOSE_AUTO, nw));
+	assert_false(disclose_is_private(DISCLOSE_AUTO, fixed));
+	/* a private project publishes nothing: nothing is kept private */
+	setenv("CI_PROJECT_VISIBILITY", "private", 1);
+	assert_false(disclose_is_private(DISCLOSE_AUTO, chg));
+	finding_set_release(&s);
+	clear_ci_env();
+}
+
 static void test_split_hostile_paths(void **state)
 {
 	struct private_set priv = PRIVATE_SET_INIT;
@@ -381,6 +416,7 @@ int main(void)
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_visibility),
 		cmocka_unit_test(test_split),
+		cmocka_unit_test(test_changed_is_private),
 		cmocka_unit_test(test_split_hostile_paths),
 		cmocka_unit_test(test_cms_round_trip),
 		cmocka_unit_test(test_cms_malformed_certificate),
