@@ -129,8 +129,10 @@ static const struct opt_spec scan_opt_table[] = {
 	  .groups = SCAN_CMD_SCAN | SCAN_CMD_RUN,
 	  .help = "code-change (the default: a change's scan, the store\n"
 	  "only read), batch (the whole project, what fuzzing grew\n"
-	  "added to --corpus-store) or prune (each harness's store\n"
-	  "corpus minimized by libFuzzer's merge), as ClusterFuzzLite's" },
+	  "added to --corpus-store), prune (each harness's store\n"
+	  "corpus minimized by libFuzzer's merge) or coverage (the\n"
+	  "project's coverage by the corpus, in <out>/coverage/), as\n"
+	  "ClusterFuzzLite's" },
 	{ .name = "sarif", .id = OPT_SARIF, .kind = OPT_STRING,
 	  .value_name = "FILE",
 	  .groups = SCAN_CMD_SCAN | SCAN_CMD_BUILD_TARGET | SCAN_CMD_RUN,
@@ -456,10 +458,12 @@ static int scan_opt_apply(struct scan_opts *o, const struct opt_value *v,
 	case OPT_MODE:
 		o->batch = !strcmp(arg, "batch");
 		o->prune = !strcmp(arg, "prune");
-		if (!o->batch && !o->prune && strcmp(arg, "code-change"))
+		o->coverage_mode = !strcmp(arg, "coverage");
+		if (!o->batch && !o->prune && !o->coverage_mode &&
+		    strcmp(arg, "code-change"))
 			return crs_error_set(CRS_EINPUT, "--mode: '%s' is not "
-					     "code-change, batch or prune",
-					     arg);
+					     "code-change, batch, prune or "
+					     "coverage", arg);
 		break;
 	case OPT_OSS_FUZZ_MIRROR:
 		if (!corpus_source_is_url(arg))
@@ -547,10 +551,11 @@ int scan_opts_parse(struct scan_opts *o, int argc, char **argv,
 	 * unless --after-finding says otherwise */
 	if (until_deadline)
 		o->saturation_s = 0;
-	if ((o->batch || o->prune) && (o->base || o->diff)) {
-		crs_error_set(CRS_EINPUT, "--mode %s %s the whole project: no "
-			      "--base or --diff", o->batch ? "batch" : "prune",
-			      o->batch ? "fuzzes" : "prunes");
+	if ((o->batch || o->prune || o->coverage_mode) &&
+	    (o->base || o->diff)) {
+		crs_error_set(CRS_EINPUT, "--mode %s works on the whole "
+			      "project: no --base or --diff", o->batch ?
+			      "batch" : o->prune ? "prune" : "coverage");
 		return usage_error(err, cmd, CRS_EINPUT);
 	}
 	if (o->prune && !o->corpus_store) {

@@ -35,6 +35,12 @@ struct grown {
 	int replaced;		/* tb started empty: a prune's */
 };
 
+/* A file the next commit sets: <dir>/<name>. */
+struct store_file {
+	char *dir, *name;
+	git_oid blob;
+};
+
 struct corpus_store {
 	git_repository *repo;
 	git_remote *remote;
@@ -46,6 +52,8 @@ struct corpus_store {
 	size_t grown_nr;
 	char *push_refused;	/* a push callback's reason */
 	char *user, *token;	/* HTTPS credentials, or NULL */
+	struct store_file *files;
+	size_t files_nr;
 	int asked;		/* the credentials were offered once */
 };
 
@@ -360,38 +368,48 @@ static int on_push_update(const char *refname, const char *status, void *data)
 	return 0;
 }
 
-int corpus_store_push(struct corpus_store *st, const char *message)
+/* The subtree `name` of `root` (NULL when none: *out NULL). */
+static int subtree(struct corpus_store *st, const git_tree *root,
+		   const char *name, git_tree **out)
 {
-	git_commit *parent = NULL;
-	git_tree *root = NULL, *corpus = NULL, *tree = NULL;
-	git_tree_entry *ce = NULL;
-	git_signature *sig = NULL;
-	git_push_options po;
-	git_oid corpus_id, root_id, commit_id;
-	char *refspec = xasprintf("refs/heads/%s:refs/heads/%s", st->branch,
-				  st->branch);
-	char *local = xasprintf("refs/heads/%s", st->branch);
-	git_strarray specs = { &refspec, 1 };
-	size_t added = 0;
+	git_tree_entry *e = NULL;
 	int r = 0;
 
-	for (size_t i = 0; i < st->grown_nr; i++)
-		added += st->grown[i].added + (size_t)st->grown[i].replaced;
-	if (!added)
-		goto out;
-	if (st->has_tip && (git_commit_lookup(&parent, st->repo, &st->tip) < 0 ||
-			    git_commit_tree(&root, parent) < 0)) {
-		r = store_fail(st, CRS_ERR, "the branch's tip");
-		goto out;
-	}
-	if (root && git_tree_entry_bypath(&ce, root, "corpus") == 0 &&
-	    git_tree_entry_type(ce) == GIT_OBJECT_TREE &&
-	    git_tree_lookup(&corpus, st->repo, git_tree_entry_id(ce)) < 0) {
-		r = store_fail(st, CRS_ERR, "corpus/");
-		goto out;
-	}
+	*out = NULL;
+	if (root && git_tree_entry_bypath(&e, root, name) == 0 &&
+	    git_tree_entry_type(e) == GIT_OBJECT_TREE &&
+	    git_tree_lookup(out, st->repo, git_tree_entry_id(e)) < 0)
+		r = store_fail(st, CRS_ERR, name);
 	git_error_clear();
-	/* corpus/ with every grown harness's folder */
+	git_tree_entry_free(e);
+	return r;
+}
+
+/* *root (replaced) with its folder `name` set to the tree `id`. */
+static int root_with(struct corpus_store *st, git_tree **root,
+		     const char *name, const git_oid *id)
+{
+	git_oid rid;
+	int r;
+
+	if ((r = tree_with(st, *root, name, id, &rid)) != 0)
+		return r;
+	git_tree_free(*root);
+	*root = NULL;
+	if (git_tree_lookup(root, st->repo, &rid) < 0)
+		return store_fail(st, CRS_ERR, "tree");
+	return 0;
+}
+
+/* corpus/ with every grown harness's folder, into *root. */
+static int compose_corpus(struct corpus_store *st, git_tree **root)
+{
+	git_tree *corpus = NULL;
+	git_oid corpus_id;
+	int r, any = 0;
+
+	if ((r = subtree(st, *root, "corpus", &corpus)) != 0)
+		return r;
 	for (size_t i = 0; i < st->grown_nr && r == 0; i++) {
 		git_oid hid;
 
@@ -408,14 +426,69 @@ int corpus_store_push(struct corpus_store *st, const char *message)
 			if (git_tree_lookup(&corpus, st->repo, &corpus_id) < 0)
 				r = store_fail(st, CRS_ERR, "tree");
 		}
+		any = 1;
 	}
-	if (r != 0 || (r = tree_with(st, root, "corpus", &corpus_id,
-				     &root_id)) != 0)
+	if (r == 0 && any)
+		r = root_with(st, root, "corpus", &corpus_id);
+	git_tree_free(corpus);
+	return r;
+}
+
+/* Every file corpus_store_put_file set, into *root. */
+static int compose_files(struct corpus_store *st, git_tree **root)
+{
+	int r = 0;
+
+	for (size_t i = 0; i < st->files_nr && r == 0; i++) {
+		git_tree *dir = NULL;
+		git_treebuilder *tb = NULL;
+		git_oid did;
+
+		if ((r = subtree(st, *root, st->files[i].dir, &dir)) != 0)
+			break;
+		if (git_treebuilder_new(&tb, st->repo, dir) < 0 ||
+		    git_treebuilder_insert(NULL, tb, st->files[i].name,
+					   &st->files[i].blob,
+					   GIT_FILEMODE_BLOB) < 0 ||
+		    git_treebuilder_write(&did, tb) < 0)
+			r = store_fail(st, CRS_ERR, "tree");
+		else
+			r = root_with(st, root, st->files[i].dir, &did);
+		git_treebuilder_free(tb);
+		git_tree_free(dir);
+	}
+	return r;
+}
+
+int corpus_store_push(struct corpus_store *st, const char *message)
+{
+	git_commit *parent = NULL;
+	git_tree *root = NULL;
+	git_signature *sig = NULL;
+	git_push_options po;
+	git_oid commit_id;
+	char *refspec = xasprintf("refs/heads/%s:refs/heads/%s", st->branch,
+				  st->branch);
+	char *local = xasprintf("refs/heads/%s", st->branch);
+	git_strarray specs = { &refspec, 1 };
+	size_t changed = st->files_nr;
+	int r = 0;
+
+	for (size_t i = 0; i < st->grown_nr; i++)
+		changed += st->grown[i].added + (size_t)st->grown[i].replaced;
+	if (!changed)
 		goto out;
-	if (git_tree_lookup(&tree, st->repo, &root_id) < 0 ||
-	    git_signature_now(&sig, "crs-ci", "crs-ci@invalid") < 0 ||
+	if (st->has_tip && (git_commit_lookup(&parent, st->repo, &st->tip) < 0 ||
+			    git_commit_tree(&root, parent) < 0)) {
+		r = store_fail(st, CRS_ERR, "the branch's tip");
+		goto out;
+	}
+	if ((r = compose_corpus(st, &root)) != 0 ||
+	    (r = compose_files(st, &root)) != 0)
+		goto out;
+	if (git_signature_now(&sig, "crs-ci", "crs-ci@invalid") < 0 ||
 	    git_commit_create(&commit_id, st->repo, local, sig, sig, NULL,
-			      message, tree, parent ? 1 : 0,
+			      message, root, parent ? 1 : 0,
 			      (const git_commit **)&parent) < 0) {
 		r = store_fail(st, CRS_ERR, "commit");
 		goto out;
@@ -435,14 +508,77 @@ int corpus_store_push(struct corpus_store *st, const char *message)
 				  st->push_refused);
 out:
 	git_signature_free(sig);
-	git_tree_free(tree);
-	git_tree_free(corpus);
-	git_tree_entry_free(ce);
 	git_tree_free(root);
 	git_commit_free(parent);
 	free(refspec);
 	free(local);
 	return r;
+}
+
+int corpus_store_read_file(struct corpus_store *st, const char *path,
+			   struct buf *out, size_t max)
+{
+	git_commit *c = NULL;
+	git_tree *root = NULL;
+	git_tree_entry *e = NULL;
+	git_blob *blob = NULL;
+	git_odb *odb = NULL;
+	git_object_t type;
+	size_t size;
+	int r = CRS_ENOTFOUND;
+
+	if (!st->has_tip)
+		return crs_error_set(CRS_ENOTFOUND, "%s: no branch yet",
+				     st->shown);
+	if (git_commit_lookup(&c, st->repo, &st->tip) < 0 ||
+	    git_commit_tree(&root, c) < 0 ||
+	    git_repository_odb(&odb, st->repo) < 0) {
+		r = store_fail(st, CRS_ERR, "the branch's tip");
+		goto out;
+	}
+	if (git_tree_entry_bypath(&e, root, path) < 0 ||
+	    git_tree_entry_filemode(e) != GIT_FILEMODE_BLOB) {
+		git_error_clear();
+		r = crs_error_set(CRS_ENOTFOUND, "%s: no file %s", st->shown,
+				  path);
+		goto out;
+	}
+	if (git_odb_read_header(&size, &type, odb, git_tree_entry_id(e)) < 0 ||
+	    type != GIT_OBJECT_BLOB || size > max) {
+		git_error_clear();
+		r = crs_error_set(CRS_EINPUT, "%s: %s is no file of at most "
+				  "%zu bytes", st->shown, path, max);
+		goto out;
+	}
+	if (git_blob_lookup(&blob, st->repo, git_tree_entry_id(e)) < 0) {
+		r = store_fail(st, CRS_ERR, path);
+		goto out;
+	}
+	buf_add(out, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
+	r = 0;
+out:
+	git_blob_free(blob);
+	git_odb_free(odb);
+	git_tree_entry_free(e);
+	git_tree_free(root);
+	git_commit_free(c);
+	return r;
+}
+
+int corpus_store_put_file(struct corpus_store *st, const char *dir,
+			  const char *name, const void *data, size_t len)
+{
+	struct store_file *f;
+	git_oid oid;
+
+	if (git_blob_create_from_buffer(&oid, st->repo, data, len) < 0)
+		return store_fail(st, CRS_ERR, name);
+	st->files = xrealloc(st->files, (st->files_nr + 1) * sizeof(*f));
+	f = &st->files[st->files_nr++];
+	f->dir = xstrdup(dir);
+	f->name = xstrdup(name);
+	git_oid_cpy(&f->blob, &oid);
+	return 0;
 }
 
 void corpus_store_free(struct corpus_store *st)
@@ -454,6 +590,11 @@ void corpus_store_free(struct corpus_store *st)
 		free(st->grown[i].harness);
 	}
 	free(st->grown);
+	for (size_t i = 0; i < st->files_nr; i++) {
+		free(st->files[i].dir);
+		free(st->files[i].name);
+	}
+	free(st->files);
 	git_remote_free(st->remote);
 	git_repository_free(st->repo);
 	free(st->branch);

@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 
+struct buf;
 struct corpus_store;
 struct corpus_sink;
 struct corpus_count;
@@ -71,6 +72,21 @@ int corpus_store_replace(struct corpus_store *st, const char *harness,
  * the store (a push refused because the branch moved meanwhile says so).
  */
 int corpus_store_push(struct corpus_store *st, const char *message);
+
+/*
+ * The blob at `path` ("coverage/history.json") of the branch's tip,
+ * appended to `out`: 0; CRS_ENOTFOUND when there is none (or no branch);
+ * CRS_EINPUT when it is no regular file of at most `max` bytes.
+ */
+int corpus_store_read_file(struct corpus_store *st, const char *path,
+			   struct buf *out, size_t max);
+/*
+ * Set <dir>/<name> (one folder level) to `data` in the next commit that
+ * corpus_store_push makes (which then pushes even without corpus
+ * changes). 0 or CRS_ERR.
+ */
+int corpus_store_put_file(struct corpus_store *st, const char *dir,
+			  const char *name, const void *data, size_t len);
 
 void corpus_store_free(struct corpus_store *st);
 

@@ -436,12 +436,14 @@ int corpus_import_push(struct scan *s)
 	char *msg;
 	int r;
 
-	if ((!s->opts->batch && !s->opts->prune) || !s->corpus_store)
+	if ((!s->opts->batch && !s->opts->prune && !s->opts->coverage_mode) ||
+	    !s->corpus_store)
 		return 0;
-	msg = xasprintf("crs-ci %s of %.12s: corpora %s\n",
-			s->opts->prune ? "prune" : "batch",
+	msg = xasprintf("crs-ci %s of %.12s: %s\n", s->opts->batch ? "batch" :
+			s->opts->prune ? "prune" : "coverage",
 			s->state.head_commit ? s->state.head_commit : "?",
-			s->opts->prune ? "minimized" : "grown");
+			s->opts->batch ? "corpora grown" : s->opts->prune ?
+			"corpora minimized" : "coverage history");
 	r = corpus_store_push(s->corpus_store, msg);
 	free(msg);
 	if (r == 0)

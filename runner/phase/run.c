@@ -18,6 +18,7 @@
 #include "runner/scan/after_finding.h"
 #include "runner/exec/cache.h"
 #include "runner/exec/corpus_import.h"
+#include "runner/exec/corpus_coverage.h"
 #include "runner/exec/corpus_prune.h"
 #include "runner/exec/crs_env.h"
 #include "runner/sidecar/exchange.h"
@@ -940,11 +941,14 @@ int phase_run(struct scan *s)
 	if ((r = fs_write_file_atomic(path, stamp, strlen(stamp))) != 0 ||
 	    (r = scan_state_save(s)) != 0 || (r = corpus_import(s)) != 0)
 		goto out;
-	if (s->opts->prune) {	/* no CRS: libFuzzer's merge of the store */
+	if (s->opts->prune || s->opts->coverage_mode) {
+		/* no CRS: libFuzzer's merge of the store, or its replay */
 		free(path);
 		path = scan_work_path(s, "runs/%s/harness_runs.json",
 				      s->state.run_id);
-		if ((r = corpus_prune_all(s)) == 0)
+		r = s->opts->prune ? corpus_prune_all(s) :
+			corpus_coverage_all(s);
+		if (r == 0)
 			r = harness_runs_save(&rec, path);
 		goto out;
 	}

@@ -12,6 +12,7 @@
 #include "runner/report/change_lines.h"
 #include "runner/report/html_timeline.h"
 #include "runner/report/junit.h"
+#include "sarif/run_corpus.h"
 #include "sarif/change_anchor.h"
 #include "sarif/change_cov.h"
 #include "sarif/finding.h"
@@ -272,6 +273,14 @@ static void html_summary(xmlNodePtr body, const struct finding_set *fs,
 
 		disclose_public_line(&line, sm->private_findings);
 		html_kv(t, "private findings", line.ptr);
+		buf_release(&line);
+	}
+	if (fs->corpus) {
+		struct buf line = BUF_INIT;
+
+		run_corpus_line(&line, fs->corpus);
+		if (line.len)
+			html_kv(t, "corpus", line.ptr + strlen("corpus: "));
 		buf_release(&line);
 	}
 	html_kv(t, "tool version", sm->tool_version);

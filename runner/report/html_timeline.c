@@ -10,6 +10,7 @@
  * stretch the page.
  */
 #include "runner/report/html_timeline.h"
+#include "runner/report/svg_node.h"
 #include "sarif/run_cut.h"
 #include "sarif/run_saturation.h"
 #include "runner/report/junit.h"
@@ -55,43 +56,16 @@ static const char *tl_fill(const char *kind)
 	return "#afb8c1";
 }
 
-static void tl_attr(xmlNodePtr n, const char *name, const char *value)
-{
-	char *v = junit_text_clean(value, TL_NAME_MAX * 2);
-
-	xmlNewProp(n, BAD_CAST name, BAD_CAST v);
-	free(v);
-}
-
-static void tl_attrf(xmlNodePtr n, const char *name, double v)
-{
-	char b[32];
-
-	snprintf(b, sizeof(b), "%.1f", v);
-	xmlNewProp(n, BAD_CAST name, BAD_CAST b);
-}
-
-/* An SVG element with a cleaned text child (text may be NULL). */
-static xmlNodePtr tl_el(xmlNodePtr parent, const char *tag, const char *text)
-{
-	char *t = text ? junit_text_clean(text, TL_NAME_MAX * 2) : NULL;
-	xmlNodePtr n = xmlNewTextChild(parent, NULL, BAD_CAST tag,
-				       t ? BAD_CAST t : NULL);
-
-	free(t);
-	return n;
-}
-
 static void tl_text(xmlNodePtr svg, double x, double y, const char *anchor,
 		    const char *text)
 {
-	xmlNodePtr t = tl_el(svg, "text", text);
+	xmlNodePtr t = svg_node_el(svg, "text", text);
 
-	tl_attrf(t, "x", x);
-	tl_attrf(t, "y", y);
-	tl_attr(t, "font-size", "11");
+	svg_node_attrf(t, "x", x);
+	svg_node_attrf(t, "y", y);
+	svg_node_attr(t, "font-size", "11");
 	if (anchor)
-		tl_attr(t, "text-anchor", anchor);
+		svg_node_attr(t, "text-anchor", anchor);
 }
 
 /* A finite, non-negative number member, or -1. */
@@ -168,19 +142,19 @@ static double tl_step(double total)
 static void tl_bar(xmlNodePtr svg, const struct tl_span *sp, double x,
 		   double w, double y)
 {
-	xmlNodePtr r = tl_el(svg, "rect", NULL);
+	xmlNodePtr r = svg_node_el(svg, "rect", NULL);
 	char *tip = xasprintf("%s %s: %.1fs to %.1fs (%.1fs)", sp->kind,
 			      sp->name, sp->start, sp->end,
 			      sp->end - sp->start);
 	size_t fits = w > 6 ? (size_t)((w - 6) / TL_CHAR_W) : 0;
 
-	tl_attrf(r, "x", x);
-	tl_attrf(r, "y", y);
-	tl_attrf(r, "width", w < 1 ? 1 : w);
-	tl_attrf(r, "height", TL_ROW_H);
-	tl_attr(r, "fill", tl_fill(sp->kind));
-	tl_attr(r, "rx", "3");
-	tl_el(r, "title", tip);
+	svg_node_attrf(r, "x", x);
+	svg_node_attrf(r, "y", y);
+	svg_node_attrf(r, "width", w < 1 ? 1 : w);
+	svg_node_attrf(r, "height", TL_ROW_H);
+	svg_node_attr(r, "fill", tl_fill(sp->kind));
+	svg_node_attr(r, "rx", "3");
+	svg_node_el(r, "title", tip);
 	free(tip);
 	if (fits >= 3) {
 		char *label = junit_text_clean(sp->name, fits < TL_NAME_MAX ?
@@ -195,17 +169,17 @@ static void tl_bar(xmlNodePtr svg, const struct tl_span *sp, double x,
 static void tl_marker(xmlNodePtr svg, double x, double bottom,
 		      const char *colour, const char *tip)
 {
-	xmlNodePtr m = tl_el(svg, "line", NULL);
+	xmlNodePtr m = svg_node_el(svg, "line", NULL);
 
-	tl_attrf(m, "x1", x);
-	tl_attrf(m, "x2", x);
-	tl_attrf(m, "y1", TL_TOP);
-	tl_attrf(m, "y2", bottom);
-	tl_attr(m, "stroke", colour);
-	tl_attr(m, "stroke-width", "2");
-	tl_attr(m, "stroke-dasharray", "4 3");
-	tl_attr(m, "class", "timeline-marker");
-	tl_el(m, "title", tip);
+	svg_node_attrf(m, "x1", x);
+	svg_node_attrf(m, "x2", x);
+	svg_node_attrf(m, "y1", TL_TOP);
+	svg_node_attrf(m, "y2", bottom);
+	svg_node_attr(m, "stroke", colour);
+	svg_node_attr(m, "stroke-width", "2");
+	svg_node_attr(m, "stroke-dasharray", "4 3");
+	svg_node_attr(m, "class", "timeline-marker");
+	svg_node_el(m, "title", tip);
 }
 
 void html_timeline(xmlNodePtr parent, const json_t *timings,
@@ -250,26 +224,26 @@ void html_timeline(xmlNodePtr parent, const json_t *timings,
 		buf_adds(&b, "; ");
 		run_saturation_line(&b, sat);
 	}
-	p = tl_el(parent, "p", b.ptr);
-	tl_attr(p, "class", "timeline-totals");
+	p = svg_node_el(parent, "p", b.ptr);
+	svg_node_attr(p, "class", "timeline-totals");
 	buf_release(&b);
 
 	scale = (TL_WIDTH - TL_LABEL_W - TL_RIGHT) / total;
 	axis_y = TL_TOP + (TL_ROW_H + TL_GAP) * (lanes + 1) + 4;
 	height = axis_y + 22;
-	svg = tl_el(parent, "svg", NULL);
-	tl_attr(svg, "xmlns", "http://www.w3.org/2000/svg");
-	tl_attr(svg, "class", "timeline");
-	tl_attrf(svg, "width", TL_WIDTH);
-	tl_attrf(svg, "height", height);
+	svg = svg_node_el(parent, "svg", NULL);
+	svg_node_attr(svg, "xmlns", "http://www.w3.org/2000/svg");
+	svg_node_attr(svg, "class", "timeline");
+	svg_node_attrf(svg, "width", TL_WIDTH);
+	svg_node_attrf(svg, "height", height);
 	{
 		char *vb = xasprintf("0 0 %d %.0f", TL_WIDTH, height);
 
-		tl_attr(svg, "viewBox", vb);
+		svg_node_attr(svg, "viewBox", vb);
 		free(vb);
 	}
-	tl_attr(svg, "role", "img");
-	tl_el(svg, "title", "where the scan's time went");
+	svg_node_attr(svg, "role", "img");
+	svg_node_el(svg, "title", "where the scan's time went");
 	tl_text(svg, 4, TL_TOP + 15, NULL, "phases");
 	for (int l = 0; l < lanes; l++) {
 		char name[32];
@@ -304,25 +278,25 @@ void html_timeline(xmlNodePtr parent, const json_t *timings,
 	}
 	/* the seconds axis */
 	{
-		xmlNodePtr line = tl_el(svg, "line", NULL);
+		xmlNodePtr line = svg_node_el(svg, "line", NULL);
 
-		tl_attrf(line, "x1", TL_LABEL_W);
-		tl_attrf(line, "x2", TL_LABEL_W + total * scale);
-		tl_attrf(line, "y1", axis_y);
-		tl_attrf(line, "y2", axis_y);
-		tl_attr(line, "stroke", "#57606a");
+		svg_node_attrf(line, "x1", TL_LABEL_W);
+		svg_node_attrf(line, "x2", TL_LABEL_W + total * scale);
+		svg_node_attrf(line, "y1", axis_y);
+		svg_node_attrf(line, "y2", axis_y);
+		svg_node_attr(line, "stroke", "#57606a");
 	}
 	step = tl_step(total);
 	for (double t = 0; t <= total + 1e-9; t += step) {
-		xmlNodePtr tick = tl_el(svg, "line", NULL);
+		xmlNodePtr tick = svg_node_el(svg, "line", NULL);
 		char label[32];
 		double x = TL_LABEL_W + t * scale;
 
-		tl_attrf(tick, "x1", x);
-		tl_attrf(tick, "x2", x);
-		tl_attrf(tick, "y1", axis_y);
-		tl_attrf(tick, "y2", axis_y + 4);
-		tl_attr(tick, "stroke", "#57606a");
+		svg_node_attrf(tick, "x1", x);
+		svg_node_attrf(tick, "x2", x);
+		svg_node_attrf(tick, "y1", axis_y);
+		svg_node_attrf(tick, "y2", axis_y + 4);
+		svg_node_attr(tick, "stroke", "#57606a");
 		snprintf(label, sizeof(label), "%.0fs", t);
 		tl_text(svg, x, axis_y + 16, "middle", label);
 	}

@@ -376,7 +376,7 @@ static char *normalise(const char *path)
 	return out;
 }
 
-CRS_TESTABLE char *coverage_repo_relative(const char *path, const char *repo_path)
+char *coverage_repo_relative(const char *path, const char *repo_path)
 {
 	char *full = path[0] == '/' ? xstrdup(path) :
 		xasprintf("%s/%s", repo_path, path);

@@ -55,14 +55,12 @@ int coverage_parse_lcov(struct coverage **out, const char *buf, size_t len,
 			const char *name);
 void coverage_free(struct coverage *c);
 
-#ifdef UNIT_TESTS
 /*
  * `path` relative to the folder `repo_path`, both normalised lexically
  * ("//", "." and ".." segments); a relative `path` is taken relative to
  * `repo_path`. NULL when it lies outside. Caller frees.
  */
 char *coverage_repo_relative(const char *path, const char *repo_path);
-#endif
 
 /* One file's lines a harness should execute to reach the change. */
 struct coverage_target {

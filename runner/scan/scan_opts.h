@@ -35,6 +35,7 @@ struct scan_opts {
 	const char *corpus_store_branch; /* --corpus-store-branch */
 	int batch;		/* --mode batch: grow the store */
 	int prune;		/* --mode prune: minimize the store */
+	int coverage_mode;	/* --mode coverage: the corpus's coverage */
 	const char **sarifs;	/* --sarif, repeatable: bug-candidate logs */
 	size_t sarifs_nr;
 	const char *sanitizer;	/* --sanitizer, overrides project.yaml */

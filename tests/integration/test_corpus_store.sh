@@ -11,6 +11,10 @@
 #    pushes it: every file named by the SHA-1 of its bytes;
 #  - `--mode prune` replaces that folder with libFuzzer's merge of it on
 #    the head build, one commit on the batch's;
+#  - `--mode coverage`, twice: the project's coverage by that corpus in
+#    <out>/coverage/ (lcov, index.html with the per-file table and the
+#    trend picture), one history point per run kept in the store's
+#    coverage/history.json, the corpus untouched;
 #  - a hostile commit is laid on the branch (as anyone with push access,
 #    or a compromised batch, could): a link to a host file, a submodule
 #    entry and a 2 MiB blob in corpus/fuzz_records/;
@@ -29,7 +33,7 @@ common=(--compose "$ROOT/container/crs/libfuzzer/compose.yaml"
 	--corpus-store "$store" --harness fuzz_records)
 
 scan_expect 2 "${common[@]}" --mode batch --base "$base" --head "$head"
-grep -q -- "--mode batch fuzzes the whole project: no --base or --diff" \
+grep -q -- "--mode batch works on the whole project: no --base or --diff" \
 	"$tmp/log.txt" || fail "batch with --base is not refused"
 
 # the batch run of main
@@ -73,6 +77,35 @@ grep -q "prune: fuzz_records: $n input(s) merged into $m " "$tmp/log.txt" ||
 note "prune: $n input(s) merged into $m"
 tip=$pruned
 n=$m
+
+# coverage, twice: the project's coverage by the store's corpus, its
+# history kept in the store (one point per run), drawn in index.html
+for run in 1 2; do
+	scan_expect 0 "${common[@]}" --mode coverage --head "$base" \
+		--timeout 4m --fail-on none
+	grep -q "coverage: [0-9]* of [0-9]* instrumented line(s) run by the corpus" \
+		"$tmp/log.txt" || { cat "$tmp/log.txt" >&2; fail "coverage run $run: not logged"; }
+	python3 - "$tmp/out/coverage" "$run" <<'PY'
+import json, sys
+d, run = sys.argv[1], int(sys.argv[2])
+h = json.load(open(d + "/history.json"))["points"]
+assert len(h) == run, h
+assert 0 < h[-1]["hit"] <= h[-1]["lines"] and h[-1]["inputs"] > 0, h
+html = open(d + "/index.html").read()
+assert "src/recparse.c" in html and "<svg" in html and html.count("<circle") == run, run
+lcov = open(d + "/coverage.lcov").read()
+assert "SF:src/recparse.c\n" in lcov and "end_of_record" in lcov, lcov[:200]
+PY
+done
+cov=$(git -C "$store" rev-parse refs/heads/crs-ci-corpus)
+[ "$(git -C "$store" rev-parse "$cov^^")" = "$tip" ] ||
+	fail "the coverage runs' commits are not on the prune's"
+[ "$(git -C "$store" rev-parse "$cov:corpus")" = "$(git -C "$store" rev-parse "$tip:corpus")" ] ||
+	fail "a coverage run changed the corpus"
+git -C "$store" show "$cov:coverage/history.json" | grep -q '"points"' ||
+	fail "the store holds no coverage history"
+note "coverage: $(grep -o '[0-9]* of [0-9]* instrumented line(s)' "$tmp/log.txt"), 2 points in the store's history"
+tip=$cov
 
 # a hostile commit on the branch: a link, a submodule, a 2 MiB blob
 big=$(head -c 2097152 /dev/zero | git -C "$store" hash-object -w --stdin)
