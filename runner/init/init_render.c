@@ -205,7 +205,8 @@ void init_render_github(struct buf *out, const struct init_render_opts *o)
 "    # event lets LLM CRSs run on the head it was set on\n"
 "    if: github.event.action != 'labeled' ||\n"
 "      github.event.label.name == 'crs-ci-llm'\n" : "",
-		   o->public ? "          persist-credentials: false\n" : "",
+		   /* the pull request's code never sees a git token */
+		   "          persist-credentials: false\n",
 		   INIT_RELEASE_REF, o->compose, o->project);
 	if (o->public)
 		buf_adds(out,
@@ -279,6 +280,7 @@ void init_render_github_corpus(struct buf *out,
 "      - uses: actions/checkout@v4\n"
 "        with:\n"
 "          fetch-depth: 0\n"
+"          persist-credentials: false\n"
 "\n"
 "      - uses: crs-ci/crs-ci/actions@%s\n"
 "        with:\n"

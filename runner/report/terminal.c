@@ -8,6 +8,7 @@
  * in a log.
  */
 #include "runner/report/terminal.h"
+#include "runner/report/html.h"
 #include "runner/report/disclose.h"
 #include "runner/report/timing_summary.h"
 #include "sarif/change_anchor.h"
@@ -278,5 +279,8 @@ size_t terminal_report(FILE *f, const struct finding_set *fs,
 			"harness(es) got less fuzzing than they were due: not "
 			"a clean pass\n", q(polq, sizeof(polq), policy),
 			sm->incomplete_nr);
+	/* where to look next (issue 43, item 3) */
+	if (out_dir)
+		fprintf(f, "  report: %s/%s\n", out_dir, HTML_REPORT_NAME);
 	return failing;
 }
