@@ -30,15 +30,25 @@
 
 /*
  * N runs of one input. A run that times out (libFuzzer exits 70) costs
- * the whole -timeout, so a timeout PoV gets at most 3 runs.
+ * the whole -timeout, so a timeout PoV gets at most 3 runs, and the runs
+ * after the first hang wait out their timeouts side by side (issue 42,
+ * item 8): a hang's reproduction takes two timeouts, not three.
  */
 static const char reproduce_script[] =
 	"h=\"$1\"; n=\"$2\"; rss=\"$3\"; i=1\n"
-	"while [ \"$i\" -le \"$n\" ]; do\n"
+	"run() {\n"
 	"  /out/\"$h\" -runs=1 -timeout=10 -rss_limit_mb=\"$rss\" /testcase "
-	">/triage/run.$i.log 2>&1\n"
-	"  rc=$?; echo $rc >/triage/rc.$i\n"
-	"  if [ \"$rc\" -eq 70 ] && [ \"$n\" -gt 3 ]; then n=3; fi\n"
+	">/triage/run.$1.log 2>&1\n"
+	"  echo $? >/triage/rc.$1\n"
+	"}\n"
+	"while [ \"$i\" -le \"$n\" ]; do\n"
+	"  run \"$i\"\n"
+	"  if [ \"$(cat /triage/rc.$i)\" -eq 70 ]; then\n"
+	"    [ \"$n\" -gt 3 ] && n=3\n"
+	"    while [ \"$i\" -lt \"$n\" ]; do i=$((i + 1)); run \"$i\" & done\n"
+	"    wait\n"
+	"    break\n"
+	"  fi\n"
 	"  i=$((i + 1))\n"
 	"done\n";
 
