@@ -6,7 +6,7 @@
 #                                    [--cpu CPUS] [--scan-arg ARG]...
 #                                    [--compose FILE] [--no-bare]
 #                                    [--all-harnesses] [--table FILE]
-#                                    [NAME...]
+#                                    [--campaign SECONDS] [NAME...]
 #
 # The bugs are tests/bench/real/regressions/bugs.tsv: fixes from a C
 # library's history that OSS-Fuzz found, each reverted as a pull request
@@ -38,6 +38,14 @@
 #      not the bug: see bare()). A clean row has no bug to race for: "-";
 #      --no-bare skips it for every row (a rerun of the scans alone, the
 #      bare times measured already).
+# With --campaign SECONDS (the corpus arm, issue 41): before the rows, per
+# library, a bare git store ($BENCH_LOG_DIR/stores/LIB.git) is grown by a
+# `crs-ci scan --mode batch` of the release tree (the base) fuzzing the
+# library's row harnesses for SECONDS in all, then minimized by `--mode
+# prune`; every row of that library then scans with --corpus-store (and
+# bare libFuzzer starts from the same store corpus). The store's sizes
+# before and after the prune, and the campaign's own verdict, are printed
+# above the table.
 # A bug counts as found when the scan's verdict is FAIL; a clean change
 # passes when its verdict is PASS; an INCOMPLETE scan (the deadline left a
 # harness less fuzzing than it was due, e.g. the builds ate it) counts as
@@ -58,6 +66,7 @@ compose=$ROOT/container/crs/libfuzzer/compose.yaml
 run_bare=yes
 harnesses="the row's"
 table=$REAL/regressions/bugs.tsv
+campaign=
 
 die() { printf 'bench-regressions: error: %s\n' "$*" >&2; exit 2; }
 say() { printf 'bench-regressions: %s\n' "$*" >&2; }
@@ -74,6 +83,8 @@ while [ $# -gt 0 ]; do
 	--all-harnesses) harnesses=all; shift ;;
 	--table) [ $# -ge 2 ] || die "--table needs a file"; table=$(realpath -e "$2" 2>/dev/null) ||
 		die "--table $2: no such file"; shift 2 ;;
+	--campaign) [ $# -ge 2 ] && [[ $2 =~ ^[0-9]+$ ]] ||
+		die "--campaign needs a number of seconds"; campaign=$2; shift 2 ;;
 	-*) die "unknown option $1" ;;
 	*) names+=("$1"); shift ;;
 	esac
@@ -123,7 +134,7 @@ cleanup() {
 }
 trap cleanup EXIT
 # the run's settings, said at the start and above the table
-run_desc="table ${table#"$ROOT"/}, deadline $deadline, fuzz-seconds ${fuzz_seconds:-none}, CPUs $cpus${extra[*]:+, scan ${extra[*]}}, compose ${compose#"$ROOT"/}, harnesses $harnesses"
+run_desc="table ${table#"$ROOT"/}, deadline $deadline, fuzz-seconds ${fuzz_seconds:-none}, CPUs $cpus${extra[*]:+, scan ${extra[*]}}, compose ${compose#"$ROOT"/}, harnesses $harnesses${campaign:+, campaign ${campaign}s per library}"
 say "logs in $logs; $run_desc"
 
 # json FILE EXPR: a value from a JSON file (python3, as bench_directed.sh)
@@ -174,6 +185,13 @@ bare() {
 	fi
 	rm -rf "$dir/bare-corpus" "$dir/bare-crash"
 	mkdir -p "$dir/bare-corpus" "$dir/bare-crash"
+	# the corpus arm: bare libFuzzer starts from the store's corpus too
+	if [ -n "$campaign" ] && git -C "$logs/stores/$lib.git" rev-parse -q \
+	    --verify "refs/heads/crs-ci-corpus:corpus/$harness" >/dev/null; then
+		git -C "$logs/stores/$lib.git" archive refs/heads/crs-ci-corpus \
+			"corpus/$harness" | tar -x -C "$dir/bare-corpus" \
+			--strip-components=2
+	fi
 	: >"$dir/bare.log"
 	t0=$(date +%s)
 	while left=$((cap - ($(date +%s) - t0))); [ "$left" -gt 0 ]; do
@@ -214,6 +232,55 @@ bare() {
 	echo miss
 }
 
+# store_count STORE REV HARNESS: inputs in corpus/HARNESS of the store's REV
+store_count() {
+	git -C "$1" ls-tree "$2" "corpus/$3/" 2>/dev/null | wc -l
+}
+
+# The corpus arm: per library, a batch campaign of the release tree into
+# a bare store, then a prune; campaign_notes says what each made.
+campaign_notes=()
+if [ -n "$campaign" ]; then
+	for lib in $(printf '%s\n' "${rows[@]}" | cut -f2 | sort -u); do
+		dir=$logs/campaign-$lib
+		store=$logs/stores/$lib.git
+		rm -rf "$dir" "$store"
+		mkdir -p "$dir" "$(dirname "$store")"
+		git init -q --bare "$store"
+		first=$(printf '%s\n' "${rows[@]}" | awk -F'\t' -v l="$lib" '$2 == l {print $1; exit}')
+		base=''
+		eval "$("$REAL/make-$lib-repo.sh" "$dir/repo" "$(dirname "$table")/$first.patch")" ||
+			die "$lib: cannot make the repository"
+		hs=()
+		for h in $(printf '%s\n' "${rows[@]}" | awk -F'\t' -v l="$lib" '$2 == l {print $3}' | sort -u); do
+			hs+=(--harness "$h")
+		done
+		say "campaign $lib: batch of ${campaign}s (${hs[*]}) into $store"
+		for mode in batch prune; do
+			rc=0
+			nice "$CRS_CI" scan --compose "$compose" \
+				--project "$REAL/projects/$lib" --source "$dir/repo" \
+				--head "$base" "${hs[@]}" --mode "$mode" \
+				--corpus-store "$store" --fail-on none \
+				--fuzz-seconds "$campaign" --saturation off \
+				--timeout "$((campaign + 900))" \
+				--out "$dir/out-$mode" --work-dir "$dir/work" \
+				>"$dir/$mode.log" 2>&1 || rc=$?
+			[ "$rc" -eq 0 ] || say "campaign $lib: $mode exit $rc (log $dir/$mode.log)"
+		done
+		tip=$(git -C "$store" rev-parse -q --verify refs/heads/crs-ci-corpus || true)
+		for h in "${hs[@]}"; do
+			[ "$h" = --harness ] && continue
+			if [ -n "$tip" ]; then
+				note="$lib/$h: $(store_count "$store" "$tip^" "$h") input(s) after the batch, $(store_count "$store" "$tip" "$h") after the prune"
+			else
+				note="$lib/$h: the campaign stored nothing"
+			fi
+			say "campaign $note"
+			campaign_notes+=("$note; the batch's verdict $(json "$dir/out-batch/results.json" verdict 2>/dev/null || echo -)")
+		done
+	done
+fi
 
 results=()
 for row in "${rows[@]}"; do
@@ -226,6 +293,7 @@ for row in "${rows[@]}"; do
 		die "$name: cannot make the repository"
 	pick=(--harness "$harness")
 	[ "$harnesses" = all ] && pick=()
+	[ -n "$campaign" ] && pick+=(--corpus-store "$logs/stores/$lib.git")
 	t0=$(date +%s)
 	rc=0
 	nice "$CRS_CI" scan --compose "$compose" \
@@ -257,6 +325,9 @@ done
 
 echo
 echo "$run_desc; seconds; bare = libFuzzer -seed=1 on the head build, cap ${cap}s"
+for n in "${campaign_notes[@]}"; do
+	echo "campaign: $n"
+done
 echo
 echo "| bug | library | kind | outcome | verdict | time to verdict | first PoV (scan) | bare libFuzzer first PoV |"
 echo "|---|---|---|---|---|---|---|---|"
