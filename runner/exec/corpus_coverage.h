@@ -2,13 +2,11 @@
 /*
  * corpus_coverage.h - --mode coverage: the whole project's coverage by its corpus
  *
- * ClusterFuzzLite's coverage mode: every harness's corpus (the store's,
- * the scan's other sources and the cache's) replayed on the coverage
- * build, joined per repository file, and written to <out>/coverage/:
- * coverage.lcov, index.html (per-file table and the trend picture) and
- * history.json. With a store, the history lives there
- * (coverage/history.json, one point per run) and the new point is pushed
- * with it. Details: docs/corpus.md.
+ * ClusterFuzzLite's coverage mode: every harness's corpus replayed on
+ * the coverage build, joined per repository file, written to
+ * <out>/coverage/ (coverage.lcov, index.html, history.json); with a
+ * store, the history lives in its coverage/history.json and the new
+ * point is pushed with it. Details: docs/corpus.md.
  */
 #ifndef CRS_RUNNER_EXEC_CORPUS_COVERAGE_H
 #define CRS_RUNNER_EXEC_CORPUS_COVERAGE_H
