@@ -22,6 +22,7 @@
 #include "common/fsutil.h"
 #include "common/log.h"
 #include "common/strvec.h"
+#include "common/user_path.h"
 #include "common/xalloc.h"
 #include "runner/corpus/corpus_fetch.h"
 #include "runner/corpus/corpus_read.h"
@@ -117,23 +118,44 @@ static int read_archive_file(const char *path, const char *shown,
 	return r;
 }
 
-/* Read the folder `path` (its <harness>/ subfolder when `sub`). */
-static int read_folder_path(const char *path, const char *harness, int sub,
-			    struct corpus_sink *k, struct corpus_count *c)
+/*
+ * Read the local folder or archive `path` (a folder's <harness>/ subfolder
+ * when `sub`). A path inside the checkout is walked with no link followed
+ * (user_path_open): the pull request wrote its folders.
+ */
+static int read_local(struct scan *s, const char *path, const char *harness,
+		      int sub, struct corpus_sink *k, struct corpus_count *c)
 {
-	char *where = sub ? xasprintf("%s/%s", path, harness) : xstrdup(path);
-	int fd = -1, r;
+	struct stat st;
+	int fd, hfd, r;
 
-	r = fs_open_dir(&fd, where);
-	if (r == 0) {
-		r = corpus_read_folder(fd, where, k, c);
-		close(fd);
-	} else if (sub && fs_exists(path)) {
-		/* the store has no folder for this harness: nothing to read */
-		crs_error_clear();
-		r = CRS_ENOTFOUND;
+	if ((r = user_path_open(&fd, path, s->opts->source)) != 0)
+		return r;
+	if (fstat(fd, &st) != 0) {
+		r = crs_error_set(CRS_ERR, "%s: %s", path, strerror(errno));
+	} else if (S_ISREG(st.st_mode)) {
+		r = corpus_read_archive(fd, path, sub ? harness : NULL, k, c);
+	} else if (!S_ISDIR(st.st_mode)) {
+		r = crs_error_set(CRS_EINPUT, "%s: not a folder or a regular "
+				  "file", path);
+	} else if (!sub) {
+		r = corpus_read_folder(fd, path, k, c);
+	} else if ((hfd = openat(fd, harness, O_RDONLY | O_DIRECTORY |
+				 O_NOFOLLOW | O_CLOEXEC)) >= 0) {
+		char *shown = xasprintf("%s/%s", path, harness);
+
+		r = corpus_read_folder(hfd, shown, k, c);
+		free(shown);
+		close(hfd);
+	} else if (errno == ENOENT) {
+		r = CRS_ENOTFOUND;	/* no folder for this harness */
+	} else {
+		r = crs_error_set(CRS_EINPUT, "%s/%s: %s", path, harness,
+				  errno == ELOOP || errno == ENOTDIR ?
+				  "a link or a file, not a folder" :
+				  strerror(errno));
 	}
-	free(where);
+	close(fd);
 	return r;
 }
 
@@ -144,7 +166,6 @@ static int read_source(struct scan *s, struct source *src, const char *harness,
 {
 	int per = corpus_source_per_harness(src->spec), r;
 	char *where = corpus_source_expand(src->spec, harness);
-	struct stat st;
 
 	if (corpus_source_is_url(where) && per) {
 		char *shown = corpus_source_shown(where);
@@ -171,13 +192,8 @@ static int read_source(struct scan *s, struct source *src, const char *harness,
 		r = src->archive ? read_archive_file(src->archive, src->shown,
 						     harness, k, c) :
 			crs_error_set(CRS_ERR, "%s", src->error);
-	} else if (stat(where, &st) != 0) {
-		r = crs_error_set(CRS_ENOTFOUND, "%s: %s", where,
-				  strerror(errno));
-	} else if (S_ISDIR(st.st_mode)) {
-		r = read_folder_path(where, harness, !per, k, c);
 	} else {
-		r = read_archive_file(where, where, per ? NULL : harness, k, c);
+		r = read_local(s, where, harness, !per, k, c);
 	}
 	free(where);
 	return r;

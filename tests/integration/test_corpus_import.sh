@@ -17,7 +17,10 @@
 #    never become files; the folder's link to a host file is passed over,
 #    and the public.zip's copy of one of its inputs is a duplicate;
 #  - a source that is no archive is refused with a warning naming it,
-#    and a URL's password never reaches the log or results.json.
+#    and a URL's password never reaches the log or results.json;
+#  - a --corpus path inside the checkout is walked without following a
+#    link the pull request planted there (one to a host folder): it is
+#    refused by name, and nothing of the host folder is read.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 mktemp_dir; tmp=$TMP
@@ -118,9 +121,14 @@ assert len(s) == 1 and s[0]["read"] == 0 and s[0]["error"] is None, s
 PY
 note "without the sources: $(tail -n 1 "$tmp/verdict.txt")"
 
+# what the pull request planted in the checkout: a link to a host folder
+mkdir -p "$tmp/host/fuzz_records"
+printf 'RP\001\001\013host-secret' >"$tmp/host/fuzz_records/stolen"
+ln -s "$tmp/host" "$tmp/repo/seeds"
+
 scan_expect 1 "${args[@]}" --oss-fuzz-corpus recparse \
 	--oss-fuzz-mirror "http://user:SECRET-PASS@127.0.0.1:$port" \
-	--corpus "$store" --corpus "$tmp/junk.zip"
+	--corpus "$store" --corpus "$tmp/junk.zip" --corpus "$tmp/repo/seeds"
 log=$tmp/log.txt
 grep -q 'Heap-buffer-overflow WRITE .* in rp_parse' "$tmp/verdict.txt" ||
 	fail "the planted bug was not proved"
@@ -130,6 +138,10 @@ grep -q "corpus: fuzz_records: 2 new input(s) from $store (2 read, 0 duplicate" 
 	{ cat "$log" >&2; fail "the folder's inputs are not logged"; }
 grep -q "corpus: fuzz_records: $tmp/junk.zip: .*" "$log" ||
 	{ cat "$log" >&2; fail "the refused source is not named"; }
+grep -q "corpus: fuzz_records: $tmp/repo/seeds: .*a link inside the checkout" "$log" ||
+	{ cat "$log" >&2; fail "the planted link is not refused by name"; }
+! grep -rq host-secret "$tmp/work/corpus-in" ||
+	fail "the planted link was followed to the host folder"
 grep -q "corpus: 4 input(s) imported for 1 of 1 harness(es)" "$tmp/verdict.txt" ||
 	fail "the verdict does not say what was imported"
 ! grep -rq SECRET-PASS "$log" "$tmp/verdict.txt" "$tmp/out" ||
@@ -141,7 +153,8 @@ import json, os, sys
 res, root = sys.argv[1:]
 c = {h["harness"]: h["sources"] for h in json.load(open(res))["corpus"]["harnesses"]}
 # in the order given, OSS-Fuzz's last
-store, junk, pub = c["fuzz_records"]
+store, junk, planted, pub = c["fuzz_records"]
+assert planted["kept"] == 0 and "link" in planted["error"], planted
 assert store["kept"] == 2 and store["passed_over"] == 1, store
 # the key and the escaped name's bytes (benign is the store's copy); the
 # bomb is too big, the link no regular file
