@@ -155,6 +155,36 @@ grep -q "the pull request made .crs-ci a link" "$tmp/gh-link/config.log" ||
 g checkout -q pr
 note "action, config-from base: a compose folder the pull request made a link is refused (exit 2)"
 
+# the pull request that adds crs-ci: its base commit has no compose. It
+# passes with a notice, and no later step runs (no scan, no verdict)
+g checkout -q --orphan nocfg
+g rm -rqf . && echo "a library" > "$repo/README" && g add README
+g commit -qm "before crs-ci"
+base0=$(g rev-parse HEAD)
+g checkout -q pr
+mkdir -p "$tmp/gh-first/runner"
+: > "$tmp/gh-first/output"
+(cd "$repo" && EVENT_NAME=pull_request CONFIG_FROM=base \
+	COMPOSE=.crs-ci/crs-compose.yaml SOURCE=. BASE=$base0 \
+	RUNNER_TEMP=$tmp/gh-first/runner GITHUB_OUTPUT=$tmp/gh-first/output \
+	GITHUB_STEP_SUMMARY=$tmp/gh-first/summary \
+	bash "$tmp/gh-config.sh") >"$tmp/gh-first/config.log" 2>&1 ||
+	{ cat "$tmp/gh-first/config.log" >&2; fail "action: the pull request that adds crs-ci failed"; }
+grep -q "::notice title=crs-ci::.crs-ci/crs-compose.yaml is not in the base commit $base0: this pull request adds it" "$tmp/gh-first/config.log" ||
+	{ cat "$tmp/gh-first/config.log" >&2; fail "action: no notice for the pull request that adds crs-ci"; }
+grep -qx "skip=true" "$tmp/gh-first/output" || fail "action: the later steps are not skipped"
+grep -q "not scanned" "$tmp/gh-first/summary" || fail "action: the job summary says nothing"
+python3 - "$ROOT/actions/action.yml" <<'PY'
+import sys, yaml
+steps = {st["name"]: st for st in yaml.safe_load(open(sys.argv[1]))["runs"]["steps"]}
+for i in ("Cache key", "Restore images and corpora", "Install crs-ci", "Scan"):
+    assert steps[i].get("if") == "steps.config.outputs.skip != 'true'", (i, steps[i].get("if"))
+PY
+action_step verdict > "$tmp/gh-verdict.sh"
+SKIP=true CODE="" bash "$tmp/gh-verdict.sh" >"$tmp/gh-first/verdict.log" 2>&1 ||
+	fail "action: the verdict of an unscanned pull request fails"
+note "action: the pull request that adds crs-ci passes with a notice; no scan runs"
+
 # --- 3. the GitLab template's scan job --------------------------------------
 glci_install
 mkdir -p "$repo/ci"
@@ -226,3 +256,16 @@ grep -q "the merge request made .crs-ci a link" "$gl_log" ||
 	{ cat "$gl_log" >&2; fail "gitlab: a compose folder made a link was not refused"; }
 [ ! -s "$gl_args" ] || { cat "$gl_args" >&2; fail "gitlab: the scan ran with a compose folder made a link"; }
 note "gitlab, config-from base: a compose folder the merge request made a link is refused"
+# the merge request that adds crs-ci: passes, says why, scans nothing
+g checkout -q pr
+base_pr=$base base=$base0
+rm -f "$tmp/gl-base.args"
+gl_run base
+base=$base_pr
+[ "$gl_code" = 0 ] || { cat "$gl_log" >&2; fail "gitlab: the merge request that adds crs-ci: exit $gl_code, want 0"; }
+grep -q "is not in the base commit $base0: this merge request adds it" "$gl_log" ||
+	{ cat "$gl_log" >&2; fail "gitlab: no reason for the unscanned merge request"; }
+[ -f "$repo/.gitlab-ci-local/artifacts/crs-ci-scan/crs-ci-out/not-scanned" ] ||
+	fail "gitlab: the verdict job is not told the merge request was not scanned"
+[ ! -s "$gl_args" ] || { cat "$gl_args" >&2; fail "gitlab: a scan ran without a trusted compose"; }
+note "gitlab: the merge request that adds crs-ci passes with a reason; no scan runs"
