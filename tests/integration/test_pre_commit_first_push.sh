@@ -27,7 +27,9 @@ mkdir .crs-ci
 sed "s|local_path: \"\\.\"|local_path: \"$ROOT/container/crs/libfuzzer\"|" \
 	"$ROOT/container/crs/libfuzzer/compose.yaml" >.crs-ci/crs-compose.yaml
 # verbose: the scan's log shows on a pass too (the failure's evidence)
-printf 'repos:\n  - repo: %s\n    rev: %s\n    hooks:\n      - id: crs-ci\n        verbose: true\n' \
+# as docs/cmd/pre-push.md writes it: an older pre-commit than the
+# manifest's stage names need stops with the version to install
+printf 'minimum_pre_commit_version: "3.2.0"\nrepos:\n  - repo: %s\n    rev: %s\n    hooks:\n      - id: crs-ci\n        verbose: true\n' \
 	"$tmp/hooks" "$rev" >.pre-commit-config.yaml
 git add .pre-commit-config.yaml	# pre-commit refuses an unstaged config
 git config crs-ci.timeout 180	# the deadline: room for cold builds on a busy host
@@ -65,3 +67,19 @@ grep -q "\[new\] Heap-buffer-overflow" "$tmp/push2.txt" ||
 grep -q "pre-push: scanning ${base:0:12}\.\.${head:0:12}" "$tmp/push2.txt" ||
 	{ cat "$tmp/push2.txt" >&2; fail "not scanned from main's merge-base"; }
 note "pre-commit ($(pre-commit --version)), crs-ci.base main: $(grep -m1 '\[new\]' "$tmp/push2.txt" | sed 's/^ *//')"
+
+# Debian 12's own pre-commit (3.0.4) on the same config: it stops before
+# it reads the manifest, naming the version needed and how to upgrade
+if v=$(env -u PYTHONPATH /usr/bin/pre-commit --version 2>/dev/null | sed -n 's/^pre-commit //p') &&
+    ! pre_commit_new_enough "$v"; then
+	set +e
+	env -u PYTHONPATH /usr/bin/pre-commit run --hook-stage push >"$tmp/old.txt" 2>&1
+	code=$?
+	set -e
+	[ "$code" -ne 0 ] || fail "pre-commit $v ran the hook"
+	grep -q "pre-commit version 3.2.0 is required but version $v is installed.*upgrade pre-commit" "$tmp/old.txt" ||
+		{ cat "$tmp/old.txt" >&2; fail "pre-commit $v does not say what to upgrade"; }
+	note "pre-commit $v: $(grep -o 'pre-commit version 3.2.0 is required.*' "$tmp/old.txt")"
+else
+	note "the host's pre-commit is ${v:-absent}: the old-version message is not checked here"
+fi
