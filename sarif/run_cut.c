@@ -155,3 +155,21 @@ void run_cut_line(struct buf *b, const struct run_cut *c)
 		   "on (--after-finding %s)", c->proved_at_s,
 		   c->policy ? c->policy : "?");
 }
+
+#define CUT_REASON_START "the run ended "
+#define CUT_REASON_PROOF " was proved (--after-finding "
+
+char *run_cut_reason(const struct run_cut *c)
+{
+	return xasprintf(CUT_REASON_START "%.0fs after finding %s"
+			 CUT_REASON_PROOF "%s)", c->cut_at_s - c->proved_at_s,
+			 c->finding ? c->finding : "?",
+			 c->policy ? c->policy : "?");
+}
+
+int run_cut_is_reason(const char *reason)
+{
+	return reason && !strncmp(reason, CUT_REASON_START,
+				  strlen(CUT_REASON_START)) &&
+		strstr(reason, CUT_REASON_PROOF) != NULL;
+}

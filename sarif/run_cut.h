@@ -48,4 +48,13 @@ int run_cut_from_json(struct run_cut **out, const json_t *j,
  */
 void run_cut_line(struct buf *b, const struct run_cut *c);
 
+/*
+ * Why the cut left a harness short, as harness_runs.json and results.json
+ * "incomplete" record it (caller frees), and whether `reason` is such a
+ * line: the reports show those harnesses as one quiet line, not as
+ * failures of their own.
+ */
+char *run_cut_reason(const struct run_cut *c);
+int run_cut_is_reason(const char *reason);
+
 #endif

@@ -415,14 +415,6 @@ static int cut_due(struct scan *s, struct run_budget *b, double slack,
 	return c->cut_at_s >= 0;
 }
 
-/* Why the cut left a harness short (caller frees). */
-static char *cut_reason(const struct run_cut *c)
-{
-	return xasprintf("the run ended %.0fs after finding %s was proved "
-			 "(--after-finding %s)", c->cut_at_s - c->proved_at_s,
-			 c->finding, c->policy);
-}
-
 /*
  * Wait until no module runs, `share_s` from `held_from` (when its CRSs
  * began to start) passes, the --after-finding policy ends the run, or
@@ -651,7 +643,7 @@ static int run_harness(struct scan *s, const struct run_infra *ri,
 	budget->fuzzed_s += scan_elapsed(s) - held_from;
 	/* judged on the time the harness held, its CRSs' start-up included:
 	 * a loaded engine's slow start is not a shortfall of the scan's */
-	why = hr.cut ? cut_reason(budget->cut) : hr.saturated ? NULL :
+	why = hr.cut ? run_cut_reason(budget->cut) : hr.saturated ? NULL :
 		harness_run_shortfall(wanted_s, share_s,
 				      scan_elapsed(s) - held_from, started,
 				      hr.exited_early, hr.failed);
@@ -860,7 +852,7 @@ static int run_all(struct scan *s, struct run_infra *ri,
 		if (wanted > share)
 			share = wanted < left ? wanted : left;
 		if (cut_due(s, budget, MIN_SHARE_S, 0)) {
-			char *why = cut_reason(budget->cut);
+			char *why = run_cut_reason(budget->cut);
 
 			log_info("run: harness %s is not fuzzed: %s", h, why);
 			harness_runs_add(rec, h, wanted, 0, why);

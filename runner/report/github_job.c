@@ -8,6 +8,7 @@
  * only between ::stop-commands:: and a random token.
  */
 #include "runner/report/github.h"
+#include "runner/report/pov_preview.h"
 #include "runner/report/disclose.h"
 #include "runner/report/change_lines.h"
 #include "runner/report/timing_summary.h"
@@ -44,6 +45,8 @@
 #define GITHUB_SUMMARY_ROWS_MAX 200
 
 /* --- escaping ------------------------------------------------------------- */
+
+#define SUMMARY_PROOFS_MAX 3	/* proofs at the top of the summary */
 
 static void escape_cmd(struct buf *b, const char *s, int property)
 {
@@ -374,12 +377,15 @@ static void summary_row(struct buf *b, const struct finding *x,
 
 /*
  * The changed lines around each of the first `rows` findings' moved
- * change anchors, with the crash line (change-lines.json's excerpts).
+ * change anchors, with the crash line (change-lines.json's excerpts);
+ * not again for the findings whose proof leads the summary.
  */
 static void summary_anchor_lines(struct buf *b, const struct finding_set *fs,
 				 size_t rows, const char *out_dir)
 {
 	json_t *all = change_lines_load(out_dir);
+	const char *policy = policy_of(fs);
+	size_t proved = 0;
 	int head = 0;
 
 	for (size_t i = 0; all && i < rows && b->len < GITHUB_SUMMARY_MAX / 2;
@@ -387,6 +393,11 @@ static void summary_anchor_lines(struct buf *b, const struct finding_set *fs,
 		const struct finding *x = &fs->items[i];
 		/* borrowed: the anchor's excerpt, then the crash's if apart */
 		const json_t *a = json_object_get(all, x->id ? x->id : "");
+
+		/* summary_proofs showed it at the top */
+		if (finding_fails_policy(x, policy) &&
+		    proved++ < SUMMARY_PROOFS_MAX)
+			continue;
 
 		for (size_t k = 0; k < 2 && change_anchor_moved(x->anchor);
 		     k++) {
@@ -405,6 +416,117 @@ static void summary_anchor_lines(struct buf *b, const struct finding_set *fs,
 		}
 	}
 	json_decref(all);
+}
+
+/*
+ * The proof of each of the first SUMMARY_PROOFS_MAX failing findings, at
+ * the top of the summary: the crash, its first changed-lines excerpt, the
+ * PoV's first bytes and the one command that reproduces it.
+ */
+static void summary_proofs(struct buf *b, const struct finding_set *fs,
+			   const char *policy, const char *out_dir)
+{
+	json_t *all = change_lines_load(out_dir);
+
+	for (size_t i = 0, shown = 0; i < fs->nr &&
+	     shown < SUMMARY_PROOFS_MAX && b->len < GITHUB_SUMMARY_MAX / 4;
+	     i++) {
+		const struct finding *x = &fs->items[i];
+		/* borrowed */
+		const json_t *a = json_object_get(all, x->id ? x->id : "");
+		const json_t *e = json_array_get(a, 0), *e1;
+		const char *role = json_string_value(json_object_get(e,
+								     "role"));
+		struct buf dump = BUF_INIT;
+		size_t size = 0;
+		char *cmd;
+
+		if (!finding_fails_policy(x, policy))
+			continue;
+		shown++;
+		buf_adds(b, "### [");
+		md(b, x->novelty ? x->novelty : "unknown");
+		buf_adds(b, "] ");
+		md(b, x->crash_type);
+		buf_adds(b, " in ");
+		md(b, x->function);
+		if (x->file) {
+			buf_adds(b, " at ");
+			md(b, x->file);
+			if (x->line > 0)
+				buf_printf(b, "\\:%d", x->line);
+		}
+		buf_adds(b, "\n\n");
+		if (e)
+			md_excerpt(b, e);
+		/* a changed line the PoV ran, apart from the crash: the crash
+		 * too */
+		e1 = json_array_get(a, 1);
+		if (role && !strcmp(role, "anchor") && e1 &&
+		    (role = json_string_value(json_object_get(e1, "role"))) &&
+		    !strcmp(role, "crash"))
+			md_excerpt(b, e1);
+		if (x->pov_path && pov_preview(&dump, out_dir, x->pov_path,
+					       POV_PREVIEW_BYTES, "",
+					       &size) == 0) {
+			buf_printf(b, "**The PoV** (%zu byte(s)%s):\n\n", size,
+				   size > POV_PREVIEW_BYTES ? ", the first "
+				   "shown" : "");
+			md_code_block(b, NULL, dump.ptr);
+			buf_addch(b, '\n');
+		}
+		buf_release(&dump);
+		if ((cmd = pov_reproduce_cmd(&fs->summary, x, out_dir))) {
+			buf_adds(b, "**Reproduce:** ");
+			md_code(b, cmd);
+			buf_adds(b, "\n\n");
+			free(cmd);
+		}
+	}
+	json_decref(all);
+}
+
+/*
+ * The harnesses fuzzed short: those --after-finding cut after the proof
+ * of a failing finding on one quiet line (the policy working), the
+ * others listed as what keeps the scan from a clean pass.
+ */
+static void summary_incomplete(struct buf *b, const struct finding_set *fs,
+			       size_t failing)
+{
+	const struct scan_summary *sm = &fs->summary;
+	size_t cut = 0, listed = 0;
+
+	for (size_t i = 0; i < sm->incomplete_nr; i++) {
+		const struct finding_incomplete *e = &sm->incomplete[i];
+
+		if (!failing || !run_cut_is_reason(e->reason))
+			continue;
+		buf_adds(b, cut++ ? ", " : "Fuzzed short after the proof, as "
+			 "`--after-finding` intends: ");
+		md_code_span(b, e->harness);
+		buf_printf(b, " (%.0f s of %.0f s)", e->fuzzed_s, e->wanted_s);
+	}
+	if (cut)
+		buf_adds(b, ".\n\n");
+	for (size_t i = 0; i < sm->incomplete_nr; i++) {
+		const struct finding_incomplete *e = &sm->incomplete[i];
+
+		if (failing && run_cut_is_reason(e->reason))
+			continue;
+		if (!listed++)
+			buf_adds(b, "**Incomplete:** these selected harnesses "
+				 "got less fuzzing than they were due, so no "
+				 "finding is not a clean pass:\n\n");
+		buf_adds(b, "- ");
+		md_code_span(b, e->harness);
+		buf_printf(b, ": fuzzed %.0f s of %.0f s: ", e->fuzzed_s,
+			   e->wanted_s);
+		md(b, e->reason);
+		buf_adds(b, "\n");
+	}
+	if (listed)
+		buf_adds(b, "\n");
 }
 
 static void md_list(struct buf *b, const char *label, char **v, size_t n)
@@ -447,6 +569,7 @@ void github_summary(struct buf *b, const struct finding_set *fs,
 		disclose_public_line(b, sm->private_findings);
 		buf_adds(b, ".\n\n");
 	}
+	summary_proofs(b, fs, policy, out_dir);
 	{
 		struct buf t = BUF_INIT;
 
@@ -472,22 +595,7 @@ void github_summary(struct buf *b, const struct finding_set *fs,
 		}
 		buf_release(&t);
 	}
-	if (sm->incomplete_nr) {
-		buf_adds(b, "**Incomplete:** these selected harnesses got less "
-			 "fuzzing than they were due, so no finding is not a "
-			 "clean pass:\n\n");
-		for (size_t i = 0; i < sm->incomplete_nr; i++) {
-			const struct finding_incomplete *e = &sm->incomplete[i];
-
-			buf_adds(b, "- ");
-			md_code_span(b, e->harness);
-			buf_printf(b, ": fuzzed %.0f s of %.0f s: ",
-				   e->fuzzed_s, e->wanted_s);
-			md(b, e->reason);
-			buf_adds(b, "\n");
-		}
-		buf_adds(b, "\n");
-	}
+	summary_incomplete(b, fs, failing);
 	if (sm->base || sm->head) {
 		buf_adds(b, "**Change:** ");
 		md(b, sm->base ? sm->base : "none");

@@ -12,7 +12,10 @@
 #include "runner/report/change_lines.h"
 #include "runner/report/html_timeline.h"
 #include "runner/report/junit.h"
+#include "runner/report/out_file.h"
+#include "runner/report/pov_preview.h"
 #include "sarif/run_corpus.h"
+#include "sarif/run_cut.h"
 #include "sarif/change_anchor.h"
 #include "sarif/change_cov.h"
 #include "sarif/finding.h"
@@ -43,6 +46,7 @@
 #define HTML_RANGES_MAX 200		/* not-reached ranges listed */
 #define HTML_SNIPPETS_MAX 4		/* changed-line excerpts per finding */
 #define HTML_SNIPPET_LINES 15		/* lines per excerpt, at most */
+#define HTML_PROOFS_MAX 3		/* proofs at the top of the page */
 
 static const char html_css[] =
 	"body{font:14px/1.45 system-ui,sans-serif;margin:2em;color:#1f2328}"
@@ -69,7 +73,11 @@ static const char html_css[] =
 	"pre.snippet .anchor{background:#ccffd8;font-weight:bold}"
 	".lineno{color:#6e7781}"
 	"svg.timeline{max-width:100%;height:auto;font-family:system-ui,"
-	"sans-serif}";
+	"sans-serif}"
+	".proof{border:2px solid #a40e26;border-radius:6px;padding:0 1em;"
+	"margin:1em 0}.proof h2{border:0;margin-top:.6em}"
+	"pre.hex{font-size:.85em;white-space:pre;word-break:normal}"
+	".quiet{color:#6e7781}";
 
 static const char *html_str(const char *s, const char *dflt)
 {
@@ -139,44 +147,6 @@ static void html_kv_own(xmlNodePtr table, const char *key, char *value)
 }
 
 /*
- * At most `max` bytes of <dir>/<rel> (a regular file, not a symlink) into
- * b; *truncated set when the file is longer. 0, or an error code (no
- * message kept: the caller leaves the excerpt out).
- */
-static int html_read_head(struct buf *b, const char *dir, const char *rel,
-			  size_t max, int *truncated)
-{
-	char *path = NULL;
-	struct stat st;
-	size_t n = 0;
-	int fd = -1, r = CRS_ERR;
-
-	*truncated = 0;
-	if (!dir || !safe_relpath_ok(rel))
-		return CRS_EINPUT;
-	path = xasprintf("%s/%s", dir, rel);
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
-		goto out;
-	buf_grow(b, max + 1);
-	if (safe_read_full(fd, b->ptr + b->len, max + 1 - b->len, &n,
-			   rel) != 0)
-		goto out;
-	b->len += n;
-	if (b->len > max) {
-		b->len = max;
-		*truncated = 1;
-	}
-	b->ptr[b->len] = '\0';
-	r = 0;
-out:
-	if (fd >= 0)
-		close(fd);
-	free(path);
-	return r;
-}
-
-/*
  * A JSON file of the output folder (at most `max` bytes), or NULL when
  * missing, too long or malformed.
  */
@@ -187,7 +157,7 @@ static json_t *html_json_load(const char *out_dir, const char *name,
 	json_t *j = NULL;
 	int truncated = 0;
 
-	if (html_read_head(&b, out_dir, name, max, &truncated) == 0 &&
+	if (out_file_head(&b, out_dir, name, max, &truncated, NULL) == 0 &&
 	    !truncated)
 		j = json_loadb(b.ptr, b.len, JSON_REJECT_DUPLICATES, NULL);
 	buf_release(&b);
@@ -216,24 +186,78 @@ static size_t html_failing(const struct finding_set *fs, const char *policy)
 	return n;
 }
 
+static const char *html_label(const struct finding *f)
+{
+	return f->novelty ? f->novelty :
+		(f->in_change ? "in-change" : "unknown");
+}
+
+static char *html_loc(const char *file, int line)
+{
+	return line > 0 ? xasprintf("%s:%d", html_str(file, "?"), line) :
+		xstrdup(html_str(file, "?"));
+}
+
+/* The first finding that fails the policy, or NULL. */
+static const struct finding *html_first_failing(const struct finding_set *fs,
+						const char *policy)
+{
+	for (size_t i = 0; i < fs->nr; i++)
+		if (finding_fails_policy(&fs->items[i], policy))
+			return &fs->items[i];
+	return NULL;
+}
+
+/*
+ * The verdict, naming the first failing finding's crash; then the
+ * harnesses --after-finding cut after the proof as one quiet line (the
+ * policy working, not a failure of its own), and every other harness
+ * fuzzed short as a banner.
+ */
 static void html_verdict(xmlNodePtr body, const struct finding_set *fs,
 			 const char *policy)
 {
 	size_t failing = html_failing(fs, policy);
 	enum finding_verdict v = finding_set_verdict(fs, policy, NULL);
-	char *t = xasprintf("%s: %zu finding(s), %zu failing --fail-on %s",
-			    finding_verdict_name(v), fs->nr, failing,
-			    policy);
+	const struct finding *f = html_first_failing(fs, policy);
+	struct buf cut = BUF_INIT;
+	char *t;
 
+	if (f) {
+		char *loc = html_loc(f->file, f->line);
+
+		t = xasprintf("%s: %s in %s at %s%s; %zu finding(s) fail "
+			      "--fail-on %s", finding_verdict_name(v),
+			      html_str(f->crash_type, "crash"),
+			      html_str(f->function, "?"), loc,
+			      f->in_change ? " (a line this change added)" : "",
+			      failing, policy);
+		free(loc);
+	} else
+		t = xasprintf("%s: %zu finding(s), %zu failing --fail-on %s",
+			      finding_verdict_name(v), fs->nr, failing,
+			      policy);
 	html_el_own(body, "p", v == VERDICT_PASS ? "verdict pass" :
 		    "verdict fail", t);
 	for (size_t i = 0; i < fs->summary.incomplete_nr; i++) {
 		const struct finding_incomplete *e = &fs->summary.incomplete[i];
 
+		if (f && run_cut_is_reason(e->reason)) {
+			buf_printf(&cut, "%s%s (%.0fs of %.0fs)",
+				   cut.len ? ", " : "", e->harness,
+				   e->fuzzed_s, e->wanted_s);
+			continue;
+		}
 		t = xasprintf("incomplete: harness %s fuzzed %.0fs of %.0fs: %s",
 			      e->harness, e->fuzzed_s, e->wanted_s, e->reason);
 		html_el_own(body, "p", "verdict fail", t);
 	}
+	if (cut.len)
+		html_el_own(body, "p", "quiet", xasprintf("Fuzzed short after "
+			    "the proof, as --after-finding %s intends: %s.",
+			    fs->run_cut && fs->run_cut->policy ?
+			    fs->run_cut->policy : "default", cut.ptr));
+	buf_release(&cut);
 }
 
 static char *html_join(char *const *v, size_t nr)
@@ -329,18 +353,6 @@ static void html_summary(xmlNodePtr body, const struct finding_set *fs,
 	}
 }
 
-static const char *html_label(const struct finding *f)
-{
-	return f->novelty ? f->novelty :
-		(f->in_change ? "in-change" : "unknown");
-}
-
-static char *html_loc(const char *file, int line)
-{
-	return line > 0 ? xasprintf("%s:%d", html_str(file, "?"), line) :
-		xstrdup(html_str(file, "?"));
-}
-
 static char *html_found_by(const struct finding *f)
 {
 	if (f->found_after_s >= 0)
@@ -430,8 +442,8 @@ static void html_excerpt(xmlNodePtr parent, const struct finding *f,
 		return;
 	html_el_own(parent, "h4", NULL, xasprintf("Sanitizer report (%s)",
 		    f->report_path));
-	if (html_read_head(&b, out_dir, f->report_path, HTML_EXCERPT_MAX,
-			   &truncated) != 0) {
+	if (out_file_head(&b, out_dir, f->report_path, HTML_EXCERPT_MAX,
+			  &truncated, NULL) != 0) {
 		html_el(parent, "p", NULL, "(not readable)");
 		goto out;
 	}
@@ -518,7 +530,7 @@ static void html_excerpt_lines(xmlNodePtr parent, const json_t *e)
 
 /* The changed lines around the finding's in-change frames. */
 static void html_change_lines(xmlNodePtr parent, const struct finding *f,
-			      const json_t *excerpts)
+			      const json_t *excerpts, size_t max)
 {
 	/* borrowed */
 	const json_t *a = f->id ? json_object_get(excerpts, f->id) : NULL;
@@ -530,10 +542,57 @@ static void html_change_lines(xmlNodePtr parent, const struct finding *f,
 	html_el(parent, "h4", NULL, "Changed lines around the crash ('>' "
 		"the crash or the frame's line, '+' lines this change added)");
 	json_array_foreach(a, i, e) {
-		if (i == HTML_SNIPPETS_MAX)
+		if (i == max)
 			break;
 		html_excerpt_lines(parent, e);
 	}
+}
+
+/*
+ * The proof of finding i at the top of the page: the crash and where the
+ * change led to it, the changed lines, the PoV's first bytes and the one
+ * command that reproduces it; the details stay in its section below.
+ */
+static void html_proof(xmlNodePtr body, const struct finding_set *fs,
+		       size_t i, const char *out_dir, const json_t *excerpts)
+{
+	const struct finding *f = &fs->items[i];
+	xmlNodePtr div = html_el(body, "div", "proof", NULL), p;
+	struct buf dump = BUF_INIT;
+	size_t size = 0;
+	char *cmd = pov_reproduce_cmd(&fs->summary, f, out_dir), *loc, *link;
+
+	html_el_own(div, "h2", NULL, xasprintf("[%s] %s in %s",
+		    html_label(f), html_str(f->crash_type, "crash"),
+		    html_str(f->function, "?")));
+	loc = html_loc(f->file, f->line);
+	html_el_own(div, "p", NULL, f->anchor ? xasprintf("at %s: %s", loc,
+		    change_anchor_moved(f->anchor) ? "the PoV ran a changed "
+		    "line on the way (below)" :
+		    change_anchor_how_text(f->anchor)) :
+		    xasprintf("at %s", loc));
+	free(loc);
+	html_change_lines(div, f, excerpts, 1);
+	if (f->pov_path && pov_preview(&dump, out_dir, f->pov_path,
+				       POV_PREVIEW_BYTES, "", &size) == 0) {
+		html_el_own(div, "h4", NULL, size > POV_PREVIEW_BYTES ?
+			    xasprintf("The PoV: %zu bytes, the first %u shown "
+				      "(%s)", size, POV_PREVIEW_BYTES,
+				      f->pov_path) :
+			    xasprintf("The PoV: %zu byte(s) (%s)", size,
+				      f->pov_path));
+		html_el(div, "pre", "hex", dump.ptr);
+	}
+	buf_release(&dump);
+	if (cmd) {
+		html_el(div, "h4", NULL, "Reproduce it on the head build");
+		html_el_own(div, "pre", NULL, cmd);
+	}
+	p = html_el(div, "p", NULL, NULL);
+	link = xasprintf("#finding-%zu", i + 1);
+	html_attr(html_el(p, "a", NULL, "The stack, the sanitizer report "
+			  "and the rest"), "href", link);
+	free(link);
 }
 
 static void html_finding(xmlNodePtr body, const struct finding_set *fs,
@@ -543,7 +602,7 @@ static void html_finding(xmlNodePtr body, const struct finding_set *fs,
 	const struct finding *f = &fs->items[i];
 	const struct scan_summary *sm = &fs->summary;
 	xmlNodePtr div = html_el(body, "div", "finding", NULL), t;
-	char anchor[32];
+	char anchor[32], *cmd;
 
 	snprintf(anchor, sizeof(anchor), "finding-%zu", i + 1);
 	html_attr(div, "id", anchor);
@@ -570,12 +629,8 @@ static void html_finding(xmlNodePtr body, const struct finding_set *fs,
 	if (f->novelty && !strcmp(f->novelty, "fixed-by-change"))
 		html_kv(t, "note", "it crashes the base build, not the head: "
 			"fixed by this change");
-	else if (sm->head_build && sm->runner_image && f->pov_path)
-		html_kv_own(t, "reproduce", xasprintf("docker run --rm -v "
-			    "%s:/out:ro -v %s/%s:/testcase:ro %s reproduce %s",
-			    sm->head_build, html_str(out_dir, "."),
-			    f->pov_path, sm->runner_image,
-			    html_str(f->harness, "?")));
+	else if ((cmd = pov_reproduce_cmd(sm, f, out_dir)))
+		html_kv_own(t, "reproduce", cmd);
 	if (f->fixed_by_nr) {
 		struct buf b = BUF_INIT;
 
@@ -586,7 +641,7 @@ static void html_finding(xmlNodePtr body, const struct finding_set *fs,
 		buf_release(&b);
 	}
 	html_stack(div, f);
-	html_change_lines(div, f, excerpts);
+	html_change_lines(div, f, excerpts, HTML_SNIPPETS_MAX);
 	html_excerpt(div, f, out_dir);
 }
 
@@ -746,6 +801,13 @@ static struct _xmlDoc *html_build(const struct finding_set *fs, const char *out_
 	html_el_own(body, "h1", NULL, xasprintf("crs-ci report: %s",
 		    html_str(sm->project, "scan")));
 	html_verdict(body, fs, policy);
+	/* the proof first: every failing finding's, up to HTML_PROOFS_MAX */
+	for (size_t i = 0, shown = 0; i < fs->nr && shown < HTML_PROOFS_MAX;
+	     i++)
+		if (finding_fails_policy(&fs->items[i], policy)) {
+			html_proof(body, fs, i, out_dir, excerpts);
+			shown++;
+		}
 	html_summary(body, fs, spend);
 	html_change_cov(body, fs->change_coverage);
 	/* borrowed */

@@ -10,6 +10,7 @@
 #include "runner/report/terminal.h"
 #include "runner/report/html.h"
 #include "runner/report/disclose.h"
+#include "runner/report/pov_preview.h"
 #include "runner/report/timing_summary.h"
 #include "sarif/change_anchor.h"
 #include "sarif/change_cov.h"
@@ -23,6 +24,8 @@
 
 #include <stdlib.h>
 #include <string.h>
+
+#define TERMINAL_POV_BYTES 32	/* a PoV's bytes the verdict shows */
 
 static const char *q(char *buf, size_t n, const char *s)
 {
@@ -138,10 +141,25 @@ static void terminal_candidates(FILE *f, const struct finding_set *fs,
 		fs->candidates_nr - unconfirmed, unconfirmed);
 }
 
+/* The first bytes of the finding's PoV, two hex dump lines. */
+static void terminal_pov_bytes(FILE *f, const struct finding *x,
+			       const char *out_dir)
+{
+	struct buf dump = BUF_INIT;
+	size_t size = 0;
+
+	if (x->pov_path && pov_preview(&dump, out_dir, x->pov_path,
+				       TERMINAL_POV_BYTES, "        ",
+				       &size) == 0 && dump.len)
+		fprintf(f, "      PoV's first bytes (%zu in all):\n%s", size,
+			dump.ptr);
+	buf_release(&dump);
+}
+
 void terminal_finding(FILE *f, const struct finding *x,
 		      const struct scan_summary *sm, const char *out_dir)
 {
-	char a[512], b[512], c[512], d[512];
+	char a[512], b[512], c[512], *cmd;
 	const char *label = x->novelty ? x->novelty :
 		(x->in_change ? "in-change" : "unknown");
 
@@ -165,6 +183,7 @@ void terminal_finding(FILE *f, const struct finding *x,
 			"policy, not in the SARIF\n", x->suppressed);
 	fprintf(f, "      PoV %s/%s\n", out_dir,
 		q(a, sizeof(a), x->pov_path));
+	terminal_pov_bytes(f, x, out_dir);
 	if (x->harnesses_nr > 1) {
 		fprintf(f, "      one bug reached by %zu harnesses:",
 			x->harnesses_nr);
@@ -176,13 +195,44 @@ void terminal_finding(FILE *f, const struct finding *x,
 	if (x->novelty && !strcmp(x->novelty, "fixed-by-change"))
 		fprintf(f, "      it crashes the base build, not the "
 			"head: fixed by this change\n");
-	else if (sm && sm->head_build && sm->runner_image)
-		fprintf(f, "      reproduce: docker run --rm -v %s:/out:ro "
-			"-v %s/%s:/testcase:ro %s reproduce %s\n",
-			q(c, sizeof(c), sm->head_build), out_dir,
-			q(a, sizeof(a), x->pov_path),
-			q(d, sizeof(d), sm->runner_image),
-			q(b, sizeof(b), x->harness));
+	else if ((cmd = pov_reproduce_cmd(sm, x, out_dir))) {
+		char line[2048];
+
+		fprintf(f, "      reproduce: %s\n", q(line, sizeof(line), cmd));
+		free(cmd);
+	}
+}
+
+/*
+ * The harnesses fuzzed short: those --after-finding cut after the proof
+ * of a failing finding on one line (the policy working), the others one
+ * [incomplete] line each.
+ */
+static void terminal_incomplete(FILE *f, const struct finding_set *fs,
+				size_t failing)
+{
+	const struct scan_summary *sm = &fs->summary;
+	struct buf cut = BUF_INIT;
+
+	for (size_t i = 0; i < sm->incomplete_nr; i++) {
+		const struct finding_incomplete *e = &sm->incomplete[i];
+		char a[256], b[512];
+
+		if (failing && run_cut_is_reason(e->reason)) {
+			buf_printf(&cut, "%s%s (%.0fs of %.0fs)",
+				   cut.len ? ", " : "",
+				   q(a, sizeof(a), e->harness), e->fuzzed_s,
+				   e->wanted_s);
+			continue;
+		}
+		fprintf(f, "  [incomplete] harness %s fuzzed %.0fs of %.0fs: "
+			"%s\n", q(a, sizeof(a), e->harness), e->fuzzed_s,
+			e->wanted_s, q(b, sizeof(b), e->reason));
+	}
+	if (cut.len)
+		fprintf(f, "  fuzzed short after the proof, as --after-finding "
+			"intends: %s\n", cut.ptr);
+	buf_release(&cut);
 }
 
 /* The edits the scan did not read: the checkout's, not committed. */
@@ -239,14 +289,7 @@ size_t terminal_report(FILE *f, const struct finding_set *fs,
 		terminal_finding(f, &fs->items[i], sm, out_dir);
 	terminal_candidates(f, fs, out_dir);
 	terminal_patches(f, fs, out_dir);
-	for (size_t i = 0; i < sm->incomplete_nr; i++) {
-		const struct finding_incomplete *e = &sm->incomplete[i];
-		char a[256], b[512];
-
-		fprintf(f, "  [incomplete] harness %s fuzzed %.0fs of %.0fs: "
-			"%s\n", q(a, sizeof(a), e->harness), e->fuzzed_s,
-			e->wanted_s, q(b, sizeof(b), e->reason));
-	}
+	terminal_incomplete(f, fs, failing);
 	terminal_change_cov(f, fs);
 	{
 		struct buf t = BUF_INIT;

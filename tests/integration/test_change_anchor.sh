@@ -120,7 +120,8 @@ assert "This change leads to a heap-buffer-overflow" in ann[0], ann[0]
 summary = open(d + "/gh/summary.md").read()
 assert "cJSON\\.c\\:%d (changed line the PoV ran), crash at cJSON\\.c\\:%d" % (
     a["line"], f["line"]) in summary, summary
-assert "**Changed lines that led to the crash**" in summary, summary
+# the failing finding's proof leads the summary, with its changed lines
+assert summary.index("### [new] ") < summary.index("| novelty"), summary
 assert re.search(r"\n\* +%d  " % a["line"], summary), "anchor not in the summary's lines"
 assert re.search(r"\n> +%d  " % f["line"], summary), "crash line not in the summary's lines"
 # GitLab Code Quality on the anchor too

@@ -113,6 +113,26 @@ grep -q 'Coverage of the change' "$tmp/out/report.html" || fail "report.html lac
 note "$(grep -o 'fuzzing executed.*' "$tmp/verdict.txt")"
 pov=$(python3 -c "import json,sys;print(json.load(open('$tmp/out/results.json'))['findings'][0]['pov_path'])")
 [ -s "$tmp/out/$pov" ] || fail "PoV $pov missing"
+# report.html leads with the proof (issue 43, part 3): the banner names
+# the crash, then the changed line, the PoV's bytes and the command, all
+# before the scan's metadata
+python3 - "$tmp/out" "$pov" <<'PY'
+import html, sys
+out, pov = sys.argv[1:]
+page = html.unescape(open(out + "/report.html").read())
+data = open(out + "/" + pov, "rb").read()
+ban = page.index("FAIL: Heap-buffer-overflow WRITE ")
+assert " in parse_extended at src/recparse.c:39 (a line this change added)" in page[ban:ban + 200], page[ban:ban + 200]
+proof = page.index('class="proof"')
+hexline = "00000000  " + " ".join("%02x" % b for b in data[:8])
+dump = page.index(hexline)
+cmd = page.index("reproduce fuzz_records", proof)
+scan = page.index("<h2>Scan</h2>")
+assert ban < proof < dump < cmd < scan, (ban, proof, dump, cmd, scan)
+assert "incomplete: harness" not in page[:scan], "a cut harness is a banner"
+PY
+grep -q "^      PoV's first bytes ([0-9]* in all):" "$tmp/verdict.txt" ||
+	fail "the verdict does not show the PoV's bytes"
 sarif_validate "$tmp/out/results.sarif" >"$tmp/validate.txt" 2>&1 || { cat "$tmp/validate.txt"; fail "SARIF does not validate"; }
 grep -q "Analysis completed successfully" "$tmp/validate.txt" || fail "validator: $(cat "$tmp/validate.txt")"
 engine_unchanged "$before"

@@ -245,6 +245,12 @@ static void test_anchor(void **state)
 	assert_int_equal(fs_write_file_atomic(p, lines_json,
 					      strlen(lines_json)), 0);
 	free(p);
+	p = tpath(&t, "povs");
+	assert_int_equal(fs_mkdir_p(p), 0);
+	free(p);
+	p = tpath(&t, "povs/0123456789abcdef");
+	assert_int_equal(fs_write_file_atomic(p, "RP\001```", 6), 0);
+	free(p);
 	summary_init(&fs);
 	x = add(&fs, "0123456789abcdef", "new", "src/a.c", 44);
 	x->anchor = change_anchor_pick(x, exec, 1, NULL, NULL);
@@ -258,10 +264,17 @@ static void test_anchor(void **state)
 	github_summary(&md, &fs, t.path, NULL, 0);
 	assert_non_null(strstr(md.ptr, "src/a\\.c\\:41 (changed line the "
 			       "PoV ran), crash at src/a\\.c\\:44"));
-	assert_non_null(strstr(md.ptr, "**Changed lines that led to the "
-			       "crash**"));
+	/* the failing finding's proof leads, with the changed lines */
+	assert_non_null(strstr(md.ptr, "### [new] "));
+	assert_true(strstr(md.ptr, "### [new] ") < strstr(md.ptr, "| novelty"));
+	assert_null(strstr(md.ptr, "**Changed lines that led to the "
+			   "crash**"));
 	assert_non_null(strstr(md.ptr, "\n+    40  d\n*    41  e\n"));
 	assert_non_null(strstr(md.ptr, "\n>    44  h\n"));
+	/* the PoV's bytes, in hex and printable */
+	assert_non_null(strstr(md.ptr, "**The PoV** (6 byte(s)):"));
+	assert_non_null(strstr(md.ptr, "00000000  52 50 01 60 60 60"));
+	assert_non_null(strstr(md.ptr, "|RP.```|"));
 	/* the fence is longer than any backtick run in the lines */
 	assert_non_null(strstr(md.ptr, "\n````\n"));
 	buf_release(&md);

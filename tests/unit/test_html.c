@@ -119,6 +119,11 @@ static void build_set(struct finding_set *s)
 	p->failure = xstrdup("cc: error " HOSTILE);
 	finding_patch_add_step(p, "policy", "passed", NULL, NULL);
 	finding_patch_add_step(p, "build", "failed", "does not compile", NULL);
+	scan_summary_add_incomplete(&s->summary, "fuzz_b", "the run ended "
+				    "12s after finding 0123456789abcdef was "
+				    "proved (--after-finding default)", 3, 60);
+	scan_summary_add_incomplete(&s->summary, "fuzz_c", "no time left "
+				    "before the deadline", 0, 60);
 }
 
 static void write_file(const char *dir, const char *rel, const char *text)
@@ -142,6 +147,11 @@ static int setup(void **state)
 	write_file(c->dir, "reports/07b256e0bc4a2f9f.txt",
 		   "==1==ERROR: AddressSanitizer: heap-buffer-overflow\n"
 		   "READ of " HOSTILE "\n");
+	sub = xasprintf("%s/povs", c->dir);
+	assert_int_equal(fs_mkdir_p(sub), 0);
+	free(sub);
+	/* the PoV: printable bytes, a control byte and markup */
+	write_file(c->dir, "povs/abc", "RP\001<script>");
 	write_file(c->dir, "llm-spend.json",
 		   "{\"totals\":{\"dollars\":0.00214,\"requests\":2},"
 		   "\"crs\":{\"crsA\":{\"dollars\":0.00214,"
@@ -264,8 +274,25 @@ static void test_classes_and_content(void **state)
 
 	render(c);
 	root = xmlDocGetRootElement(c->doc);
-	assert_true(has_class_text(root, "verdict", "FAIL: 2 finding(s), "
-				   "1 failing"));
+	/* the banner names the failing finding's crash */
+	assert_true(has_class_text(root, "verdict", "FAIL: Heap-buffer-"
+				   "overflow WRITE 4 in parse<script>"));
+	assert_true(has_class_text(root, "verdict", "1 finding(s) fail "
+				   "--fail-on new"));
+	/* its proof leads: the PoV's bytes as a hex dump, as text */
+	assert_true(has_class_text(root, "proof", "[new] Heap-buffer-"
+				   "overflow WRITE 4"));
+	assert_true(has_class_text(root, "hex", "00000000  52 50 01 3c 73 "
+				   "63 72 69  70 74 3e"));
+	assert_true(has_class_text(root, "hex", "|RP.<script>|"));
+	assert_true(text_has(c, "The PoV: 11 byte(s) (povs/abc)"));
+	/* a harness cut after the proof is one quiet line; others stay
+	 * banners */
+	assert_true(has_class_text(root, "quiet", "as --after-finding "
+				   "default intends: fuzz_b (3s of 60s)"));
+	assert_false(has_class_text(root, "verdict", "fuzz_b"));
+	assert_true(has_class_text(root, "verdict", "incomplete: harness "
+				   "fuzz_c fuzzed 0s of 60s: no time left"));
 	assert_true(has_class_text(root, "fail", "FAIL"));
 	assert_true(has_class_text(root, "in-change", "changed_fn"));
 	assert_false(has_class_text(root, "in-change", "LLVMFuzzerTest"));
@@ -290,17 +317,24 @@ static void test_symlink_and_bad_spend(void **state)
 	struct ctx *c = *state;
 	char *link = xasprintf("%s/reports/07b256e0bc4a2f9f.txt", c->dir);
 	char *secret = xasprintf("%s/secret", c->dir);
+	char *pov = xasprintf("%s/povs/abc", c->dir);
 
 	write_file(c->dir, "secret", "TOP-SECRET");
 	unlink(link);
 	assert_int_equal(symlink(secret, link), 0);
+	/* a PoV that is a link: no bytes shown, none of the target's */
+	unlink(pov);
+	assert_int_equal(symlink(secret, pov), 0);
 	write_file(c->dir, "llm-spend.json", "{\"totals\": [1, 2");
 	render(c);
 	assert_false(text_has(c, "TOP-SECRET"));
+	assert_false(text_has(c, "54 4f 50"));
+	assert_false(text_has(c, "The PoV:"));
 	assert_false(text_has(c, "LLM spend"));
 	assert_true(text_has(c, "changed_fn"));
 	free(link);
 	free(secret);
+	free(pov);
 }
 
 /* Valid UTF-8 (jansson's rule) but markup, quotes and an escape. */
