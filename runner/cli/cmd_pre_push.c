@@ -211,7 +211,9 @@ static const char pre_push_usage[] =
 "config crs-ci.base, else with the remote's default branch; with\n"
 "neither, the push is refused with what to configure.\n"
 "The scan options come from git config, section crs-ci (crs-ci hook\n"
-"install writes them), else .clusterfuzzlite/ and its crs-compose.yaml.\n"
+"install writes them: compose, project, failOn, timeout, base); without\n"
+"them the compose is .crs-ci/crs-compose.yaml (what crs-ci init\n"
+"writes) and the project the repository's .clusterfuzzlite/.\n"
 "\nexit status: 0 push, 1 findings block the push, 2 usage or\n"
 "configuration error, 3 infrastructure error.\n";
 
