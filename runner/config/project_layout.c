@@ -17,6 +17,7 @@
 #include "common/testable.h"
 
 #include <ctype.h>
+#include <git2.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,7 +156,31 @@ static int check_files(const char *dir, const char *shown,
 	return r;
 }
 
-/* The ClusterFuzzLite project's name: main_repo's, else the source's. */
+/*
+ * The repository name of the source checkout's remote "origin" (its URL's
+ * last component), or NULL: no repository, no origin. The same in every
+ * clone, unlike the checkout folder's name.
+ */
+static char *origin_name(const char *src_real)
+{
+	git_repository *repo = NULL;
+	git_remote *origin = NULL;
+	char *name = NULL;
+
+	if (git_repository_open_ext(&repo, src_real,
+				    GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) == 0 &&
+	    git_remote_lookup(&origin, repo, "origin") == 0 &&
+	    git_remote_url(origin))
+		name = main_repo_name(git_remote_url(origin));
+	git_remote_free(origin);
+	git_repository_free(repo);
+	return name;
+}
+
+/*
+ * The ClusterFuzzLite project's name: main_repo's, else the name of the
+ * repository the checkout's origin is, else the checkout folder's.
+ */
 static int cfl_name(char **out, const char *dir, const char *src_real)
 {
 	struct project_config *pc = NULL;
@@ -167,6 +192,8 @@ static int cfl_name(char **out, const char *dir, const char *src_real)
 		return r;
 	if (pc->main_repo)
 		raw = main_repo_name(pc->main_repo);
+	if (!raw)
+		raw = origin_name(src_real);
 	*out = project_image_name(raw ? raw : last_component(src_real));
 	free(raw);
 	project_config_free(pc);

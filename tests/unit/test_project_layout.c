@@ -18,6 +18,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <git2.h>
+
 #include "common/error.h"
 #include "common/fsutil.h"
 #include "common/xalloc.h"
@@ -193,6 +195,34 @@ static void test_name_from_main_repo(void **st)
 	free(src);
 }
 
+/* No main_repo: the checkout's origin names it, not the clone's folder. */
+static void test_name_from_origin(void **st)
+{
+	struct fixture *f = *st;
+	struct project_location loc;
+	char *src = pathf(f, "checkout-7");
+	git_repository *repo = NULL;
+	git_remote *origin = NULL;
+
+	project(f, "checkout-7/.clusterfuzzlite");
+	put(f, "checkout-7/.clusterfuzzlite/project.yaml", "language: c\n");
+	assert_true(git_libgit2_init() > 0);
+	assert_int_equal(git_repository_init(&repo, src, 0), 0);
+	assert_int_equal(project_locate(&loc, NULL, src), 0);
+	assert_string_equal(loc.name, "checkout-7");	/* no origin yet */
+	project_location_release(&loc);
+	assert_int_equal(git_remote_create(&origin, repo, "origin",
+			 "https://x-access-token:SECRET@github.com/Owner/"
+			 "MyLib.git"), 0);
+	assert_int_equal(project_locate(&loc, NULL, src), 0);
+	assert_string_equal(loc.name, "mylib");
+	project_location_release(&loc);
+	git_remote_free(origin);
+	git_repository_free(repo);
+	git_libgit2_shutdown();
+	free(src);
+}
+
 static void test_image_name(void **st)
 {
 	static const struct { const char *in, *out; } cases[] = {
@@ -303,6 +333,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_oss_fuzz, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_clusterfuzzlite, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_name_from_origin, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_name_from_main_repo,
 						setup, teardown),
