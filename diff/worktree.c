@@ -10,6 +10,7 @@
 #include "diff/func_spans.h"
 #include "common/error.h"
 #include "common/strvec.h"
+#include "common/xalloc.h"
 
 #include <git2.h>
 #include <string.h>
@@ -93,4 +94,22 @@ out:
 	git_status_list_free(list);
 	git_repository_free(repo);
 	return r;
+}
+
+char *diff_worktree_root(const char *dir)
+{
+	git_repository *repo = NULL;
+	const char *wd;
+	char *root = NULL;
+	size_t n;
+
+	if (git_repository_open_ext(&repo, dir, 0, NULL) == 0 &&
+	    (wd = git_repository_workdir(repo))) {
+		n = strlen(wd);
+		while (n > 1 && wd[n - 1] == '/')
+			n--;
+		root = xstrndup(wd, n);
+	}
+	git_repository_free(repo);
+	return root;
 }

@@ -24,4 +24,11 @@ struct strvec;
 int diff_worktree_uncommitted(const char *repo_dir, const char *head_commit,
 			      struct strvec *out, size_t max, size_t *total);
 
+/*
+ * The root of the work tree holding `dir` (git's search upward from it),
+ * without a trailing '/' (caller frees), or NULL: `dir` is in no work
+ * tree (a bare repository, or none).
+ */
+char *diff_worktree_root(const char *dir);
+
 #endif

@@ -300,6 +300,24 @@ static int open_state_dirs(struct scan *s)
 	return r;
 }
 
+/*
+ * The checkout to scan: `source` made absolute; the default "." run from a
+ * subfolder of a repository is that repository's root (its .clusterfuzzlite/
+ * and the change's paths are the root's).
+ */
+static char *source_root(const char *source)
+{
+	char *abs = fs_abspath(source), *root;
+
+	if (strcmp(source, ".") || !(root = diff_worktree_root(abs)))
+		return abs;
+	if (strcmp(root, abs))
+		log_info("source: %s, the root of the repository this folder "
+			 "is in", root);
+	free(abs);
+	return root;
+}
+
 /* CRS_ENOTFOUND if no scan.json (defined below, beside its twin). */
 static int scan_state_load(struct scan *s);
 
@@ -314,7 +332,7 @@ int scan_open(struct scan **out, const struct scan_opts *o,
 	s->ctx = ctx;
 	clock_gettime(CLOCK_MONOTONIC, &s->started);
 	s->started_wall = time(NULL);
-	s->source_dir = fs_abspath(o->source);
+	s->source_dir = source_root(o->source);
 	s->owner = new_owner();
 	if ((r = open_state_dirs(s)) != 0)
 		goto out;

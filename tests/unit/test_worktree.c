@@ -4,7 +4,7 @@
  * clean checkout; modified, staged, deleted and new source files listed
  * (sorted, capped, counted); untracked non-source files, untracked
  * folders and ignored files left out; nothing when the head scanned is
- * not HEAD
+ * not HEAD; the root of the work tree a subfolder is in
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -114,6 +114,31 @@ static void test_not_a_repository(void **state)
 	sh("rm -rf \"$PWD\"");
 }
 
+/* The root of the work tree from a subfolder; none outside one. */
+static void test_root(void **state)
+{
+	char *sub, *root, *real;
+
+	(void)state;
+	assert_int_equal(scratch_dir(dir, sizeof(dir), "root"), 0);
+	sh("git init -q . && mkdir -p src/deep");
+	real = realpath(dir, NULL);
+	sub = xasprintf("%s/src/deep", dir);
+	root = diff_worktree_root(sub);
+	assert_non_null(root);
+	assert_string_equal(root, real);
+	free(root);
+	root = diff_worktree_root(dir);
+	assert_string_equal(root, real);
+	free(root);
+	free(sub);
+	free(real);
+	sh("rm -rf \"$PWD\"");
+	assert_int_equal(scratch_dir(dir, sizeof(dir), "no-root"), 0);
+	assert_null(diff_worktree_root(dir));
+	sh("rm -rf \"$PWD\"");
+}
+
 static int group_setup(void **state)
 {
 	(void)state;
@@ -134,6 +159,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_edits_listed),
 		cmocka_unit_test(test_not_a_repository),
+		cmocka_unit_test(test_root),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
