@@ -222,6 +222,12 @@ void change_cov_line(struct buf *b, const struct change_cov *c)
 			   "unknown: %s", c->unknown);
 		return;
 	}
+	if (!c->lines_total) {
+		buf_adds(b, "no changed line is code a harness runs "
+			 "(comments, documentation, declarations or files "
+			 "outside the build)");
+		return;
+	}
 	buf_printf(b, "fuzzing executed %zu of %zu %s", c->lines_executed,
 		   c->lines_total, c->around_removals ?
 		   "lines around the removals" : "changed lines");

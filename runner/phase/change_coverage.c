@@ -14,6 +14,7 @@
 #include "runner/scan/coverage.h"
 #include "runner/scan/harness_runs.h"
 #include "runner/scan/scan.h"
+#include "runner/scan/select_file.h"
 #include "runner/scan/timings.h"
 #include "sarif/change_cov.h"
 #include "sarif/finding.h"
@@ -110,6 +111,18 @@ void phase_change_coverage_add(struct change_cov *cc, const char *harness,
 	change_cov_add_harness(cc, harness, reach->hit_nr);
 }
 
+/* select.json says the change holds no line a harness runs (its modes
+ * "no-code" and "empty"). */
+static int select_found_no_code(struct scan *s)
+{
+	json_t *j = select_file_load(s);
+	const char *mode = json_string_value(json_object_get(j, "mode"));
+	int none = mode && (!strcmp(mode, "no-code") || !strcmp(mode, "empty"));
+
+	json_decref(j);
+	return none;
+}
+
 /*
  * Measure into cc; a reason to call it unknown goes to *unknown_out
  * (the caller's). The only error is CRS_EINTR: a failed build or
@@ -130,7 +143,10 @@ static int measure(struct scan *s, struct change_cov *cc,
 			change_cov_add(cc, t->files[f].path,
 				       t->files[f].lines[k], CHANGE_COV_NONE);
 	if (!hs.nr) {
-		*unknown_out = xstrdup("no harness was fuzzed");
+		/* the select phase found no changed line a harness runs:
+		 * the change's coverage is known, there is none to reach */
+		if (!select_found_no_code(s))
+			*unknown_out = xstrdup("no harness was fuzzed");
 		goto out;
 	}
 	if (budget(s) < CHANGE_COV_MIN_S) {

@@ -436,6 +436,20 @@ static void keep_all(struct selection *sel, const char *mode,
 	}
 }
 
+/* No harness is fuzzed: each skipped with the same reason. */
+static void skip_all(struct selection *sel, const char *mode,
+		     const char *why, const char *reason)
+{
+	sel->mode = mode;
+	for (size_t i = 0; i < sel->nr; i++) {
+		sel->h[i].selected = 0;
+		sel->h[i].why = why;
+		buf_reset(&sel->h[i].reason);
+		buf_adds(&sel->h[i].reason, reason);
+	}
+	buf_adds(&sel->summary, reason);
+}
+
 /* Every harness's coverage was measured (none kept for lack of it). */
 static int all_replayed(const struct selection *sel)
 {
@@ -816,11 +830,14 @@ int phase_select(struct scan *s)
 			keep_all(&sel, "full", "full", "no change to select "
 				 "for (full mode)");
 			buf_adds(&sel.summary, "full mode: every harness");
-		} else if (sel.nr == 1)
-			keep_all(&sel, "single", "single",
-				 "the only harness");
-		else if ((r = measure(s, &sel)) != 0)
+		} else if (!s->change->nr) {
+			skip_all(&sel, "empty", "empty", "the change is empty "
+				 "(the base and the head hold the same files); "
+				 "nothing to fuzz");
+		} else if ((r = measure(s, &sel)) != 0) {
+			/* one harness too: a change of no code passes fast */
 			goto out;
+		}
 	}
 	weigh(&sel);
 	narrow(s, &sel);
