@@ -27,16 +27,21 @@ comments=$(commit_all "$tmp/repo" "comments only")
 args=(--compose "$ROOT/container/crs/libfuzzer/compose.yaml"
 	--source "$tmp/repo" --timeout 5m)
 
-start=$(date +%s)
-scan_expect 0 "${args[@]}" --base "$one" --head "$comments"
-took=$(( $(date +%s) - start ))
-python3 - "$tmp/work/select.json" <<'PY'
+# select_none MODE: select.json has MODE, fuzz_records alone, unselected
+select_none() {
+	python3 - "$tmp/work/select.json" "$1" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
-assert j["mode"] == "no-code", j["mode"]
+assert j["mode"] == sys.argv[2], j["mode"]
 assert [h["name"] for h in j["harnesses"]] == ["fuzz_records"], j["harnesses"]
 assert not j["harnesses"][0]["selected"], j["harnesses"]
 PY
+}
+
+start=$(date +%s)
+scan_expect 0 "${args[@]}" --base "$one" --head "$comments"
+took=$(( $(date +%s) - start ))
+select_none no-code
 grep -q "run: no harness selected; nothing to fuzz" "$tmp/log.txt" ||
 	{ cat "$tmp/log.txt" >&2; fail "a harness was fuzzed for a comment"; }
 grep -q "^  no changed line is code a harness runs" "$tmp/verdict.txt" ||
@@ -47,12 +52,7 @@ note "comments only, one harness: PASS in ${took}s, nothing fuzzed"
 start=$(date +%s)
 scan_expect 0 "${args[@]}" --base "$comments" --head "$comments"
 took=$(( $(date +%s) - start ))
-python3 - "$tmp/work/select.json" <<'PY'
-import json, sys
-j = json.load(open(sys.argv[1]))
-assert j["mode"] == "empty", j["mode"]
-assert not any(h["selected"] for h in j["harnesses"]), j["harnesses"]
-PY
+select_none empty
 grep -q "select: the change is empty (the base and the head hold the same files); nothing to fuzz" "$tmp/log.txt" ||
 	{ cat "$tmp/log.txt" >&2; fail "the empty change is not named"; }
 note "empty change: PASS in ${took}s, nothing fuzzed"
