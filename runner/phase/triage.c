@@ -248,7 +248,9 @@ static int triage_pov(struct scan *s, const struct pov *p, time_t run_start,
 		goto out;
 	}
 	f = triage_add_finding(s, fs, p, &v, id, 1, run_start);
-	triage_novelty(s, p, bdir, on_base, v.signature, &f->novelty);
+	/* the early triage logged a PoV it reproduced during the run */
+	triage_novelty(s, p, bdir, on_base, v.signature, &f->novelty,
+		       !p->user && early_triage_covers(s, p->harness, p->sha));
 	if (disclose_hides(s->opts->disclose, f))
 		log_info("triage: a finding in released code, reproduced "
 			 "%d/%d; its details are kept private (--disclose)",

@@ -110,7 +110,7 @@ static void fill_location(struct finding *f, const struct crash_report *cr,
  * crashes differently), or NULL when there is no base build to ask.
  */
 void triage_novelty(struct scan *s, const struct pov *p, const char *bdir,
-		    int on_base, const char *head_sig, char **out)
+		    int on_base, const char *head_sig, char **out, int quiet)
 {
 	struct repro_verdict v = { 0 };
 
@@ -129,8 +129,9 @@ void triage_novelty(struct scan *s, const struct pov *p, const char *bdir,
 		*out = xstrdup("pre-existing");
 	else
 		*out = xstrdup("changed");
-	log_info("triage: PoV %.12s on base %.12s: %s", p->sha,
-		 s->state.base_commit, *out);
+	if (!quiet)
+		log_info("triage: PoV %.12s on base %.12s: %s", p->sha,
+			 s->state.base_commit, *out);
 	repro_verdict_release(&v);
 }
 
@@ -205,7 +206,8 @@ void phase_triage_preview(struct scan *s, const char *harness,
 	if (v.signature && v.report) {
 		crash_signature_id(id, v.signature);
 		f = fill_finding(s, fs, &p, &v, id, 1);
-		triage_novelty(s, &p, bdir, on_base, v.signature, &f->novelty);
+		triage_novelty(s, &p, bdir, on_base, v.signature, &f->novelty,
+			       0);
 	}
 	repro_verdict_release(&v);
 	free(hdir);

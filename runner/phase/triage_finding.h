@@ -25,10 +25,11 @@ struct pov {
 /*
  * Novelty of the crash `head_sig` from the base build's runs in `bdir`
  * (when `on_base`): "new", "pre-existing", "changed", or NULL when there
- * is no base build. Cannot fail.
+ * is no base build; logged unless `quiet` (the early triage said it
+ * already). Cannot fail.
  */
 void triage_novelty(struct scan *s, const struct pov *p, const char *bdir,
-		    int on_base, const char *head_sig, char **out);
+		    int on_base, const char *head_sig, char **out, int quiet);
 
 /*
  * Add to `fs` the finding `id` of verdict `v` for PoV `p` (`on_head`: its

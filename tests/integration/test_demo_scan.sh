@@ -101,6 +101,8 @@ for s in povs:
 PY
 grep -q "triage: PoV [0-9a-f]* on fuzz_records reproduced now, as the run goes on" "$tmp/log1.txt" ||
 	fail "the first PoV was not reproduced while the run ended"
+[ "$(grep -c "triage: PoV [0-9a-f]* on base [0-9a-f]*: new" "$tmp/log1.txt")" -eq 1 ] ||
+	fail "the PoV's label on the base is logged more than once"
 grep -q "^  timings: .*fuzzed .* of the 600 s deadline" "$tmp/verdict.txt" || fail "the verdict lists no timings"
 grep -q "^  phases: prepare .*, report " "$tmp/verdict.txt" || fail "the verdict lists no phase times"
 grep -q "^  builds: .*compile head address" "$tmp/verdict.txt" || fail "the verdict lists no compile"
