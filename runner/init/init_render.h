@@ -60,11 +60,20 @@ void init_render_gitlab_lines(struct buf *out, const char *local);
 
 /*
  * The one ref the GitHub workflow (`uses: ...@REF`) and the GitLab
- * include (`ref: REF`) name: the release tag of this crs-ci, vX.Y.Z,
+ * component (`@REF`) name: the release tag of this crs-ci, vX.Y.Z,
  * which the release process creates (`container/release/release.sh
  * --print-tags`; docs/releasing.md says why a pinned tag), so the first
  * CI run installs the release that wrote the files.
  */
 #define INIT_RELEASE_REF "v" CRS_CI_VERSION
+/*
+ * Other owners' actions, pinned by commit (a tag can be moved), with the
+ * release each commit is; update both with a release of crs-ci.
+ */
+#define INIT_CHECKOUT_ACTION \
+	"actions/checkout@11d5960a326750d5838078e36cf38b85af677262 # v4.4.0"
+#define INIT_DOWNLOAD_ACTION \
+	"actions/download-artifact@d3f86a106a0bac45b974a628896c90dbdf5c8093" \
+	" # v4.3.0"
 
 #endif

@@ -231,9 +231,10 @@ note "the printed command found the bug as new in $((SECONDS - t0)) s"
 rm -rf "$outdir" "$workdir"
 rmdir "$(dirname "$outdir")" 2>/dev/null || true
 
-# the generated GitLab include's job, by gitlab-ci-local: the include's
-# source becomes a local copy of the template (no GitLab to fetch it
-# from) and a shell runner's inputs are added; init's own inputs stay
+# the generated GitLab include's job, by gitlab-ci-local: the component
+# becomes a local copy of the template (gitlab-ci-local resolves no
+# component, and there is no GitLab to fetch it from) and a shell
+# runner's inputs are added; init's own inputs stay
 glci_install
 mkdir -p "$repo/ci"
 cp "$ROOT/gitlab/crs-ci.gitlab-ci.yml" "$repo/ci/crs-ci.gitlab-ci.yml"
@@ -242,8 +243,7 @@ import sys, yaml
 path, crs_ci = sys.argv[1:]
 doc = yaml.safe_load(open(path))
 inc = doc["include"][0]
-for k in ("project", "ref", "file"):
-    del inc[k]
+assert inc.pop("component").startswith("$CI_SERVER_FQDN/ci/crs-ci/crs-ci@v"), inc
 inc["local"] = "ci/crs-ci.gitlab-ci.yml"
 inc["inputs"].update({"image": "crs-ci:unused-by-the-shell-executor",
                       "services": [], "docker-host": "",

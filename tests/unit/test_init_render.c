@@ -206,6 +206,12 @@ static void test_github(void **st)
 			    "ubuntu-latest");
 	assert_string_equal(str_at(&d, "jobs", "scan", "steps", "#1", "uses"),
 			    "crs-ci/crs-ci/actions@v" CRS_CI_VERSION);
+	/* another owner's action: pinned by a full commit id */
+	assert_string_equal(str_at(&d, "jobs", "scan", "steps", "#0", "uses"),
+			    "actions/checkout@11d5960a326750d5838078e36cf38b8"
+			    "5af677262");
+	assert_non_null(strstr(b.ptr, "actions/checkout@11d5960a326750d5838078"
+			       "e36cf38b85af677262 # v4.4.0\n"));
 	assert_string_equal(yaml_doc_scalar(at(&d, "jobs", "scan", "steps",
 					      "#1", "with", "compose",
 					      NULL)), "ci/compose.yaml");
@@ -326,17 +332,17 @@ static void test_gitlab(void **st)
 	init_render_gitlab(&b, &o);
 	assert_header(&b, "GitLab CI/CD include");
 	parse(&d, &b);
-	assert_string_equal(str_at(&d, "include", "#0", "file", NULL, NULL),
-			    "gitlab/crs-ci.gitlab-ci.yml");
+	/* the CI/CD component, at the release that rendered it (the same
+	 * ref as the workflow's) */
+	assert_string_equal(str_at(&d, "include", "#0", "component", NULL,
+				   NULL), "$CI_SERVER_FQDN/ci/crs-ci/crs-ci@v"
+			    CRS_CI_VERSION);
 	assert_string_equal(yaml_doc_scalar(at(&d, "include", "#0", "inputs",
 					      "compose", NULL)),
 			    ".crs-ci/crs-compose.yaml");
 	assert_string_equal(yaml_doc_scalar(at(&d, "include", "#0", "inputs",
 					      "project", NULL)),
 			    ".clusterfuzzlite");
-	/* the release that rendered it, the same ref as the workflow's */
-	assert_string_equal(str_at(&d, "include", "#0", "ref", NULL, NULL),
-			    "v" CRS_CI_VERSION);
 	/* the template's default image: crs-ci's published release */
 	assert_null(at(&d, "include", "#0", "inputs", "image", NULL));
 	yaml_doc_release(&d);
