@@ -10,6 +10,7 @@
 #include "runner/cli/cmd.h"
 #include "runner/cli/cli_usage.h"
 #include "runner/config/project_layout.h"
+#include "runner/init/init_cflite.h"
 #include "runner/init/init_plan.h"
 #include "runner/init/init_render.h"
 #include "common/buf.h"
@@ -31,7 +32,10 @@
 #define INIT_GITHUB ".github/workflows/crs-ci.yml"
 #define INIT_GITHUB_PUBLISH ".github/workflows/crs-ci-publish.yml"
 #define INIT_GITHUB_CORPUS ".github/workflows/crs-ci-corpus.yml"
+#define INIT_GITHUB_BASELINE ".github/workflows/crs-ci-baseline.yml"
 #define INIT_GITLAB ".gitlab-ci.yml"
+/* CPUs of GitHub's ubuntu-latest runners for public repositories */
+#define INIT_PUBLIC_CPUS 4
 #define INIT_GITLAB_INCLUDE ".crs-ci/gitlab-ci.yml"
 #define INIT_FILE_MAX (1u << 20)
 #define INIT_CPUS_MAX 4096
@@ -454,6 +458,71 @@ static char *init_regen(const struct init_opts *o, const char *project_rel,
 	return buf_detach(&b, NULL);
 }
 
+/*
+ * The repository's default branch (caller frees): where origin/HEAD
+ * points, else main or master when the repository has one, else the
+ * branch checked out, else "main". A name a workflow could not hold as
+ * it is falls back to "main".
+ */
+static char *init_default_branch(git_repository *repo)
+{
+	static const char *const common[] = {
+		"refs/heads/main", "refs/remotes/origin/main",
+		"refs/heads/master", "refs/remotes/origin/master",
+	};
+	git_reference *ref = NULL;
+	const char *t;
+	char *name = NULL;
+
+	if (repo && git_reference_lookup(&ref, repo,
+					 "refs/remotes/origin/HEAD") == 0 &&
+	    (t = git_reference_symbolic_target(ref)) &&
+	    !strncmp(t, "refs/remotes/origin/", 20))
+		name = xstrdup(t + 20);
+	git_reference_free(ref);
+	ref = NULL;
+	for (size_t i = 0; repo && !name && i < 4; i++)
+		if (git_reference_lookup(&ref, repo, common[i]) == 0)
+			name = xstrdup(strrchr(common[i], '/') + 1);
+	git_reference_free(ref);
+	ref = NULL;
+	if (repo && !name && git_repository_head(&ref, repo) == 0 &&
+	    git_reference_is_branch(ref))
+		name = xstrdup(git_reference_shorthand(ref));
+	git_reference_free(ref);
+	if (!name || init_render_path_ok(name, "default branch") != 0) {
+		crs_error_clear();
+		free(name);
+		name = xstrdup("main");
+	}
+	return name;
+}
+
+/* What to do with ClusterFuzzLite's workflows, when there are any. */
+static void init_cflite(FILE *out, int rootfd, const char *root)
+{
+	struct buf notes = BUF_INIT;
+	const char *leaf;
+	int parent = -1, fd = -1;
+
+	if (fs_walk_beneath(&parent, &leaf, rootfd, ".github/workflows", 0,
+			    root) == 0)
+		fd = openat(parent, leaf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+			    O_CLOEXEC);
+	crs_error_clear();
+	if (fd >= 0)
+		init_cflite_notes(&notes, fd);
+	if (notes.len)
+		fprintf(out, "\nClusterFuzzLite's workflows are here too "
+			"(docs/clusterfuzzlite.md maps them onto crs-ci):\n%s",
+			notes.ptr);
+	buf_release(&notes);
+	if (fd >= 0)
+		close(fd);
+	if (parent >= 0)
+		close(parent);
+}
+
 static void init_machine(struct init_plan *plan, unsigned cpus)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -551,13 +620,14 @@ int cmd_init(int argc, char **argv, struct runner_ctx *ctx)
 	struct project_location loc = { 0 };
 	struct init_plan plan;
 	struct init_render_opts ro = { .plan = &plan };
-	struct init_file files[5];
+	struct init_file files[6];
 	size_t nfiles = 0;
 	git_repository *repo = NULL;
 	char *root = NULL, *project_rel = NULL, *compose_rel = NULL;
-	char *regen = NULL;
+	char *regen = NULL, *branch = NULL;
 	int rootfd = -1, r = 0, code, github, gitlab, gitlab_user = 0;
 	int changed = 0;
+	unsigned cpus;
 
 	memset(files, 0, sizeof(files));
 	if ((code = init_parse(&o, argc, argv, ctx)) != 0)
@@ -567,15 +637,6 @@ int cmd_init(int argc, char **argv, struct runner_ctx *ctx)
 	    (r = init_compose_path(&compose_rel, &o, root)) != 0 ||
 	    (r = fs_open_dir(&rootfd, root)) != 0)
 		goto out;
-	init_machine(&plan, o.cpus);
-	regen = init_regen(&o, project_rel, compose_rel);
-	ro.plan_is_machine = !o.cpus;
-	ro.compose = compose_rel;
-	ro.project = project_rel;
-	ro.layout = project_layout_name(loc.layout);
-	ro.regen = regen;
-	ro.public = o.public;
-
 	github = o.ci == INIT_CI_GITHUB || o.ci == INIT_CI_BOTH;
 	gitlab = o.ci == INIT_CI_GITLAB || o.ci == INIT_CI_BOTH;
 	if (o.ci == INIT_CI_DETECT) {
@@ -584,6 +645,18 @@ int cmd_init(int argc, char **argv, struct runner_ctx *ctx)
 		if (!github && !gitlab)
 			github = gitlab = 1;
 	}
+	/* --public: the runner, not this machine, is what the compose fits */
+	cpus = o.cpus ? o.cpus : github && o.public ? INIT_PUBLIC_CPUS : 0;
+	init_machine(&plan, cpus);
+	regen = init_regen(&o, project_rel, compose_rel);
+	ro.plan_is_machine = !cpus;
+	ro.compose = compose_rel;
+	ro.project = project_rel;
+	ro.layout = project_layout_name(loc.layout);
+	ro.regen = regen;
+	ro.public = o.public;
+	ro.default_branch = branch = init_default_branch(repo);
+
 	files[nfiles].rel = compose_rel;
 	init_render_compose(&files[nfiles++].text, &ro);
 	if (github) {
@@ -593,6 +666,8 @@ int cmd_init(int argc, char **argv, struct runner_ctx *ctx)
 	if (github) {
 		files[nfiles].rel = INIT_GITHUB_CORPUS;
 		init_render_github_corpus(&files[nfiles++].text, &ro);
+		files[nfiles].rel = INIT_GITHUB_BASELINE;
+		init_render_github_baseline(&files[nfiles++].text, &ro);
 	}
 	if (github && o.public) {
 		files[nfiles].rel = INIT_GITHUB_PUBLISH;
@@ -612,7 +687,8 @@ int cmd_init(int argc, char **argv, struct runner_ctx *ctx)
 	fprintf(ctx->out, "crs-ci init: %s %s (project %s) in %s\n",
 		ro.layout, project_rel, loc.name, root);
 	fprintf(ctx->out, "compose laid out for %u CPU%s (%s)\n", plan.cpus,
-		plan.cpus == 1 ? "" : "s", o.cpus ? "--cpus" :
+		plan.cpus == 1 ? "" : "s", o.cpus ? "--cpus" : cpus ?
+		"--public: GitHub's runners for public repositories" :
 		"this machine");
 	for (size_t i = 0; i < nfiles; i++) {
 		struct init_file *f = &files[i];
@@ -638,7 +714,9 @@ int cmd_init(int argc, char **argv, struct runner_ctx *ctx)
 			lines.ptr);
 		buf_release(&lines);
 	}
-	if (github && !o.cpus && plan.cpus > 4)
+	if (github)
+		init_cflite(ctx->out, rootfd, root);
+	if (github && !cpus && plan.cpus > 4)
 		fprintf(ctx->out, "\nnote: the compose uses %u CPUs; GitHub's "
 			"ubuntu-latest runners have 4 (public repositories) "
 			"or 2 (private): `crs-ci init --cpus 4 --force` lays "
@@ -655,6 +733,7 @@ out:
 	free(project_rel);
 	free(compose_rel);
 	free(regen);
+	free(branch);
 	if (r != 0) {
 		log_error("%s", crs_error_last());
 		return exit_code_for(r);

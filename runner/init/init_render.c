@@ -240,6 +240,58 @@ void init_render_github(struct buf *out, const struct init_render_opts *o)
 "        #   OPENAI_API_KEY: ${{ secrets.OPENAI_API_KEY }}\n");
 }
 
+void init_render_github_baseline(struct buf *out,
+				 const struct init_render_opts *o)
+{
+	header(out, "crs-ci-baseline.yml",
+	       "crs-ci scans each push to the default branch", o);
+	buf_printf(out,
+"#\n"
+"# GitHub code scanning shows a pull request's alerts against the\n"
+"# analysis of its base branch: this scan of every push to %s is that\n"
+"# analysis (the same SARIF category as crs-ci.yml's), so an alert on a\n"
+"# pull request reads as new or as already there. Its findings are\n"
+"# reported, never a failed push (fail-on: none).\n"
+"name: crs-ci baseline\n"
+"\n"
+"on:\n"
+"  push:\n"
+"    branches: [\"%s\"]\n"
+"\n"
+"# pushes in a row queue: each is the baseline of the next\n"
+"concurrency:\n"
+"  group: crs-ci-baseline\n"
+"  cancel-in-progress: false\n"
+"\n"
+"permissions:\n"
+"  contents: read\n"
+"  security-events: write   # SARIF upload\n"
+"  actions: read            # SARIF upload on private repositories\n"
+"\n"
+"jobs:\n"
+"  scan:\n"
+"    runs-on: ubuntu-latest\n"
+"    timeout-minutes: 45\n"
+"    steps:\n"
+"      - uses: " INIT_CHECKOUT_ACTION "\n"
+"        with:\n"
+"          # the push's first parent too: the change is before..after\n"
+"          fetch-depth: 0\n"
+"          persist-credentials: false\n"
+"\n"
+"      - uses: crs-ci/crs-ci/actions@%s\n"
+"        with:\n"
+"          compose: %s\n"
+"          project: %s\n"
+"          timeout: 20m\n"
+"          fail-on: none\n"
+"          upload-sarif: api\n"
+"          corpus-store: ${{ github.server_url }}/${{ github.repository }}.git\n"
+"          corpus-store-token: ${{ github.token }}\n",
+		   o->default_branch, o->default_branch, INIT_RELEASE_REF,
+		   o->compose, o->project);
+}
+
 void init_render_github_corpus(struct buf *out,
 			       const struct init_render_opts *o)
 {

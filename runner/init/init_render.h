@@ -24,6 +24,7 @@ struct init_render_opts {
 	const char *layout;	/* "ClusterFuzzLite folder", ... */
 	const char *regen;	/* the `crs-ci init ...` that rewrites these */
 	int public;		/* --public: the two-job mode on GitHub */
+	const char *default_branch;	/* pushes to it make the baseline */
 };
 
 /*
@@ -42,6 +43,11 @@ void init_render_github(struct buf *out, const struct init_render_opts *o);
  * runs that grow and minimize the corpus store. Cannot fail. */
 void init_render_github_corpus(struct buf *out,
 			       const struct init_render_opts *o);
+/* .github/workflows/crs-ci-baseline.yml: a scan of each push to the
+ * default branch, whose SARIF is the analysis code scanning compares a
+ * pull request's alerts with. Cannot fail. */
+void init_render_github_baseline(struct buf *out,
+				 const struct init_render_opts *o);
 /* .github/workflows/crs-ci-publish.yml: the two-job mode's privileged
  * workflow_run job. Cannot fail. */
 void init_render_github_publish(struct buf *out,

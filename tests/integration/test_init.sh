@@ -5,9 +5,13 @@
 # src/recparse.c:39).
 # Asserts: with no project it exits 2 naming what it looked for, once; --dry-run
 # writes nothing; the first run writes the compose, the GitHub workflow,
-# the scheduled corpus workflow (batch and prune) and the GitLab include,
-# crs-ci check accepts the compose (also with its LLM patcher block
-# uncommented) and @action-validator/cli both workflows;
+# the scheduled corpus workflow (batch and prune), the baseline workflow
+# (each push to main, code scanning's base analysis) and the GitLab
+# include, crs-ci check accepts the compose (also with its LLM patcher
+# block uncommented) and @action-validator/cli the three workflows; the
+# baseline is made for the default branch, main; ClusterFuzzLite's own
+# workflows get one line each saying what takes over (a link is passed
+# over); --public lays the compose out for GitHub's 4-CPU runners;
 # a second run writes nothing (same inodes and times); an edited file is
 # kept, --force rewrites it; a .github that is a link elsewhere is refused
 # before anything is written; a user's own .gitlab-ci.yml is never
@@ -28,7 +32,7 @@ g() { git -C "$repo" -c commit.gpgsign=false "$@"; }
 init() { (cd "$1" && shift && "$CRS_CI" init "$@"); }
 stamp() { (cd "$repo" && stat -c '%n %i %Y' .crs-ci/crs-compose.yaml \
 	.github/workflows/crs-ci.yml .github/workflows/crs-ci-corpus.yml \
-	.gitlab-ci.yml); }
+	.github/workflows/crs-ci-baseline.yml .gitlab-ci.yml); }
 
 # no .clusterfuzzlite/ and no --project: exit 2, saying what it looked for
 eval "$("$ROOT/examples/make-repo.sh" "$tmp/plain")"
@@ -74,12 +78,13 @@ note "an OSS-Fuzz folder by --project: named from the top, in the command too"
 g checkout -q main
 init "$repo" --dry-run >"$tmp/dry.txt"
 cat "$tmp/dry.txt" >&2
-[ "$(grep -c "would write" "$tmp/dry.txt")" -eq 4 ] || fail "dry run: want 4 files"
+[ "$(grep -c "would write" "$tmp/dry.txt")" -eq 5 ] || fail "dry run: want 5 files"
 [ -z "$(g status --porcelain)" ] || fail "--dry-run wrote files"
 
 init "$repo" >"$tmp/first.txt"
 for f in .crs-ci/crs-compose.yaml .github/workflows/crs-ci.yml \
-	.github/workflows/crs-ci-corpus.yml .gitlab-ci.yml; do
+	.github/workflows/crs-ci-corpus.yml .github/workflows/crs-ci-baseline.yml \
+	.gitlab-ci.yml; do
 	grep -q "^  wrote  *$f\$" "$tmp/first.txt" || { cat "$tmp/first.txt" >&2; fail "first run: $f not written"; }
 	[ -f "$repo/$f" ] || fail "$f missing"
 	head -n 5 "$repo/$f" | grep -q "Written by \`crs-ci init\`" || fail "$f: no header"
@@ -117,16 +122,18 @@ for c in "$repo/.crs-ci/crs-compose.yaml" "$tmp/patcher.yaml"; do
 		>"$tmp/check.txt" 2>&1 || { cat "$tmp/check.txt" >&2; fail "check $c"; }
 done
 grep -q "valid (2 CRS(s))" "$tmp/check.txt" || fail "patcher block: $(cat "$tmp/check.txt")"
-for f in crs-ci.yml crs-ci-corpus.yml; do
+grep -qx '    branches: \["main"\]' "$repo/.github/workflows/crs-ci-baseline.yml" ||
+	fail "the baseline is not made on pushes to main"
+for f in crs-ci.yml crs-ci-corpus.yml crs-ci-baseline.yml; do
 	out=$(cd "$repo" && npx --yes @action-validator/cli ".github/workflows/$f" 2>&1) ||
 		fail "action-validator $f: $out"
 done
-note "first run wrote 4 files; action-validator accepts both workflows"
+note "first run wrote 5 files; action-validator accepts the three workflows"
 
 # a second run writes nothing
 before=$(stamp)
 init "$repo" >"$tmp/second.txt"
-[ "$(grep -c "^  up to date" "$tmp/second.txt")" -eq 4 ] &&
+[ "$(grep -c "^  up to date" "$tmp/second.txt")" -eq 5 ] &&
 	grep -q "nothing to write" "$tmp/second.txt" ||
 	{ cat "$tmp/second.txt" >&2; fail "second run: not all up to date"; }
 [ "$(stamp)" = "$before" ] || fail "second run touched a file"
@@ -142,7 +149,7 @@ init "$repo" --force >"$tmp/force.txt"
 grep -q "overwrote  *.crs-ci/crs-compose.yaml" "$tmp/force.txt" ||
 	{ cat "$tmp/force.txt" >&2; fail "--force did not overwrite"; }
 ! grep -q "# my edit" "$repo/.crs-ci/crs-compose.yaml" || fail "--force kept the edit"
-[ "$(grep -c "^  up to date" "$tmp/force.txt")" -eq 3 ] || fail "--force rewrote unchanged files"
+[ "$(grep -c "^  up to date" "$tmp/force.txt")" -eq 4 ] || fail "--force rewrote unchanged files"
 note "an edited compose is kept, --force rewrites only it"
 
 # a .github that links elsewhere is refused; nothing is written anywhere
@@ -179,6 +186,27 @@ set -e
 [ "$code" -eq 2 ] && cmp -s "$tmp/own/.gitlab-ci.yml" "$tmp/own.orig" ||
 	{ cat "$tmp/err.txt" >&2; fail "--compose .gitlab-ci.yml: exit $code, want 2, file kept"; }
 note "a user's .gitlab-ci.yml is kept; the include is .crs-ci/gitlab-ci.yml"
+
+# a ClusterFuzzLite user's workflows: a line each on what takes over (a
+# link is passed over); --public lays the compose out for 4 CPUs
+git clone -q "$repo" "$tmp/cfl"
+mkdir -p "$tmp/cfl/.github/workflows"
+: >"$tmp/cfl/.github/workflows/cflite_pr.yml"
+: >"$tmp/cfl/.github/workflows/cflite_batch.yml"
+ln -s /etc/passwd "$tmp/cfl/.github/workflows/cflite_cron.yml"
+init "$tmp/cfl" --public >"$tmp/cfl.txt"
+grep -q "^  .github/workflows/cflite_pr.yml: fuzzes pull requests as crs-ci.yml now does" "$tmp/cfl.txt" &&
+	grep -q "^  .github/workflows/cflite_batch.yml: grows a corpus on the default branch: crs-ci-corpus.yml" "$tmp/cfl.txt" ||
+	{ cat "$tmp/cfl.txt" >&2; fail "ClusterFuzzLite's workflows: no line on what takes over"; }
+! grep -q "cflite_cron" "$tmp/cfl.txt" || fail "a linked cflite_cron.yml was listed"
+grep -q "^compose laid out for 4 CPUs (--public: GitHub's runners for public repositories)" "$tmp/cfl.txt" ||
+	{ cat "$tmp/cfl.txt" >&2; fail "--public: not laid out for 4 CPUs"; }
+python3 - "$tmp/cfl/.crs-ci/crs-compose.yaml" <<'PY'
+import sys, yaml
+c = yaml.safe_load(open(sys.argv[1]))
+assert c["crs-libfuzzer"]["cpuset"] == "1" and c["crs-aflpp"]["cpuset"] == "2-3", c
+PY
+note "ClusterFuzzLite's workflows: what takes over each; --public: 4 CPUs"
 
 # the files on the default branch, the pull request on top
 g add .crs-ci .github .gitlab-ci.yml

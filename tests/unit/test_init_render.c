@@ -39,6 +39,7 @@ static void opts(struct init_render_opts *o, struct init_plan *p,
 	o->project = ".clusterfuzzlite";
 	o->layout = "ClusterFuzzLite folder";
 	o->regen = REGEN;
+	o->default_branch = "main";
 }
 
 /* The node at a path of mapping keys and (as "#N") list indexes. */
@@ -271,6 +272,38 @@ static void test_github_corpus(void **st)
 	buf_release(&b);
 }
 
+/* Each push to the default branch: code scanning's base analysis. */
+static void test_github_baseline(void **st)
+{
+	struct init_render_opts o;
+	struct init_plan p;
+	struct buf b = BUF_INIT;
+	struct yaml_doc d;
+
+	(void)st;
+	opts(&o, &p, 4);
+	o.default_branch = "release/2.x";
+	init_render_github_baseline(&b, &o);
+	assert_header(&b, "crs-ci-baseline.yml");
+	parse(&d, &b);
+	assert_string_equal(str_at(&d, "on", "push", "branches", "#0", NULL),
+			    "release/2.x");
+	assert_null(at(&d, "on", "pull_request", NULL));
+	assert_string_equal(yaml_doc_scalar(at(&d, "jobs", "scan", "steps",
+					      "#1", "with", "fail-on",
+					      NULL)), "none");
+	assert_string_equal(yaml_doc_scalar(at(&d, "jobs", "scan", "steps",
+					      "#1", "with", "upload-sarif",
+					      NULL)), "api");
+	/* the same SARIF category as the pull requests' scans */
+	assert_null(at(&d, "jobs", "scan", "steps", "#1", "with", "category",
+		       NULL));
+	assert_string_equal(str_at(&d, "permissions", "contents", NULL, NULL,
+				   NULL), "read");
+	yaml_doc_release(&d);
+	buf_release(&b);
+}
+
 /* --public: the pull_request job has no write rights and makes a bundle;
  * the workflow_run job publishes it with pull-requests and checks */
 static void test_github_public(void **st)
@@ -406,6 +439,7 @@ int main(void)
 		cmocka_unit_test(test_compose_patcher_block),
 		cmocka_unit_test(test_github),
 		cmocka_unit_test(test_github_corpus),
+		cmocka_unit_test(test_github_baseline),
 		cmocka_unit_test(test_github_public),
 		cmocka_unit_test(test_gitlab),
 		cmocka_unit_test(test_deterministic),
