@@ -30,6 +30,7 @@ int cmd_merge(int argc, char **argv, struct runner_ctx *ctx);
 int cmd_plan(int argc, char **argv, struct runner_ctx *ctx);
 int cmd_pre_push(int argc, char **argv, struct runner_ctx *ctx);
 int cmd_publish(int argc, char **argv, struct runner_ctx *ctx);
+int cmd_reproduce(int argc, char **argv, struct runner_ctx *ctx);
 int cmd_version(int argc, char **argv, struct runner_ctx *ctx);
 
 /*

@@ -81,6 +81,9 @@ static const struct cmd cmds[] = {	/* sorted by name */
 	  "       [--base REV [--head REV] | --diff FILE]  (the change: CI "
 	  "suggestions must lie in it)\n",
 	  .needs = SCAN_NEED_CHANGE, .fn = phase_report) },
+	{ "reproduce", cmd_reproduce,
+	  "rerun a CI scan's PoVs here, on a head build made here", NULL,
+	  NULL, 0, NULL },
 	/* the phases and their order live in phase/pipeline.c */
 	{ "run", NULL, "run the CRSs, then reproduce and triage every PoV",
 	  NULL, NULL, 0, PHASE(.usage = "usage: crs-ci run --compose FILE "

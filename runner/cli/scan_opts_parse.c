@@ -59,18 +59,19 @@ enum {
 static const struct opt_spec scan_opt_table[] = {
 	{ .name = "compose", .id = OPT_COMPOSE, .kind = OPT_STRING,
 	  .value_name = "FILE",
-	  .groups = PHASES | SCAN_CMD_CHECK | SCAN_CMD_HOOK,
+	  .groups = PHASES | SCAN_CMD_CHECK | SCAN_CMD_HOOK |
+		    SCAN_CMD_REPRODUCE,
 	  .help = "crs-compose.yaml (OSS-CRS format)" },
 	{ .name = "project", .id = OPT_PROJECT, .kind = OPT_STRING,
 	  .value_name = "DIR",
 	  .groups = SCAN_CMD_SCAN | SCAN_CMD_BUILD_TARGET | SCAN_CMD_RUN |
-		    SCAN_CMD_CHECK | SCAN_CMD_HOOK,
+		    SCAN_CMD_CHECK | SCAN_CMD_HOOK | SCAN_CMD_REPRODUCE,
 	  .help = "project folder (Dockerfile, build.sh, project.yaml): an\n"
 	  "OSS-Fuzz projects/NAME folder or the source's\n"
 	  ".clusterfuzzlite/ (default: that one, when present)" },
 	{ .name = "source", .id = OPT_SOURCE, .kind = OPT_STRING,
 	  .value_name = "DIR",
-	  .groups = CHANGE | SCAN_CMD_CHECK,
+	  .groups = CHANGE | SCAN_CMD_CHECK | SCAN_CMD_REPRODUCE,
 	  .help = "target source git repository (default .)" },
 	{ .name = "base", .id = OPT_BASE, .kind = OPT_STRING,
 	  .value_name = "REV",
@@ -171,7 +172,8 @@ static const struct opt_spec scan_opt_table[] = {
 	  "(default crs-ci-out; see 'Own folders' below)" },
 	{ .name = "work-dir", .id = OPT_WORK_DIR, .kind = OPT_STRING,
 	  .value_name = "DIR",
-	  .groups = PHASES | SCAN_CMD_REPORT | SCAN_CMD_CHECK,
+	  .groups = PHASES | SCAN_CMD_REPORT | SCAN_CMD_CHECK |
+		    SCAN_CMD_REPRODUCE,
 	  .help = "builds, runs and logs (default crs-ci-work; see 'Own\n"
 	  "folders' below)" },
 	{ .name = "cache-dir", .id = OPT_CACHE_DIR, .kind = OPT_STRING,
@@ -201,7 +203,7 @@ static const struct opt_spec scan_opt_table[] = {
 	{ .name = "reproduce", .id = OPT_REPRODUCE, .kind = OPT_INT,
 	  .value_name = "N",
 	  .min = 1, .max = 100,
-	  .groups = SCAN_CMD_SCAN | SCAN_CMD_RUN,
+	  .groups = SCAN_CMD_SCAN | SCAN_CMD_RUN | SCAN_CMD_REPRODUCE,
 	  .help = "runs of each PoV during triage (default 5)" },
 	{ .name = "refuzz-seconds", .id = OPT_REFUZZ_SECONDS,
 	  .kind = OPT_DURATION, .value_name = "N",
@@ -306,8 +308,8 @@ static const struct {
 } scan_cmds[] = {
 	{ "build-target", SCAN_CMD_BUILD_TARGET }, { "check", SCAN_CMD_CHECK },
 	{ "hook", SCAN_CMD_HOOK }, { "prepare", SCAN_CMD_PREPARE },
-	{ "report", SCAN_CMD_REPORT }, { "run", SCAN_CMD_RUN },
-	{ "scan", SCAN_CMD_SCAN },
+	{ "report", SCAN_CMD_REPORT }, { "reproduce", SCAN_CMD_REPRODUCE },
+	{ "run", SCAN_CMD_RUN }, { "scan", SCAN_CMD_SCAN },
 };
 
 const struct opt_spec *scan_opts_table(void)
@@ -340,7 +342,8 @@ void scan_opts_usage(FILE *f, const char *cmd, const char *synopsis)
 		      "the checkout, else\n$RUNNER_TEMP/crs-ci/NAME-HASH/ (work, "
 		      "out), or the same under\n${XDG_CACHE_HOME:-~/.cache}/crs-ci "
 		      "off CI; the scan says where.\n", f);
-	if (bit != SCAN_CMD_SCAN && bit != SCAN_CMD_HOOK)
+	if (bit != SCAN_CMD_SCAN && bit != SCAN_CMD_HOOK &&
+	    bit != SCAN_CMD_REPRODUCE)
 		fputs("\nThe other options of 'crs-ci scan' are accepted and "
 		      "ignored, so a phase\nre-runs with the scan's command "
 		      "line.\n", f);

@@ -22,6 +22,7 @@ enum scan_cmd {
 	SCAN_CMD_RUN = 1 << 4,
 	SCAN_CMD_REPORT = 1 << 5,
 	SCAN_CMD_HOOK = 1 << 6,
+	SCAN_CMD_REPRODUCE = 1 << 7,
 };
 
 struct opt_spec;

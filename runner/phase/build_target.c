@@ -556,24 +556,33 @@ out:
 	return r;
 }
 
+/*
+ * The phase's start: the project, the sanitizer (`sanitizer`, else
+ * project.yaml's), the language into the state; no head commit yet.
+ */
+static int begin_build(struct scan *s, const char *sanitizer)
+{
+	timing_phase(s, "build-target");
+	free(s->state.project);
+	s->state.project = xstrdup(s->project->name);
+	free(s->state.sanitizer);
+	s->state.sanitizer = xstrdup(sanitizer ? sanitizer :
+				     pick_sanitizer(s->project));
+	free(s->state.language);
+	s->state.language = xstrdup(s->project->language);
+	free(s->state.head_commit);
+	s->state.head_commit = NULL;
+	return base_images_sanitizer_check(s->opts->base_images,
+					   s->state.sanitizer);
+}
+
 int phase_build_target(struct scan *s)
 {
 	const char *head = s->opts->head;
 	int r;
 
-	timing_phase(s, "build-target");
-	free(s->state.project);
-	s->state.project = xstrdup(s->project->name);
-	free(s->state.sanitizer);
-	s->state.sanitizer = xstrdup(s->opts->sanitizer ? s->opts->sanitizer :
-				     pick_sanitizer(s->project));
-	if ((r = base_images_sanitizer_check(s->opts->base_images,
-					     s->state.sanitizer)) != 0)
+	if ((r = begin_build(s, s->opts->sanitizer)) != 0)
 		return r;
-	free(s->state.language);
-	s->state.language = xstrdup(s->project->language);
-	free(s->state.head_commit);
-	s->state.head_commit = NULL;
 	if (s->change && s->change->head_commit)
 		head = s->change->head_commit;
 	if ((r = source_resolve(&s->state.head_commit, s->source_dir,
@@ -586,6 +595,29 @@ int phase_build_target(struct scan *s)
 		 s->state.head_commit, s->state.sanitizer);
 	if ((r = build_target_image(s)) != 0 || (r = head_image(s)) != 0 ||
 	    (r = stage_fetch_dir(s)) != 0 || (r = parallel_builds(s)) != 0)
+		return r;
+	return scan_state_save(s);
+}
+
+int phase_build_head(struct scan *s, const char *head, const char *sanitizer)
+{
+	int r;
+
+	if ((r = begin_build(s, sanitizer)) != 0)
+		return r;
+	free(s->state.base_commit);
+	s->state.base_commit = NULL;
+	if ((r = source_resolve(&s->state.head_commit, s->source_dir,
+				head)) != 0)
+		return crs_error_prefix("commit %.12s is not in %s (git fetch "
+					"origin %s)", head, s->source_dir,
+					head);
+	log_info("build-target: %s at %.12s, sanitizer %s (the head build "
+		 "alone)", s->project->name, s->state.head_commit,
+		 s->state.sanitizer);
+	if ((r = build_target_image(s)) != 0 || (r = head_image(s)) != 0 ||
+	    (r = target_compile(s, s->state.head_image, s->state.head_commit,
+				s->state.sanitizer, "head", NULL)) != 0)
 		return r;
 	return scan_state_save(s);
 }

@@ -19,6 +19,20 @@ struct coverage_targets;
 
 int phase_prepare(struct scan *s);
 int phase_build_target(struct scan *s);
+/*
+ * The target image and crs-ci's head build of commit `head` alone (no
+ * base, no coverage, no CRS), with `sanitizer` (NULL: project.yaml's
+ * first, address preferred): what `crs-ci reproduce` runs a PoV on.
+ */
+int phase_build_head(struct scan *s, const char *head, const char *sanitizer);
+/*
+ * `crs-ci reproduce`: every finding of the artifact folder `dir` (a
+ * scan's --out: results.json, povs/) run on the head build of the commit
+ * results.json names, and compared with the recorded crash. *exit_code:
+ * 0 every finding crashed as recorded, 1 one did not.
+ */
+int phase_reproduce_artifact(struct scan *s, const char *dir,
+			     int *exit_code);
 int phase_select(struct scan *s);
 int phase_run(struct scan *s);
 int phase_triage(struct scan *s);

@@ -427,10 +427,10 @@ static void summary_proofs(struct buf *b, const struct finding_set *fs,
 			   const char *policy, const char *out_dir)
 {
 	json_t *all = change_lines_load(out_dir);
+	size_t shown = 0;
 
-	for (size_t i = 0, shown = 0; i < fs->nr &&
-	     shown < SUMMARY_PROOFS_MAX && b->len < GITHUB_SUMMARY_MAX / 4;
-	     i++) {
+	for (size_t i = 0; i < fs->nr && shown < SUMMARY_PROOFS_MAX &&
+	     b->len < GITHUB_SUMMARY_MAX / 4; i++) {
 		const struct finding *x = &fs->items[i];
 		/* borrowed */
 		const json_t *a = json_object_get(all, x->id ? x->id : "");
@@ -483,6 +483,12 @@ static void summary_proofs(struct buf *b, const struct finding_set *fs,
 			free(cmd);
 		}
 	}
+	if (shown)	/* the paths above are the runner's */
+		buf_adds(b, "**On your machine:** download this job's artifact "
+			 "(`crs-ci-results`), unzip it, and in a clone of the "
+			 "repository run `crs-ci reproduce <the unzipped "
+			 "folder>`: it builds the recorded head and reruns each "
+			 "PoV.\n\n");
 	json_decref(all);
 }
 
