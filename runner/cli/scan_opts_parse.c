@@ -39,7 +39,7 @@ enum {
 	OPT_UNTIL_DEADLINE, OPT_SATURATION,
 	OPT_LEND_CORES, OPT_DISCLOSE, OPT_CORPUS, OPT_OSS_FUZZ_CORPUS,
 	OPT_OSS_FUZZ_MIRROR, OPT_CORPUS_STORE, OPT_CORPUS_STORE_BRANCH,
-	OPT_MODE,
+	OPT_MODE, OPT_CACHE_IMAGES,
 };
 
 /* The commands an option applies to, for the tables below. */
@@ -187,6 +187,12 @@ static const struct opt_spec scan_opt_table[] = {
 	  .groups = PHASES,
 	  .help = "cap on the cache's images and corpora, least recently\n"
 	  "used evicted first: 512M, 2G (default 2G)" },
+	{ .name = "cache-images", .id = OPT_CACHE_IMAGES, .kind = OPT_ENUM,
+	  .choices = "yes|no",
+	  .groups = PHASES,
+	  .help = "yes (default): load the images the cache holds; no:\n"
+	  "build them (a cache a merge request's pipeline could have\n"
+	  "written; its corpora are still read, as hostile input)" },
 	{ .name = "registry", .id = OPT_REGISTRY, .kind = OPT_STRING,
 	  .value_name = "DIR",
 	  .groups = PHASES | SCAN_CMD_CHECK,
@@ -428,6 +434,7 @@ static int scan_opt_apply(struct scan_opts *o, const struct opt_value *v,
 		}
 		break;
 	case OPT_LEND_CORES: o->no_lend_cores = v->num == 1; break;
+	case OPT_CACHE_IMAGES: o->no_cache_images = v->num == 1; break;
 	case OPT_NO_LLM: o->no_llm = 1; break;
 	case OPT_LLM_REASON: o->llm_reason = arg; break;
 	case OPT_CORPUS:

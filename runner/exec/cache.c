@@ -240,6 +240,11 @@ int cache_restore_images(struct scan *s)
 
 	if (!s->opts->cache_dir)
 		return 0;
+	if (s->opts->no_cache_images) {
+		log_info("cache: its images are not loaded (--cache-images "
+			 "no); they are built");
+		return 0;
+	}
 	if ((r = cache_index_open(s, &ix, &root)) != 0)
 		return r;
 	for (size_t i = 0; i < ix.nr; i++)
@@ -487,7 +492,8 @@ int cache_save_images(struct scan *s)
 		r = 0;
 	} else if (r != 0) {
 		goto out;
-	} else {
+	} else if (!s->opts->no_cache_images) {
+		/* --cache-images no: neither loaded nor saved */
 		drop_old_layout(imgfd, &ix);
 		scan_images(s, &tags);
 	}

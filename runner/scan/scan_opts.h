@@ -48,6 +48,7 @@ struct scan_opts {
 	const char *work_dir;	/* NULL: state_dir_default() */
 	const char *cache_dir;
 	int64_t cache_max;	/* --cache-max bytes; 0: CACHE_MAX_DEFAULT */
+	int no_cache_images;	/* --cache-images no: no image is loaded */
 	const char *registry;	/* --registry: registry/<name>.yaml folder */
 	const char *fail_on;	/* new | any | none */
 	int reproduce_runs;

@@ -14,7 +14,9 @@
 # and the sentinel still names the image it named before. (d) An index
 # entry whose base names an image on any registry (one served here): not
 # loaded, no request reaches that registry, the image is built (issue 42,
-# item 3). (c) A --cache-dir that is itself a link is refused (exit 2).
+# item 3). (e) --cache-images no loads no cached image, even a valid one,
+# and builds it (issue 42, item 4: GitLab merge requests). (c) A
+# --cache-dir that is itself a link is refused (exit 2).
 # solo: removes a shared target image from the engine (run-all.sh runs it alone)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -126,6 +128,20 @@ grep -qF "names the base image '$evil', not one crs-ci records; not loaded" "$tm
 docker image inspect "$evil" >/dev/null 2>&1 && fail "$evil was pulled"
 docker image inspect "$target" >/dev/null 2>&1 || fail "$target was not built instead"
 note "an entry whose base is $evil: not loaded, no request to it, $target built"
+# (e) --cache-images no (a merge request's pipeline on GitLab, whose cache
+# any unprotected pipeline can write, self-consistent entries included):
+# no image of the cache is loaded, even a well-formed one; it is built
+docker rmi "$target" >/dev/null
+set +e
+cache_scan 5 --cache-images no >/dev/null 2>"$tmp/log5.txt"
+code=$?
+set -e
+[ "$code" -eq 1 ] || { cat "$tmp/log5.txt" >&2; fail "fifth scan: exit $code"; }
+grep -qF "cache: its images are not loaded (--cache-images no)" "$tmp/log5.txt" ||
+	{ grep "cache:" "$tmp/log5.txt" >&2; fail "--cache-images no: not said"; }
+! grep -q "cache: loaded " "$tmp/log5.txt" || fail "--cache-images no: an image was loaded"
+docker image inspect "$target" >/dev/null 2>&1 || fail "$target was not built instead"
+note "--cache-images no: no cached image loaded, $target built"
 # (c) a cache folder that is a link
 ln -s "$cache" "$tmp/cache-link"
 set +e

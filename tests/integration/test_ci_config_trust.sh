@@ -229,7 +229,9 @@ esac
 [ "$(cat "$gl_args.cache")" = from-the-default-branch ] ||
 	fail "gitlab: the restored cache was not moved to --cache-dir"
 [ ! -e "$repo/.crs-ci-cache" ] || fail "gitlab: a merge request's job put the cache back (policy pull)"
-note "gitlab: the restored cache moved out of the checkout into --cache-dir, not put back for a merge request"
+grep -qx -- "--cache-images" "$gl_args" && [ "$(grep -A1 -x -- "--cache-images" "$gl_args" | tail -n 1)" = no ] ||
+	{ cat "$gl_args" >&2; fail "gitlab: a merge request's scan loads the cache's images"; }
+note "gitlab: the restored cache moved out of the checkout into --cache-dir, not put back, its images not loaded for a merge request"
 case $(compose_arg "$gl_args") in
 */crs-ci-state.*/base-config/.crs-ci/crs-compose.yaml) ;;
 *) cat "$gl_args" "$gl_log" >&2; fail "gitlab, config-from base: the scan did not get the base's compose" ;;
