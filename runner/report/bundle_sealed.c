@@ -12,6 +12,7 @@
 #include "common/error.h"
 #include "common/fsutil.h"
 #include "common/log.h"
+#include "common/strset.h"
 #include "common/xalloc.h"
 
 #include <dirent.h>
@@ -26,9 +27,10 @@
 #define PEM_END "-----END CMS-----\n"
 #define PEM_LINE_MAX 80
 #define ADVISORY_MAX 65535	/* GitHub's description limit */
+#define ADVISORY_ID_MARK "crs-ci finding id: "
 
-/* "finding-N.md.cms" or "finding-N.pov.cms", N 1..999 without a leading
- * zero: N and *is_pov; else 0. */
+/* "finding-N.md.cms", "finding-N.pov.cms" or "finding-N.id", N 1..999
+ * without a leading zero: N and *is_pov (0, 1 or 2); else 0. */
 static unsigned sealed_name(const char *name, int *is_pov)
 {
 	const char *p = name;
@@ -45,6 +47,8 @@ static unsigned sealed_name(const char *name, int *is_pov)
 		*is_pov = 0;
 	else if (!strcmp(p, ".pov.cms"))
 		*is_pov = 1;
+	else if (!strcmp(p, ".id"))
+		*is_pov = 2;
 	else
 		return 0;
 	return n;
@@ -74,6 +78,18 @@ static int pem_only(const char *t, size_t len)
 				return 0;
 	}
 	return lines > 0;
+}
+
+/* 1 when `t` is 16 lowercase hex digits and an optional newline. */
+static int id_only(const char *t, size_t len)
+{
+	if (len != 16 && !(len == 17 && t[16] == '\n'))
+		return 0;
+	for (size_t i = 0; i < 16; i++)
+		if (!((t[i] >= '0' && t[i] <= '9') ||
+		      (t[i] >= 'a' && t[i] <= 'f')))
+			return 0;
+	return 1;
 }
 
 static struct bundle_sealed *slot(struct bundle_sealed_set *s, unsigned n)
@@ -106,17 +122,25 @@ static void take(struct bundle_sealed_set *s, int pfd, const char *name)
 	unsigned n = sealed_name(name, &is_pov);
 
 	if (!n) {
-		refuse(s, name, "not finding-N.md.cms or finding-N.pov.cms");
+		refuse(s, name, "not finding-N.md.cms, finding-N.pov.cms or "
+		       "finding-N.id");
 		return;
 	}
 	if (fs_read_regular_at(&b, pfd, name, "a sealed file",
 			       BUNDLE_SEALED_FILE_MAX, NULL) != 0) {
 		refuse(s, name, crs_error_last());
 		crs_error_clear();
-	} else if (!pem_only(b.ptr, b.len)) {
-		refuse(s, name, "not one CMS PEM block");
+	} else if (is_pov == 2 ? !id_only(b.ptr, b.len) :
+		   !pem_only(b.ptr, b.len)) {
+		refuse(s, name, is_pov == 2 ? "not 16 hex digits" :
+		       "not one CMS PEM block");
 	} else if (!(x = slot(s, n))) {
 		refuse(s, name, "more findings than one publish files");
+	} else if (is_pov == 2) {
+		if (x->id[0])
+			refuse(s, name, "given twice");
+		else
+			memcpy(x->id, b.ptr, 16);
 	} else if (*(is_pov ? &x->pov : &x->details)) {
 		refuse(s, name, "given twice");
 	} else {
@@ -204,11 +228,16 @@ static char *advisory_text(const struct bundle_sealed *x, long pr_number)
 		   "-inform PEM -inkey KEY.pem -in FILE` or `crs-ci decrypt "
 		   "--key KEY.pem FILE`.\n\n"
 		   "This draft was filed from the result bundle of the pull "
-		   "request's own workflow run: it is what that run reports. "
-		   "The severity is a placeholder (this step cannot read the "
-		   "sealed details); set it once you have read them.\n\n"
-		   "### Details (sealed)\n\n```\n%s```\n", pr_number,
-		   x->details);
+		   "request's own workflow run, which ran the pull request's "
+		   "code: it is what that run reports, **unauthenticated** "
+		   "(anyone can seal text to the public certificate). Check "
+		   "the PoV on your own build before you trust it (`crs-ci "
+		   "reproduce`). The severity is a placeholder (this step "
+		   "cannot read the sealed details); set it once you have "
+		   "read them.\n\n", pr_number);
+	if (x->id[0])	/* what a later run finds it by (bundle_sealed_file) */
+		buf_printf(&b, ADVISORY_ID_MARK "%s\n\n", x->id);
+	buf_printf(&b, "### Details (sealed)\n\n```\n%s```\n", x->details);
 	if (b.len > ADVISORY_MAX) {
 		buf_release(&b);
 		return NULL;
@@ -222,13 +251,54 @@ static char *advisory_text(const struct bundle_sealed *x, long pr_number)
 	return buf_detach(&b, NULL);
 }
 
+/*
+ * From the repository's drafts: the finding ids crs-ci's advisories name
+ * (ADVISORY_ID_MARK) into *ids, and how many drafts carry `summary` (this
+ * pull request's) into *on_pr. A list that cannot be read is a warning:
+ * nothing is known, and this run's own cap still holds.
+ */
+static void drafts_read(const struct github_env *env, const char *token,
+			const char *summary, long timeout_ms,
+			struct strset *ids, size_t *on_pr)
+{
+	json_t *list = NULL, *a;
+	size_t i;
+
+	if (github_advisories_drafts(env, token, &list, timeout_ms) != 0) {
+		log_warn("publish: %s; a finding may be filed twice",
+			 crs_error_last());
+		crs_error_clear();
+		return;
+	}
+	json_array_foreach(list, i, a) {
+		const char *d = json_string_value(json_object_get(a,
+							  "description"));
+		const char *sm = json_string_value(json_object_get(a,
+							   "summary"));
+		const char *m = d ? strstr(d, ADVISORY_ID_MARK) : NULL;
+
+		if (sm && !strcmp(sm, summary))
+			(*on_pr)++;
+		if (m && id_only(m + strlen(ADVISORY_ID_MARK), 16)) {
+			char id[17];
+
+			memcpy(id, m + strlen(ADVISORY_ID_MARK), 16);
+			id[16] = '\0';
+			strset_add(ids, id);
+		}
+	}
+	json_decref(list);
+}
+
 int bundle_sealed_file(const struct bundle_sealed_set *s,
 		       const struct github_env *env, long pr_number,
 		       size_t *made, long timeout_ms)
 {
 	const char *token = getenv(BUNDLE_SEALED_TOKEN_ENV);
+	struct strset filed = STRSET_INIT;
 	char summary[128];
 	const char *name;
+	size_t on_pr = 0;
 
 	*made = 0;
 	if (!s->nr)
@@ -247,16 +317,36 @@ int bundle_sealed_file(const struct bundle_sealed_set *s,
 	name = strchr(env->repository, '/') + 1;
 	snprintf(summary, sizeof(summary), "crs-ci: a crash in released code, "
 		 "found on pull request #%ld (sealed)", pr_number);
+	drafts_read(env, token, summary, timeout_ms, &filed, &on_pr);
 	for (size_t i = 0; i < s->nr; i++) {
-		char *text = advisory_text(&s->items[i], pr_number);
+		char *text;
 
+		if (s->items[i].id[0] && strset_has(&filed, s->items[i].id)) {
+			log_info("publish: finding-%u (id %s) has a draft "
+				 "advisory already: not filed again",
+				 s->items[i].n, s->items[i].id);
+			continue;
+		}
+		if (on_pr >= BUNDLE_SEALED_PR_MAX) {
+			log_warn("publish: pull request #%ld has %zu draft "
+				 "advisories from crs-ci: finding-%u and the "
+				 "rest are not filed (at most %d per pull "
+				 "request)", pr_number, on_pr, s->items[i].n,
+				 BUNDLE_SEALED_PR_MAX);
+			break;
+		}
+		text = advisory_text(&s->items[i], pr_number);
 		if (!text)
 			log_warn("publish: finding-%u's sealed details do not "
 				 "fit an advisory", s->items[i].n);
 		else if (github_advisory_post(env, token, summary, text,
 					      "medium", 0, name,
-					      timeout_ms) == 0)
+					      timeout_ms) == 0) {
 			(*made)++;
+			on_pr++;
+			if (s->items[i].id[0])
+				strset_add(&filed, s->items[i].id);
+		}
 		else {
 			log_warn("%s", crs_error_last());
 			crs_error_clear();
@@ -265,5 +355,6 @@ int bundle_sealed_file(const struct bundle_sealed_set *s,
 	}
 	log_info("publish: %zu draft security advisory(ies) filed for %zu "
 		 "sealed finding(s)", *made, s->nr);
+	strset_release(&filed);
 	return 0;
 }

@@ -15,6 +15,7 @@ struct github_env;
 
 #define BUNDLE_SEALED_DIR "private"
 #define BUNDLE_SEALED_MAX 5		/* advisories one publish files */
+#define BUNDLE_SEALED_PR_MAX 3		/* drafts of one pull request, ever */
 #define BUNDLE_SEALED_ENTRIES 64	/* entries of private/ looked at */
 #define BUNDLE_SEALED_FILE_MAX ((size_t)64 << 10)	/* bytes, one file */
 #define BUNDLE_SEALED_TOKEN_ENV "CRS_CI_ADVISORY_TOKEN"
@@ -24,6 +25,7 @@ struct bundle_sealed {
 	unsigned n;		/* the N of finding-N.*.cms */
 	char *details;		/* finding-N.md.cms */
 	char *pov;		/* finding-N.pov.cms, or NULL */
+	char id[17];		/* finding-N.id: 16 hex digits, or "" */
 };
 
 struct bundle_sealed_set {
@@ -36,7 +38,8 @@ struct bundle_sealed_set {
  * Read DIR/private/ through a directory descriptor, never following a
  * link: names finding-N.md.cms and finding-N.pov.cms (N from 1 to 999),
  * regular files of at most BUNDLE_SEALED_FILE_MAX bytes holding one CMS
- * PEM block and nothing else; at most BUNDLE_SEALED_MAX findings. Anything
+ * PEM block and nothing else, and finding-N.id (16 hex digits, the
+ * finding's id); at most BUNDLE_SEALED_MAX findings. Anything
  * else is passed over with a message. No folder: 0 and nothing read.
  * 0, or CRS_EINPUT when private/ is there but not a folder.
  */
@@ -48,6 +51,9 @@ void bundle_sealed_release(struct bundle_sealed_set *s);
  * with the token in BUNDLE_SEALED_TOKEN_ENV (the workflow's token cannot):
  * a summary and text written here (pull request `pr_number`), the sealed
  * details and the sealed PoV when they fit GitHub's 65,535 characters.
+ * The repository's drafts are read first: a finding whose id a draft
+ * names already is not filed again (another run, another pull request),
+ * and no pull request gets more than BUNDLE_SEALED_PR_MAX drafts in all.
  * Without the token, says so once. *made counts the advisories made. A
  * refusal is a warning; returns 0.
  */

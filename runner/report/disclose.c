@@ -159,6 +159,7 @@ void private_set_release(struct private_set *p)
 	for (size_t i = 0; i < p->nr; i++) {
 		struct private_finding *x = &p->items[i];
 
+		free(x->id);
 		free(x->crash_type);
 		free(x->kind);
 		free(x->sanitizer);
@@ -244,6 +245,7 @@ static void record(struct private_set *out, const struct finding *f,
 	ALLOC_GROW(out->items, out->nr + 1, out->alloc);
 	x = &out->items[out->nr++];
 	memset(x, 0, sizeof(*x));
+	x->id = dup_or_null(f->id);
 	x->crash_type = dup_or_null(f->crash_type);
 	x->kind = dup_or_null(f->kind);
 	x->sanitizer = dup_or_null(f->sanitizer);

@@ -24,6 +24,7 @@ enum disclose_policy {
 
 /* A finding taken out of the public result set, with its evidence. */
 struct private_finding {
+	char *id;		/* the finding's id (16 hex), or NULL */
 	char *crash_type, *kind, *sanitizer, *harness, *description;
 	char *function, *file;	/* NULL when unknown */
 	int line;

@@ -379,6 +379,36 @@ int github_advisory_post(const struct github_env *env, const char *token,
 	return r;
 }
 
+int github_advisories_drafts(const struct github_env *env, const char *token,
+			     json_t **out, long timeout_ms)
+{
+	struct github_env e = *env;	/* shallow: the advisory token */
+	struct http_response resp = HTTP_RESPONSE_INIT;
+	char *path = xasprintf("/repos/%s/security-advisories?state=draft&"
+			       "per_page=100", env->repository);
+	int r;
+
+	*out = NULL;
+	e.token = (char *)token;
+	if ((r = github_request(&e, "GET", path, NULL, timeout_ms,
+				&resp)) == 0 && resp.status != 200)
+		r = github_http_error("github: GET security-advisories",
+				      &resp);
+	if (r == 0 && !(*out = json_loadb(resp.body.ptr, resp.body.len, 0,
+					  NULL)))
+		r = crs_error_set(CRS_ERR, "github: GET security-advisories: "
+				  "not JSON");
+	if (r == 0 && !json_is_array(*out)) {
+		json_decref(*out);
+		*out = NULL;
+		r = crs_error_set(CRS_ERR, "github: GET security-advisories: "
+				  "not a list");
+	}
+	http_response_release(&resp);
+	free(path);
+	return r;
+}
+
 int github_http_error(const char *what, const struct http_response *resp)
 {
 	json_t *j = json_loadb(resp->body.ptr, resp->body.len, 0, NULL);

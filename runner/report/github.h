@@ -12,6 +12,7 @@
 
 #include "runner/report/suggest.h"
 
+#include <jansson.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -250,6 +251,13 @@ int github_advisory_post(const struct github_env *env, const char *token,
 			 const char *summary, const char *description,
 			 const char *severity, int cwe, const char *package,
 			 long timeout_ms);
+/*
+ * GET /repos/{env->repository}/security-advisories?state=draft (its first
+ * 100, newest first) with `token`: *out the JSON array (caller's). 0, or
+ * CRS_ERR/CRS_ETIMEOUT naming the status and GitHub's message.
+ */
+int github_advisories_drafts(const struct github_env *env, const char *token,
+			     json_t **out, long timeout_ms);
 /* CRS_ERR naming the call `what`, the status and GitHub's "message". */
 int github_http_error(const char *what, const struct http_response *resp);
 

@@ -264,6 +264,16 @@ static int seal_one(struct private_finding *x, const struct scan_summary *sm,
 	snprintf(name, sizeof(name), "finding-%zu.md.cms", n);
 	if (!r)
 		r = fs_write_at(dirfd, name, mdc.ptr, mdc.len);
+	/* the finding's id, in the clear: what `crs-ci publish` files an
+	 * advisory under once (a hash of the crash's signature; it tells
+	 * nothing of the crash but to one who can name it already) */
+	snprintf(name, sizeof(name), "finding-%zu.id", n);
+	if (!r && x->id) {
+		char *line = xasprintf("%s\n", x->id);
+
+		r = fs_write_at(dirfd, name, line, strlen(line));
+		free(line);
+	}
 out:
 	buf_release(&sealed);
 	buf_release(&mdc);

@@ -178,7 +178,7 @@ static enum MHD_Result advisory(struct MHD_Connection *c,
 		      json_object_get(j, "description"), "severity", sev);
 	out = json_dumps(a, JSON_COMPACT);
 	ret = reply(c, *status = 201, out);
-	(void)f;
+	json_array_insert(f->drafts, 0, a);
 	free(out);
 	json_decref(a);
 	json_decref(j);
@@ -259,6 +259,12 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *c,
 		keep(&f->advisory_body, body);
 		keep(&f->advisory_path, url);
 		ret = advisory(c, f, body, &status);
+	} else if (!strcmp(method, "GET") &&
+		   !strcmp(rest, "security-advisories")) {
+		char *list = json_dumps(f->drafts, JSON_COMPACT);
+
+		ret = reply(c, status = 200, list);
+		free(list);
 	} else if (!strcmp(method, "POST") && !strncmp(rest, "pulls/", 6) &&
 		   strstr(rest, "/reviews")) {
 		f->reviews++;
@@ -284,6 +290,7 @@ int fake_github_start(struct fake_github **out, const char *token)
 		return -1;
 	pthread_mutex_init(&f->lock, NULL);
 	f->token = token;
+	f->drafts = json_array();
 	f->route.answer = answer;
 	f->route.cls = f;
 	f->d = mhd_fake_start(&f->route, 0, 0, 0, &f->port);
@@ -312,6 +319,7 @@ void fake_github_stop(struct fake_github *f)
 		free(f->reqs[i].body);
 	}
 	free(f->reqs);
+	json_decref(f->drafts);
 	free(f->advisory_body);
 	free(f->advisory_path);
 	free(f->last_auth);
@@ -355,12 +363,16 @@ static char *slurp(const char *path)
  * fake-github TOKEN PULLS FILES LOG: serve on 127.0.0.1 the pull requests
  * of the JSON file PULLS and the files of FILES, print the API URL, and
  * on SIGTERM write every request to LOG as JSON lines {"method", "url",
- * "status", "body"} (body parsed when JSON).
+ * "status", "body"} (body parsed when JSON). With FAKE_GITHUB_DRAFTS=FILE
+ * the draft advisories are read from FILE at the start and written back
+ * at the end, so a later run sees an earlier one's.
  */
 int main(int argc, char **argv)
 {
 	struct fake_github *f = NULL;
 	char *pulls, *files;
+	const char *drafts_path;
+	json_t *kept = NULL;
 	FILE *log;
 
 	if (argc != 5) {
@@ -381,6 +393,15 @@ int main(int argc, char **argv)
 	pthread_mutex_lock(&f->lock);
 	f->pulls = pulls;
 	f->files = files;
+	/* drafts kept across runs of this fake: another publish's */
+	if ((drafts_path = getenv("FAKE_GITHUB_DRAFTS")) &&
+	    (kept = json_load_file(drafts_path, 0, NULL)) &&
+	    json_is_array(kept)) {
+		json_decref(f->drafts);
+		f->drafts = kept;
+	} else {
+		json_decref(kept);
+	}
 	pthread_mutex_unlock(&f->lock);
 	printf("http://127.0.0.1:%u\n", f->port);
 	fflush(stdout);
@@ -404,6 +425,8 @@ int main(int argc, char **argv)
 		free(text);
 		json_decref(line);
 	}
+	if (drafts_path)
+		json_dump_file(f->drafts, drafts_path, JSON_COMPACT);
 	pthread_mutex_unlock(&f->lock);
 	fclose(log);
 	fake_github_stop(f);

@@ -23,6 +23,7 @@
 
 #include "tests/helper/mhd_fake.h"
 
+#include <jansson.h>
 #include <pthread.h>
 
 /* The id the fake gives every uploaded SARIF. */
@@ -56,6 +57,8 @@ struct fake_github {
 		unsigned status;
 	} *reqs;
 	int nr_reqs;
+	json_t *drafts;		/* the advisories made, newest first:
+				 * GET security-advisories lists them */
 	char *advisory_body;	/* last security advisory's JSON body */
 	char *advisory_path;
 	char *last_auth;	/* last Authorization header */

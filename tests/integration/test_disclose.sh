@@ -125,8 +125,10 @@ grep -q "1 finding in released code was reported privately to the maintainers" \
 grep -q "1 draft security advisory(ies) made" "$tmp/gh.log" ||
 	{ cat "$tmp/gh.log" >&2; fail "no advisory made"; }
 clean gh
-[ "$(ls "$tmp/gh/private")" = "$(printf 'finding-1.md.cms\nfinding-1.pov.cms')" ] ||
+[ "$(ls "$tmp/gh/private")" = "$(printf 'finding-1.id\nfinding-1.md.cms\nfinding-1.pov.cms')" ] ||
 	fail "private/: $(ls "$tmp/gh/private")"
+grep -qx "[0-9a-f]\{16\}" "$tmp/gh/private/finding-1.id" ||
+	fail "private/finding-1.id is not the finding's id"
 pov_back "$tmp/gh/private/finding-1.pov.cms" "the artifact's sealed PoV"
 grep -rqF "$gh_token" "$tmp/gh" "$tmp/gh.log" "$tmp/gh.stdout" &&
 	fail "the advisory token was written"

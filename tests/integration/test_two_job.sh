@@ -338,8 +338,11 @@ for x in pov.bin:pov details.md:md; do
 	openssl cms -encrypt -binary -aes256 -outform PEM -in "$tmp/${x%%:*}" \
 		-out "$tmp/sealed/private/finding-1.${x##*:}.cms" "$tmp/cert.pem"
 done
+printf '0123456789abcdef\n' >"$tmp/sealed/private/finding-1.id"
 printf 'Publish this: the bug is in parse_extended\n' >"$tmp/sealed/private/finding-2.md.cms"
 ln -s /etc/passwd "$tmp/sealed/private/finding-3.md.cms"
+# the drafts the fake keeps from one publish to the next
+export FAKE_GITHUB_DRAFTS=$tmp/drafts.json
 extra_env=(CRS_CI_ADVISORY_TOKEN="$token")
 publish sealed "$tmp/sealed"
 extra_env=()
@@ -353,12 +356,14 @@ grep -q "1 draft security advisory(ies) filed for 1 sealed finding(s)" "$tmp/sea
 python3 - "$tmp/sealed.jsonl" "$tmp/sealed-pov.pem" <<'PY'
 import json, re, sys
 reqs = [json.loads(l) for l in open(sys.argv[1])]
-adv = [r for r in reqs if r["url"].endswith("/security-advisories")]
+adv = [r for r in reqs if r["url"].endswith("/security-advisories") and r["method"] == "POST"]
 assert len(adv) == 1 and adv[0]["url"] == "/repos/acme/recparse/security-advisories", reqs
 assert adv[0]["status"] == 201, adv[0]
 b = adv[0]["body"]
 assert b["summary"] == "crs-ci: a crash in released code, found on pull request #7 (sealed)", b
 assert "parse_extended" not in json.dumps(b), b
+assert "crs-ci finding id: 0123456789abcdef\n" in b["description"], b
+assert "**unauthenticated**" in b["description"], b
 blocks = re.findall(r"-----BEGIN CMS-----\n.*?-----END CMS-----\n", b["description"], re.S)
 assert len(blocks) == 2, b["description"]
 open(sys.argv[2], "w").write(blocks[1])
@@ -372,6 +377,27 @@ grep -q "no CRS_CI_ADVISORY_TOKEN: 1 sealed finding(s) in released code were not
 	"$tmp/sealed-notoken.log" || fail "sealed-notoken: not said"
 if grep -q "security-advisories" "$tmp/sealed-notoken.jsonl"; then fail "sealed-notoken: an advisory was filed"; fi
 note "sealed evidence in the bundle: one draft advisory whose PoV openssl restores; a forged text and a link passed over"
+# the same finding again (a rerun, or another pull request): not filed
+# twice; four new findings of pull request #7: its drafts stop at three
+extra_env=(CRS_CI_ADVISORY_TOKEN="$token")
+publish sealed-again "$tmp/sealed"
+grep -q "finding-1 (id 0123456789abcdef) has a draft advisory already: not filed again" \
+	"$tmp/sealed-again.log" || { cat "$tmp/sealed-again.log" >&2; fail "sealed-again: filed twice"; }
+[ "$(grep -c '"method":"POST".*security-advisories' "$tmp/sealed-again.jsonl" || true)" -eq 0 ] ||
+	fail "sealed-again: an advisory was posted"
+rm -rf "$tmp/sealed4" && cp -R "$tmp/sealed" "$tmp/sealed4"
+rm -f "$tmp/sealed4/private/finding-2.md.cms" "$tmp/sealed4/private/finding-3.md.cms"
+for n in 2 3 4 5; do
+	cp "$tmp/sealed/private/finding-1.md.cms" "$tmp/sealed4/private/finding-$n.md.cms"
+	printf '%016x\n' "$n" >"$tmp/sealed4/private/finding-$n.id"
+done
+publish sealed-cap "$tmp/sealed4"
+extra_env=()
+unset FAKE_GITHUB_DRAFTS
+grep -q "2 draft security advisory(ies) filed for 5 sealed finding(s)" "$tmp/sealed-cap.log" &&
+	grep -q "pull request #7 has 3 draft advisories from crs-ci: finding-4 and the rest are not filed" \
+	"$tmp/sealed-cap.log" || { cat "$tmp/sealed-cap.log" >&2; fail "sealed-cap: not capped at 3 per pull request"; }
+note "a finding filed once across runs; at most 3 drafts per pull request"
 # crs-ci init --public writes both workflows; GitHub's schemas take them
 rm -rf "$tmp/init" && "$ROOT/examples/make-repo.sh" --clusterfuzzlite "$tmp/init" >/dev/null
 (cd "$tmp/init" && "$CRS_CI" init --public --ci github --cpus 4 >"$tmp/init.out") ||
