@@ -375,12 +375,14 @@ int phase_pov_reach(struct scan *s, struct finding_set *fs,
 	struct pov_job *jobs = NULL;
 	size_t jobs_nr = 0;
 	char *root;
-	int r = 0;
+	int r = 0, around_removals;
 
 	if (!s->change || !fs->nr)
 		return 0;
 	reach = xcalloc(fs->nr, sizeof(*reach));
-	coverage_targets_added(&t, s->change);
+	/* a change that only removes lines: the head lines around each
+	 * removal stand for it, as in change coverage and saturation */
+	coverage_targets_change_lines(&t, s->change, &around_removals);
 	list_jobs(fs, &jobs, &jobs_nr);
 	/* with no changed line that could run, every anchor: not-executed */
 	if (t->lines_total && budget(s) < POV_REACH_MIN_S)

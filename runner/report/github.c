@@ -8,6 +8,7 @@
  * in an Authorization header only, never logged nor put in a URL.
  */
 #include "runner/report/github.h"
+#include "runner/report/removal_review.h"
 #include "runner/report/disclose.h"
 #include "runner/report/change_lines.h"
 #include "runner/report/timing_summary.h"
@@ -614,15 +615,40 @@ out:
 	return r;
 }
 
+/* POST `review` (NULL: nothing) on env's pull request; *posted_out: its
+ * comments. */
+static int review_post(size_t *posted_out, const struct github_env *env,
+		       json_t *review, long timeout_ms)
+{
+	struct http_response resp = HTTP_RESPONSE_INIT;
+	char *body, *path;
+	int r;
+
+	*posted_out = 0;
+	if (!review)
+		return 0;
+	body = json_dumps(review, JSON_COMPACT);
+	path = xasprintf("/repos/%s/pulls/%ld/reviews", env->repository,
+			 env->pr.number);
+	if ((r = github_request(env, "POST", path, body, timeout_ms,
+				&resp)) == 0 && resp.status / 100 != 2)
+		r = github_http_error("pull request review", &resp);
+	if (r == 0)
+		*posted_out = json_array_size(json_object_get(review,
+							      "comments"));
+	buf_release(&resp.body);
+	free(body);
+	free(path);
+	return r;
+}
+
 int github_review_post(size_t *posted_out, const struct github_env *env,
 		       const struct patch_suggestion *s, size_t n,
 		       const struct diff_hunks *hunks, long timeout_ms)
 {
-	struct http_response resp = HTTP_RESPONSE_INIT;
 	json_t *review = NULL;
-	char *body = NULL, *path = NULL;
 	size_t skipped = 0;
-	int r = CRS_ERR;
+	int r;
 
 	*posted_out = 0;
 	if (!env->has_pr || !env->token || !github_repo_ok(env->repository))
@@ -630,24 +656,8 @@ int github_review_post(size_t *posted_out, const struct github_env *env,
 				     "pull request, a token and "
 				     "GITHUB_REPOSITORY");
 	review = github_review_json(&env->pr, s, n, hunks, &skipped);
-	if (!review)
-		return 0;
-	body = json_dumps(review, JSON_COMPACT);
-	path = xasprintf("/repos/%s/pulls/%ld/reviews", env->repository,
-			 env->pr.number);
-	if ((r = github_request(env, "POST", path, body, timeout_ms, &resp)))
-		goto out;
-	if (resp.status / 100 != 2) {
-		r = github_http_error("pull request review", &resp);
-		goto out;
-	}
-	*posted_out = json_array_size(json_object_get(review, "comments"));
-	r = 0;
-out:
-	buf_release(&resp.body);
+	r = review_post(posted_out, env, review, timeout_ms);
 	json_decref(review);
-	free(body);
-	free(path);
 	return r;
 }
 
@@ -701,6 +711,46 @@ out:
 	free(m);
 	diff_hunks_release(&hunks);
 	patch_suggestions_release(&sg);
+}
+
+/*
+ * A failing finding beside lines the change removed gets a comment on
+ * those lines: no SARIF alert shows there (removal_review.h).
+ */
+static void post_removals(FILE *f, const struct finding_set *fs,
+			  const struct github_env *env,
+			  struct github_report_opts *o, struct buf *notes)
+{
+	struct diff_hunks hunks = { 0 };
+	const char *policy = fs->summary.fail_on ? fs->summary.fail_on : "new";
+	json_t *review;
+	size_t posted = 0;
+	char *m = NULL;
+	int r;
+
+	if (!env->has_pr || env->pr.is_fork || !env->token ||
+	    !github_repo_ok(env->repository) || !o->pr_diff ||
+	    diff_hunks_parse(&hunks, o->pr_diff, strlen(o->pr_diff)) != 0) {
+		crs_error_clear();
+		return;
+	}
+	review = removal_review_json(fs, hunks.cs, env->pr.head_sha, policy);
+	r = review_post(&posted, env, review, o->http_timeout_ms);
+	json_decref(review);
+	if (r != 0) {
+		m = xasprintf("posting the review on removed lines failed: %s",
+			      crs_error_last());
+		crs_error_clear();
+		say(f, "warning", notes, m);
+	} else if (posted) {
+		m = xasprintf("%zu finding(s) beside lines the change removed "
+			      "posted as review comments on those lines",
+			      posted);
+		buf_adds(notes, m);
+		buf_addch(notes, '\0');
+	}
+	free(m);
+	diff_hunks_release(&hunks);
 }
 
 void github_report_opts_release(struct github_report_opts *o)
@@ -792,8 +842,10 @@ int github_report(const struct finding_set *fs, const char *out_dir,
 		goto out;
 	if (o->upload_sarif)
 		upload(annotations_out, fs, env, o, sarif, &notes);
-	if (o->post_suggestions)
+	if (o->post_suggestions) {
 		post_suggestions(annotations_out, fs, env, o, &notes);
+		post_removals(annotations_out, fs, env, o, &notes);
+	}
 	if (o->annotations_dropped) {
 		char *m = xasprintf("%zu finding(s) were not annotated "
 				    "(GitHub's per-step cap); all are in the "

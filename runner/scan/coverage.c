@@ -570,12 +570,6 @@ void coverage_targets_from_change(struct coverage_targets **out,
 	targets_build(out, cs, 1);
 }
 
-void coverage_targets_added(struct coverage_targets **out,
-			    const struct diff_changeset *cs)
-{
-	targets_build(out, cs, 0);
-}
-
 void coverage_targets_change_lines(struct coverage_targets **out,
 				   const struct diff_changeset *cs,
 				   int *around_removals)

@@ -86,12 +86,6 @@ struct coverage_targets {
 void coverage_targets_from_change(struct coverage_targets **out,
 				  const struct diff_changeset *cs);
 /*
- * Only the lines the change added or modified (no neighbours of
- * removals): the lines change coverage counts. Cannot fail.
- */
-void coverage_targets_added(struct coverage_targets **out,
-			    const struct diff_changeset *cs);
-/*
  * The lines a change's coverage counts: those it added or modified, or,
  * when it only removed lines, the head lines just before and after each
  * removal (*around_removals set to 1 then, else 0). Cannot fail.

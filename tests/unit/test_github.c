@@ -21,6 +21,8 @@
 #include "tests/helper/fake_github.h"
 #include "ci_commands.h"
 #include "runner/report/github.h"
+#include "diff/changeset.h"
+#include "runner/report/removal_review.h"
 #include "sarif/anchor_pick.h"
 #include "sarif/change_anchor.h"
 #include "sarif/change_cov.h"
@@ -985,6 +987,98 @@ static void test_suggestions_from_patches(void **state)
 	git_libgit2_shutdown();
 }
 
+/* A finding beside lines the change removed: a LEFT comment on them. */
+static void test_removal_review(void **state)
+{
+	static const char diff[] =
+		"diff --git a/src/parse.c b/src/parse.c\n"
+		"--- a/src/parse.c\n+++ b/src/parse.c\n"
+		"@@ -22,6 +22,4 @@ static int parse_record(void)\n"
+		" \tvlen = buf[p++];\n"
+		" \tx = 1;\n"
+		"-\tif (len - p < vlen)\n"
+		"-\t\treturn RP_ERR_TRUNCATED;\n"
+		" \trec->value = malloc(vlen + 1);\n"
+		" \ty = 2;\n";
+	struct fake_github *f = NULL;
+	struct diff_changeset *cs = NULL;
+	struct github_report_opts o = GITHUB_REPORT_OPTS_INIT;
+	struct github_env env;
+	struct finding_set fs;
+	struct finding *x;
+	struct tmpdir t;
+	json_t *body, *c;	/* c borrowed */
+	int first = 0, last = 0;
+	char *mem = NULL;
+	size_t len = 0;
+	FILE *log;
+
+	(void)state;
+	assert_int_equal(diff_changeset_from_patch(&cs, diff, strlen(diff),
+						   "diff"), 0);
+	/* head line 24 follows the removal (base 24-25), 23 precedes it */
+	assert_int_equal(removal_block(&cs->files[0], 24, &first, &last), 1);
+	assert_int_equal(first, 24);
+	assert_int_equal(last, 25);
+	assert_int_equal(removal_block(&cs->files[0], 23, &first, &last), 1);
+	assert_int_equal(first, 24);
+	assert_int_equal(removal_block(&cs->files[0], 22, &first, &last), 0);
+	summary_init(&fs);
+	x = add(&fs, "0123456789abcdef", "new", "src/parse.c", 27);
+	x->anchor = xcalloc(1, sizeof(*x->anchor));
+	x->anchor->how = xstrdup(ANCHOR_CRASH_FUNCTION);
+	x->anchor->file = xstrdup("src/parse.c");
+	x->anchor->line = 24;
+	x->anchor->frame = 0;
+	/* a pre-existing finding fails no policy: no comment */
+	x = add(&fs, "fedcba9876543210", "pre-existing", "src/parse.c", 27);
+	x->anchor = xcalloc(1, sizeof(*x->anchor));
+	x->anchor->how = xstrdup(ANCHOR_CRASH_FUNCTION);
+	x->anchor->file = xstrdup("src/parse.c");
+	x->anchor->line = 24;
+	assert_int_equal(fake_github_start(&f, TOKEN), 0);
+	load_env(&env, f);
+	/* the report step with post-suggestions: no patch, so the one
+	 * review is the removal's */
+	tmpdir_make(&t);
+	o.post_suggestions = 1;
+	o.pr_diff = diff;
+	log = open_memstream(&mem, &len);
+	unsetenv("GITHUB_STEP_SUMMARY");
+	unsetenv("GITHUB_OUTPUT");
+	assert_int_equal(github_report(&fs, t.path, &env, log, &o), 0);
+	assert_int_equal(fclose(log), 0);
+	assert_int_equal(f->reviews, 1);
+	assert_string_equal(f->review_path,
+			    "/repos/example-org/recparse/pulls/42/reviews");
+	body = json_loads(f->review_body, JSON_REJECT_DUPLICATES, NULL);
+	assert_non_null(body);
+	assert_string_equal(json_string_value(json_object_get(body,
+		"commit_id")), HEAD_SHA);
+	c = json_array_get(json_object_get(body, "comments"), 0);
+	assert_string_equal(json_string_value(json_object_get(c, "path")),
+			    "src/parse.c");
+	assert_string_equal(json_string_value(json_object_get(c, "side")),
+			    "LEFT");
+	assert_int_equal(json_integer_value(json_object_get(c, "line")), 25);
+	assert_int_equal(json_integer_value(json_object_get(c, "start_line")),
+			 24);
+	assert_string_equal(json_string_value(json_object_get(c,
+		"start_side")), "LEFT");
+	assert_non_null(strstr(json_string_value(json_object_get(c, "body")),
+			       "Heap\\-buffer\\-overflow WRITE 4 in parse\\_ext"));
+	assert_int_equal(json_array_size(json_object_get(body, "comments")),
+			 1);
+	json_decref(body);
+	free(mem);
+	github_report_opts_release(&o);
+	tmpdir_remove(&t);
+	finding_set_release(&fs);
+	github_env_release(&env);
+	fake_github_stop(f);
+	diff_changeset_free(cs);
+}
+
 static void test_review(void **state)
 {
 	struct fake_github *f = NULL;
@@ -1215,6 +1309,7 @@ int main(void)
 		cmocka_unit_test(test_sarif_upload),
 		cmocka_unit_test(test_hunks),
 		cmocka_unit_test(test_review),
+		cmocka_unit_test(test_removal_review),
 		cmocka_unit_test(test_suggestions_from_patches),
 		cmocka_unit_test(test_report_step),
 		cmocka_unit_test(test_fork),
