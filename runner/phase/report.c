@@ -54,6 +54,31 @@ static void gitlab_suggest(const struct finding_set *fs,
 			 "report's remediations only", posted, outside);
 }
 
+/*
+ * A failing finding beside lines the change removed: a discussion on the
+ * removed line (removal_review.h). A failure is a warning.
+ */
+static void gitlab_removals(const struct finding_set *fs,
+			    const struct gitlab_env *env,
+			    const struct diff_changeset *cs)
+{
+	size_t posted = 0;
+
+	if (!env->token || !env->mr_iid || !cs)
+		return;
+	if (gitlab_post_removal_notes(fs, env, cs, fs->summary.fail_on ?
+				      fs->summary.fail_on : "new",
+				      &posted) != 0) {
+		log_warn("GitLab: the discussion on removed lines was not "
+			 "posted: %s", crs_error_last());
+		crs_error_clear();
+	} else if (posted) {
+		log_info("GitLab: %zu finding(s) beside lines the change "
+			 "removed posted as discussions on those lines",
+			 posted);
+	}
+}
+
 int phase_report(struct scan *s, int *exit_code_out)
 {
 	struct private_set priv = PRIVATE_SET_INIT;
@@ -148,6 +173,7 @@ int phase_report(struct scan *s, int *exit_code_out)
 			log_info("report: GitLab Code Quality, SAST and JUnit "
 				 "reports in %s", s->out_dir);
 			gitlab_suggest(&fs, &env, s->change);
+			gitlab_removals(&fs, &env, s->change);
 		}
 		timing_end(s, span);
 		if (r != 0)

@@ -10,6 +10,7 @@
  * pre-existing and flaky crashes (docs in gitlab.h).
  */
 #include "runner/report/gitlab.h"
+#include "runner/report/removal_review.h"
 #include "runner/report/markdown.h"
 #include "runner/http/http.h"
 #include "runner/report/suggest.h"
@@ -777,5 +778,50 @@ int gitlab_post_suggestions(const struct finding_set *fs,
 out:
 	gitlab_diff_refs_release(&refs);
 	patch_suggestions_release(&sg);
+	return r;
+}
+
+int gitlab_post_removal_notes(const struct finding_set *fs,
+			      const struct gitlab_env *env,
+			      const struct diff_changeset *cs,
+			      const char *policy, size_t *posted)
+{
+	struct gitlab_diff_refs refs = { 0 };
+	int r = 0, refs_read = 0;
+
+	*posted = 0;
+	for (size_t i = 0; i < fs->nr && r == 0; i++) {
+		const struct diff_file *df;
+		struct buf resp = BUF_INIT;
+		char *note, *body;
+		json_t *pos, *req;
+		int first, last;
+
+		if (!removal_of_finding(&fs->items[i], policy, cs, &df,
+					&first, &last))
+			continue;
+		if (!refs_read++ && (r = gitlab_mr_diff_refs(&refs, env)) != 0)
+			break;
+		note = removal_comment_body(&fs->items[i]);
+		pos = json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:i}",
+				"position_type", "text", "base_sha",
+				refs.base_sha, "start_sha", refs.start_sha,
+				"head_sha", refs.head_sha, "old_path",
+				gitlab_jstr(df->old_path ? df->old_path :
+					    df->path),
+				"new_path", gitlab_jstr(df->path),
+				"old_line", last);
+		req = json_pack("{s:o, s:o}", "body", gitlab_jstr(note),
+				"position", pos);
+		body = json_dumps(req, JSON_COMPACT);
+		if ((r = gitlab_call(env, "POST", "discussions", body, 201,
+				     &resp)) == 0)
+			(*posted)++;
+		json_decref(req);
+		free(body);
+		free(note);
+		buf_release(&resp);
+	}
+	gitlab_diff_refs_release(&refs);
 	return r;
 }

@@ -170,4 +170,16 @@ int gitlab_post_suggestions(const struct finding_set *fs,
 			    const struct diff_changeset *cs,
 			    size_t *posted_out, size_t *outside_out);
 
+/*
+ * One discussion on the merge request per finding of `fs` failing
+ * `policy` beside lines the change removed (removal_review.h): on the
+ * last removed line (old_line only, the diff's old side), where no
+ * report places it otherwise. *posted counts them. 0, or the first
+ * error (its message kept).
+ */
+int gitlab_post_removal_notes(const struct finding_set *fs,
+			      const struct gitlab_env *env,
+			      const struct diff_changeset *cs,
+			      const char *policy, size_t *posted);
+
 #endif

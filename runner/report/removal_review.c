@@ -50,8 +50,7 @@ int removal_block(const struct diff_file *df, int head_line, int *first,
 	return 0;
 }
 
-/* The comment's text: crs-ci's words and the finding's, escaped. */
-static char *comment_body(const struct finding *f)
+char *removal_comment_body(const struct finding *f)
 {
 	struct buf b = BUF_INIT;
 
@@ -72,6 +71,16 @@ static char *comment_body(const struct finding *f)
 	return buf_detach(&b, NULL);
 }
 
+int removal_of_finding(const struct finding *f, const char *policy,
+		       const struct diff_changeset *cs,
+		       const struct diff_file **df, int *first, int *last)
+{
+	return cs && finding_fails_policy(f, policy) && f->anchor &&
+		f->anchor->file && f->anchor->line > 0 &&
+		(*df = diff_changeset_file(cs, f->anchor->file)) &&
+		removal_block(*df, f->anchor->line, first, last);
+}
+
 json_t *removal_review_json(const struct finding_set *fs,
 			    const struct diff_changeset *cs,
 			    const char *head_sha, const char *policy)
@@ -86,12 +95,9 @@ json_t *removal_review_json(const struct finding_set *fs,
 		char *body;
 		json_t *c;
 
-		if (!finding_fails_policy(f, policy) || !f->anchor ||
-		    !f->anchor->file || f->anchor->line <= 0 ||
-		    !(df = diff_changeset_file(cs, f->anchor->file)) ||
-		    !removal_block(df, f->anchor->line, &first, &last))
+		if (!removal_of_finding(f, policy, cs, &df, &first, &last))
 			continue;
-		body = comment_body(f);
+		body = removal_comment_body(f);
 		/* GitHub names the file by its head path on either side */
 		c = json_pack("{s:s, s:s, s:i, s:s}", "path", df->path,
 			      "body", body, "line", last, "side", "LEFT");

@@ -15,6 +15,7 @@
 
 struct diff_changeset;
 struct diff_file;
+struct finding;
 struct finding_set;
 
 /*
@@ -24,6 +25,20 @@ struct finding_set;
  */
 int removal_block(const struct diff_file *df, int head_line, int *first,
 		  int *last);
+
+/*
+ * Finding f's comment: crs-ci's words, the crash escaped for Markdown
+ * (caller frees). Cannot fail.
+ */
+char *removal_comment_body(const struct finding *f);
+
+/*
+ * Whether finding f, failing `policy`, lies beside a removal of `cs`:
+ * its file's diff (*df) and the removed base lines [*first, *last].
+ */
+int removal_of_finding(const struct finding *f, const char *policy,
+		       const struct diff_changeset *cs,
+		       const struct diff_file **df, int *first, int *last);
 
 /*
  * A review (event COMMENT, at `head_sha`) with one comment per finding of

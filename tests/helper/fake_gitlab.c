@@ -70,7 +70,10 @@ static unsigned fg_discussion(const char *body, char **answer)
 		   !fg_str_is(pos, "head_sha", FAKE_GITLAB_HEAD) ||
 		   !fg_str_is(pos, "old_path", NULL) ||
 		   !fg_str_is(pos, "new_path", NULL) ||
-		   !json_is_integer(json_object_get(pos, "new_line"))) {
+		   /* an added or kept line has new_line, a removed one
+		    * old_line alone */
+		   (!json_is_integer(json_object_get(pos, "new_line")) &&
+		    !json_is_integer(json_object_get(pos, "old_line")))) {
 		*answer = strdup("{\"message\":\"400 Bad request - Note "
 				 "{:line_code=>[\\\"can't be blank\\\"]}\"}");
 	} else {

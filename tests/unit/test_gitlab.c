@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "runner/report/gitlab.h"
+#include "sarif/change_anchor.h"
 #include "diff/changeset.h"
 #include "sarif/finding.h"
 #include "tests/unit/finding_builder.h"
@@ -708,6 +709,68 @@ static void test_mr_post_suggestions(void **state)
 	finding_set_release(&s);
 }
 
+/* A finding beside removed lines: a discussion on the last removed line,
+ * the old side only. */
+static void test_mr_removal_note(void **state)
+{
+	static const char diff[] =
+		"diff --git a/src/parse.c b/src/parse.c\n"
+		"--- a/src/parse.c\n+++ b/src/parse.c\n"
+		"@@ -22,6 +22,4 @@\n"
+		" \tvlen = buf[p++];\n \tx = 1;\n"
+		"-\tif (len - p < vlen)\n-\t\treturn RP_ERR_TRUNCATED;\n"
+		" \trec->value = malloc(vlen + 1);\n \ty = 2;\n";
+	struct fake_gitlab *f = NULL;
+	struct diff_changeset *cs = NULL;
+	struct gitlab_env env;
+	struct finding_set s;
+	struct finding *x;
+	size_t posted = 9;
+	json_t *body, *pos;
+
+	(void)state;
+	finding_set_init(&s);
+	x = finding_set_add(&s);
+	x->id = xstrdup(ID_NEW);
+	x->novelty = xstrdup("new");
+	x->crash_type = xstrdup("Heap-buffer-overflow READ 5");
+	x->function = xstrdup("parse_record");
+	x->file = xstrdup("src/parse.c");
+	x->line = 26;
+	x->reproduced = x->attempts = 5;
+	x->anchor = xcalloc(1, sizeof(*x->anchor));
+	x->anchor->how = xstrdup("crash-function");
+	x->anchor->file = xstrdup("src/parse.c");
+	x->anchor->line = 24;	/* the line after the removal */
+	assert_int_equal(diff_changeset_from_patch(&cs, diff, strlen(diff),
+						   "mr.diff"), 0);
+	assert_int_equal(fake_gitlab_start(&f, TOKEN, "42", "7"), 0);
+	fake_env(&env, f, TOKEN);
+	assert_int_equal(gitlab_post_removal_notes(&s, &env, cs, "new",
+						   &posted), 0);
+	assert_int_equal(posted, 1);
+	assert_int_equal(f->nr_reqs, 2);	/* versions, one discussion */
+	assert_string_equal(f->reqs[1].url,
+			    "/api/v4/projects/42/merge_requests/7/discussions");
+	body = json_loads(f->reqs[1].body, 0, NULL);
+	assert_non_null(body);
+	assert_non_null(strstr(str(body, "body"), "parse\\_record"));
+	pos = json_object_get(body, "position");
+	assert_string_equal(str(pos, "old_path"), "src/parse.c");
+	assert_int_equal(json_integer_value(json_object_get(pos, "old_line")),
+			 25);
+	assert_null(json_object_get(pos, "new_line"));	/* a removed line */
+	json_decref(body);
+	/* fail-on none: the finding fails no policy, nothing is posted */
+	assert_int_equal(gitlab_post_removal_notes(&s, &env, cs, "none",
+						   &posted), 0);
+	assert_int_equal(posted, 0);
+	assert_int_equal(f->nr_reqs, 2);
+	fake_gitlab_stop(f);
+	diff_changeset_free(cs);
+	finding_set_release(&s);
+}
+
 static void test_mr_errors(void **state)
 {
 	struct fake_gitlab *f = NULL;
@@ -770,6 +833,7 @@ int main(void)
 		cmocka_unit_test(test_markdown_hostile),
 		cmocka_unit_test(test_mr_suggestion),
 		cmocka_unit_test(test_mr_post_suggestions),
+		cmocka_unit_test(test_mr_removal_note),
 		cmocka_unit_test(test_mr_errors),
 	};
 	int r;
