@@ -7,7 +7,8 @@
 # Asserts: release.sh prints the release tag vX.Y.Z (v + runner/scan/
 # ctx.h) and its image, and refuses a version that is not crs-ci's; in a
 # fresh repository `crs-ci init` writes `uses: crs-ci/crs-ci/actions@TAG`
-# and the GitLab `ref: TAG` with the same TAG from that list, and no
+# and the GitLab `component: .../crs-ci@TAG` with the same TAG from that
+# list, and no
 # upload of crs-ci-out/ besides the action's own artifact;
 # actions/release-version.sh answers TAG itself (the release install, not
 # a build from source) and `source` for a moving major tag the release
@@ -70,9 +71,10 @@ step = next(s for s in steps if s.get("uses") == crs[0])
 assert str(step["with"].get("upload-artifacts", "true")) == "true", step
 gl = yaml.safe_load(open(repo + "/.gitlab-ci.yml"))
 inc = gl["include"][0]
-assert inc["file"] == "gitlab/crs-ci.gitlab-ci.yml", inc
-assert inc["ref"] == gh, f"GitLab ref {inc['ref']}, GitHub @{gh}"
-print(f"  - init: uses crs-ci/crs-ci/actions@{gh}, GitLab ref: {inc['ref']}",
+comp, at = inc["component"].rsplit("@", 1)
+assert comp == "$CI_SERVER_FQDN/ci/crs-ci/crs-ci", inc
+assert at == gh, f"GitLab component @{at}, GitHub @{gh}"
+print(f"  - init: uses crs-ci/crs-ci/actions@{gh}, GitLab component @{at}",
       file=sys.stderr)
 PY
 out=$(cd "$repo" && npx --yes @action-validator/cli .github/workflows/crs-ci.yml 2>&1) ||
