@@ -7,7 +7,8 @@
 # The merge request commits output and work folders of its own (links to
 # a host folder and to .git, a forged base export), and the cache GitLab
 # restores into the checkout holds a corpus link to a host folder and an
-# image archive whose manifest tags a sentinel image: none is used, the
+# image archive whose manifest tags a sentinel image: none is used (a
+# merge request's scan loads no cached image: cache-images auto), the
 # artifacts hold no link, the sentinel tag names the image it named, and
 # the bug is still new. A cache the merge request commits is not passed
 # to crs-ci at all (a stub in its place records its --cache-dir).
@@ -123,8 +124,11 @@ PY
 [ ! -e "$tmp/povs-elsewhere" ] || scan_fail "PoVs were written through the committed link"
 ! grep -q "reusing.*crs-ci-work" "$tmp/glci.log" || scan_fail "the committed export was used"
 sentinel_tag_check
-grep -qF "cache: cannot load $FORGED_TAG" "$tmp/glci.log" ||
-	scan_fail "no warning for the archive tagging $SENTINEL_TAG"
+# a merge request's pipeline loads no image of the cache it only pulls
+# (cache-images: auto), the forged archive included
+grep -qF "cache: its images are not loaded (--cache-images no)" "$tmp/glci.log" ||
+	scan_fail "the merge request's scan loaded the cache's images"
+! grep -qF "cache: loaded " "$tmp/glci.log" || scan_fail "an image of the cache was loaded"
 note "the restored cache, the committed output and work state: not read, not written, not uploaded; $SENTINEL_TAG not moved; the bug is new"
 after=$(engine_snapshot --crs-ci)
 if [ "$after" != "$before" ]; then
