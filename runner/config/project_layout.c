@@ -164,15 +164,19 @@ static int check_files(const char *dir, const char *shown,
 static char *origin_name(const char *src_real)
 {
 	git_repository *repo = NULL;
-	git_remote *origin = NULL;
+	git_config *cfg = NULL;
+	git_buf url = { 0 };
 	char *name = NULL;
 
+	/* the config value alone: git_remote_lookup's multivar regexes
+	 * are more than a name needs */
 	if (git_repository_open_ext(&repo, src_real,
 				    GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) == 0 &&
-	    git_remote_lookup(&origin, repo, "origin") == 0 &&
-	    git_remote_url(origin))
-		name = main_repo_name(git_remote_url(origin));
-	git_remote_free(origin);
+	    git_repository_config_snapshot(&cfg, repo) == 0 &&
+	    git_config_get_string_buf(&url, cfg, "remote.origin.url") == 0)
+		name = main_repo_name(url.ptr);
+	git_buf_dispose(&url);
+	git_config_free(cfg);
 	git_repository_free(repo);
 	return name;
 }
