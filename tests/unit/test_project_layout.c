@@ -23,6 +23,7 @@
 #include "common/error.h"
 #include "common/fsutil.h"
 #include "common/xalloc.h"
+#include "tests/helper/git_group.h"
 #include "runner/config/project_layout.h"
 
 struct fixture {
@@ -328,23 +329,6 @@ static void test_hostile(void **st)
 	free(l);
 }
 
-/* libgit2 for the whole group, as main() has it for the product:
- * project_locate reads the source's origin remote with it */
-static int group_setup(void **state)
-{
-	(void)state;
-	setenv("GIT_CONFIG_GLOBAL", "/dev/null", 1);
-	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
-	return git_libgit2_init() > 0 ? 0 : -1;
-}
-
-static int group_teardown(void **state)
-{
-	(void)state;
-	git_libgit2_shutdown();
-	return 0;
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -363,5 +347,6 @@ int main(void)
 						teardown),
 	};
 
-	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+	return cmocka_run_group_tests(tests, git_group_setup,
+				      git_group_teardown);
 }

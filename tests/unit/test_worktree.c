@@ -15,6 +15,7 @@
 #include "diff/worktree.h"
 #include "common/strvec.h"
 #include "common/xalloc.h"
+#include "tests/helper/git_group.h"
 #include "tests/helper/scratch_dir.h"
 
 #include <git2.h>
@@ -139,21 +140,6 @@ static void test_root(void **state)
 	sh("rm -rf \"$PWD\"");
 }
 
-static int group_setup(void **state)
-{
-	(void)state;
-	setenv("GIT_CONFIG_GLOBAL", "/dev/null", 1);
-	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
-	return git_libgit2_init() > 0 ? 0 : -1;
-}
-
-static int group_teardown(void **state)
-{
-	(void)state;
-	git_libgit2_shutdown();
-	return 0;
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -162,5 +148,6 @@ int main(void)
 		cmocka_unit_test(test_root),
 	};
 
-	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+	return cmocka_run_group_tests(tests, git_group_setup,
+				      git_group_teardown);
 }
