@@ -11,6 +11,7 @@
 #include "runner/scan/coverage.h"
 #include "runner/scan/coverage_totals.h"
 #include "runner/scan/scan.h"
+#include "runner/scan/time_shares.h"
 #include "sarif/project_cov.h"
 #include "common/buf.h"
 #include "common/error.h"
@@ -140,13 +141,13 @@ int corpus_coverage_all(struct scan *s)
 		goto out;
 	}
 	for (size_t i = 0; i < n && r == 0; i++) {
-		double t = scan_remaining(s) * 0.8 / (double)(n - i);
-
 		if (scan_interrupted(s))
 			r = crs_error_set(CRS_EINTR, "interrupted");
 		else
 			r = replay_one(s, s->state.harnesses[i],
-				       t > 30 ? t : 30, &covs[i], &inputs);
+				       time_share_corpus(scan_remaining(s),
+							 n - i),
+				       &covs[i], &inputs);
 	}
 	if (r != 0)
 		goto out;

@@ -9,6 +9,7 @@
 #include "runner/corpus/corpus_sink.h"
 #include "runner/corpus/corpus_store.h"
 #include "runner/scan/scan.h"
+#include "runner/scan/time_shares.h"
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"
@@ -125,11 +126,10 @@ int corpus_prune_all(struct scan *s)
 		return crs_error_set(CRS_ENOTFOUND, "prune: the corpus store "
 				     "could not be read: nothing to prune");
 	for (size_t i = 0; i < n && r == 0; i++) {
-		double t = scan_remaining(s) * 0.8 / (double)(n - i);
-
 		if (scan_interrupted(s))
 			return crs_error_set(CRS_EINTR, "interrupted");
-		r = prune_one(s, s->state.harnesses[i], t > 30 ? t : 30);
+		r = prune_one(s, s->state.harnesses[i],
+			      time_share_corpus(scan_remaining(s), n - i));
 	}
 	return r;
 }

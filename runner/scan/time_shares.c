@@ -80,3 +80,11 @@ double time_reserve(size_t povs, size_t patches, double window_s)
 		r = cap;
 	return r < TIME_RESERVE_BASE_S ? TIME_RESERVE_BASE_S : r;
 }
+
+double time_share_corpus(double remaining, size_t left)
+{
+	double t = remaining * TIME_SHARE_CORPUS_PART /
+		(double)(left ? left : 1);
+
+	return t > TIME_SHARE_CORPUS_MIN_S ? t : TIME_SHARE_CORPUS_MIN_S;
+}

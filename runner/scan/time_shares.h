@@ -64,6 +64,17 @@ void time_share_order(size_t *order, const double *w, size_t n);
  */
 double time_share_of(double left, const double *w, size_t i, size_t n);
 
+/* A corpus job's harnesses (--mode prune, coverage: no CRS, no triage) */
+#define TIME_SHARE_CORPUS_PART 0.8	/* of what is left, kept the rest */
+#define TIME_SHARE_CORPUS_MIN_S 30.0	/* each, whatever is left */
+
+/*
+ * The seconds of the next of `left` harnesses of a corpus job when
+ * `remaining` seconds remain: an equal part of TIME_SHARE_CORPUS_PART of
+ * them, at least TIME_SHARE_CORPUS_MIN_S. Cannot fail.
+ */
+double time_share_corpus(double remaining, size_t left);
+
 /* The reserve for triage and the report, by what was found so far. */
 #define TIME_RESERVE_BASE_S 20.0	/* stop grace, last sync, report */
 #define TIME_RESERVE_POV_S 10.0		/* reproduce one PoV, head + base */

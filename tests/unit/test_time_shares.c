@@ -128,10 +128,22 @@ static void test_reserve(void **state)
 	assert_true(829 - time_reserve(0, 0, 829) >= 0.85 * 900);
 }
 
+/* A corpus job's harness: 80 % of what is left, split, 30 s at least. */
+static void test_corpus_share(void **state)
+{
+	(void)state;
+	assert_true(fabs(time_share_corpus(300, 2) - 120) < 1e-9);
+	assert_true(fabs(time_share_corpus(300, 1) - 240) < 1e-9);
+	assert_true(fabs(time_share_corpus(50, 4) - 30) < 1e-9);
+	assert_true(fabs(time_share_corpus(-5, 1) - 30) < 1e-9);
+	assert_true(fabs(time_share_corpus(100, 0) - 80) < 1e-9);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_weights),
+		cmocka_unit_test(test_corpus_share),
 		cmocka_unit_test(test_held_bonus),
 		cmocka_unit_test(test_order),
 		cmocka_unit_test(test_shares_weighted),
