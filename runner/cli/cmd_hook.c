@@ -11,6 +11,7 @@
 #include "runner/cli/cmd.h"
 #include "runner/cli/cli_usage.h"
 #include "runner/cli/scan_opts_parse.h"
+#include "runner/init/init_render.h"
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"
@@ -25,8 +26,6 @@
 #include <unistd.h>
 
 #define HOOK_MARK "# installed by crs-ci hook install"
-/* the compose `crs-ci init` writes, under the work tree */
-#define HOOK_DEFAULT_COMPOSE ".crs-ci/crs-compose.yaml"
 
 /* Ours beside the scan options (for the command table's completion). */
 const struct opt_spec cmd_hook_opts[] = {
@@ -119,7 +118,7 @@ static int default_compose(char **out, git_repository *repo)
 		return crs_error_set(CRS_EINPUT, "hook install needs --compose "
 				     "(a bare repository has no "
 				     ".crs-ci/crs-compose.yaml)");
-	path = xasprintf("%s%s" HOOK_DEFAULT_COMPOSE, wd,
+	path = xasprintf("%s%s" INIT_COMPOSE, wd,
 			 wd[0] && wd[strlen(wd) - 1] == '/' ? "" : "/");
 	if (!fs_exists(path)) {
 		int r = crs_error_set(CRS_EINPUT, "hook install needs --compose: "
