@@ -119,9 +119,26 @@ trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM
 
 # --- 1. static binaries -------------------------------------------------
+# A clean checkout's commit goes into the binary (container/static/
+# build.sh; `crs-ci version`), and so into the workflows its `crs-ci init`
+# writes (@COMMIT # TAG): the action installs this release for that
+# commit only when the binary says so.
+clean=0
+if printf '%s\n' "$revision" | grep -Eqx '[0-9a-f]{40}' &&
+    git -C "$root" diff --quiet HEAD -- 2>/dev/null; then
+	clean=1
+else
+	say "the tree has changes or is no git checkout: the binaries name" \
+		"no commit, and their crs-ci init pins crs-ci's action by tag"
+fi
 say "1/5 make static"
 make -s -C "$root" static
 bin=$root/build/static
+[ "$clean" = 0 ] || "$bin/crs-ci" version | head -n 1 |
+	grep -qF "(commit $revision)" || {
+	say "$bin/crs-ci version does not name commit $revision"
+	exit 1
+}
 
 # --- 2. assets ----------------------------------------------------------
 say "2/5 assets in $out"

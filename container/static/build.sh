@@ -21,7 +21,9 @@
 #                           mounted read-only, files owned by the caller);
 #                           skipped when .tree-key there matches the tree's
 #                           content, the deps image and the options.
-# Last, both binaries are run in an image that holds nothing else.
+# Last, both binaries are run in an image that holds nothing else. A
+# checkout without changes to its tracked files compiles its commit into
+# both (`crs-ci version`).
 #
 # Environment:
 #   STATIC_REFRESH=1  re-run mmdebstrap (newer Debian lists and versions)
@@ -176,6 +178,15 @@ mkdir -p "$out"
 # build/static/ made from the same is up to date, and tests that each ask
 # for the static binaries do not compile them again.
 tree_key=""
+# A checkout with no change to its tracked files names its commit in the
+# binaries (`crs-ci version` "(commit SHA)", the ref `crs-ci init` pins
+# crs-ci's own action by); any other tree names none. The release is cut
+# from such a checkout (container/release/release.sh checks it).
+commit=$(git -C "$root" rev-parse HEAD 2>/dev/null || true)
+if printf '%s\n' "$commit" | grep -Eqx '[0-9a-f]{40}' &&
+    git -C "$root" diff --quiet HEAD -- 2>/dev/null; then
+	STATIC_CFLAGS="${STATIC_CFLAGS:-} -DCRS_CI_COMMIT=$commit"
+fi
 if [ "$mode" = tree ]; then
 	tree_key=$( (echo "tree v1 $deps ${STATIC_STRIP:-1}"
 		echo "${STATIC_CFLAGS:-}|${STATIC_TARGETS:-}"

@@ -619,7 +619,9 @@ int cmd_init(int argc, char **argv, struct runner_ctx *ctx)
 	struct init_opts o = { .source = "." };
 	struct project_location loc = { 0 };
 	struct init_plan plan;
-	struct init_render_opts ro = { .plan = &plan };
+	struct init_render_opts ro = {
+		.plan = &plan, .release_commit = CRS_CI_COMMIT_STR,
+	};
 	struct init_file files[6];
 	size_t nfiles = 0;
 	git_repository *repo = NULL;

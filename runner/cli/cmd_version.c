@@ -26,7 +26,12 @@ int cmd_version(int argc, char **argv, struct runner_ctx *ctx)
 		return cli_usage_error(ctx->err, "version", "unexpected "
 				       "argument '%s'", argv[1]);
 	git_libgit2_version(&maj, &min, &rev);
-	fprintf(ctx->out, "crs-ci %s\n", CRS_CI_VERSION);
+	/* the action checks a release's commit here (install-release.sh) */
+	if (CRS_CI_COMMIT_STR[0])
+		fprintf(ctx->out, "crs-ci %s (commit %s)\n", CRS_CI_VERSION,
+			CRS_CI_COMMIT_STR);
+	else
+		fprintf(ctx->out, "crs-ci %s\n", CRS_CI_VERSION);
 	fprintf(ctx->out, "libcurl %s, libgit2 %d.%d.%d, jansson %s, "
 		"libyaml %s\n", http_lib_version(),
 		maj, min, rev, JANSSON_VERSION, yaml_get_version_string());

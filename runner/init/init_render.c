@@ -13,6 +13,7 @@
 #include "common/buf.h"
 #include "common/error.h"
 
+#include <stdio.h>
 #include <string.h>
 
 int init_render_path_ok(const char *path, const char *what)
@@ -40,6 +41,18 @@ int init_render_path_ok(const char *path, const char *what)
 		p += n + (p[n] == '/');
 	}
 	return 0;
+}
+
+void init_render_release_ref(char *ref, const struct init_render_opts *o)
+{
+	const char *c = o->release_commit ? o->release_commit : "";
+
+	/* only a full commit: anything else would pin nothing */
+	if (strlen(c) == 40 && strspn(c, "0123456789abcdef") == 40)
+		snprintf(ref, INIT_RELEASE_REF_MAX, "%s # " INIT_RELEASE_TAG,
+			 c);
+	else
+		snprintf(ref, INIT_RELEASE_REF_MAX, "%s", INIT_RELEASE_TAG);
 }
 
 static void header(struct buf *b, const char *name, const char *what,
@@ -172,6 +185,9 @@ static void github_head(struct buf *out, const struct init_render_opts *o)
 
 void init_render_github(struct buf *out, const struct init_render_opts *o)
 {
+	char ref[INIT_RELEASE_REF_MAX];
+
+	init_render_release_ref(ref, o);
 	github_head(out, o);
 	buf_printf(out,
 "\n"
@@ -207,7 +223,7 @@ void init_render_github(struct buf *out, const struct init_render_opts *o)
 "      github.event.label.name == 'crs-ci-llm'\n" : "",
 		   /* the pull request's code never sees a git token */
 		   "          persist-credentials: false\n",
-		   INIT_RELEASE_REF, o->compose, o->project);
+		   ref, o->compose, o->project);
 	if (o->public)
 		buf_adds(out,
 "          # code scanning through github/codeql-action/upload-sarif, which\n"
@@ -243,6 +259,9 @@ void init_render_github(struct buf *out, const struct init_render_opts *o)
 void init_render_github_baseline(struct buf *out,
 				 const struct init_render_opts *o)
 {
+	char ref[INIT_RELEASE_REF_MAX];
+
+	init_render_release_ref(ref, o);
 	header(out, "crs-ci-baseline.yml",
 	       "crs-ci scans each push to the default branch", o);
 	buf_printf(out,
@@ -288,13 +307,16 @@ void init_render_github_baseline(struct buf *out,
 "          upload-sarif: api\n"
 "          corpus-store: ${{ github.server_url }}/${{ github.repository }}.git\n"
 "          corpus-store-token: ${{ github.token }}\n",
-		   o->default_branch, o->default_branch, INIT_RELEASE_REF,
+		   o->default_branch, o->default_branch, ref,
 		   o->compose, o->project);
 }
 
 void init_render_github_corpus(struct buf *out,
 			       const struct init_render_opts *o)
 {
+	char ref[INIT_RELEASE_REF_MAX];
+
+	init_render_release_ref(ref, o);
 	header(out, "crs-ci-corpus.yml",
 	       "crs-ci grows and prunes the corpus pull requests start from",
 	       o);
@@ -347,12 +369,15 @@ void init_render_github_corpus(struct buf *out,
 "          upload-sarif: api\n"
 "          corpus-store: ${{ github.server_url }}/${{ github.repository }}.git\n"
 "          corpus-store-token: ${{ github.token }}\n",
-		   INIT_RELEASE_REF, o->compose, o->project);
+		   ref, o->compose, o->project);
 }
 
 void init_render_github_publish(struct buf *out,
 				const struct init_render_opts *o)
 {
+	char ref[INIT_RELEASE_REF_MAX];
+
+	init_render_release_ref(ref, o);
 	header(out, "crs-ci-publish.yml",
 	       "crs-ci posts the review of a pull request's scan", o);
 	buf_printf(out,
@@ -398,11 +423,14 @@ void init_render_github_publish(struct buf *out,
 "          # draft security advisories: a token with \"Repository security\n"
 "          # advisories: write\" (empty: not filed, the log says so)\n"
 "          advisory-token: ${{ secrets.CRS_CI_ADVISORY_TOKEN }}\n",
-		   INIT_RELEASE_REF);
+		   ref);
 }
 
 void init_render_gitlab(struct buf *out, const struct init_render_opts *o)
 {
+	char ref[INIT_RELEASE_REF_MAX];
+
+	init_render_release_ref(ref, o);
 	header(out, "GitLab CI/CD include",
 	       "crs-ci scans every merge request", o);
 	buf_printf(out,
@@ -428,7 +456,7 @@ void init_render_gitlab(struct buf *out, const struct init_render_opts *o)
 "      project: %s\n"
 "      timeout: 20m\n"
 "      fail-on: new\n",
-		   o->layout, INIT_RELEASE_REF, o->compose, o->project);
+		   o->layout, ref, o->compose, o->project);
 }
 
 void init_render_gitlab_lines(struct buf *out, const char *local)

@@ -25,7 +25,18 @@ struct init_render_opts {
 	const char *regen;	/* the `crs-ci init ...` that rewrites these */
 	int public;		/* --public: the two-job mode on GitHub */
 	const char *default_branch;	/* pushes to it make the baseline */
+	const char *release_commit;	/* CRS_CI_COMMIT_STR: "" unknown */
 };
+
+/*
+ * The ref every `uses: crs-ci/crs-ci/actions...@REF` and the GitLab
+ * component's `@REF` name, so that the first CI run installs the release
+ * that wrote the files: with o->release_commit (a release binary) that
+ * commit, a tag can be moved, and the tag as a comment, "SHA # vX.Y.Z"
+ * (the action maps a commit to its release: actions/release-version.sh);
+ * else the tag alone. `ref` has INIT_RELEASE_REF_MAX bytes.
+ */
+void init_render_release_ref(char *ref, const struct init_render_opts *o);
 
 /*
  * 0 when `path` (relative, as it goes into a CI file) holds only letters,
@@ -65,13 +76,14 @@ void init_render_gitlab_lines(struct buf *out, const char *local);
 #define INIT_RENDER_MARK "Written by `crs-ci init`"
 
 /*
- * The one ref the GitHub workflow (`uses: ...@REF`) and the GitLab
- * component (`@REF`) name: the release tag of this crs-ci, vX.Y.Z,
- * which the release process creates (`container/release/release.sh
- * --print-tags`; docs/releasing.md says why a pinned tag), so the first
- * CI run installs the release that wrote the files.
+ * The release tag of this crs-ci, vX.Y.Z, which the release process
+ * creates (`container/release/release.sh --print-tags`; docs/releasing.md
+ * says why no moving tag).
  */
-#define INIT_RELEASE_REF "v" CRS_CI_VERSION
+#define INIT_RELEASE_TAG "v" CRS_CI_VERSION
+/* Room for "<40 hex digits> # " INIT_RELEASE_TAG and its NUL. */
+#define INIT_RELEASE_REF_MAX 96
+
 /*
  * Other owners' actions, pinned by commit (a tag can be moved), with the
  * release each commit is; update both with a release of crs-ci.

@@ -35,5 +35,17 @@ int exit_code_for(int r);
 int report_exit_code(int verdict, const char *fail_on);
 
 #define CRS_CI_VERSION "0.1.0"
+/*
+ * The commit a release binary was built from: container/release/release.sh
+ * compiles a clean tree with -DCRS_CI_COMMIT=<40 hex digits>, a bare token
+ * (no quotes to carry through make and docker). "" in every other build.
+ */
+#define CRS_CI_STRINGIFY(x) #x
+#define CRS_CI_EXPAND_STRING(x) CRS_CI_STRINGIFY(x)
+#ifdef CRS_CI_COMMIT
+#define CRS_CI_COMMIT_STR CRS_CI_EXPAND_STRING(CRS_CI_COMMIT)
+#else
+#define CRS_CI_COMMIT_STR ""
+#endif
 
 #endif

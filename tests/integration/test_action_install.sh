@@ -11,11 +11,12 @@ set -euo pipefail
 mktemp_dir; tmp=$TMP
 install_sh="$ROOT/actions/install-release.sh"
 
-# release REL: fake assets in $tmp/REL with a correct SHA256SUMS
+# release REL [COMMIT]: fake assets (crs-ci version names COMMIT) in $tmp/REL with a correct SHA256SUMS
 release() {
 	local d=$tmp/$1
 	mkdir -p "$d"
-	printf '#!/bin/sh\necho fake crs-ci %s\n' "$1" >"$d/crs-ci"
+	printf '#!/bin/sh\n[ "$1" != version ] || { echo "crs-ci 0.1.0 (commit %s)"; exit; }\necho fake crs-ci %s\n' \
+		"${2:-none}" "$1" >"$d/crs-ci"
 	printf '#!/bin/sh\necho fake libCRS\n' >"$d/libCRS"
 	printf '#!/bin/sh\n: install\n' >"$d/libCRS-install.sh"
 	(cd "$d" && sha256sum crs-ci libCRS libCRS-install.sh >SHA256SUMS)
@@ -31,9 +32,14 @@ expect_fail() {
 }
 
 # the release of the action's ref: a release tag (the tags the release
-# process creates, test_release_refs.sh); anything else, moving major and
-# minor tags too, builds from source
-for pair in v2.3.4=v2.3.4 v9.0.0-rc.1=v9.0.0-rc.1 v2=source v2.3=source \
+# process creates, test_release_refs.sh) or a full commit (what init of a
+# release writes: the version of the action's own tree, the commit checked
+# by the install below); anything else, moving major and minor tags and
+# short commits too, builds from source
+version=$(sed -n 's/^#define CRS_CI_VERSION "\(.*\)"$/\1/p' "$ROOT/runner/scan/ctx.h")
+sha=0123456789abcdef0123456789abcdef01234567
+for pair in "$sha=v$version" 0123456789ABCDEF0123456789abcdef01234567=source \
+    "${sha}0=source" v2.3.4=v2.3.4 v9.0.0-rc.1=v9.0.0-rc.1 v2=source v2.3=source \
     v1=source v23=source main=source =source \
     0123abcd=source "v2.3.4/../x=source"; do
 	got=$("$ROOT/actions/release-version.sh" "${pair%%=*}")
@@ -102,3 +108,20 @@ expect_fail nosums "$http/nosums" "cannot download .*/SHA256SUMS"
 	fail "swapped release installed over the good one"
 [ "$("$tmp/bin-good/crs-ci")" = "fake crs-ci good" ] || fail "good install changed"
 note "a refused download leaves the earlier install unchanged"
+
+# a commit ref: the release is installed only when its crs-ci was built
+# from that commit (exit 3 otherwise: the action builds the commit)
+release pinned "$sha"
+"$install_sh" "$http/pinned" "$tmp/bin-pinned" "$sha" 2>"$tmp/pinned.log" ||
+	{ cat "$tmp/pinned.log" >&2; fail "the release of commit $sha refused"; }
+[ "$("$tmp/bin-pinned/crs-ci")" = "fake crs-ci pinned" ] || fail "pinned: wrong crs-ci"
+code=0
+"$install_sh" "$http/pinned" "$tmp/bin-other" fedcba9876543210fedcba9876543210fedcba98 \
+	2>"$tmp/other.log" || code=$?
+[ "$code" -eq 3 ] && grep -q "not built from commit fedcba98" "$tmp/other.log" ||
+	fail "another commit's release: exit $code: $(cat "$tmp/other.log")"
+[ ! -e "$tmp/bin-other/crs-ci" ] || fail "another commit's release installed"
+code=0
+"$install_sh" "$http/good" "$tmp/bin-nocommit" "$sha" 2>/dev/null || code=$?
+[ "$code" -eq 3 ] || fail "a release naming no commit installed for $sha: exit $code"
+note "commit refs: the release built from it installs; another commit's exits 3 ($(tail -n 1 "$tmp/other.log"))"

@@ -2,7 +2,8 @@
 # test_release_image.sh - the release workflow's steps, run here in order
 # by the one script it calls (container/release/release.sh, without
 # --push): the assets (static crs-ci and libCRS, libCRS-install.sh,
-# SHA256SUMS that checks) and the image (make install's layout on a
+# SHA256SUMS that checks; from a clean checkout both name its commit, and
+# the release's `crs-ci init` pins crs-ci's action by it) and the image (make install's layout on a
 # Debian root file system with /bin/sh, git and the CA bundle). Then the
 # image's own crs-ci scans the demo through the mounted engine socket,
 # finds the pull request's heap-buffer-overflow, and leaves no container
@@ -64,8 +65,28 @@ docker run --rm "$image" sh -c '
 diff <(sed 's/ \*\?/  /' "$rel/SHA256SUMS" | tr -s ' ') \
 	<(tr -s ' ' <"$tmp/image-sums") >&2 ||
 	fail "the image's binaries are not the assets"
+# a checkout without changes to its tracked files (CI's) names its commit,
+# and the release's own `crs-ci init` pins crs-ci's action and GitLab
+# component by it (the tag as a comment); a changed tree names none
+want="crs-ci ${version#v}"
+pin=$version
+if git -C "$ROOT" diff --quiet HEAD -- 2>/dev/null; then
+	commit=$(git -C "$ROOT" rev-parse HEAD)
+	want="$want (commit $commit)"
+	pin="$commit # $version"
+fi
 out=$(docker run --rm "$image" crs-ci version) || fail "crs-ci version in the image"
-[ "${out%%$'\n'*}" = "crs-ci ${version#v}" ] || fail "crs-ci version: $out"
+[ "${out%%$'\n'*}" = "$want" ] || fail "crs-ci version: $out, want $want"
+eval "$("$ROOT/examples/make-repo.sh" --clusterfuzzlite "$tmp/init-repo")"
+(cd "$tmp/init-repo" && "$rel/crs-ci" init --cpus 2 >"$tmp/init.txt" 2>&1) ||
+	fail "the release's crs-ci init: $(cat "$tmp/init.txt")"
+grep -qxF "      - uses: crs-ci/crs-ci/actions@$pin" \
+	"$tmp/init-repo/.github/workflows/crs-ci.yml" ||
+	fail "init's workflow does not pin @$pin: $(grep -n 'crs-ci/actions@' "$tmp/init-repo/.github/workflows/crs-ci.yml")"
+grep -qxF "  - component: \$CI_SERVER_FQDN/ci/crs-ci/crs-ci@$pin" \
+	"$tmp/init-repo/.gitlab-ci.yml" ||
+	fail "init's GitLab include does not pin @$pin: $(grep -n component "$tmp/init-repo/.gitlab-ci.yml")"
+note "the release's init pins crs-ci at @$pin"
 note "image $image: $(docker image inspect -f '{{.Size}}' "$image") bytes; ${out%%$'\n'*}"
 
 # the demo, scanned by the image's crs-ci: the engine resolves bind

@@ -353,6 +353,60 @@ static void test_github_public(void **st)
 	buf_release(&b);
 }
 
+/* A release binary pins crs-ci's own action and component by its commit,
+ * the tag beside it as a comment; anything but a full commit pins the tag. */
+static void test_release_commit(void **st)
+{
+	static const char sha[] = "0123456789abcdef0123456789abcdef01234567";
+	struct init_render_opts o;
+	struct init_plan p;
+	struct buf b = BUF_INIT;
+	struct yaml_doc d;
+	char ref[INIT_RELEASE_REF_MAX];
+	static const char *const not_commits[] = {
+		"", "0123456789abcdef", "0123456789ABCDEF0123456789abcdef01234567",
+		"0123456789abcdef0123456789abcdef01234567\n# x",
+		"0123456789abcdef0123456789abcdef0123456z",
+	};
+
+	(void)st;
+	opts(&o, &p, 2);
+	o.release_commit = sha;
+	init_render_release_ref(ref, &o);
+	assert_string_equal(ref, "0123456789abcdef0123456789abcdef01234567 # v"
+			    CRS_CI_VERSION);
+	init_render_github(&b, &o);
+	assert_non_null(strstr(b.ptr, "crs-ci/crs-ci/actions@0123456789abcdef"
+			       "0123456789abcdef01234567 # v" CRS_CI_VERSION
+			       "\n"));
+	parse(&d, &b);
+	assert_string_equal(str_at(&d, "jobs", "scan", "steps", "#1", "uses"),
+			    "crs-ci/crs-ci/actions@0123456789abcdef0123456789"
+			    "abcdef01234567");
+	yaml_doc_release(&d);
+	buf_reset(&b);
+	init_render_github_publish(&b, &o);
+	assert_non_null(strstr(b.ptr, "crs-ci/crs-ci/actions/publish@0123456789"
+			       "abcdef0123456789abcdef01234567 # v"));
+	buf_reset(&b);
+	init_render_gitlab(&b, &o);
+	parse(&d, &b);
+	assert_string_equal(str_at(&d, "include", "#0", "component", NULL,
+				   NULL), "$CI_SERVER_FQDN/ci/crs-ci/crs-ci@"
+			    "0123456789abcdef0123456789abcdef01234567");
+	yaml_doc_release(&d);
+	for (size_t i = 0; i < sizeof(not_commits) / sizeof(*not_commits);
+	     i++) {
+		o.release_commit = not_commits[i];
+		init_render_release_ref(ref, &o);
+		assert_string_equal(ref, "v" CRS_CI_VERSION);
+	}
+	o.release_commit = NULL;
+	init_render_release_ref(ref, &o);
+	assert_string_equal(ref, "v" CRS_CI_VERSION);
+	buf_release(&b);
+}
+
 static void test_gitlab(void **st)
 {
 	struct init_render_opts o;
@@ -441,6 +495,7 @@ int main(void)
 		cmocka_unit_test(test_github_corpus),
 		cmocka_unit_test(test_github_baseline),
 		cmocka_unit_test(test_github_public),
+		cmocka_unit_test(test_release_commit),
 		cmocka_unit_test(test_gitlab),
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_path_ok),
