@@ -26,6 +26,7 @@ int cmd_gateway(int argc, char **argv, struct runner_ctx *ctx);
 int cmd_help(int argc, char **argv, struct runner_ctx *ctx);
 int cmd_hook(int argc, char **argv, struct runner_ctx *ctx);
 int cmd_init(int argc, char **argv, struct runner_ctx *ctx);
+int cmd_label_check(int argc, char **argv, struct runner_ctx *ctx);
 int cmd_merge(int argc, char **argv, struct runner_ctx *ctx);
 int cmd_plan(int argc, char **argv, struct runner_ctx *ctx);
 int cmd_pre_push(int argc, char **argv, struct runner_ctx *ctx);
@@ -78,6 +79,6 @@ void cmd_list(FILE *f);
 /* The long options of the commands that parse their own (for the table). */
 extern const struct opt_spec cmd_crs_opts[], cmd_gateway_opts[],
 	cmd_decrypt_opts[], cmd_hook_opts[], cmd_init_opts[], cmd_merge_opts[],
-	cmd_plan_opts[], cmd_publish_opts[];
+	cmd_label_check_opts[], cmd_plan_opts[], cmd_publish_opts[];
 
 #endif

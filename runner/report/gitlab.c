@@ -643,13 +643,17 @@ out:
 }
 
 /* gitlab_request() on `tail` under the merge request */
-static int gitlab_call(const struct gitlab_env *env, const char *method,
-		       const char *tail, const char *body, long want,
-		       struct buf *resp)
+int gitlab_mr_request(const struct gitlab_env *env, const char *method,
+		      const char *tail, const char *body, long want,
+		      struct buf *resp)
 {
-	char *path = gitlab_mr_path(env, tail);
-	int r = gitlab_request(env, method, path, tail, body, want, resp);
+	char *path;
+	int r;
 
+	if ((r = gitlab_check_env(env)) != 0)
+		return r;
+	path = gitlab_mr_path(env, tail);
+	r = gitlab_request(env, method, path, tail, body, want, resp);
 	free(path);
 	return r;
 }
@@ -670,8 +674,8 @@ CRS_TESTABLE int gitlab_mr_diff_refs(struct gitlab_diff_refs *out,
 	int r = CRS_ERR;
 
 	memset(out, 0, sizeof(*out));
-	if ((r = gitlab_check_env(env)) != 0 ||
-	    (r = gitlab_call(env, "GET", "versions", NULL, 200, &resp)) != 0)
+	if ((r = gitlab_mr_request(env, "GET", "versions", NULL, 200,
+				   &resp)) != 0)
 		goto out;
 	j = json_loadb(resp.ptr, resp.len, 0, NULL);
 	v = json_array_get(j, 0);	/* borrowed; newest first */
@@ -727,7 +731,7 @@ CRS_TESTABLE int gitlab_mr_post_suggestion(const struct gitlab_env *env,
 			"position", pos);
 	pos = NULL;	/* transferred */
 	body = json_dumps(req, JSON_COMPACT);
-	r = gitlab_call(env, "POST", "discussions", body, 201, &resp);
+	r = gitlab_mr_request(env, "POST", "discussions", body, 201, &resp);
 out:
 	json_decref(pos);
 	json_decref(req);
@@ -814,7 +818,7 @@ int gitlab_post_removal_notes(const struct finding_set *fs,
 		req = json_pack("{s:o, s:o}", "body", gitlab_jstr(note),
 				"position", pos);
 		body = json_dumps(req, JSON_COMPACT);
-		if ((r = gitlab_call(env, "POST", "discussions", body, 201,
+		if ((r = gitlab_mr_request(env, "POST", "discussions", body, 201,
 				     &resp)) == 0)
 			(*posted)++;
 		json_decref(req);

@@ -50,6 +50,16 @@ int gitlab_request(const struct gitlab_env *env, const char *method,
 		   const char *path, const char *what, const char *body,
 		   long want, struct buf *resp);
 
+/*
+ * gitlab_request on "/projects/{id}/merge_requests/{iid}/{tail}" (`tail`
+ * may carry a query), after checking that env names the API URL, the
+ * project, a numeric MR iid and the token (CRS_EINPUT naming the missing
+ * variable).
+ */
+int gitlab_mr_request(const struct gitlab_env *env, const char *method,
+		      const char *tail, const char *body, long want,
+		      struct buf *resp);
+
 #ifdef UNIT_TESTS
 /* info, minor, major, critical, blocker */
 const char *gitlab_cq_severity(const struct finding *f);

@@ -45,6 +45,22 @@ static const char *fg_versions =
 	"\"created_at\":\"2024-05-01T10:00:00.000Z\",\"merge_request_id\":9,"
 	"\"state\":\"collected\",\"real_size\":\"1\"}]";
 
+/* Label events, oldest first (GitLab's order): "llm-now" added after the
+ * newest version, "crs-ci-llm" between the two versions, "llm-removed"
+ * added and removed after the newest, "llm-offset" added after it in a
+ * +02:00 time. */
+#define FG_EVENT(id, at, name, action) \
+	"{\"id\":" #id ",\"user\":{\"username\":\"maintainer\"}," \
+	"\"created_at\":\"" at "\",\"resource_type\":\"MergeRequest\"," \
+	"\"resource_id\":9,\"label\":{\"id\":" #id ",\"name\":\"" name \
+	"\"},\"action\":\"" action "\"}"
+static const char *fg_label_events =
+	"[" FG_EVENT(1, "2024-05-01T12:00:00.000Z", "crs-ci-llm", "add") ","
+	FG_EVENT(2, "2024-05-02T11:00:00.000Z", "llm-now", "add") ","
+	FG_EVENT(3, "2024-05-02T11:00:00.000Z", "llm-removed", "add") ","
+	FG_EVENT(4, "2024-05-02T12:00:00.000Z", "llm-removed", "remove") ","
+	FG_EVENT(5, "2024-05-02T12:30:00.000+02:00", "llm-offset", "add") "]";
+
 static int fg_str_is(json_t *o, const char *key, const char *want)
 {
 	json_t *v = json_object_get(o, key);
@@ -140,6 +156,10 @@ static enum MHD_Result fg_answer(void *cls, struct MHD_Connection *c,
 		   !strcmp(method, "GET")) {
 		st = 200;
 		answer = strdup(fg_versions);
+	} else if (tail && !strcmp(tail, "resource_label_events") &&
+		   !strcmp(method, "GET")) {
+		st = 200;
+		answer = strdup(fg_label_events);
 	} else if (tail && !strcmp(tail, "discussions") &&
 		   !strcmp(method, "POST")) {
 		st = fg_discussion(body, &answer);

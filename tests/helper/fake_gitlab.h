@@ -4,7 +4,8 @@
  *
  * An in-process libmicrohttpd server on 127.0.0.1 (any free port) serving
  * /api/v4/projects/:id/merge_requests/:iid/versions (GET: two versions,
- * newest first, with the shas below) and .../discussions (POST: 201 with
+ * newest first, with the shas below), .../resource_label_events (GET:
+ * fixed events, fake_gitlab.c says which) and .../discussions (POST: 201 with
  * a discussion, after checking the body is JSON with a "body" and a
  * "position" whose shas are the newest version's), and
  * /api/v4/projects/:id/issues (POST: 201 with the issue, echoing its

@@ -337,6 +337,16 @@ sarif_validate() {
 	"$tool" validate --rule-kind "Gh;Sarif" "$@"
 }
 
+# fake_gitlab_build BIN: the fake of GitLab's API (tests/helper/
+# fake_gitlab.c) built standalone as BIN: `BIN TOKEN PROJECT MR LOG`
+# prints its API URL and, on SIGTERM, writes the requests to LOG.
+fake_gitlab_build() {
+	cc -std=c11 -D_GNU_SOURCE -DFAKE_GITLAB_MAIN -I"$ROOT" -o "$1" \
+		"$ROOT/tests/helper/fake_gitlab.c" "$ROOT/tests/helper/mhd_fake.c" \
+		$(pkg-config --cflags --libs libmicrohttpd jansson) -lpthread ||
+		fail "building the fake GitLab"
+}
+
 # The static crs-ci (`make static`: the LLM gateway's binary in a scan)
 # and the test fake of a model provider (tests/helper/fake_llm.c) built
 # static as DIR/fake-llm in the same deps image, so it runs in any base

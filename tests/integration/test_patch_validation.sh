@@ -101,10 +101,7 @@ sarif_validate "$tmp/out/results.sarif" >/dev/null || fail "SARIF does not valid
 # validated patch, and only it, as the remediation of the finding's
 # vulnerability, and (with a token) one MR discussion suggesting its hunk,
 # posted to a fake of GitLab's API (tests/helper/fake_gitlab.c)
-cc -std=c11 -D_GNU_SOURCE -DFAKE_GITLAB_MAIN -I"$ROOT" -o "$tmp/fake-gitlab" \
-	"$ROOT/tests/helper/fake_gitlab.c" "$ROOT/tests/helper/mhd_fake.c" \
-	$(pkg-config --cflags --libs libmicrohttpd jansson) -lpthread ||
-	fail "building the fake GitLab"
+fake_gitlab_build "$tmp/fake-gitlab"
 gl_token="glpat-test-$$"
 coproc FAKE_GL { exec "$tmp/fake-gitlab" "$gl_token" 42 7 "$tmp/gitlab-requests.jsonl"; }
 # bash unsets FAKE_GL_PID once the coprocess is reaped: keep the pid
