@@ -419,6 +419,23 @@ static void summary_anchor_lines(struct buf *b, const struct finding_set *fs,
 }
 
 /*
+ * The name the action uploads this job's output under (CRS_CI_ARTIFACT_
+ * NAME, set by actions/action.yml: crs-ci-CATEGORY, -SANITIZER or
+ * -results, one per matrix job); crs-ci-results when unset or not a name
+ * the action writes.
+ */
+static const char *artifact_name(void)
+{
+	const char *n = getenv("CRS_CI_ARTIFACT_NAME");
+
+	if (!n || strncmp(n, "crs-ci-", 7) || strlen(n) > 100 ||
+	    strspn(n, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		   "0123456789._-") != strlen(n))
+		return "crs-ci-results";
+	return n;
+}
+
+/*
  * The proof of each of the first SUMMARY_PROOFS_MAX failing findings, at
  * the top of the summary: the crash, its first changed-lines excerpt, the
  * PoV's first bytes and the one command that reproduces it.
@@ -483,12 +500,14 @@ static void summary_proofs(struct buf *b, const struct finding_set *fs,
 			free(cmd);
 		}
 	}
-	if (shown)	/* the paths above are the runner's */
-		buf_adds(b, "**On your machine:** download this job's artifact "
-			 "(`crs-ci-results`), unzip it, and in a clone of the "
-			 "repository run `crs-ci reproduce <the unzipped "
-			 "folder>`: it builds the recorded head and reruns each "
-			 "PoV.\n\n");
+	if (shown) {	/* the paths above are the runner's */
+		buf_adds(b, "**On your machine:** download this job's "
+			 "artifact (");
+		md_code(b, artifact_name());
+		buf_adds(b, "), unzip it, and in a clone of the repository run "
+			 "`crs-ci reproduce <the unzipped folder>`: it builds "
+			 "the recorded head and reruns each PoV.\n\n");
+	}
 	json_decref(all);
 }
 

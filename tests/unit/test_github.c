@@ -482,7 +482,11 @@ static void test_summary(void **state)
 	free(x->function);
 	x->function = xstrdup("<img src=x onerror=alert(1)>");
 	x->reproduced = 3;
+	/* the artifact the action uploads for this matrix job is named */
+	setenv("CRS_CI_ARTIFACT_NAME", "crs-ci-undefined", 1);
 	github_summary(&md, &fs, "crs-ci-out", notes, 1);
+	assert_non_null(strstr(md.ptr, "download this job's artifact "
+			       "(` crs-ci-undefined `)"));
 	assert_non_null(strstr(md.ptr, "## crs-ci: FAIL (recparse)"));
 	assert_non_null(strstr(md.ptr, "**2** proved finding(s), **1** "
 			       "failing"));
@@ -509,6 +513,13 @@ static void test_summary(void **state)
 			       "&gt;\n"));
 	/* table rows are one line each: 2 header lines + 2 rows */
 	assert_int_equal(count_lines_prefix(md.ptr, "|"), 4);
+	/* a name the action does not write is not echoed */
+	setenv("CRS_CI_ARTIFACT_NAME", "crs-ci-a`b", 1);
+	buf_reset(&md);
+	github_summary(&md, &fs, "crs-ci-out", notes, 1);
+	assert_non_null(strstr(md.ptr, "(` crs-ci-results `)"));
+	assert_null(strstr(md.ptr, "a`b"));
+	unsetenv("CRS_CI_ARTIFACT_NAME");
 	buf_release(&md);
 	finding_set_release(&fs);
 
