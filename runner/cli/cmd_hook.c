@@ -118,16 +118,12 @@ static int default_compose(char **out, git_repository *repo)
 		return crs_error_set(CRS_EINPUT, "hook install needs --compose "
 				     "(a bare repository has no "
 				     ".crs-ci/crs-compose.yaml)");
-	path = xasprintf("%s%s" INIT_COMPOSE, wd,
-			 wd[0] && wd[strlen(wd) - 1] == '/' ? "" : "/");
-	if (!fs_exists(path)) {
-		int r = crs_error_set(CRS_EINPUT, "hook install needs --compose: "
-				      "there is no %s (crs-ci init writes "
-				      "one)", path);
-
-		free(path);
-		return r;
-	}
+	if (!(path = init_compose_find(wd)))
+		return crs_error_set(CRS_EINPUT, "hook install needs --compose: "
+				     "there is no %s%s" INIT_COMPOSE " (crs-ci "
+				     "init writes one)", wd,
+				     wd[0] && wd[strlen(wd) - 1] == '/' ?
+				     "" : "/");
 	*out = path;
 	return 0;
 }

@@ -65,7 +65,7 @@ static int read_cfg(struct push_cfg *pc, git_repository *repo)
 		return git_fail(CRS_ERR, "reading git config");
 	if (git_config_get_string_buf(&v, cfg, "crs-ci.compose") == 0) {
 		pc->compose = xstrdup(v.ptr);
-	} else if (wd && fs_exists(dflt = xasprintf("%s" INIT_COMPOSE, wd))) {
+	} else if (wd && (dflt = init_compose_find(wd))) {
 		/* what `crs-ci init` writes (pre-commit users' setup) */
 		pc->compose = dflt;
 		dflt = NULL;	/* transferred */

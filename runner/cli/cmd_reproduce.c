@@ -36,14 +36,11 @@ static const char usage[] =
 static char *default_compose(const char *source)
 {
 	char *abs = fs_abspath(source), *root = diff_worktree_root(abs);
-	char *path = xasprintf("%s/" INIT_COMPOSE, root ? root : abs);
+	char *path = init_compose_find(root ? root : abs);
 
 	free(abs);
 	free(root);
-	if (fs_exists(path))
-		return path;
-	free(path);
-	return NULL;
+	return path;
 }
 
 int cmd_reproduce(int argc, char **argv, struct runner_ctx *ctx)

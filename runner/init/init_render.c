@@ -12,8 +12,11 @@
 #include "runner/scan/ctx.h"
 #include "common/buf.h"
 #include "common/error.h"
+#include "common/fsutil.h"
+#include "common/xalloc.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int init_render_path_ok(const char *path, const char *what)
@@ -41,6 +44,18 @@ int init_render_path_ok(const char *path, const char *what)
 		p += n + (p[n] == '/');
 	}
 	return 0;
+}
+
+char *init_compose_find(const char *worktree)
+{
+	size_t n = strlen(worktree);
+	char *path = xasprintf("%s%s" INIT_COMPOSE, worktree,
+			       n && worktree[n - 1] == '/' ? "" : "/");
+
+	if (fs_exists(path))
+		return path;
+	free(path);
+	return NULL;
 }
 
 void init_render_release_ref(char *ref, const struct init_render_opts *o)

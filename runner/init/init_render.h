@@ -76,6 +76,13 @@ void init_render_gitlab_lines(struct buf *out, const char *local);
 #define INIT_RENDER_MARK "Written by `crs-ci init`"
 
 /*
+ * The compose `crs-ci init` wrote in the work tree `worktree` (a trailing
+ * '/' or none), "WORKTREE/" INIT_COMPOSE, when it exists; else NULL.
+ * The caller frees it.
+ */
+char *init_compose_find(const char *worktree);
+
+/*
  * The release tag of this crs-ci, vX.Y.Z, which the release process
  * creates (`container/release/release.sh --print-tags`; docs/releasing.md
  * says why no moving tag).
