@@ -421,27 +421,32 @@ submit_seeds() {
 		new+=("$f")
 	done
 	[ ${#new[@]} -gt 0 ] || return 0
-	if printf '%s\0' "${new[@]}" |
-	    xargs -0 libCRS submit seed >/dev/null 2>&1; then
-		for f in "${new[@]}"; do
-			: >"$known/${f##*/}"
-		done
-		say "submitted ${#new[@]} new seeds"
-		return 0
-	fi
-	local n=0
+	# One libCRS process for all (it submits each file on its own). Its
+	# status is the first failure's, and there is nearly always one: a
+	# file libFuzzer replaced (REDUCE) after the listing above. The files
+	# still here were submitted then; the gone ones are nothing to retry.
+	# (Resubmitting each file in its own process took minutes on a busy
+	# core, so crs-ci's replays saw the corpus grow only a few times per
+	# run: issue 40.)
+	local n=0 gone=0
+	printf '%s\0' "${new[@]}" | xargs -0 libCRS submit seed >/dev/null 2>"$work/.submit-err"
 	for f in "${new[@]}"; do
-		name=${f##*/}
-		# libFuzzer replaced it with a smaller one meanwhile: gone
-		[ -f "$f" ] || continue
-		if libCRS submit seed "$f" >/dev/null; then
-			: >"$known/$name"
+		if [ -f "$f" ]; then
+			: >"$known/${f##*/}"
 			n=$((n + 1))
 		else
-			say "warning: libCRS submit seed $name failed"
+			gone=$((gone + 1))
 		fi
 	done
-	[ "$n" -gt 0 ] && say "submitted $n new seeds"
+	if [ "$gone" -gt 0 ]; then
+		say "submitted $n new seeds ($gone replaced by libFuzzer meanwhile)"
+	elif [ "$n" -gt 0 ]; then
+		say "submitted $n new seeds"
+	fi
+	# another failure (the exchange's caps): say it, once per call
+	if grep -v "No such file" "$work/.submit-err" 2>/dev/null | grep -q .; then
+		say "warning: libCRS submit seed: $(grep -v "No such file" "$work/.submit-err" | head -n 1)"
+	fi
 	return 0
 }
 
